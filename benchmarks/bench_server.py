@@ -1,0 +1,179 @@
+"""Load on the web app: many bot-only tables over real WebSockets on loopback.
+
+Starts ``barbu serve`` (SQLite, WAL, full synchronous commits) in a subprocess, then adds
+tables in steps. Every table has four seats, each played by a client-side bot on its own
+WebSocket: when the seat's view says it is to act, the bot "thinks" for ``--think`` seconds
+(± 50 %, like a person or the server's bot delay), picks a legal action at random and
+sends it. The round trip of an action is the time from sending it to receiving its
+``ack``, which the server sends only once the action is committed to the database.
+
+At each step it prints the tables held, the actions per second the server accepted, the
+p50/p99 round trip, the round trip as a ratio of the one-table reference measured in the
+same run, the server's memory per table (resident memory over the empty server's,
+divided by the tables), the server's CPU time per accepted action (which bounds the
+actions per second one core can serve, whatever else the machine runs) and how much of
+the time some task waited for a CPU (Linux PSI: the machine may be shared). It stops
+after the last step, or when p99 passes ``--limit-ms``.
+
+    python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from barbu.server.client import SeatClient, ServerProcess, intent_for
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_pressure() -> str:
+    """The share of the last 10 s in which some task waited for a CPU (Linux PSI), e.g. ``12%``."""
+    try:
+        line = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+        return line.split("avg10=")[1].split()[0] + "%"
+    except (OSError, IndexError):
+        return "n/a"
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Load:
+    """The client side: tables of four bot seats, and the round trips they measured."""
+
+    def __init__(self, server: ServerProcess, think: float) -> None:
+        self.server = server
+        self.think = think
+        self.rtts: list[tuple[float, float]] = []  # (when, seconds)
+        self.tasks: list[asyncio.Task[None]] = []
+        self.tables = 0
+        self.failures = 0
+
+    async def add_table(self, http: httpx.AsyncClient) -> None:
+        r = await http.post("/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4})
+        r.raise_for_status()
+        made = r.json()
+        for seat in made["seats"]:
+            client = await SeatClient(self.server.ws, keep_frames=False).connect()
+            await client.hello(made["table"], seat["link"].split("key=")[1])
+            rng = random.Random(f"{made['table']}/{seat['seat']}")
+            self.tasks.append(asyncio.create_task(self.play(client, rng)))
+        self.tables += 1
+
+    async def play(self, client: SeatClient, rng: random.Random) -> None:
+        try:
+            while client.view is None or not client.view["game_over"]:
+                if not client.my_turn():
+                    await client.recv(timeout=600)
+                    continue
+                await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
+                while True:  # read what arrived while thinking (it may be a newer state)
+                    try:
+                        await client.recv(timeout=0)
+                    except TimeoutError:
+                        break
+                view = client.view
+                if not client.my_turn() or view is None:
+                    continue
+                start = time.perf_counter()
+                ref = await client.act(intent_for(view, rng.choice(view["legal"])))
+                answer = await client.answer(ref, timeout=600)
+                if answer["type"] == "ack":
+                    self.rtts.append((time.perf_counter(), time.perf_counter() - start))
+                else:
+                    self.failures += 1
+        except (TimeoutError, OSError, asyncio.CancelledError):
+            return
+        except Exception:  # a closed connection ends that seat's load
+            self.failures += 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        options = ("--tables-per-client", "100000", "--connections-per-client", "100000")
+        with ServerProcess(f"sqlite:///{tmp}/bench.db", *options) as server:
+            assert server.process is not None
+            await asyncio.sleep(1.0)
+            base = rss_mib(server.process.pid)
+            load = Load(server, think)
+            print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
+            print("tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  cpu wait  failures")
+            reference: float | None = None
+            async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+                for target in steps:
+                    while load.tables < target:
+                        await load.add_table(http)
+                    await asyncio.sleep(min(5.0, seconds / 4))  # settle
+                    start = time.perf_counter()
+                    cpu_start = cpu_seconds(server.process.pid)
+                    await asyncio.sleep(seconds)
+                    cpu = cpu_seconds(server.process.pid) - cpu_start
+                    window = [rtt for when, rtt in load.rtts if when >= start]
+                    if not window:
+                        print(f"{load.tables:6d}  no action completed")
+                        break
+                    p50 = statistics.median(window) * 1000
+                    p99 = percentile(window, 0.99) * 1000
+                    if reference is None:
+                        reference = p99
+                    per_table = (rss_mib(server.process.pid) - base) / load.tables
+                    print(
+                        f"{load.tables:6d}  {len(window) / seconds:9.1f}  {p50:6.1f}  {p99:6.1f}  "
+                        f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
+                        f"{cpu_pressure():>8}  {load.failures:8d}",
+                        flush=True,
+                    )
+                    if p99 > limit_ms:
+                        print(f"p99 passed {limit_ms:.0f} ms at {load.tables} tables")
+                        break
+            for task in load.tasks:
+                task.cancel()
+            await asyncio.gather(*load.tasks, return_exceptions=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--steps", default="1,100,200,300,400,500", help="tables held at each step")
+    p.add_argument("--think", type=float, default=1.0, help="seconds a seat thinks before it acts")
+    p.add_argument("--seconds", type=float, default=20.0, help="measuring time per step")
+    p.add_argument("--limit-ms", type=float, default=100.0, help="stop once p99 passes this")
+    args = p.parse_args()
+    steps = [int(s) for s in args.steps.split(",")]
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(run(steps, args.think, args.seconds, args.limit_ms))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""Barbu, the French compendium card game: the rules core and its public API.
+
+>>> from barbu import Game, Declare
+>>> game = Game.new("classic", seed=1)
+>>> game.apply(Declare("trumps"))
+>>> game.phase
+'trump'
+"""
+
+from barbu.actions import Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
+from barbu.cards import CardSet, card, card_name
+from barbu.deal import Deal, Phase
+from barbu.errors import (
+    BarbuError,
+    IllegalAction,
+    NotationError,
+    OptionsError,
+    OutOfTurn,
+    RecordError,
+    TallyError,
+)
+from barbu.game import Game
+from barbu.rulesets import RULE_SETS, Rules, rules
+from barbu.view import SeatView, seat_view
+
+__all__ = [
+    "RULE_SETS",
+    "Action",
+    "Arrange",
+    "BarbuError",
+    "Call",
+    "CardSet",
+    "Deal",
+    "Declare",
+    "EnterTally",
+    "Game",
+    "IllegalAction",
+    "NameRank",
+    "NameTrump",
+    "NotationError",
+    "OptionsError",
+    "OutOfTurn",
+    "Pass",
+    "Phase",
+    "Play",
+    "RecordError",
+    "Rules",
+    "SeatView",
+    "TallyError",
+    "card",
+    "card_name",
+    "rules",
+    "seat_view",
+]

@@ -1,0 +1,140 @@
+"""The arena's report for people: rich tables and a matplotlib chart.
+
+>>> from barbu.arena import run_arena
+>>> result = run_arena(["random"] * 4, variant="king", games=2, workers=1)
+>>> [str(table.title).split(":")[0] for table in arena_tables(result)]
+['king', 'points per deal of each contract (95% intervals)']
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+
+from barbu.arena_stats import Estimate
+
+if TYPE_CHECKING:
+    from barbu.arena import ArenaResult
+
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+"""Bar colours, one per bot."""
+
+
+def _cell(est: Estimate | None, colour: bool) -> str:
+    """``mean ± half-width``, green when the interval is above zero and red when below."""
+    if est is None:
+        return "-"
+    text = str(est)
+    if colour and est.low is not None and est.high is not None:
+        if est.low > 0:
+            return f"[green]{text}[/green]"
+        if est.high < 0:
+            return f"[red]{text}[/red]"
+    return text
+
+
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.3g}"
+
+
+def arena_tables(result: ArenaResult) -> list[Table]:
+    """A table per bot (points per game, decision times, illegal actions) and one per contract."""
+    colour = result.higher_is_better
+    better = "higher" if result.higher_is_better else "lower (penalty points)"
+    speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
+    main = Table(
+        title=f"{result.variant}: {result.games} duplicate games ({result.games_played} games), seed {result.seed}",
+        caption=f"95% intervals over duplicate games; {better} is better; "
+        f"{result.workers} worker(s), {result.seconds:.1f} s, {speed:.2f} games/s",
+    )
+    main.add_column("bot", overflow="fold")
+    main.add_column("seats", justify="right")
+    main.add_column("points per game", justify="right")
+    main.add_column("decisions", justify="right")
+    main.add_column("median ms", justify="right")
+    main.add_column("max ms", justify="right")
+    main.add_column("illegal", justify="right")
+    for b in result.bots:
+        illegal = f"[red]{b.illegal}[/red]" if b.illegal else "0"
+        main.add_row(
+            b.bot,
+            str(b.seats),
+            _cell(b.points_per_game, colour),
+            str(b.times.count),
+            _ms(b.times.median),
+            _ms(b.times.max if b.times.count else None),
+            illegal,
+        )
+    contracts = Table(title="points per deal of each contract (95% intervals)")
+    contracts.add_column("contract", overflow="fold")
+    for b in result.bots:
+        contracts.add_column(b.bot, justify="right", overflow="fold")
+    for c in result.contracts:
+        if any(c in b.per_contract for b in result.bots):
+            contracts.add_row(c, *(_cell(b.per_contract.get(c), colour) for b in result.bots))
+    return [main, contracts]
+
+
+def plot_arena(result: ArenaResult, path: str | os.PathLike[str]) -> None:
+    """Write a PNG: points per game per bot, and points per deal of each contract, with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    bots = result.bots
+    contracts = [c for c in result.contracts if any(c in b.per_contract for b in bots)]
+    colours = PALETTE
+    fig, (left, right) = plt.subplots(
+        1,
+        2,
+        figsize=(4 + 1.1 * len(contracts) + 0.3 * len(bots) * len(contracts) / 2, 4.8),
+        gridspec_kw={"width_ratios": [1, max(2, len(contracts) / 2)]},
+    )
+    xs = range(len(bots))
+    means = [b.points_per_game.mean for b in bots]
+    errors = [b.points_per_game.half_width or 0.0 for b in bots]
+    left.bar(xs, means, yerr=errors, capsize=6, color=[colours[i % len(colours)] for i in xs])
+    left.set_xticks(list(xs), [_label(b.bot, b.seats) for b in bots], rotation=20, ha="right")
+    left.set_ylabel("points per game")
+    left.set_title("per game")
+    left.axhline(0, color="black", linewidth=0.8)
+    width = 0.8 / max(1, len(bots))
+    for i, b in enumerate(bots):
+        positions, heights, bars = [], [], []
+        for k, c in enumerate(contracts):
+            est = b.per_contract.get(c)
+            if est is not None:
+                positions.append(k - 0.4 + width * (i + 0.5))
+                heights.append(est.mean)
+                bars.append(est.half_width or 0.0)
+        right.bar(
+            positions,
+            heights,
+            width,
+            yerr=bars,
+            capsize=3,
+            label=_label(b.bot, b.seats),
+            color=colours[i % len(colours)],
+        )
+    right.set_xticks(range(len(contracts)), contracts, rotation=30, ha="right")
+    right.set_ylabel("points per deal")
+    right.set_title("per contract")
+    right.axhline(0, color="black", linewidth=0.8)
+    right.legend(fontsize="small")
+    better = "" if result.higher_is_better else " (penalty points: lower is better)"
+    fig.suptitle(
+        f"{result.variant}: {result.games} duplicate games, seed {result.seed}; 95% intervals{better}",
+        fontsize="medium",
+    )
+    fig.tight_layout()
+    fig.savefig(os.fspath(path), format="png", dpi=110)
+    plt.close(fig)
+
+
+def _label(spec: str, seats: int, limit: int = 28) -> str:
+    """A bot's name for the chart, cut short, with ``×k`` when it fills ``k`` seats."""
+    name = spec if len(spec) <= limit else spec[: limit - 1] + "…"
+    return f"{name} ×{seats}" if seats > 1 else name

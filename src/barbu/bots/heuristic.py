@@ -1,0 +1,250 @@
+"""The ``heuristic`` bot: per-contract rules of thumb for every decision of a seat.
+
+- **Contract**: the contract whose estimate for this hand (:mod:`barbu.bots.estimates`)
+  beats most what the same contract would bring later with a random hand, so contracts
+  that are good with any hand (No tricks, Trumps: four trumps are always there) are
+  kept for late in the set. When compulsory doubles are due, a contract the hand is
+  strong in earns the forced doubles it can punish.
+- **Trump**: the suit with the most expected tricks. **Domino rank**: the rank leaving
+  the hand least dependent on others' cards, often one it does not hold.
+- **Calls**: double a seat when the hand should beat it by a margin (compulsory
+  doubles always include the declarer); redouble a doubler the hand should beat, more
+  readily when the double was forced (a lone forced double late in a set is worth
+  redoubling); in a negative contract the last caller keeps the deal from being skipped
+  when playing it pays better than the split.
+- **Cards**: :mod:`barbu.bots.card_play` (tricks) and :mod:`barbu.bots.domino_play`.
+- **Chinese poker**: :mod:`barbu.bots.chinese_poker`.
+
+Each decision takes well under 10 ms.
+
+>>> from barbu import Game, seat_view
+>>> game = Game.new("classic", seed=11)
+>>> bots = [HeuristicBot(seed=s) for s in range(4)]
+>>> while not game.is_over:
+...     seat = game.to_act
+...     game.apply(bots[seat].act(seat_view(game, seat)), seat)
+>>> len(game.deals), sum(game.totals)
+(28, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu.bots.card_play import PlayGuide, choose_card
+from barbu.bots.chinese_poker import best_arrangement
+from barbu.bots.domino_play import best_rank
+from barbu.bots.estimates import SEAT_EDGE, best_trump, hand_edge
+from barbu.bots.sampling import conceal, deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
+from barbu.cards import RANKS, SUITS, mask_of
+from barbu.contracts import Contract
+from barbu.deal import Deal
+from barbu.doubling import skip_split
+from barbu.rulesets import Rules
+from barbu.view import SeatView
+
+DECLARER_EDGE = 0.15
+"""How much better than an even share (as a fraction of ``|T|/n``) a declarer is assumed to do."""
+DOUBLER_EDGE = 0.1
+"""The same for a seat that doubled of its own will."""
+DOUBLE_MARGIN = 0.15
+"""Expected lead (fraction of ``|T|/n``) needed to double a seat that may redouble."""
+
+
+class HeuristicBot:
+    """Rules of thumb for every decision; see the module docstring.
+
+    ``seed`` only places the cards the seat cannot see when the deal is rebuilt for
+    the card-play rules, which never read them, so its choices do not depend on it.
+    """
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.name = "heuristic"
+        self.rng = random.Random(seed)
+
+    def act(self, view: SeatView) -> Action:
+        """The action for ``view``'s seat (which must be to act)."""
+        table = view_rules(view)
+        phase = view.phase
+        if phase == "arrange":
+            return Arrange(best_arrangement(mask_of(view.hand)))
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do now (phase {phase}, seat {view.to_act} to act)")
+        if len(legal) == 1:
+            return legal[0]
+        if phase == "contract":
+            return choose_contract(view, table)
+        if phase == "trump":
+            assert view.contract is not None
+            return NameTrump(best_trump(mask_of(view.hand), table.contract(view.contract), table)[0])
+        if phase == "rank":
+            removed = table.removed if table.flags.removed_card_rule == "laid" else 0
+            return NameRank(best_rank(mask_of(view.hand), table.domino_ranks, table.ruleset.low_rank, removed))
+        if phase == "call":
+            return choose_call(view, table)
+        return self.play(view, table)
+
+    def play(self, view: SeatView, table: Rules) -> Play | Pass:
+        """A card (or a domino pass) by the card-play rules of thumb."""
+        assert view.seat is not None
+        hidden = hidden_cards(view, table)
+        deal = conceal(deal_from_view(view, sample_hands(hidden, self.rng), table, hidden), view.seat)
+        return play_by_rules(deal, view.seat)
+
+
+def play_by_rules(deal: Deal, seat: int, guide: PlayGuide | None = None) -> Play | Pass:
+    """The rules-of-thumb card of ``seat`` (to act) in a deal in its play phase."""
+    if deal.tricks is not None:
+        return Play(choose_card(deal.tricks, seat, guide or PlayGuide.of(deal)))
+    from barbu.bots.domino_play import choose_domino_card
+
+    assert deal.domino is not None
+    c = choose_domino_card(deal.domino, seat)
+    return Pass() if c is None else Play(c)
+
+
+# -- choosing the contract --------------------------------------------------------------
+
+
+def contract_value(hand: int, contract: Contract, table: Rules, forced_doublers: int = 0) -> float:
+    """How much declaring ``contract`` now beats keeping it for a random hand later.
+
+    >>> from barbu.rulesets import rules
+    >>> from barbu.cards import parse_pbn
+    >>> r = rules("classic")
+    >>> hand = parse_pbn("5432.5432.432.32")
+    >>> contract_value(hand, r.contract("no-tricks"), r) > contract_value(hand, r.contract("trumps"), r)
+    True
+    """
+    edge = hand_edge(hand, contract, table)
+    if forced_doublers and edge > 0 and table.doubling:
+        # Forced doublers pay the edge back (twice when redoubled).
+        edge += forced_doublers * edge * table.players / (table.players - 1)
+    return edge
+
+
+def choose_contract(view: SeatView, table: Rules) -> Declare:
+    """The declarer's contract: see :func:`contract_value`."""
+    hand = mask_of(view.hand)
+    forced = len(forced_of(view, table))
+    options = [a for a in view.legal_actions if isinstance(a, Declare)]
+    return max(options, key=lambda a: contract_value(hand, table.contract(a.contract), table, forced))
+
+
+# -- calls -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallTurn:
+    """What a seat knows when it calls: its hand, the contract, the calls so far, its legal calls."""
+
+    seat: int
+    declarer: int
+    hand: int
+    contract: Contract
+    trump: int | None
+    rank: int | None
+    legal: tuple[Call, ...]
+    must_double: tuple[int, ...]
+    forced: frozenset[int]
+    """Seats bound to double the declarer in this deal (public: RULES.md §2.7)."""
+    any_pair: bool
+    last_to_double: bool
+    """Whether every other non-declarer has made its round-1 call."""
+
+    @classmethod
+    def from_view(cls, view: SeatView, table: Rules) -> CallTurn:
+        """The call turn of ``view``'s seat."""
+        assert view.seat is not None and view.declarer is not None and view.contract is not None
+        called = {s for s, rnd, _, _ in view.calls if rnd == 1}
+        return cls(
+            seat=view.seat,
+            declarer=view.declarer,
+            hand=mask_of(view.hand),
+            contract=table.contract(view.contract),
+            trump=SUITS.index(view.trump) if view.trump is not None else None,
+            rank=RANKS.index(view.rank) if view.rank is not None else None,
+            legal=tuple(a for a in view.legal_actions if isinstance(a, Call)),
+            must_double=tuple(view.must_double),
+            forced=forced_of(view, table),
+            any_pair=bool(view.pairs),
+            last_to_double=all(s in called for s in range(view.players) if s not in (view.seat, view.declarer)),
+        )
+
+    @classmethod
+    def from_deal(cls, deal: Deal, seat: int) -> CallTurn:
+        """The call turn of ``seat`` (to call) in a deal (for simulated seats)."""
+        doubling = deal.doubling
+        assert doubling is not None and deal.contract is not None
+        called = {c.seat for c in doubling.calls if c.round == 1}
+        return cls(
+            seat=seat,
+            declarer=deal.declarer,
+            hand=deal.hand(seat),
+            contract=deal.contract,
+            trump=deal.trump,
+            rank=deal.rank,
+            legal=tuple(a for a in deal.legal_actions() if isinstance(a, Call)),
+            must_double=tuple(doubling.must_double(seat)),
+            forced=deal.forced,
+            any_pair=bool(doubling.pairs()),
+            last_to_double=all(s in called for s in range(deal.players) if s not in (seat, deal.declarer)),
+        )
+
+
+def choose_call(view: SeatView, table: Rules) -> Call:
+    """Doubles and redoubles of ``view``'s seat; see :func:`pick_call`."""
+    return pick_call(CallTurn.from_view(view, table), table)
+
+
+def pick_call(turn: CallTurn, table: Rules) -> Call:
+    """Doubles and redoubles by expected lead over each seat; see the module docstring."""
+    seat, declarer, n = turn.seat, turn.declarer, table.players
+    contract = turn.contract
+    calls = turn.legal
+    may_double = sorted({t for c in calls for t in c.double})
+    may_redouble = sorted({t for c in calls for t in c.redouble})
+    sign = -1.0 if table.ruleset.penalty_points else 1.0
+    total = table.total(contract)
+    share = sign * total / n
+    unit = max(1.0, abs(share))
+    seat_edge = SEAT_EDGE.get(contract.id, 0.0) * unit
+    edge = hand_edge(turn.hand, contract, table, turn.trump, turn.rank, chooser=seat == declarer)
+    mine = share + edge + (seat_edge if seat == declarer else -seat_edge / (n - 1))
+    declarer_worth = share + seat_edge + DECLARER_EDGE * unit
+    # What the other seats should make on average, given this hand and the declarer's edge.
+    rest = (share * n - mine) / (n - 1) if seat == declarer else (share * n - mine - declarer_worth) / max(1, n - 2)
+
+    def worth_of(t: int) -> float:
+        return declarer_worth if t == declarer else rest
+
+    doubles = [t for t in may_double if mine - worth_of(t) > DOUBLE_MARGIN * unit]
+    if turn.must_double and turn.must_double[0] not in doubles:
+        doubles.append(turn.must_double[0])
+    if (
+        may_double
+        and not doubles
+        and not turn.any_pair
+        and contract.doubling_class == "negative"
+        and contract.play != "arrange"
+        and table.flags.skip_undoubled_negative
+        and turn.last_to_double
+    ):
+        split = sign * skip_split(total, n, declarer)[seat]
+        if mine > split:
+            doubles.append(max(may_double, key=lambda t: mine - worth_of(t)))
+    redoubles = []
+    for t in may_redouble:
+        was_forced = t in turn.forced and seat == declarer
+        them = share if was_forced else share + DOUBLER_EDGE * unit
+        if mine - them > (0.0 if was_forced else 0.05 * unit):
+            redoubles.append(t)
+    wanted = (tuple(sorted(doubles)), tuple(sorted(redoubles)))
+    for c in calls:
+        if (c.double, c.redouble) == wanted:
+            return c
+    # Not every combination is legal (round 2, compulsory doubles): the closest legal one.
+    return max(calls, key=lambda c: len(set(c.double) & set(wanted[0])) + len(set(c.redouble) & set(wanted[1])))

@@ -1,0 +1,400 @@
+"""The ``search`` bot: determinized search under hidden information.
+
+For each decision the bot deals the cards it cannot see in ways that agree with
+everything its seat has seen (:mod:`barbu.bots.sampling`: its hand, the cards played,
+voids shown, domino passes), rebuilds the deal in each such *world* from the view's
+public actions, and tries every candidate in every world, finishing the deal with the
+heuristic rules for all seats (:mod:`barbu.bots.card_play`) or, once few tricks are
+left, exactly (:mod:`barbu.bots.endgame`). Each candidate is scored by the seat's
+final points (raw plus its pairs' adjustments) averaged over the same worlds, and the
+best is played.
+
+- **Cards**: worlds are also weighed by the calls the other seats made: a world where
+  the rules of thumb would have called as they did counts more than one where they
+  would not (calls show strength).
+- **Calls**: in each world the bot doubles everyone it may and redoubles everyone it
+  may, lets the others answer (their late redoubles included) and plays the deal out;
+  from the results it keeps a double when it gained on average, counting the worlds
+  where the doubled seat redoubled it twice, and a redouble likewise. Compulsory
+  doubles are always made.
+- **Contract, trump, rank**: the deal is simulated ahead, calls included, for the
+  most promising contracts (and suits or ranks); a contract is worth what it brings
+  with this hand minus what it brings with a random hand, the hand it will be played
+  with if kept for later (measured in the same worlds, the seat's hand swapped with
+  another's).
+- **Chinese poker**: the best arrangements by the rules of thumb are tried against
+  the others' sampled hands, each arranged by the rules of thumb.
+
+Settings: ``iterations`` (worlds per decision), ``seconds`` (a time cap per decision;
+``None`` for none, which makes the bot exactly reproducible from its seed), ``endgame``
+(tricks left at which the exact solver takes over; 0 for never), ``rollout``
+(``heuristic`` or ``random`` playouts). The default answers within a second on one core.
+
+>>> from barbu import Game, seat_view
+>>> game = Game.new("classic", seed=3)
+>>> bot = SearchBot(seed=1, iterations=2, seconds=None)
+>>> bot.act(seat_view(game, game.to_act)) in seat_view(game, game.to_act).legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu.bots.card_play import PlayGuide, choose_card
+from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
+from barbu.bots.domino_play import choose_domino_card, dependency
+from barbu.bots.endgame import distinct_cards, solve
+from barbu.bots.estimates import trump_tricks
+from barbu.bots.heuristic import CallTurn, contract_value, pick_call, play_by_rules
+from barbu.bots.sampling import HiddenCards, deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
+from barbu.cards import RANKS, SUITS, cards_of, mask_of
+from barbu.contracts import Contract
+from barbu.deal import Deal, Phase
+from barbu.poker import head_to_head
+from barbu.rulesets import Rules
+from barbu.view import SeatView
+
+DEFAULT_ITERATIONS = 64
+"""Worlds per decision by default (the time cap usually ends the search first)."""
+DEFAULT_SECONDS = 0.9
+"""Time cap per decision by default, in seconds."""
+CALL_EVIDENCE = 0.5
+"""Weight of a world for each call the rules of thumb would not have made there."""
+
+
+class Budget:
+    """Worlds left to a decision: at most ``iterations``, and none that would end after ``seconds``.
+
+    The next world is expected to take as long as the mean of those before it, so the
+    search stops when that world would overrun the cap (the first world always runs).
+    """
+
+    def __init__(self, iterations: int, seconds: float | None) -> None:
+        self.iterations = iterations
+        self.start = time.perf_counter()
+        self.deadline = None if seconds is None else self.start + seconds
+        self.done = 0
+
+    def more(self) -> bool:
+        """Whether to search another world."""
+        if self.done >= self.iterations:
+            return False
+        if self.done and self.deadline is not None:
+            now = time.perf_counter()
+            if now + (now - self.start) / self.done > self.deadline:
+                return False
+        self.done += 1
+        return True
+
+
+class SearchBot:
+    """Determinized search; see the module docstring for what it does and its settings."""
+
+    def __init__(
+        self,
+        seed: int | None = 0,
+        iterations: int = DEFAULT_ITERATIONS,
+        seconds: float | None = DEFAULT_SECONDS,
+        endgame: int = 3,
+        rollout: str = "heuristic",
+    ) -> None:
+        if not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"iterations must be a whole number of worlds, 1 or more, not {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be a positive time cap, or None for no cap, not {seconds!r}")
+        if not isinstance(endgame, int) or endgame < 0:
+            raise ValueError(f"endgame must be a number of tricks, 0 or more, not {endgame!r}")
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
+        self.name = "search"
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.endgame = endgame
+        self.rollout = rollout
+        self._plan: tuple[Any, ...] | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """The bot's settings, as :func:`~barbu.bots.make_bot` takes them."""
+        return {
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "endgame": self.endgame,
+            "rollout": self.rollout,
+        }
+
+    def act(self, view: SeatView) -> Action:
+        """The action for ``view``'s seat (which must be to act)."""
+        table = view_rules(view)
+        budget = Budget(self.iterations, self.seconds)
+        if view.phase == "arrange":
+            return self._arrange(view, table, budget)
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase}, seat {view.to_act} to act)")
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "play":
+            return self._play(view, table, budget)
+        if view.phase == "call":
+            return self._call(view, table, budget)
+        if view.phase == "contract":
+            return self._contract(view, table, budget)
+        if view.phase in ("trump", "rank"):
+            return self._choice(view, table, budget)
+        raise ValueError(f"the search bot cannot act in phase {view.phase!r}")
+
+    # -- finishing a deal in one world ------------------------------------------------------
+
+    def finish(self, d: Deal, guide: PlayGuide, me: int, exact: bool = True) -> float:
+        """Play ``d`` (in its play phase, or done) to the end; ``me``'s final score in own points.
+
+        With ``exact`` the last tricks are solved (and ``d`` is left unfinished);
+        without, ``d`` is played to its end by the playout rules.
+        """
+        t = d.tricks
+        heuristic = self.rollout == "heuristic"
+        if t is not None:
+            endgame = self.endgame if exact else 0
+            while not t.finished:
+                if endgame and t.tricks_total - len(t.winners) <= endgame:
+                    assert d.contract is not None
+                    return solve(t, d.contract, d.rules, guide, me)[me]
+                c = choose_card(t, t.turn, guide) if heuristic else self.rng.choice(cards_of(t.legal_mask()))
+                d.play_unchecked(c)
+        elif d.domino is not None:
+            dom = d.domino
+            while not dom.finished:
+                if heuristic:
+                    d.play_unchecked(choose_domino_card(dom, dom.turn))
+                else:
+                    legal = dom.legal_mask()
+                    d.play_unchecked(self.rng.choice(cards_of(legal)) if legal else None)
+        assert d.final is not None
+        return guide.sign * d.final[me]
+
+    def simulate(self, d: Deal, me: int, exact: bool = True) -> float:
+        """Finish a deal from any phase after the trump or rank: calls and arrangements by the
+        rules of thumb, then :meth:`finish`."""
+        table = d.rules
+        while d.phase is Phase.CALL:
+            seat = d.to_act
+            assert seat is not None
+            d.apply_unchecked(pick_call(CallTurn.from_deal(d, seat), table))
+        while d.phase is Phase.ARRANGE:
+            seat = d.to_act
+            assert seat is not None and d.dealt is not None
+            d.apply_unchecked(Arrange(best_arrangement(d.dealt[seat])))
+        assert d.contract is not None
+        return self.finish(d, PlayGuide.of(d), me, exact)
+
+    # -- card play ---------------------------------------------------------------------------
+
+    def _play(self, view: SeatView, table: Rules, budget: Budget) -> Action:
+        me = view.seat
+        assert me is not None
+        hidden = hidden_cards(view, table)
+        legal = [a for a in view.legal_actions if isinstance(a, Play | Pass)]
+        guide: PlayGuide | None = None
+        moves: list[Play | Pass] = legal
+        totals = [0.0] * len(legal)
+        weight_sum = 0.0
+        preferred: Play | Pass | None = None
+        while budget.more():
+            hands = sample_hands(hidden, self.rng)
+            base = deal_from_view(view, hands, table, hidden)
+            if guide is None:
+                guide = PlayGuide.of(base)
+                preferred = play_by_rules(base, me, guide)
+                if base.tricks is not None:
+                    gone = hidden.hand | table.deck & ~(hidden.unseen | hidden.hand)
+                    keep = set(distinct_cards(base.legal_mask(), gone, guide.card_cost))
+                    moves = [m for m in legal if isinstance(m, Play) and m.card in keep]
+                    totals = [0.0] * len(moves)
+            weight = self._call_weight(view, table, hands, hidden)
+            weight_sum += weight
+            for i, move in enumerate(moves):
+                d = base.copy()
+                d.apply_unchecked(move)
+                totals[i] += weight * self.finish(d, guide, me)
+        best = max(range(len(moves)), key=lambda i: (totals[i], moves[i] == preferred))
+        return moves[best]
+
+    def _call_weight(self, view: SeatView, table: Rules, hands: list[int], hidden: HiddenCards) -> float:
+        """How well a world agrees with the others' calls, by the rules of thumb's calls."""
+        if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
+            return 1.0
+        dealt = [hands[s] | hidden.played[s] for s in range(view.players)]
+        assert view.declarer is not None
+        contract = table.contract(view.contract)
+        trump = SUITS.index(view.trump) if view.trump is not None else None
+        rank = RANKS.index(view.rank) if view.rank is not None else None
+        d = self._deal_for(view, table, dealt, contract, trump if contract.names_trump else rank)
+        weight = 1.0
+        for seat, _, doubles, redoubles in view.calls:
+            if seat != view.seat and d.phase is Phase.CALL:
+                guess = pick_call(CallTurn.from_deal(d, seat), table)
+                misses = len(set(guess.double) ^ set(doubles)) + len(set(guess.redouble) ^ set(redoubles))
+                weight *= CALL_EVIDENCE**misses
+            d.apply_unchecked(Call(double=doubles, redouble=redoubles))
+        return weight
+
+    # -- calls ---------------------------------------------------------------------------------
+
+    def _call(self, view: SeatView, table: Rules, budget: Budget) -> Action:
+        me = view.seat
+        assert me is not None and view.contract is not None and view.declarer is not None
+        turn = CallTurn.from_view(view, table)
+        calls = list(turn.legal)
+        may_double = sorted({t for c in calls for t in c.double})
+        may_redouble = sorted({t for c in calls for t in c.redouble})
+        played = replace(table, flags=replace(table.flags, skip_undoubled_negative=False))
+        hidden = hidden_cards(view, table)
+        gain_double = dict.fromkeys(may_double, 0.0)
+        gain_redouble = dict.fromkeys(may_redouble, 0.0)
+        mine_played = 0.0
+        weight_sum = 0.0
+        sign = -1.0 if table.ruleset.penalty_points else 1.0
+        while budget.more():
+            hands = sample_hands(hidden, self.rng)
+            weight = self._call_weight(view, table, hands, hidden)
+            d = deal_from_view(view, hands, played, hidden)
+            d.apply_unchecked(Call(double=tuple(may_double), redouble=tuple(may_redouble)))
+            self.simulate(d, me, exact=False)
+            assert d.raw is not None and d.doubling is not None
+            u = [sign * r for r in d.raw]
+            for t in may_double:
+                pair = d.doubling.pair(me, t)
+                m = pair.multiplier if pair is not None else 1
+                gain_double[t] += weight * m * (u[me] - u[t])
+            for t in may_redouble:
+                gain_redouble[t] += weight * (u[me] - u[t])
+            mine_played += weight * u[me]
+            weight_sum += weight
+        doubles = [t for t in may_double if gain_double[t] > 0]
+        if turn.must_double and turn.must_double[0] not in doubles:
+            doubles.append(turn.must_double[0])
+        contract = table.contract(view.contract)
+        if (
+            may_double
+            and not doubles
+            and not turn.any_pair
+            and contract.doubling_class == "negative"
+            and contract.play != "arrange"
+            and table.flags.skip_undoubled_negative
+            and turn.last_to_double
+        ):
+            from barbu.doubling import skip_split
+
+            split = sign * skip_split(table.total(contract), table.players, view.declarer)[me]
+            best = max(may_double, key=lambda t: gain_double[t])
+            if mine_played + gain_double[best] > split * weight_sum:
+                doubles.append(best)
+        redoubles = [t for t in may_redouble if gain_redouble[t] > 0]
+        wanted = (tuple(sorted(doubles)), tuple(sorted(redoubles)))
+        for c in calls:
+            if (c.double, c.redouble) == wanted:
+                return c
+        return max(calls, key=lambda c: len(set(c.double) & set(wanted[0])) + len(set(c.redouble) & set(wanted[1])))
+
+    # -- contract, trump and rank ----------------------------------------------------------------
+
+    def _choices(self, hand: int, contract: Contract, table: Rules, limit: int) -> list[int | None]:
+        """The trump suits or domino ranks worth trying for ``hand`` (None: nothing to choose)."""
+        if contract.names_trump:
+            suits: list[int | None] = sorted(range(4), key=lambda s: -trump_tricks(hand, s))
+            return suits[:limit]
+        if contract.play == "domino" and table.flags.domino_start == "named":
+            removed = table.removed if table.flags.removed_card_rule == "laid" else 0
+            low = table.ruleset.low_rank
+            by_need = sorted(table.domino_ranks, key=lambda r: (dependency(hand, r, low, removed), abs(r - 6.5)))
+            return list[int | None](by_need[:limit])
+        return [None]
+
+    def _deal_for(self, view: SeatView, table: Rules, hands: list[int], contract: Contract, choice: int | None) -> Deal:
+        """A fresh deal of ``hands`` with ``contract`` (and its trump or rank) declared."""
+        assert view.declarer is not None
+        d = Deal(table, view.deal_number - 1, view.declarer, hands, [contract], forced_of(view, table))
+        if d.contract is None:
+            d.apply_unchecked(Declare(contract.id))
+        if d.phase is Phase.TRUMP:
+            assert choice is not None
+            d.apply_unchecked(NameTrump(choice))
+        elif d.phase is Phase.RANK:
+            assert choice is not None
+            d.apply_unchecked(NameRank(choice))
+        return d
+
+    def _best_choice(self, hand: int, contract: Contract, table: Rules) -> int | None:
+        choices = self._choices(hand, contract, table, 1)
+        return choices[0]
+
+    def _contract(self, view: SeatView, table: Rules, budget: Budget) -> Action:
+        me = view.seat
+        assert me is not None
+        hand = mask_of(view.hand)
+        forced = len(forced_of(view, table))
+        options = [table.contract(a.contract) for a in view.legal_actions if isinstance(a, Declare)]
+        options.sort(key=lambda c: -contract_value(hand, c, table, forced))
+        contracts = options[:4]
+        candidates = [(c, x) for c in contracts for x in self._choices(hand, c, table, 2)]
+        value = [0.0] * len(candidates)
+        later = {c.id: 0.0 for c in contracts}
+        hidden = hidden_cards(view, table)
+        others = [s for s in range(view.players) if s != me]
+        while budget.more():
+            hands = sample_hands(hidden, self.rng)
+            for i, (c, x) in enumerate(candidates):
+                value[i] += self.simulate(self._deal_for(view, table, hands, c, x), me)
+            swapped = list(hands)
+            o = self.rng.choice(others)
+            swapped[me], swapped[o] = hands[o], hands[me]
+            for c in contracts:
+                x = self._best_choice(swapped[me], c, table)
+                later[c.id] += self.simulate(self._deal_for(view, table, swapped, c, x), me)
+        best = max(range(len(candidates)), key=lambda i: value[i] - later[candidates[i][0].id])
+        contract, choice = candidates[best]
+        self._plan = (view.deal_number, me, hand, contract.id, choice)
+        return Declare(contract.id)
+
+    def _choice(self, view: SeatView, table: Rules, budget: Budget) -> Action:
+        me = view.seat
+        assert me is not None and view.contract is not None
+        hand = mask_of(view.hand)
+        contract = table.contract(view.contract)
+        plan = self._plan
+        if plan is not None and plan[:4] == (view.deal_number, me, hand, contract.id) and plan[4] is not None:
+            choice = plan[4]
+        else:
+            candidates = self._choices(hand, contract, table, 4)
+            value = [0.0] * len(candidates)
+            hidden = hidden_cards(view, table)
+            while budget.more():
+                hands = sample_hands(hidden, self.rng)
+                for i, x in enumerate(candidates):
+                    value[i] += self.simulate(self._deal_for(view, table, hands, contract, x), me)
+            choice = candidates[max(range(len(candidates)), key=lambda i: value[i])]
+        assert choice is not None
+        return NameTrump(choice) if view.phase == "trump" else NameRank(choice)
+
+    # -- Chinese poker ---------------------------------------------------------------------------
+
+    def _arrange(self, view: SeatView, table: Rules, budget: Budget) -> Action:
+        hand = mask_of(view.hand)
+        candidates = [a for _, a in candidate_arrangements(hand, keep=6)]
+        if len(candidates) == 1:
+            return Arrange(candidates[0])
+        hidden = hidden_cards(view, table)
+        me = view.seat
+        value = [0.0] * len(candidates)
+        while budget.more():
+            hands = sample_hands(hidden, self.rng)
+            rivals = [best_arrangement(h) for s, h in enumerate(hands) if s != me]
+            for i, a in enumerate(candidates):
+                value[i] += sum(head_to_head(a, r) for r in rivals)
+        return Arrange(candidates[max(range(len(candidates)), key=lambda i: value[i])])

@@ -1,0 +1,164 @@
+"""The ``barbu`` command: one entry point, one subcommand per job.
+
+>>> main(["rules", "classic"])  # doctest: +ELLIPSIS
+Classic Barbu (classic)...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from barbu.errors import OptionsError
+from barbu.rulesets import DOUBLING_FLAGS, RULE_SETS, Flags, Rules, rules
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` pairs into an options dict; values are JSON (``true``, ``5``, ``"quick"``)
+    or bare words taken as strings.
+
+    >>> parse_options(["rotation=quick", "compulsory_doubles=1", "domino_values=[40,20,5,0]"])
+    {'rotation': 'quick', 'compulsory_doubles': 1, 'domino_values': [40, 20, 5, 0]}
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise OptionsError(f"options are written key=value, e.g. rotation=quick, not {pair!r}")
+        key, _, value = pair.partition("=")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def rules_text(r: Rules) -> str:
+    """A rule set described from its data: players, deck, contracts, values, flags."""
+    rs = r.ruleset
+    shape = r.shape
+    lines = [f"{rs.title} ({rs.name})", rs.blurb, ""]
+    removed = ", ".join(rs.removed.get(r.players, ())) or "none"
+    lines.append(
+        f"players: {r.players} (allowed: {', '.join(map(str, sorted(rs.player_counts)))}); "
+        f"deck: {r.deck.bit_count()} cards (removed: {removed}); {r.cards_each} cards each"
+    )
+    rotation = "every deal (fixed)" if rs.fixed_rotation else r.flags.rotation
+    direction = "clockwise" if r.direction == 1 else "anticlockwise"
+    scores = "penalty points (lowest wins)" if rs.penalty_points else "points (highest wins)"
+    lines.append(
+        f"deals: {r.deal_count} ({r.contracts_per_declarer} per declarer); rotation: {rotation}; "
+        f"play {direction}; doubling: {'yes' if r.doubling else 'no'}; scores: {scores}"
+    )
+    lines.append("")
+    lines.append("contracts:")
+    for c in r.contracts:
+        klass = c.doubling_class if r.doubling else "-"
+        values = {k: v for k, v in vars(c).items() if v is not None}
+        if c.id == "domino":
+            values = {"placings": list(r.flags.domino_values)}
+        if c.id == "ravage-city":
+            values = {"shared": r.flags.ravage_city_total}
+        detail = ", ".join(f"{k} {v}" for k, v in values.items()) or "see RULES.md"
+        lines.append(f"  {c.id:<16} {c.title:<28} {klass or '-':<9} T = {c.total(shape):>5}   ({detail})")
+    set_total = r.set_total()
+    game_total = r.game_total()
+    if set_total == 0:
+        zero = "yes: each declarer's set sums to 0"
+    elif set_total is None and game_total == 0:
+        zero = "over the whole game only (sets differ)"
+    else:
+        zero = f"no (one set sums to {set_total}, a game to {game_total})"
+    lines.append("")
+    lines.append(f"zero-sum: {zero}")
+    lines.append("")
+    lines.append("flags (those that have an effect in this rule set):")
+    for name, value in vars(r.flags).items():
+        if not flag_applies(r, name):
+            continue
+        default = getattr(Flags(), name)
+        mark = "" if value == default else "   (differs from classic)"
+        shown = list(value) if isinstance(value, tuple) else value
+        lines.append(f"  {name:<24} {json.dumps(shown)}{mark}")
+    return "\n".join(lines)
+
+
+def flag_applies(r: Rules, name: str) -> bool:
+    """Whether flag ``name`` can change anything in rule set ``r`` (for display)."""
+    rs = r.ruleset
+    plays = {c.play for c in r.contracts}
+    if name in DOUBLING_FLAGS or name == "rotation":
+        return rs.doubling
+    if name == "first_five_only":
+        return rs.name == "french"
+    if name == "ravage_city_total":
+        return any(c.id == "ravage-city" for c in r.contracts)
+    if name.startswith("domino_") or name == "removed_card_rule":
+        return "domino" in plays and (name != "removed_card_rule" or bool(r.removed))
+    if name == "heart_lead":
+        return any(c.heart_lead_rule for c in r.contracts)
+    if name in ("must_trump_when_void", "overtrump_required", "undertrump_required"):
+        return any(c.names_trump for c in r.contracts)
+    if name == "early_end":
+        return any(c.ends_early for c in r.contracts)
+    return True
+
+
+def _rules_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="barbu rules", description="Print a rule set, derived from its data.")
+    parser.add_argument("variant", nargs="?", help=f"one of {', '.join(RULE_SETS)}; all when omitted")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    names = [args.variant] if args.variant else list(RULE_SETS)
+    texts = [rules_text(rules(name, parse_options(args.option))) for name in names]
+    print("\n\n".join(texts))
+    return 0
+
+
+def _simulate_main(argv: list[str]) -> int:
+    from barbu.simulate import simulate_main
+
+    return simulate_main(argv)
+
+
+def _replay_main(argv: list[str]) -> int:
+    from barbu.replay import replay_main
+
+    return replay_main(argv)
+
+
+COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
+    "replay": (_replay_main, "check a barbu-record/1 file and derive its scores"),
+    "simulate": (_simulate_main, "play whole games between bots and print the score table"),
+    "rules": (_rules_main, "print a rule set: players, deck, contracts, values, flags"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``barbu`` command; return its exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help"):
+        print("usage: barbu COMMAND [ARGS]\n\ncommands:")
+        for name, (_, text) in COMMANDS.items():
+            print(f"  {name:<10} {text}")
+        print("\nbarbu COMMAND --help for a command's options")
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"barbu: unknown command {name!r}; commands are: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    try:
+        return COMMANDS[name][0](rest)
+    except OptionsError as e:
+        print(f"barbu {name}: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (barbu rules | head)
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

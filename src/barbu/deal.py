@@ -1,0 +1,523 @@
+"""One deal as a state machine: contract, trump or rank, calls, play or tally, score.
+
+RULES.md §2. A :class:`Deal` offers two doors on the same rule code:
+
+- the checked door, :meth:`Deal.apply`, which refuses anything illegal with a typed
+  error and leaves the deal exactly as it was;
+- the fast door, :meth:`Deal.apply_unchecked` (and, during trick or domino play,
+  :meth:`Deal.legal_mask` with :meth:`Deal.play_unchecked`), for bots and simulation.
+
+Deals are made by :class:`barbu.game.Game`, which knows the rotation and what each
+declarer has left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
+from barbu.arrangement import Arrangements, normalize
+from barbu.cards import RANKS, SUIT_NAMES, SUITS, card_name, cards_of, mask_of, rank_mask
+from barbu.contracts import Contract, Tally
+from barbu.domino import DominoPlay
+from barbu.doubling import Doubling, Pair, settle, skip_split
+from barbu.errors import IllegalAction, OutOfTurn
+from barbu.rulesets import Rules
+from barbu.tally import check_tally
+from barbu.tricks import TrickPlay
+
+_SUIT_PLAYS: list[dict[int, tuple[Play, ...]]] = [{}, {}, {}, {}]
+
+
+def plays_of(mask: int) -> list[Play]:
+    """The :class:`Play` actions of the cards of ``mask``, in ascending card order.
+
+    Built from per-suit tables filled on first use, so listing legal cards costs a few
+    dictionary look-ups.
+    """
+    out: list[Play] = []
+    for s in range(4):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            table = _SUIT_PLAYS[s]
+            plays = table.get(bits)
+            if plays is None:
+                plays = table[bits] = tuple(PLAYS[13 * s + r] for r in range(13) if bits >> r & 1)
+            out += plays
+    return out
+
+
+class Phase(StrEnum):
+    """Where a deal stands; the names are those of ``barbu replay``'s ``next.phase``."""
+
+    CONTRACT = "contract"
+    TRUMP = "trump"
+    RANK = "rank"
+    CALL = "call"
+    ARRANGE = "arrange"
+    PLAY = "play"
+    TALLY = "tally"
+    DONE = "done"
+
+
+class Deal:
+    """One deal of a game. See the module docstring.
+
+    ``hands`` are the dealt hands as masks, or None for a deal whose cards are not
+    known (a score sheet): such a deal waits for its tally after the calls.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        index: int,
+        declarer: int,
+        hands: Sequence[int] | None,
+        available: Sequence[Contract],
+        forced: frozenset[int] = frozenset(),
+    ) -> None:
+        self.rules = rules
+        self.index = index
+        self.declarer = declarer
+        self.dealt: tuple[int, ...] | None = tuple(hands) if hands is not None else None
+        self.available = tuple(available)
+        self._declares = tuple(Declare(c.id) for c in self.available)
+        self.forced = forced
+        self.contract: Contract | None = None
+        self.trump: int | None = None
+        self.rank: int | None = None
+        self.doubling: Doubling | None = None
+        self.tricks: TrickPlay | None = None
+        self.domino: DominoPlay | None = None
+        self.cardplay: TrickPlay | DominoPlay | None = None
+        """The trick or domino play once it has started (the same object as one of the two above)."""
+        self.arrangements: list[tuple[int, ...] | None] = []
+        self.plays: list[int | None] = []
+        """Cards in the order played (None: a domino pass); arrangements aside."""
+        self.play_seats: list[int] = []
+        """The seat of each entry of :attr:`plays`."""
+        self.tally: Tally | None = None
+        self.skipped = False
+        self.raw: list[int] | None = None
+        self.adjustments: list[int] | None = None
+        self.final: list[int] | None = None
+        self.phase = Phase.CONTRACT
+        scheduled = rules.scheduled_contract(index)
+        if scheduled is not None:
+            self._set_contract(scheduled)
+
+    # -- reading the state ---------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.rules.players
+
+    @property
+    def finished(self) -> bool:
+        """True once the deal is scored (played, tallied or skipped)."""
+        return self.phase is Phase.DONE
+
+    @property
+    def started(self) -> bool:
+        """True once any action was taken (the scheduled contract is not one)."""
+        return bool(
+            (self.contract is not None and self.rules.scheduled_contract(self.index) is None)
+            or self.plays
+            or self.rank is not None
+        )
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None (waiting for a tally, or finished)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            assert self.cardplay is not None
+            return self.cardplay.turn
+        if phase is Phase.CALL:
+            assert self.doubling is not None
+            return self.doubling.to_act
+        if phase is Phase.ARRANGE:
+            return self._arrange_order()[len(self.arrangements)]
+        if phase in (Phase.CONTRACT, Phase.TRUMP, Phase.RANK):
+            return self.declarer
+        return None
+
+    def hand(self, seat: int) -> int:
+        """The cards ``seat`` still holds (0 when the hands are not known)."""
+        if self.dealt is None:
+            return 0
+        if self.tricks is not None:
+            return self.tricks.hands[seat]
+        if self.domino is not None:
+            return self.domino.hands[seat]
+        if self.phase is Phase.DONE and self.contract is not None and self.contract.play == "arrange":
+            return 0
+        return self.dealt[seat]
+
+    def give_hands(self, hands: Sequence[int]) -> None:
+        """Give a deal dealt without hands its hands, before any action of the deal."""
+        if self.dealt is not None or self.started or (self.doubling is not None and self.doubling.calls):
+            raise IllegalAction("hands", "hands can only be given to a deal that has none, before its first action")
+        self.dealt = tuple(hands)
+        if self.phase is Phase.TALLY:
+            self._start_play()
+
+    def pairs(self) -> list[Pair]:
+        """The business pairs so far."""
+        return self.doubling.pairs() if self.doubling is not None else []
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may play now (fast door; play phase only)."""
+        assert self.cardplay is not None
+        return self.cardplay.legal_mask()
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the seat to act, in the sorted order of RECORD.md.
+
+        Calls are listed as explicit lists (shorthands expand to one of them);
+        arrangements as a lazy :class:`~barbu.arrangement.Arrangements` sequence.
+        A deal waiting for its tally, or finished, has none.
+        """
+        phase = self.phase
+        if phase is Phase.PLAY:
+            mask = self.legal_mask()
+            if self.domino is not None and not mask:
+                return [Pass()]
+            return plays_of(mask)
+        if phase is Phase.CALL:
+            assert self.doubling is not None
+            return self.doubling.legal_calls()
+        if phase is Phase.CONTRACT:
+            return list(self._declares)
+        if phase is Phase.TRUMP:
+            return [NameTrump(s) for s in range(4)]
+        if phase is Phase.RANK:
+            return [NameRank(r) for r in self.rules.domino_ranks]
+        if phase is Phase.ARRANGE:
+            seat = self.to_act
+            assert seat is not None and self.dealt is not None
+            return Arrangements(self.dealt[seat])
+        return []
+
+    # -- the checked door ----------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> int | None:
+        """Check ``action`` (by ``seat``, if given) and apply it; return the seat that acted.
+
+        Raises :class:`~barbu.errors.IllegalAction` with a message that says what is
+        wrong and what is allowed; the deal is then unchanged.
+        """
+        phase = self.phase
+        if phase is Phase.PLAY and type(action) is Play:
+            play = self.cardplay
+            assert play is not None
+            c = action.card
+            turn = play.turn
+            if (seat is None or seat == turn) and type(c) is int and 0 <= c < 52 and play.legal_mask() >> c & 1:
+                self.play_unchecked(c)
+                return turn
+        if phase is Phase.DONE:
+            raise IllegalAction("deal", f"deal {self.index + 1} is over", seat)
+        if isinstance(action, EnterTally):
+            if phase is not Phase.TALLY:
+                raise IllegalAction("tally", f"deal {self.index + 1} is not waiting for a tally (it is at {phase})")
+            assert self.contract is not None
+            self._set_tally(check_tally(action.tally, self.contract, self.rules))
+            return None
+        actor = self.to_act
+        if actor is None:
+            raise IllegalAction(str(phase), f"deal {self.index + 1} is waiting for its tally, not for a seat", seat)
+        if seat is not None and seat != actor:
+            raise OutOfTurn(
+                str(phase), f"seat {seat} cannot act now: it is seat {actor}'s turn to {_VERB[phase]}", seat
+            )
+        kind = _ACTION_PHASE.get(type(action))
+        if kind is not phase and not (phase is Phase.PLAY and isinstance(action, Pass | Play)):
+            raise IllegalAction(str(phase), f"seat {actor} must {_VERB[phase]} now, not {type(action).__name__}", actor)
+        if isinstance(action, Declare):
+            ids = [c.id for c in self.available]
+            if action.contract not in ids:
+                raise IllegalAction(
+                    "contract",
+                    f"seat {actor} cannot declare {action.contract!r}: the contracts left are {', '.join(ids)}",
+                    actor,
+                )
+        elif isinstance(action, NameTrump):
+            if action.suit not in range(4):
+                raise IllegalAction("trump", f"seat {actor}: the trump must be one of S, H, D, C", actor)
+        elif isinstance(action, NameRank):
+            ranks = self.rules.domino_ranks
+            if action.rank not in ranks:
+                names = " ".join(RANKS[r] for r in ranks)
+                raise IllegalAction(
+                    "rank",
+                    f"seat {actor} cannot start domino from {action.rank!r}: name one of {names}",
+                    actor,
+                )
+        elif isinstance(action, Call):
+            assert self.doubling is not None
+            dbl, rdbl = self.doubling.expand(actor, action)
+            self.doubling.apply(actor, dbl, rdbl, action)
+            if self.doubling.finished:
+                self._after_calls()
+            return actor
+        elif isinstance(action, Arrange):
+            assert self.dealt is not None
+            hand = self.dealt[actor]
+            cards_ok = all(type(c) is int and 0 <= c < 52 for c in action.cards)
+            if not cards_ok or len(action.cards) != hand.bit_count() or mask_of(action.cards) != hand:
+                raise IllegalAction(
+                    "arrange",
+                    f"seat {actor}: an arrangement must hold exactly its {hand.bit_count()} cards, "
+                    "back 5, middle 5, front 3",
+                    actor,
+                )
+        elif isinstance(action, Play | Pass):
+            self._check_play(actor, action)
+        self.apply_unchecked(action)
+        return actor
+
+    def _check_play(self, seat: int, action: Play | Pass) -> None:
+        legal = self.legal_mask()
+        if isinstance(action, Pass):
+            if self.domino is None:
+                raise IllegalAction("play", f"seat {seat} cannot pass: a card must be played to the trick", seat)
+            if legal:
+                cards = " ".join(card_name(c) for c in cards_of(legal))
+                raise IllegalAction("play", f"seat {seat} cannot pass: it can lay {cards}", seat)
+            return
+        c = action.card
+        if not isinstance(c, int) or not 0 <= c < 52:
+            raise IllegalAction("play", f"seat {seat}: {c!r} is not a card", seat)
+        if not self.hand(seat) >> c & 1:
+            raise IllegalAction("play", f"{card_name(c)} is not in seat {seat}'s hand", seat)
+        if legal >> c & 1:
+            return
+        raise IllegalAction("play", f"{card_name(c)} is not legal: {self._why_not(seat, c, legal)}", seat)
+
+    def _why_not(self, seat: int, c: int, legal: int) -> str:
+        allowed = " ".join(card_name(x) for x in cards_of(legal))
+        if self.domino is not None:
+            if not legal:
+                return f"seat {seat} has no playable card and must pass"
+            return f"it does not fit a domino row; seat {seat} may lay {allowed}"
+        t = self.tricks
+        assert t is not None
+        if not t.trick:
+            return f"seat {seat} may not lead a heart while it holds other suits; it may lead {allowed}"
+        led = t.trick[0] // 13
+        suits = {x // 13 for x in cards_of(legal)}
+        if suits == {led} and c // 13 != led:
+            return f"seat {seat} must follow {SUIT_NAMES[led]}"
+        if self.trump is not None and suits == {self.trump}:
+            trumps = [x for x in t.trick if x // 13 == self.trump]
+            if trumps and c // 13 == self.trump:
+                return f"seat {seat} must beat {card_name(max(trumps))} when it can: it may play {allowed}"
+            return f"seat {seat} must play a trump ({SUIT_NAMES[self.trump]}): it may play {allowed}"
+        if t.penalty and not (legal & ~t.penalty):
+            return f"seat {seat} must give a penalty card: it may play {allowed}"
+        return f"seat {seat} may play {allowed}"
+
+    # -- the fast door -------------------------------------------------------
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply a legal action without checking it."""
+        if isinstance(action, Play):
+            self.play_unchecked(action.card)
+        elif isinstance(action, Pass):
+            self.play_unchecked(None)
+        elif isinstance(action, Call):
+            assert self.doubling is not None
+            seat = self.doubling.to_act
+            assert seat is not None
+            dbl, rdbl = self.doubling.expand(seat, action) if action.word else (action.double, action.redouble)
+            self.doubling.apply(seat, tuple(sorted(dbl)), tuple(sorted(rdbl)), action)
+            if self.doubling.finished:
+                self._after_calls()
+        elif isinstance(action, Declare):
+            self._set_contract(next(c for c in self.available if c.id == action.contract))
+        elif isinstance(action, NameTrump):
+            self.trump = action.suit
+            self._after_choice()
+        elif isinstance(action, NameRank):
+            self.rank = action.rank
+            self._after_choice()
+        elif isinstance(action, Arrange):
+            self.arrangements.append(normalize(action.cards))
+            if len(self.arrangements) == self.players:
+                # Arrangements come in round-1 order; the tally holds them by seat.
+                by_seat = dict(zip(self._arrange_order(), self.arrangements, strict=True))
+                self._set_tally({"arrangements": [list(by_seat[s] or ()) for s in range(self.players)]})
+        elif isinstance(action, EnterTally):
+            assert self.contract is not None
+            self._set_tally(dict(action.tally))
+
+    def play_unchecked(self, card: int | None) -> None:
+        """Play ``card`` (None: a domino pass) for the seat to act, unchecked."""
+        self.plays.append(card)
+        t = self.tricks
+        if t is not None:
+            assert card is not None
+            self.play_seats.append(t.turn)
+            t.play(card)
+            if t.finished:
+                assert self.contract is not None
+                self._set_tally(self.contract.tally_from_tricks(t.result()))
+        else:
+            d = self.domino
+            assert d is not None
+            self.play_seats.append(d.turn)
+            d.play(card)
+            if self.rank is None and d.rank is not None:
+                self.rank = d.rank
+            if d.finished:
+                self._set_tally({"order": list(d.order)})
+
+    # -- phase changes -------------------------------------------------------
+
+    def _set_contract(self, contract: Contract) -> None:
+        self.contract = contract
+        if contract.names_trump:
+            self.phase = Phase.TRUMP
+        elif contract.play == "domino" and self.rules.flags.domino_start == "named":
+            self.phase = Phase.RANK
+        else:
+            self._after_choice()
+
+    def _after_choice(self) -> None:
+        assert self.contract is not None
+        if self.rules.doubling:
+            self.doubling = Doubling(
+                self.players,
+                self.declarer,
+                self.contract.doubling_class != "positive",
+                self.rules.flags,
+                self.forced,
+            )
+            self.phase = Phase.CALL
+        else:
+            self._start_play()
+
+    def _after_calls(self) -> None:
+        assert self.contract is not None and self.doubling is not None
+        if (
+            self.rules.flags.skip_undoubled_negative
+            and self.contract.doubling_class == "negative"
+            and self.contract.play != "arrange"
+            and not self.doubling.pairs()
+        ):
+            self.skipped = True
+            total = self.rules.total(self.contract)
+            self._score(skip_split(total, self.players, self.declarer))
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        contract = self.contract
+        assert contract is not None
+        if self.dealt is None:
+            self.phase = Phase.TALLY
+            return
+        flags = self.rules.flags
+        if contract.play == "arrange":
+            self.phase = Phase.ARRANGE
+            return
+        self.phase = Phase.PLAY
+        if contract.play == "domino":
+            removed = self.rules.removed if flags.removed_card_rule == "laid" else 0
+            openers = 0
+            for r in self.rules.domino_ranks:  # french opens with a card whose rank may be R (§5)
+                openers |= rank_mask(r)
+            self.cardplay = self.domino = DominoPlay(
+                list(self.dealt),
+                self.declarer,
+                self.rank,
+                direction=self.rules.direction,
+                low_rank=self.rules.ruleset.low_rank,
+                removed=removed,
+                ace_replays=flags.domino_ace_replays,
+                openers=openers,
+            )
+            return
+        deck = self.rules.deck
+        penalty = contract.penalty_cards(deck)
+        self.cardplay = self.tricks = TrickPlay(
+            list(self.dealt),
+            self.declarer,
+            self.trump if contract.names_trump else None,
+            direction=self.rules.direction,
+            heart_lead=flags.heart_lead,
+            heart_lead_rule=contract.heart_lead_rule,
+            penalty=penalty if flags.forced_penalty else 0,
+            early_end=penalty if (contract.ends_early and flags.early_end) else 0,
+            must_trump_when_void=flags.must_trump_when_void,
+            overtrump_required=flags.overtrump_required,
+            undertrump_required=flags.undertrump_required,
+        )
+
+    def _arrange_order(self) -> list[int]:
+        from barbu.doubling import round_one_order
+
+        return round_one_order(self.players, self.declarer, self.rules.direction)
+
+    def _set_tally(self, tally: Tally) -> None:
+        assert self.contract is not None
+        self.tally = tally
+        if self.contract.play == "arrange" and self.arrangements == []:
+            self.arrangements = [tuple(tally["arrangements"][s]) for s in self._arrange_order()]
+        self._score(self.contract.raw(tally, self.rules.shape))
+
+    def _score(self, raw: list[int]) -> None:
+        self.raw = raw
+        self.adjustments = settle(raw, self.pairs())
+        self.final = [r + a for r, a in zip(raw, self.adjustments, strict=True)]
+        self.phase = Phase.DONE
+
+    # -- copies and descriptions ----------------------------------------------
+
+    def copy(self) -> Deal:
+        """An independent copy (for search and what-if)."""
+        other = Deal.__new__(Deal)
+        other.__dict__.update(self.__dict__)
+        other.doubling = self.doubling.copy() if self.doubling is not None else None
+        other.tricks = self.tricks.copy() if self.tricks is not None else None
+        other.domino = self.domino.copy() if self.domino is not None else None
+        other.cardplay = other.tricks if other.tricks is not None else other.domino
+        other.arrangements = list(self.arrangements)
+        other.plays = list(self.plays)
+        other.play_seats = list(self.play_seats)
+        return other
+
+    def describe_choice(self) -> str:
+        """The contract with its trump or rank, for people: ``trumps (S)``."""
+        if self.contract is None:
+            return "no contract yet"
+        if self.trump is not None:
+            return f"{self.contract.id} ({SUITS[self.trump]})"
+        if self.rank is not None:
+            return f"{self.contract.id} (from {RANKS[self.rank]})"
+        return self.contract.id
+
+
+_ACTION_PHASE: dict[type, Phase] = {
+    Declare: Phase.CONTRACT,
+    NameTrump: Phase.TRUMP,
+    NameRank: Phase.RANK,
+    Call: Phase.CALL,
+    Arrange: Phase.ARRANGE,
+    Play: Phase.PLAY,
+    Pass: Phase.PLAY,
+}
+
+_VERB = {
+    Phase.CONTRACT: "name a contract",
+    Phase.TRUMP: "name the trump suit",
+    Phase.RANK: "name the domino rank",
+    Phase.CALL: "call",
+    Phase.ARRANGE: "arrange its cards",
+    Phase.PLAY: "play",
+    Phase.TALLY: "enter the tally",
+    Phase.DONE: "wait",
+}

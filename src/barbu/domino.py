@@ -1,0 +1,149 @@
+"""Domino (Fan Tan), RULES.md §2.9.3 and §5, on compact state.
+
+Rows grow from the starting rank ``R`` one card at a time in each suit, without
+wrap-around. Cards removed from the deck count as already laid under
+``removed_card_rule: "laid"``. The first ``n - 1`` players out take the placings in
+order; the last one takes the last placing.
+
+>>> from barbu.cards import parse_pbn, pbn, card, SEVEN
+>>> hands = [parse_pbn(h) for h in ("7...", "8...", "6...", "9...")]
+>>> d = DominoPlay([h | parse_pbn("..2.") if i else h for i, h in enumerate(hands)],
+...                leader=0, rank=SEVEN)
+>>> pbn(d.legal_mask())
+'7...'
+>>> d.play(card("7S")); d.order, d.turn
+([0], 1)
+"""
+
+from __future__ import annotations
+
+from barbu.cards import ACE, make_card
+
+
+class DominoPlay:
+    """The play of one domino deal.
+
+    ``rank`` is ``R``, or None when the declarer opens with any card
+    (``domino_start: "first_card"``) among ``openers`` (all cards unless a rank is
+    forbidden, RULES.md §5). ``removed`` holds the cards that count as laid from the
+    start (removed cards under the ``laid`` rule).
+    """
+
+    __slots__ = (
+        "_playable",
+        "ace_replays",
+        "direction",
+        "finished",
+        "hands",
+        "laid",
+        "low_rank",
+        "order",
+        "players",
+        "rank",
+        "removed",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        hands: list[int],
+        leader: int,
+        rank: int | None,
+        *,
+        direction: int = 1,
+        low_rank: int = 0,
+        removed: int = 0,
+        ace_replays: bool = False,
+        openers: int = (1 << 52) - 1,
+    ) -> None:
+        self.hands = list(hands)
+        self.players = len(hands)
+        self.direction = direction
+        self.rank = rank
+        self.low_rank = low_rank
+        self.removed = removed
+        self.laid = removed
+        self.ace_replays = ace_replays
+        self.turn = leader
+        self.order: list[int] = []
+        self.finished = False
+        self._playable = openers
+        if rank is not None:
+            self._start_rows(rank)
+
+    def copy(self) -> DominoPlay:
+        """An independent copy."""
+        other = DominoPlay.__new__(DominoPlay)
+        for name in DominoPlay.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other.order = list(self.order)
+        return other
+
+    def _row(self, suit: int) -> tuple[int, int] | None:
+        r = self.rank
+        if r is None or not self.laid >> make_card(suit, r) & 1:
+            return None
+        lo = hi = r
+        while lo - 1 >= self.low_rank and self.laid >> make_card(suit, lo - 1) & 1:
+            lo -= 1
+        while hi + 1 <= ACE and self.laid >> make_card(suit, hi + 1) & 1:
+            hi += 1
+        return (lo, hi)
+
+    def _ends(self, suit: int) -> int:
+        """The cards that can be laid next in ``suit``."""
+        row = self._row(suit)
+        if row is None:
+            assert self.rank is not None
+            return 1 << make_card(suit, self.rank)
+        lo, hi = row
+        mask = 0
+        if lo - 1 >= self.low_rank:
+            mask |= 1 << make_card(suit, lo - 1)
+        if hi + 1 <= ACE:
+            mask |= 1 << make_card(suit, hi + 1)
+        return mask
+
+    def _start_rows(self, rank: int) -> None:
+        self.rank = rank
+        self._playable = 0
+        for s in range(4):
+            self._playable |= self._ends(s)
+
+    def rows(self) -> list[tuple[int, int] | None]:
+        """Per suit, the ranks ``(lo, hi)`` of the row (laid or removed), or None if not started."""
+        return [self._row(s) for s in range(4)]
+
+    def playable(self) -> int:
+        """Every card that could be laid now by anyone (ignoring hands)."""
+        return self._playable
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may lay (0: it must pass)."""
+        return self.hands[self.turn] & self._playable
+
+    def play(self, card: int | None) -> None:
+        """Lay ``card`` for the seat to act, or pass with None; unchecked."""
+        seat = self.turn
+        if card is not None:
+            self.hands[seat] &= ~(1 << card)
+            self.laid |= 1 << card
+            if self.rank is None:
+                self._start_rows(card % 13)
+            else:
+                suit = card // 13
+                self._playable = (self._playable & ~(0x1FFF << (13 * suit))) | self._ends(suit)
+            if not self.hands[seat]:
+                self.order.append(seat)
+                if len(self.order) == self.players - 1:
+                    self.order.append(next(s for s in range(self.players) if s not in self.order))
+                    self.finished = True
+                    return
+            elif self.ace_replays and card % 13 == ACE and self.legal_mask():
+                return
+        n = self.players
+        nxt = (seat + self.direction) % n
+        while nxt in self.order:
+            nxt = (nxt + self.direction) % n
+        self.turn = nxt

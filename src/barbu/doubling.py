@@ -1,0 +1,356 @@
+"""The doubling: calls, business pairs, compulsory doubles and the settlement.
+
+RULES.md §2.6-2.8 and §2.10. A :class:`Doubling` follows one deal's calls: round 1
+(one call each, from the declarer's left round to the declarer), then round 2 (late
+redoubles for non-declarers doubled by later callers). It says who may double and
+redouble whom, expands the spoken shorthands and checks compulsory doubles.
+
+>>> d = Doubling(players=4, declarer=0, negative=True, flags=Flags(), forced=frozenset())
+>>> d.to_act, d.may_double(1)
+(1, [0, 2, 3])
+>>> d.call(1, Call(double=(0,)))
+>>> d.call(2, Call(double=(0, 1)))
+>>> d.call(3, Call())
+>>> d.may_redouble(0)
+[1, 2]
+>>> d.call(0, Call(redouble=(1,)))
+>>> d.round, d.to_act
+(2, 1)
+>>> d.call(1, Call())
+>>> d.finished, [(p.seats, p.multiplier) for p in d.pairs()]
+(True, [((0, 1), 2), ((0, 2), 1), ((1, 2), 1)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from barbu.actions import CALL_WORDS, Call
+from barbu.errors import IllegalAction, OutOfTurn
+from barbu.rulesets import Flags
+
+
+class Pair(NamedTuple):
+    """A business pair: ``doubler`` doubled ``doubled``; ``multiplier`` 1 or 2."""
+
+    doubler: int
+    doubled: int
+    multiplier: int
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        """The two seats, ascending."""
+        return (min(self.doubler, self.doubled), max(self.doubler, self.doubled))
+
+
+class SpokenCall(NamedTuple):
+    """A call as made: who, in which round, what was said and what it meant."""
+
+    seat: int
+    round: int
+    said: Call
+    doubles: tuple[int, ...]
+    redoubles: tuple[int, ...]
+
+
+_Options = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""(may double, may redouble, must double) of a caller."""
+
+
+def round_one_order(players: int, declarer: int, direction: int = 1) -> list[int]:
+    """The round-1 calling order: declarer's left first, declarer last."""
+    return [(declarer + direction * i) % players for i in range(1, players)] + [declarer]
+
+
+class Doubling:
+    """The calls of one deal. See the module docstring."""
+
+    def __init__(
+        self,
+        players: int,
+        declarer: int,
+        negative: bool,
+        flags: Flags,
+        forced: frozenset[int],
+        direction: int = 1,
+    ) -> None:
+        self.players = players
+        self.declarer = declarer
+        self.negative = negative
+        self.flags = flags
+        self.forced = forced
+        self.order = round_one_order(players, declarer, direction)
+        self.calls: list[SpokenCall] = []
+        self._pairs: dict[tuple[int, int], Pair] = {}
+        self._queue: list[int] = list(self.order)
+        self.round = 1
+        self._stamp: tuple[int, int] = (-1, -1)
+        self._options: _Options = ((), (), ())
+
+    def copy(self) -> Doubling:
+        """An independent copy (pairs and calls are immutable values)."""
+        other = Doubling.__new__(Doubling)
+        other.__dict__.update(self.__dict__)
+        other.calls = list(self.calls)
+        other._pairs = dict(self._pairs)
+        other._queue = list(self._queue)
+        return other
+
+    # -- what may be said ---------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to call next, or None when the calls are over."""
+        return self._queue[0] if self._queue else None
+
+    @property
+    def finished(self) -> bool:
+        """True once round 1 and any round 2 are over."""
+        return not self._queue
+
+    def pair(self, a: int, b: int) -> Pair | None:
+        """The pair between seats ``a`` and ``b``, if any."""
+        return self._pairs.get((min(a, b), max(a, b)))
+
+    def pairs(self) -> list[Pair]:
+        """The business pairs, sorted by seats."""
+        return [self._pairs[k] for k in sorted(self._pairs)]
+
+    def _targets(self, seat: int) -> list[int]:
+        """Seats ``seat`` may double under the flags, pairs aside."""
+        if seat == self.declarer:
+            return []
+        scope = self.flags.negative_targets if self.negative else self.flags.positive_targets
+        if scope == "declarer_only":
+            return [self.declarer]
+        return [s for s in range(self.players) if s != seat]
+
+    def may_double(self, seat: int) -> list[int]:
+        """``D(p)``: the seats ``seat`` may double now (none in round 2)."""
+        if self.round != 1:
+            return []
+        return [t for t in self._targets(seat) if self.pair(seat, t) is None]
+
+    def may_redouble(self, seat: int) -> list[int]:
+        """``Rcv(p)``: the seats whose double on ``seat`` it may redouble now."""
+        out = []
+        for p in self._pairs.values():
+            if p.doubled == seat and p.multiplier == 1:
+                if self.round == 2 and not self._called_after(p.doubler, seat):
+                    continue
+                out.append(p.doubler)
+        return sorted(out)
+
+    def must_double(self, seat: int) -> list[int]:
+        """``[declarer]`` when ``seat`` is forced to double it now (§2.7), else ``[]``."""
+        if self.round == 1 and seat in self.forced and seat != self.declarer:
+            return [self.declarer]
+        return []
+
+    def options(self, seat: int) -> _Options:
+        """(may double, may redouble, must double) of ``seat`` now, remembered until the next call."""
+        stamp = (seat, len(self.calls))
+        if self._stamp != stamp:
+            self._stamp = stamp
+            self._options = (
+                tuple(self.may_double(seat)),
+                tuple(self.may_redouble(seat)),
+                tuple(self.must_double(seat)),
+            )
+        return self._options
+
+    def _called_after(self, a: int, b: int) -> bool:
+        return self.order.index(a) > self.order.index(b)
+
+    def _can_ever_double_flanks(self, seat: int) -> bool:
+        return any(t != self.declarer for t in self._targets(seat))
+
+    # -- checking and applying ---------------------------------------------
+
+    def expand(self, seat: int, call: Call) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Check ``call`` by ``seat`` and return its (doubles, redoubles).
+
+        Raises :class:`IllegalAction` (or :class:`OutOfTurn`) saying what is wrong.
+        """
+        if self.finished:
+            raise IllegalAction("call", "the calls are over", seat)
+        if seat != self.to_act:
+            raise OutOfTurn("call", f"seat {seat} cannot call now: it is seat {self.to_act}'s call", seat)
+        word = call.word
+        if word is not None and (call.double or call.redouble):
+            raise IllegalAction(
+                "call", f"seat {seat}: a call is either a word ({word}) or lists of seats, not both", seat
+            )
+        if word is not None and word not in CALL_WORDS:
+            raise IllegalAction(
+                "call", f"seat {seat}: {word!r} is not a call; say one of {', '.join(CALL_WORDS)}", seat
+            )
+        for t in (*call.double, *call.redouble):
+            if not isinstance(t, int) or isinstance(t, bool):
+                raise IllegalAction("call", f"seat {seat}: calls name seats 0-{self.players - 1}, not {t!r}", seat)
+        options = self.options(seat)
+        dbl_ok, rdbl_ok, must = options
+        if word is None or word == "pass":
+            dbl, rdbl = tuple(sorted(set(call.double))), tuple(sorted(set(call.redouble)))
+            if (dbl, rdbl) in _legal_calls(options)[1]:
+                return dbl, rdbl
+        elif word in ("maximum", "table"):
+            dbl, rdbl = tuple(dbl_ok), tuple(rdbl_ok)
+        else:  # flanks / family
+            if self.round != 1:
+                raise IllegalAction("call", f"seat {seat}: {word} is not allowed in round 2 (redoubles only)", seat)
+            if seat == self.declarer:
+                raise IllegalAction("call", f"seat {seat}: the declarer cannot say {word}; it never doubles", seat)
+            if not self._can_ever_double_flanks(seat):
+                raise IllegalAction(
+                    "call",
+                    f"seat {seat}: {word} is not allowed here: only the declarer may be doubled in this contract",
+                    seat,
+                )
+            dbl = tuple(t for t in dbl_ok if t != self.declarer)
+            rdbl = tuple(t for t in rdbl_ok if t != self.declarer) if self.flags.flanks_redoubles else ()
+        for t in dbl:
+            if t not in dbl_ok:
+                raise IllegalAction("call", self._why_not_double(seat, t), seat)
+        for t in rdbl:
+            if t not in rdbl_ok:
+                raise IllegalAction("call", self._why_not_redouble(seat, t), seat)
+        if must and must[0] not in dbl:
+            raise IllegalAction(
+                "call",
+                f"seat {seat} must double the declarer (seat {self.declarer}) now: "
+                "its compulsory doubles of this set are due",
+                seat,
+            )
+        return dbl, rdbl
+
+    def _why_not_double(self, seat: int, target: int) -> str:
+        if self.round != 1:
+            return f"seat {seat} cannot double in round 2: only late redoubles are allowed"
+        if seat == self.declarer:
+            return f"seat {seat} is the declarer and never doubles; it may only redouble"
+        if not 0 <= target < self.players or target == seat:
+            return f"seat {seat} cannot double {target!r}: doubles name another seat 0-{self.players - 1}"
+        if self.pair(seat, target) is not None:
+            return f"seat {seat} cannot double seat {target}: they already have a pair"
+        return (
+            f"seat {seat} cannot double seat {target}: in this contract only the declarer "
+            f"(seat {self.declarer}) may be doubled"
+        )
+
+    def _why_not_redouble(self, seat: int, target: int) -> str:
+        p = self.pair(seat, target) if isinstance(target, int) else None
+        if p is None or p.doubled != seat:
+            return f"seat {seat} cannot redouble seat {target}: seat {target} did not double it"
+        if p.multiplier == 2:
+            return f"seat {seat} cannot redouble seat {target} again: x2 is the maximum"
+        return f"seat {seat} cannot redouble seat {target} in round 2: that double came before its call"
+
+    def apply(self, seat: int, doubles: Sequence[int], redoubles: Sequence[int], said: Call) -> None:
+        """Record a call already checked by :meth:`expand` (no checks here)."""
+        for t in doubles:
+            self._pairs[(min(seat, t), max(seat, t))] = Pair(seat, t, 1)
+        for t in redoubles:
+            key = (min(seat, t), max(seat, t))
+            self._pairs[key] = Pair(t, seat, 2)
+        self.calls.append(SpokenCall(seat, self.round, said, tuple(doubles), tuple(redoubles)))
+        self._queue.pop(0)
+        if not self._queue and self.round == 1:
+            self.round = 2
+            if self.flags.late_redouble:
+                self._queue = [p for p in self.order if p != self.declarer and self.may_redouble(p)]
+
+    def call(self, seat: int, call: Call) -> None:
+        """Check and apply ``call`` by ``seat``."""
+        dbl, rdbl = self.expand(seat, call)
+        self.apply(seat, dbl, rdbl, call)
+
+    def legal_calls(self) -> list[Call]:
+        """Every distinct legal call of the seat to act, as explicit lists."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        return list(_legal_calls(self.options(seat))[0])
+
+    @property
+    def doubled_declarer(self) -> frozenset[int]:
+        """Seats that doubled the declarer in round 1 (for compulsory doubles)."""
+        return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
+
+
+_LEGAL_CALLS: dict[_Options, tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
+
+
+def _legal_calls(
+    options: _Options,
+) -> tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """The legal calls for (may double, may redouble, must double), remembered (calls are immutable)."""
+    found = _LEGAL_CALLS.get(options)
+    if found is None:
+        dbl_ok, rdbl_ok, must = options
+        calls = tuple(
+            Call(double=dbl, redouble=rdbl)
+            for dbl in _subsets(dbl_ok)
+            if not must or must[0] in dbl
+            for rdbl in _subsets(rdbl_ok)
+        )
+        found = _LEGAL_CALLS[options] = (calls, frozenset((c.double, c.redouble) for c in calls))
+    return found
+
+
+def _subsets(items: Sequence[int]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for it in items:
+        out += [(*s, it) for s in out]
+    return sorted(out, key=lambda s: (len(s), s))
+
+
+def settle(raw: Sequence[int], pairs: Sequence[Pair]) -> list[int]:
+    """The doubling adjustments of RULES.md §2.10 from the deal's raw scores.
+
+    >>> settle([0, -12, -6, -6], [Pair(1, 0, 2), Pair(2, 0, 1), Pair(2, 1, 1)])
+    [30, -30, 0, 0]
+    """
+    adj = [0] * len(raw)
+    for p in pairs:
+        delta = p.multiplier * (raw[p.doubler] - raw[p.doubled])
+        adj[p.doubler] += delta
+        adj[p.doubled] -= delta
+    return adj
+
+
+def skip_split(total: int, players: int, declarer: int) -> list[int]:
+    """The divided points of an undoubled negative deal (RULES.md §2.8).
+
+    >>> skip_split(-26, 4, 0)
+    [1, -9, -9, -9]
+    """
+    m = players - 1
+    share = total // m
+    out = [share] * players
+    out[declarer] = total - m * share
+    return out
+
+
+def forced_doublers(
+    players: int, declarer: int, need: int, k: int, per_set: int, earlier: Sequence[frozenset[int]]
+) -> frozenset[int]:
+    """Non-declarers forced to double the declarer at its ``k``-th contract (§2.7).
+
+    ``earlier`` holds, for each earlier contract of the set, the seats that doubled the
+    declarer in round 1.
+
+    >>> sorted(forced_doublers(4, 0, 2, 6, 7, [frozenset({1})] * 5))
+    [2, 3]
+    """
+    if need == 0:
+        return frozenset()
+    out = set()
+    for p in range(players):
+        if p == declarer:
+            continue
+        c = sum(1 for s in earlier if p in s)
+        if need - c >= per_set - k + 1:
+            out.add(p)
+    return frozenset(out)

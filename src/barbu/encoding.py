@@ -1,0 +1,762 @@
+"""Numbers for learners: one fixed action space and one observation vector per rule set.
+
+The research adapters (:mod:`barbu.env` for PettingZoo, :mod:`barbu.openspiel_game` for
+OpenSpiel) speak in integers and arrays. This module turns the core's actions into
+indexes of one fixed action space (:class:`ActionEncoding`) and a seat's view
+(:func:`barbu.view.seat_view`, and nothing else) into a float vector
+(:class:`ObservationEncoding`), with a text form that can be rebuilt from the vector.
+docs/research.md describes both layouts section by section.
+
+Actions, in this order (a section is empty where the rule set never uses it):
+
+========== ========================= ==============================================
+section    size                      meaning of ``offset + i``
+========== ========================= ==============================================
+card       52                        play or lay card ``i``
+pass       1                         a domino pass
+contract   contracts of the rule set declare the ``i``-th contract (table order)
+trump      4                         name suit ``i`` trumps (S H D C)
+rank       13                        name rank ``i`` for domino (2 … A)
+call       ``4 ** (players - 1)``    a call, see :meth:`ActionEncoding.call_index`
+place      52                        Chinese poker: put card ``i`` in the next row
+========== ========================= ==============================================
+
+A call is a pair of seat sets (doubled, redoubled), each a bitmask over the other seats
+counted from the caller's left: bit ``k - 1`` stands for the seat ``k`` places to the
+caller's left. A 13-card arrangement (72,072 choices) is built by ten ``place`` actions:
+five cards for the back row, five for the middle; the three left form the front.
+
+>>> from barbu import Game, Declare, Play, seat_view
+>>> game = Game.new("classic", seed=3)
+>>> actions = ActionEncoding(game.rules)
+>>> actions.size, actions.index(Declare("trumps"), seat=0), actions.index(Play(51), seat=0)
+(141, 58, 51)
+>>> view = seat_view(game, game.to_act)
+>>> mask = actions.mask(view)
+>>> [actions.describe(int(i), view.seat) for i in mask.nonzero()[0]][:3]
+['no-tricks', 'no-hearts', 'no-queens']
+>>> observations = ObservationEncoding(game.rules)
+>>> vector = observations.encode(view)
+>>> observations.decode(vector) == observations.text(view)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu.arrangement import Arrangements
+from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
+from barbu.doubling import round_one_order
+from barbu.rulesets import Rules
+from barbu.view import SeatView
+
+PHASES = ("deal", "contract", "trump", "rank", "call", "arrange", "play", "over")
+"""The phases an observation names: ``deal`` while the cards are being dealt (OpenSpiel's
+chance nodes), then those of the core, and ``over`` at the end of the episode (deal or game)."""
+
+SCORE_BOUND = 1000.0
+"""Bound of the score entries of an observation, in score units (far above any real game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A Chinese-poker sub-action: put ``card`` in the next row of the arrangement being built."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"place {card_name(self.card)}"
+
+
+def score_unit(rules: Rules) -> int:
+    """The score unit of a rule set: the largest contract total in absolute value (classic: 65).
+
+    Observations hold scores divided by it, so that a deal's scores are about 1.
+
+    >>> from barbu.rulesets import rules
+    >>> score_unit(rules("classic")), score_unit(rules("king"))
+    (65, 650)
+    """
+    return max(1, *(abs(rules.total(c)) for c in rules.contracts))
+
+
+class PartialArrangement:
+    """A Chinese-poker arrangement built one :class:`Place` at a time.
+
+    The core accepts every split of the hand (:class:`~barbu.arrangement.Arrangements`),
+    so any card not yet placed may go next. Once the back and middle rows are full, the
+    cards left form the front row and :meth:`place` returns the finished :class:`Arrange`.
+
+    >>> from barbu.cards import card, parse_pbn
+    >>> building = PartialArrangement(parse_pbn("AKQJT.98765.432."))
+    >>> [building.place(card(c)) for c in "AS KS QS JS TS 9H 8H 7H 6H".split()].count(None)
+    9
+    >>> building.place(card("5H"))
+    Arrange(('AS', 'KS', 'QS', 'JS', 'TS', '9H', '8H', '7H', '6H', '5H', '2D', '3D', '4D'))
+    """
+
+    __slots__ = ("hand", "placed", "sizes")
+
+    def __init__(self, hand: int, placed: Sequence[int] = ()) -> None:
+        self.hand = hand
+        self.sizes = Arrangements(hand).row_sizes
+        self.placed = list(placed)
+
+    def cards(self) -> list[int]:
+        """The cards that may be placed next (the hand's cards not yet placed)."""
+        return cards_of(self.hand & ~mask_of(self.placed))
+
+    def place(self, card: int) -> Arrange | None:
+        """Place ``card``; the finished arrangement once the last row is determined."""
+        if not self.hand >> card & 1 or card in self.placed:
+            raise ValueError(f"{card_name(card)} cannot be placed: place one of {_names(self.cards())}")
+        self.placed.append(card)
+        back, middle, _ = self.sizes
+        if len(self.placed) < back + middle:
+            return None
+        return Arrange((*self.placed, *cards_of(self.hand & ~mask_of(self.placed))))
+
+    def rows(self) -> tuple[list[int], list[int], list[int]]:
+        """The cards placed so far, row by row (the front stays empty until the end)."""
+        back = self.sizes[0]
+        return self.placed[:back], self.placed[back:], []
+
+
+class ActionEncoding:
+    """The fixed action space of a rule set: see the module docstring for the layout."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players = n = rules.players
+        self.contract_ids = tuple(c.id for c in rules.contracts)
+        self._contract_index = {cid: i for i, cid in enumerate(self.contract_ids)}
+        arranges = any(c.play == "arrange" for c in rules.contracts)
+        sizes = (
+            ("card", 52),
+            ("pass", 1),
+            ("contract", len(self.contract_ids)),
+            ("trump", 4),
+            ("rank", 13),
+            ("call", 4 ** (n - 1) if rules.doubling else 0),
+            ("place", 52 if arranges else 0),
+        )
+        self.sections: dict[str, range] = {}
+        start = 0
+        for name, size in sizes:
+            self.sections[name] = range(start, start + size)
+            start += size
+        self.size = start
+        """The number of actions (OpenSpiel's ``num_distinct_actions``)."""
+        self.PASS = self.sections["pass"].start
+        self._contract = self.sections["contract"].start
+        self._trump = self.sections["trump"].start
+        self._rank = self.sections["rank"].start
+        self._call = self.sections["call"].start
+        self._place = self.sections["place"].start
+
+    # -- actions to indexes ------------------------------------------------------
+
+    def call_index(self, doubled: Iterable[int], redoubled: Iterable[int], seat: int) -> int:
+        """The index of a call by ``seat`` doubling ``doubled`` and redoubling ``redoubled``.
+
+        >>> from barbu.rulesets import rules
+        >>> encoding = ActionEncoding(rules("classic"))
+        >>> encoding.call_index([0], [], seat=3) - encoding.sections["call"].start  # seat 0 is seat 3's left
+        8
+        """
+        if not self.sections["call"]:
+            raise ValueError(f"{self.rules.name} has no doubling: there are no calls")
+        n = self.players
+        return self._call + (self._seat_bits(doubled, seat) << (n - 1)) + self._seat_bits(redoubled, seat)
+
+    def _seat_bits(self, seats: Iterable[int], seat: int) -> int:
+        bits = 0
+        for s in seats:
+            k = (s - seat) % self.players
+            if k == 0:
+                raise ValueError(f"seat {seat} cannot double or redouble itself")
+            bits |= 1 << (k - 1)
+        return bits
+
+    def index(self, action: Action | Place, seat: int) -> int:
+        """The index of ``action`` taken by ``seat``.
+
+        Calls must be explicit lists (as :meth:`barbu.game.Game.legal_actions` gives them);
+        an arrangement is not one action but ten :class:`Place` actions.
+        """
+        kind = type(action)
+        if kind is Play:
+            return action.card  # type: ignore[union-attr]
+        if kind is Call:
+            assert isinstance(action, Call)
+            if action.word not in (None, "pass"):
+                raise ValueError(f"the call {action.word!r} has no index: give its doubles and redoubles as lists")
+            return self.call_index(action.double, action.redouble, seat)
+        if kind is Pass:
+            return self.PASS
+        if kind is Declare:
+            assert isinstance(action, Declare)
+            if action.contract not in self._contract_index:
+                raise ValueError(f"{action.contract!r} is not a contract of {self.rules.name}")
+            return self._contract + self._contract_index[action.contract]
+        if kind is NameTrump:
+            assert isinstance(action, NameTrump)
+            return self._trump + action.suit
+        if kind is NameRank:
+            assert isinstance(action, NameRank)
+            return self._rank + action.rank
+        if kind is Place:
+            assert isinstance(action, Place)
+            if not self.sections["place"]:
+                raise ValueError(f"{self.rules.name} has no Chinese poker: nothing is placed")
+            return self._place + action.card
+        raise ValueError(f"{action!r} has no index: Arrange is given as ten Place actions, tallies are not played")
+
+    def indexes(self, legal: Iterable[Action], seat: int) -> list[int]:
+        """The indexes of the core's legal actions of ``seat``, ascending."""
+        out = [a.card if type(a) is Play else self.index(a, seat) for a in legal]
+        out.sort()
+        return out
+
+    def mask(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
+        """The action mask (int8, 1 = legal) of a view: all zeros unless the seat is to act.
+
+        In the arrange phase, the seat may place any card of its hand not yet in ``placed``.
+        """
+        mask = np.zeros(self.size, np.int8)
+        if view.seat is None or view.to_act != view.seat:
+            return mask
+        if view.phase == "arrange":
+            if view.hand:
+                left = mask_of(view.hand) & ~mask_of(placed)
+                mask[[self._place + c for c in cards_of(left)]] = 1
+            return mask
+        mask[self.indexes(view.legal_actions, view.seat)] = 1
+        return mask
+
+    # -- indexes to actions --------------------------------------------------------
+
+    def action(self, index: int, seat: int) -> Action | Place:
+        """The action of ``index`` for ``seat`` (the inverse of :meth:`index`)."""
+        index = int(index)
+        if not 0 <= index < self.size:
+            raise ValueError(f"action {index} is out of range: actions are 0 to {self.size - 1}")
+        if index < 52:
+            return Play(index)
+        if index == self.PASS:
+            return Pass()
+        if index < self._trump:
+            return Declare(self.contract_ids[index - self._contract])
+        if index < self._rank:
+            return NameTrump(index - self._trump)
+        if index < self._call:
+            return NameRank(index - self._rank)
+        if index < self._place:
+            n = self.players
+            code = index - self._call
+            doubled, redoubled = code >> (n - 1), code & ((1 << (n - 1)) - 1)
+            return Call(double=self._seats(doubled, seat), redouble=self._seats(redoubled, seat))
+        return Place(index - self._place)
+
+    def _seats(self, bits: int, seat: int) -> tuple[int, ...]:
+        return tuple(sorted((seat + k + 1) % self.players for k in range(self.players - 1) if bits >> k & 1))
+
+    def describe(self, index: int, seat: int) -> str:
+        """An action in words (record notation; calls and places say what they are)."""
+        action = self.action(index, seat)
+        if isinstance(action, Call):
+            return f"call {action}"
+        if isinstance(action, Place | Pass | Declare):
+            return str(action)
+        if isinstance(action, NameTrump):
+            return f"trumps {SUITS[action.suit]}"
+        if isinstance(action, NameRank):
+            return f"domino from {RANKS[action.rank]}"
+        return str(action)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One named part of the observation vector."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    high: float
+    low: float = 0.0
+
+    @property
+    def size(self) -> int:
+        """Number of entries."""
+        out = 1
+        for d in self.shape:
+            out *= d
+        return out
+
+
+class ObservationEncoding:
+    """A seat's view as a float32 vector, and the text that vector stands for.
+
+    Seats are counted from the observer (0 = itself, 1 = its left, …) except in the
+    ``seat`` section, which says which seat the observer is. Scores are divided by
+    :func:`score_unit`. See docs/research.md for every section.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = self.players = rules.players
+        self.contract_ids = tuple(c.id for c in rules.contracts)
+        self._contract_index = {cid: i for i, cid in enumerate(self.contract_ids)}
+        plays = {c.play for c in rules.contracts}
+        self.domino = "domino" in plays
+        self.arranges = "arrange" in plays
+        self.unit = score_unit(rules)
+        deck = rules.deck.bit_count()
+        k = rules.contracts_per_declarer
+        each = rules.cards_each
+        layout: list[tuple[str, tuple[int, ...], float, float]] = [
+            ("seat", (n,), 1, 0),
+            ("phase", (len(PHASES),), 1, 0),
+            ("to_act", (n,), 1, 0),
+            ("declarer", (n,), 1, 0),
+            ("deal", (rules.deal_count,), 1, 0),
+            ("contract", (len(self.contract_ids),), 1, 0),
+            ("trump", (4,), 1, 0),
+            ("rank", (13,), 1, 0),
+            ("hand", (52,), 1, 0),
+        ]
+        if rules.doubling:
+            layout += [
+                ("calls_round1", (n, 1 + 2 * n), 1, 0),
+                ("calls_round2", (n, 1 + n), 1, 0),
+                ("pairs", (n, n), 2, 0),
+                ("must_double", (1,), 1, 0),
+            ]
+        layout += [("plays", (deck, 52 + n), 1, 0), ("captured", (n, 52), 1, 0)]
+        if self.domino:
+            layout += [("passes", (deck + 1, n), 1, 0), ("domino_rows", (52,), 1, 0), ("domino_order", (n, n), 1, 0)]
+        if self.arranges:
+            layout += [("arrangement", (3, 52), 1, 0)]
+        layout += [("cards_left", (n,), each, 0), ("declared", (n, len(self.contract_ids)), k, 0)]
+        if rules.doubling:
+            layout += [("declarer_doubles", (n,), k, 0)]
+        layout += [
+            ("totals", (n,), SCORE_BOUND, -SCORE_BOUND),
+            ("previous_deal", (1 + n,), SCORE_BOUND, -SCORE_BOUND),
+        ]
+        self.sections: dict[str, Section] = {}
+        offset = 0
+        for name, shape, high, low in layout:
+            section = Section(name, offset, shape, float(high), float(low))
+            self.sections[name] = section
+            offset += section.size
+        self.size = offset
+        """The length of the vector."""
+        self.low = np.zeros(self.size, np.float32)
+        self.high = np.zeros(self.size, np.float32)
+        for s in self.sections.values():
+            self.low[s.offset : s.offset + s.size] = s.low
+            self.high[s.offset : s.offset + s.size] = s.high
+        self._at = {name: s.offset for name, s in self.sections.items()}
+        plays_section = self.sections["plays"]
+        self._play_rows = plays_section.offset + np.arange(plays_section.shape[0]) * plays_section.shape[1]
+
+    def part(self, vector: np.ndarray, name: str) -> np.ndarray:
+        """The named section of ``vector``, in its shape."""
+        s = self.sections[name]
+        return vector[s.offset : s.offset + s.size].reshape(s.shape)
+
+    # -- the vector ------------------------------------------------------------------
+
+    def encode(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
+        """The vector of ``view`` (a seat's view; ``placed``: its arrangement being built)."""
+        out = np.zeros(self.size, np.float32)
+        self.encode_into(out, view, placed)
+        return out
+
+    def encode_into(self, out: np.ndarray, view: SeatView, placed: Sequence[int] = ()) -> None:
+        """Write the vector of ``view`` into ``out`` (zeroed first)."""
+        if view.seat is None:
+            raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
+        out.fill(0.0)
+        n = self.players
+        me = view.seat
+        at = self._at
+        ones = [at["seat"] + me]
+        phase = "over" if view.phase == "game_over" else view.phase
+        ones.append(at["phase"] + PHASES.index(phase))
+        if view.to_act is not None:
+            ones.append(at["to_act"] + (view.to_act - me) % n)
+        if view.declarer is not None:
+            ones.append(at["declarer"] + (view.declarer - me) % n)
+        ones.append(at["deal"] + view.deal_number - 1)
+        if view.contract is not None:
+            ones.append(at["contract"] + self.contract_ids.index(view.contract))
+        if view.trump is not None:
+            ones.append(at["trump"] + SUITS.index(view.trump))
+        if view.rank is not None:
+            ones.append(at["rank"] + RANKS.index(view.rank))
+        hand = mask_of(view.hand) & ~mask_of(placed)
+        ones += [at["hand"] + c for c in cards_of(hand)]
+        values: list[tuple[int, float]] = []
+        if self.rules.doubling:
+            w1, w2 = 1 + 2 * n, 1 + n
+            for seat, rnd, doubled, redoubled in view.calls:
+                rel = (seat - me) % n
+                if rnd == 1:
+                    base = at["calls_round1"] + rel * w1
+                    ones.append(base)
+                    ones += [base + 1 + (t - me) % n for t in doubled]
+                    ones += [base + 1 + n + (t - me) % n for t in redoubled]
+                else:
+                    base = at["calls_round2"] + rel * w2
+                    ones.append(base)
+                    ones += [base + 1 + (t - me) % n for t in redoubled]
+            for doubler, doubled_seat, multiplier in view.pairs:
+                values.append((at["pairs"] + ((doubler - me) % n) * n + (doubled_seat - me) % n, multiplier))
+            if view.must_double:
+                ones.append(at["must_double"])
+        arrays: list[np.ndarray] = []
+        plays = view.plays
+        if plays and view.domino_rows is None:  # tricks: no passes, one row per card
+            seats, cards = zip(*plays, strict=True)
+            rows_at = self._play_rows[: len(plays)]
+            relative = (np.array(seats) - me) % n
+            arrays += (rows_at + np.array(cards), rows_at + 52 + relative)
+        elif plays:
+            width = 52 + n
+            lays = 0
+            for seat, c in plays:
+                if c is None:
+                    bit = at["passes"] + lays * n + (seat - me) % n
+                    if bit in ones:
+                        raise ValueError(f"seat {seat} passed twice between two lays: the encoding cannot say so")
+                    ones.append(bit)
+                    continue
+                base_at = at["plays"] + lays * width
+                ones += (base_at + c, base_at + 52 + (seat - me) % n)
+                lays += 1
+        for seat, captured in enumerate(view.captured):
+            base = at["captured"] + ((seat - me) % n) * 52
+            ones += [base + c for c in captured]
+        if self.domino and view.domino_rows is not None:
+            for suit, row in enumerate(view.domino_rows):
+                if row is not None:
+                    ones += [at["domino_rows"] + 13 * suit + r for r in range(row[0], row[1] + 1)]
+            for place, seat in enumerate(view.domino_order):
+                ones.append(at["domino_order"] + place * n + (seat - me) % n)
+        if self.arranges:
+            for i, placed_row in enumerate(self._rows(view, placed)):
+                ones += [at["arrangement"] + 52 * i + c for c in placed_row]
+        for seat, count in enumerate(view.cards_left):
+            values.append((at["cards_left"] + (seat - me) % n, count))
+        width = len(self.contract_ids)
+        counts: dict[int, int] = {}
+        for seat, declared in enumerate(view.declared):
+            base = at["declared"] + ((seat - me) % n) * width
+            for cid in declared:
+                i = base + self._contract_index[cid]
+                counts[i] = counts.get(i, 0) + 1
+        values += counts.items()
+        if self.rules.doubling:
+            for seat, count in enumerate(self._declarer_doubles(view)):
+                values.append((at["declarer_doubles"] + (seat - me) % n, count))
+        unit = self.unit
+        for seat, total in enumerate(view.totals):
+            values.append((at["totals"] + (seat - me) % n, total / unit))
+        if view.history:
+            ones.append(at["previous_deal"])
+            for seat, final in enumerate(view.history[-1].final):
+                values.append((at["previous_deal"] + 1 + (seat - me) % n, final / unit))
+        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        for found in arrays:
+            out[found] = 1.0
+        for i, value in values:
+            out[i] = value
+
+    @staticmethod
+    def _rows(view: SeatView, placed: Sequence[int]) -> tuple[list[int], ...]:
+        me = view.seat
+        assert me is not None
+        if view.arrangements and view.arrangements[me] is not None:
+            done = view.arrangements[me]
+            assert done is not None
+            sizes = Arrangements(mask_of(done)).row_sizes
+            return list(done[: sizes[0]]), list(done[sizes[0] : sizes[0] + sizes[1]]), list(done[sizes[0] + sizes[1] :])
+        if placed:
+            return PartialArrangement(mask_of(view.hand), placed).rows()
+        return [], [], []
+
+    @staticmethod
+    def _declarer_doubles(view: SeatView) -> list[int]:
+        """For each seat, in how many earlier deals of the declarer's set it doubled the declarer."""
+        out = [0] * view.players
+        d = view.declarer
+        for deal in view.history:
+            if deal.declarer == d:
+                for doubler, doubled, _ in deal.pairs:
+                    if doubled == d:
+                        out[doubler] += 1
+        return out
+
+    # -- the text ----------------------------------------------------------------------
+
+    def text(self, view: SeatView, placed: Sequence[int] = ()) -> str:
+        """The observation in words, read from the view: what :meth:`decode` rebuilds."""
+        me = view.seat
+        assert me is not None
+        calls = [(s, r, tuple(d), tuple(rd)) for s, r, d, rd in view.calls]
+        tricks = [(list(t.seats), list(t.cards), t.winner) for t in view.tricks]
+        if view.current_trick is not None:
+            tricks.append((list(view.current_trick.seats), list(view.current_trick.cards), None))
+        facts = _Facts(
+            seat=me,
+            phase="over" if view.phase == "game_over" else view.phase,
+            to_act=view.to_act,
+            declarer=view.declarer,
+            deal=view.deal_number,
+            contract=view.contract,
+            trump=view.trump,
+            rank=view.rank,
+            hand=cards_of(mask_of(view.hand) & ~mask_of(placed)),
+            calls=calls,
+            pairs=sorted(view.pairs),
+            must_double=bool(view.must_double),
+            plays=list(view.plays) if view.domino_rows is not None else [],
+            tricks=tricks if view.domino_rows is None else [],
+            captured=[sorted(c) for c in view.captured],
+            rows=[None if r is None else (r[0], r[1]) for r in view.domino_rows] if view.domino_rows else None,
+            order=list(view.domino_order),
+            arrangement=[sorted(r) for r in self._rows(view, placed)] if self.arranges else None,
+            cards_left=list(view.cards_left),
+            declared=[sorted(d, key=self.contract_ids.index) for d in view.declared],
+            declarer_doubles=self._declarer_doubles(view) if self.rules.doubling else None,
+            totals=list(view.totals),
+            previous=list(view.history[-1].final) if view.history else None,
+        )
+        return self._write(facts)
+
+    def decode(self, vector: np.ndarray) -> str:
+        """The text of an observation vector (equal to :meth:`text` of the view it encodes)."""
+        n = self.players
+        v = np.asarray(vector)
+        if v.shape != (self.size,):
+            raise ValueError(f"an observation of {self.rules.name} has {self.size} entries, not {v.shape}")
+
+        def one(name: str) -> int | None:
+            hits = np.flatnonzero(self.part(v, name))
+            return int(hits[0]) if len(hits) else None
+
+        me = one("seat")
+        assert me is not None
+
+        def seat(rel: int) -> int:
+            return (me + rel) % n
+
+        def rel_seat(name: str) -> int | None:
+            found = one(name)
+            return None if found is None else seat(found)
+
+        phase_i = one("phase")
+        assert phase_i is not None
+        deal_i = one("deal")
+        assert deal_i is not None
+        contract_i, trump_i, rank_i = one("contract"), one("trump"), one("rank")
+        declarer = rel_seat("declarer")
+        calls: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
+        pairs: list[tuple[int, int, int]] = []
+        must = False
+        doubles: list[int] | None = None
+        if self.rules.doubling:
+            r1, r2 = self.part(v, "calls_round1"), self.part(v, "calls_round2")
+            order = round_one_order(n, declarer if declarer is not None else 0, self.rules.direction)
+            for rnd, table in ((1, r1), (2, r2)):
+                for s in order:
+                    row = table[(s - me) % n]
+                    if row[0]:
+                        dbl = tuple(sorted(seat(k) for k in range(n) if rnd == 1 and row[1 + k]))
+                        rd_at = 1 + n if rnd == 1 else 1
+                        rdbl = tuple(sorted(seat(k) for k in range(n) if row[rd_at + k]))
+                        calls.append((s, rnd, dbl, rdbl))
+            table = self.part(v, "pairs")
+            pairs = sorted((seat(a), seat(b), int(table[a, b])) for a, b in zip(*np.nonzero(table), strict=True))
+            must = bool(self.part(v, "must_double")[0])
+            doubles = [0] * n
+            for k, count in enumerate(self.part(v, "declarer_doubles")):
+                doubles[seat(k)] = int(count)
+        captured = [[] for _ in range(n)]  # type: list[list[int]]
+        for k, row in enumerate(self.part(v, "captured")):
+            captured[seat(k)] = [int(c) for c in np.flatnonzero(row)]
+        lays: list[tuple[int, int]] = []
+        for row in self.part(v, "plays"):
+            hits = np.flatnonzero(row)
+            if not len(hits):
+                break
+            lays.append((seat(int(hits[1]) - 52), int(hits[0])))
+        rows = None
+        order_out: list[int] = []
+        plays: list[tuple[int, int | None]] = []
+        tricks: list[tuple[list[int], list[int], int | None]] = []
+        is_domino = contract_i is not None and self.rules.contracts[contract_i].play == "domino"
+        if is_domino and PHASES[phase_i] in ("play", "over"):
+            laid = self.part(v, "domino_rows").reshape(4, 13)
+            rows = []
+            for suit in range(4):
+                ranks = np.flatnonzero(laid[suit])
+                rows.append((int(ranks[0]), int(ranks[-1])) if len(ranks) else None)
+            for place_row in self.part(v, "domino_order"):
+                hits = np.flatnonzero(place_row)
+                if len(hits):
+                    order_out.append(seat(int(hits[0])))
+            passes = self.part(v, "passes")
+            direction = self.rules.direction
+            for k in range(len(lays) + 1):
+                ref = declarer if k == 0 else lays[k - 1][0]
+                assert ref is not None
+                passed = [seat(int(r)) for r in np.flatnonzero(passes[k])]
+                passed.sort(key=lambda s: ((s - ref) * direction) % n)
+                plays += [(s, None) for s in passed]
+                if k < len(lays):
+                    plays.append(lays[k])
+        else:
+            for start in range(0, len(lays), n):
+                chunk = lays[start : start + n]
+                cards = [c for _, c in chunk]
+                winner = None
+                if len(chunk) == n:
+                    winner = next(s for s in range(n) if cards[0] in captured[s])
+                tricks.append(([s for s, _ in chunk], cards, winner))
+        arrangement = None
+        if self.arranges:
+            arrangement = [[int(c) for c in np.flatnonzero(r)] for r in self.part(v, "arrangement")]
+        declared: list[list[str]] = [[] for _ in range(n)]
+        for k, row in enumerate(self.part(v, "declared")):
+            for i, count in enumerate(row):
+                declared[seat(k)] += [self.contract_ids[i]] * round(float(count))
+        cards_left = [0] * n
+        totals = [0] * n
+        for k in range(n):
+            cards_left[seat(k)] = int(self.part(v, "cards_left")[k])
+            totals[seat(k)] = round(float(self.part(v, "totals")[k]) * self.unit)
+        previous = None
+        prev = self.part(v, "previous_deal")
+        if prev[0]:
+            previous = [0] * n
+            for k in range(n):
+                previous[seat(k)] = round(float(prev[1 + k]) * self.unit)
+        facts = _Facts(
+            seat=me,
+            phase=PHASES[phase_i],
+            to_act=rel_seat("to_act"),
+            declarer=declarer,
+            deal=deal_i + 1,
+            contract=self.contract_ids[contract_i] if contract_i is not None else None,
+            trump=SUITS[trump_i] if trump_i is not None else None,
+            rank=RANKS[rank_i] if rank_i is not None else None,
+            hand=[int(c) for c in np.flatnonzero(self.part(v, "hand"))],
+            calls=calls,
+            pairs=pairs,
+            must_double=must,
+            plays=plays,
+            tricks=tricks,
+            captured=captured,
+            rows=rows,
+            order=order_out,
+            arrangement=arrangement,
+            cards_left=cards_left,
+            declared=declared,
+            declarer_doubles=doubles,
+            totals=totals,
+            previous=previous,
+        )
+        return self._write(facts)
+
+    def _write(self, f: _Facts) -> str:
+        def seats(ss: Iterable[int]) -> str:
+            return " ".join(f"P{s}" for s in ss) or "-"
+
+        def cards(cs: Iterable[int]) -> str:
+            return " ".join(card_name(c) for c in cs) or "-"
+
+        def per_seat(values: Sequence[object]) -> str:
+            return " ".join(f"P{s} {v}" for s, v in enumerate(values))
+
+        to_act = f"P{f.to_act}" if f.to_act is not None else "-"
+        declarer = f"P{f.declarer}" if f.declarer is not None else "-"
+        lines = [
+            f"P{f.seat} · deal {f.deal} of {self.rules.deal_count} · {f.phase} · to act {to_act} · declarer {declarer}",
+            f"contract {f.contract or '-'} · trump {f.trump or '-'} · rank {f.rank or '-'}",
+            f"hand {cards(f.hand)}",
+        ]
+        if f.arrangement is not None:
+            back, middle, front = (cards(r) for r in f.arrangement)
+            lines.append(f"arrangement {back} | {middle} | {front}")
+        if self.rules.doubling:
+            said = [
+                f"r{r} P{s} " + (f"double {seats(d)} redouble {seats(rd)}" if d or rd else "pass")
+                for s, r, d, rd in f.calls
+            ]
+            lines.append("calls " + (" · ".join(said) or "-"))
+            lines.append("pairs " + (" ".join(f"P{a}>P{b} x{m}" for a, b, m in f.pairs) or "-"))
+            lines.append(f"must double {'yes' if f.must_double else 'no'}")
+        if f.tricks:
+            shown = []
+            for who, cs, winner in f.tricks:
+                trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(who, cs, strict=True))
+                shown.append(trick + (f" > P{winner}" if winner is not None else ""))
+            lines.append("tricks " + " | ".join(shown))
+        if f.plays:
+            lines.append("plays " + " · ".join(f"P{s} {card_name(c) if c is not None else 'pass'}" for s, c in f.plays))
+        if any(f.captured):
+            lines.append("captured " + " · ".join(f"P{s} {cards(cs)}" for s, cs in enumerate(f.captured)))
+        if f.rows is not None:
+            shown_rows = [
+                f"{SUITS[s]} {RANKS[r[0]]}-{RANKS[r[1]]}" if r is not None else f"{SUITS[s]} -"
+                for s, r in enumerate(f.rows)
+            ]
+            lines.append("rows " + " ".join(shown_rows) + f" · out {seats(f.order)}")
+        lines.append("cards left " + per_seat(f.cards_left))
+        lines.append("declared " + " · ".join(f"P{s} {' '.join(d) or '-'}" for s, d in enumerate(f.declared)))
+        if f.declarer_doubles is not None:
+            lines.append("doubles of the declarer " + per_seat(f.declarer_doubles))
+        lines.append("totals " + per_seat(f.totals))
+        lines.append("previous deal " + (per_seat(f.previous) if f.previous is not None else "-"))
+        return "\n".join(lines)
+
+
+@dataclass
+class _Facts:
+    """The content of an observation, shared by the text of a view and of a vector."""
+
+    seat: int
+    phase: str
+    to_act: int | None
+    declarer: int | None
+    deal: int
+    contract: str | None
+    trump: str | None
+    rank: str | None
+    hand: list[int]
+    calls: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]
+    pairs: list[tuple[int, int, int]]
+    must_double: bool
+    plays: list[tuple[int, int | None]]
+    tricks: list[tuple[list[int], list[int], int | None]]
+    captured: list[list[int]]
+    rows: list[tuple[int, int] | None] | None
+    order: list[int]
+    arrangement: list[list[int]] | None
+    cards_left: list[int]
+    declared: list[list[str]]
+    declarer_doubles: list[int] | None
+    totals: list[int]
+    previous: list[int] | None
+
+
+def _names(cards: Iterable[int]) -> str:
+    return " ".join(card_name(c) for c in cards)

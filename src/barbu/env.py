@@ -1,0 +1,307 @@
+"""Barbu as a PettingZoo AEC environment (optional extra: ``pip install barbu[rl]``).
+
+One agent per seat (``player_0`` … ``player_{n-1}``, seat numbers of the core). Each agent
+observes a dict: ``observation``, the float32 vector of its seat's view
+(:class:`~barbu.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
+only), and ``action_mask``, int8 over the rule set's fixed action space
+(:class:`~barbu.encoding.ActionEncoding`), taken from the core's legal actions.
+
+Episodes are a whole game (``episode="game"``) or a single deal (``episode="deal"``,
+optionally with a fixed ``contract``). Rewards, in points of the rule set:
+
+- ``reward="deal"`` (default): when a deal ends, every seat receives its final score for
+  that deal (raw score plus doubling adjustments);
+- ``reward="game"``: nothing until the episode ends, then every seat receives its total.
+
+Higher is better for every agent: ``french`` scores penalty points (lower is better), so
+its rewards are the negated points. Over an episode both schemes sum to the same return.
+
+>>> e = env("classic", episode="deal", contract="no-queens")
+>>> e.reset(seed=7)
+>>> observation, reward, terminated, truncated, info = e.last()
+>>> observation["observation"].shape, int(observation["action_mask"].sum()) > 0
+((3642,), True)
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> for agent in e.agent_iter():
+...     observation, reward, terminated, truncated, info = e.last()
+...     if terminated or truncated:
+...         e.step(None)
+...     else:
+...         e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+>>> e.agents
+[]
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from barbu.actions import Action, Arrange, Call, Declare
+from barbu.cards import mask_of
+from barbu.deal import Phase
+from barbu.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place
+from barbu.errors import IllegalAction, OptionsError
+from barbu.game import Game
+from barbu.rulesets import Rules, rules
+from barbu.view import SeatView, seat_view
+
+EPISODES = ("game", "deal")
+REWARDS = ("deal", "game")
+
+
+class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
+    """The raw environment; :func:`env` wraps it in PettingZoo's order checks.
+
+    ``variant`` and ``options`` name the rule set and its flags (RULES.md §4, §6).
+    ``episode`` is ``"game"`` or ``"deal"``; ``contract`` (deal episodes only) makes the
+    declarer declare that contract before anyone acts; ``reward`` is ``"deal"`` or
+    ``"game"`` (see the module docstring). Reset options are accepted and unused.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "barbu_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        options: dict[str, Any] | None = None,
+        *,
+        episode: str = "game",
+        contract: str | None = None,
+        reward: str = "deal",
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(
+            self, variant, options, episode=episode, contract=contract, reward=reward, render_mode=render_mode
+        )
+        super().__init__()
+        self.table_rules: Rules = rules(variant, options)
+        self.variant = variant
+        self.options = dict(options or {})
+        if episode not in EPISODES:
+            raise OptionsError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
+        if reward not in REWARDS:
+            raise OptionsError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionsError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if contract is not None:
+            if episode != "deal":
+                raise OptionsError(
+                    "contract= needs episode='deal': in a whole game each contract is declared once a set"
+                )
+            if self.table_rules.ruleset.choice == "fixed_order":
+                raise OptionsError(f"{variant} plays its contracts in a fixed order: contract= cannot choose one")
+            self.table_rules.contract(contract)  # raises OptionsError naming the rule set's contracts
+        self.episode = episode
+        self.contract = contract
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.sign = -1 if self.table_rules.ruleset.penalty_points else 1
+        """+1, or -1 where the rule set scores penalty points: rewards are ``sign * points``."""
+        self.actions = ActionEncoding(self.table_rules)
+        self.observations = ObservationEncoding(self.table_rules)
+        n = self.table_rules.players
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(self.observations.low, self.observations.high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.actions.size,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self._seeds: random.Random | None = None
+        self.game: Game | None = None
+        self._ended: Game | None = None
+        self._placing: PartialArrangement | None = None
+
+    # -- the PettingZoo interface ---------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent`` (the same object on every call)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new episode; ``seed`` fixes it and every later reset without a seed."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        elif self._seeds is None:
+            self._seeds = random.Random()
+        game = Game.new(self.variant, self.options, seed=self._seeds.getrandbits(64))
+        if self.contract is not None:
+            game.apply(Declare(self.contract))
+        self.game = game
+        self._ended = None
+        self._placing = None
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        assert game.to_act is not None
+        self.agent_selection = self.possible_agents[game.to_act]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation of ``agent``: its view as a vector, and its action mask."""
+        if self.game is None:
+            raise RuntimeError("call reset() before observe()")
+        seat = self.agent_name_mapping[agent]
+        game = self._ended if self._ended is not None else self.game
+        view = seat_view(game, seat)
+        placed = self._placed(seat)
+        return {
+            "observation": self.observations.encode(view, placed),
+            "action_mask": self.actions.mask(view, placed),
+        }
+
+    def step(self, action: Any) -> None:
+        """Take ``action`` (an index of the action space) for the agent to act.
+
+        An index out of range raises ValueError, an illegal action
+        :class:`~barbu.errors.IllegalAction`; the environment is then unchanged.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        seat = self.agent_name_mapping[agent]
+        if action is None:
+            raise ValueError(f"{agent} is to act: give an action index from 0 to {self.actions.size - 1}, not None")
+        chosen = self.actions.action(int(action), seat)
+        deals_before = len(game.deals)
+        if isinstance(chosen, Place):
+            if game.phase != Phase.ARRANGE:
+                raise IllegalAction(
+                    game.phase, f"seat {seat} cannot place a card now: it is the {game.phase} phase", seat
+                )
+            if self._placing is None:
+                deal = game.current
+                assert deal is not None and deal.dealt is not None
+                self._placing = PartialArrangement(deal.dealt[seat])
+            placing = self._placing
+            arrangement = placing.place(chosen.card)
+            if arrangement is None:
+                self._cumulative_rewards[agent] = 0.0
+                self._clear_rewards()
+                return
+            self._placing = None
+            game.apply(arrangement, seat)
+        else:
+            game.apply(chosen, seat)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        finished = game.is_over or len(game.deals) > deals_before
+        over = game.is_over or (self.episode == "deal" and finished)
+        if finished and self.reward_kind == "deal":
+            deal = game.deals[deals_before - 1]
+            assert deal.final is not None
+            for a, s in self.agent_name_mapping.items():
+                self.rewards[a] = float(self.sign * deal.final[s])
+        if over:
+            if self.reward_kind == "game":
+                for a, s in self.agent_name_mapping.items():
+                    self.rewards[a] = float(self.sign * game.totals[s])
+            if not game.is_over:
+                ended = game.copy()
+                ended.deals = ended.deals[:deals_before]
+                self._ended = ended
+            self.terminations = {a: True for a in self.agents}
+        else:
+            assert game.to_act is not None
+            self.agent_selection = self.possible_agents[game.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """``ansi``: the acting seat's observation in words; ``human``: print it."""
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        if self.game is None:
+            return None
+        seat = self.agent_name_mapping[self.agent_selection]
+        game = self._ended if self._ended is not None else self.game
+        text = self.observations.text(seat_view(game, seat), self._placed(seat))
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _placed(self, seat: int) -> list[int]:
+        game = self.game
+        if self._placing is not None and game is not None and game.to_act == seat:
+            return self._placing.placed
+        return []
+
+    def describe(self, action: int) -> str:
+        """An action index in words, for the agent to act."""
+        return self.actions.describe(action, self.agent_name_mapping[self.agent_selection])
+
+    def view(self, agent: str) -> SeatView:
+        """The seat view of ``agent`` (what a core bot plays from: :mod:`barbu.bots`)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before view()")
+        return seat_view(self._ended if self._ended is not None else self.game, self.agent_name_mapping[agent])
+
+    def indexes_of(self, action: Action) -> list[int]:
+        """The action indexes that take a core ``action`` for the agent to act.
+
+        One index, except for a Chinese-poker :class:`~barbu.actions.Arrange`: the ten
+        :class:`~barbu.encoding.Place` actions of its back and middle rows. A spoken call
+        (``maximum``, ``flanks`` …) is expanded by the core first; an illegal one raises
+        :class:`~barbu.errors.IllegalAction`.
+        """
+        game = self.game
+        if game is None or game.current is None:
+            raise RuntimeError("no deal is in progress: reset() first")
+        seat = self.agent_name_mapping[self.agent_selection]
+        if isinstance(action, Arrange):
+            back, middle, _ = PartialArrangement(mask_of(action.cards)).sizes
+            return [self.actions.index(Place(c), seat) for c in action.cards[: back + middle]]
+        if isinstance(action, Call) and action.word not in (None, "pass"):
+            doubling = game.current.doubling
+            if doubling is None:
+                raise IllegalAction(game.phase, f"seat {seat} cannot call now: it is the {game.phase} phase", seat)
+            doubled, redoubled = doubling.expand(seat, action)
+            return [self.actions.call_index(doubled, redoubled, seat)]
+        return [self.actions.index(action, seat)]
+
+
+def env(variant: str = "classic", options: dict[str, Any] | None = None, **kwargs: Any) -> AECEnv:
+    """A :class:`BarbuEnv` wrapped in PettingZoo's order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(BarbuEnv(variant, options, **kwargs))
+
+
+raw_env = BarbuEnv
+"""PettingZoo's name for the unwrapped environment class."""
+
+__all__ = ["EPISODES", "REWARDS", "BarbuEnv", "env", "raw_env"]

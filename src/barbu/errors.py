@@ -1,0 +1,88 @@
+"""Typed errors of the rules core, split by cause.
+
+Every refusal says what was wrong and what is allowed instead, and a refused
+action leaves the game exactly as it was.
+
+>>> try:
+...     raise IllegalAction("play", "5H is not legal: seat 2 must follow diamonds", seat=2)
+... except BarbuError as e:
+...     print(e.kind, e.seat, e)
+play 2 5H is not legal: seat 2 must follow diamonds
+"""
+
+from __future__ import annotations
+
+
+class BarbuError(Exception):
+    """Base class of every error the package raises on purpose."""
+
+
+class NotationError(BarbuError, ValueError):
+    """Text that is not a card, suit, rank or hand in record notation."""
+
+
+class OptionsError(BarbuError, ValueError):
+    """An unknown rule set, an unknown flag, or a flag value that is not allowed."""
+
+
+class IllegalAction(BarbuError):
+    """An action the rules do not allow now.
+
+    ``kind`` is the phase the action belongs to (``contract``, ``trump``, ``rank``,
+    ``call``, ``play``, ``tally``, or ``game`` once the game is over) and ``seat`` the
+    seat that tried it, where known.
+    """
+
+    def __init__(self, kind: str, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.seat = seat
+        self.message = message
+
+
+class OutOfTurn(IllegalAction):
+    """An action by a seat that is not the one to act."""
+
+
+class TallyError(IllegalAction):
+    """A tally that does not fit the contract (missing keys, sums that do not add up)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("tally", message, None)
+
+
+class RecordError(BarbuError):
+    """A record that is not valid ``barbu-record/1``, located as RECORD.md says.
+
+    ``deal`` is 1-based (or None for the document), ``index`` the 1-based position in
+    ``calls`` or ``play`` where that applies.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        deal: int | None = None,
+        index: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.deal = deal
+        self.index = index
+        self.seat = seat
+
+    def as_json(self) -> dict[str, object]:
+        """The ``error`` object of ``barbu replay --json``."""
+        return {
+            "deal": self.deal,
+            "kind": self.kind,
+            "index": self.index,
+            "seat": self.seat,
+            "message": self.message,
+        }
+
+
+class RecordUsageError(BarbuError):
+    """A file that is not a record at all (unreadable, not JSON, wrong ``format``)."""

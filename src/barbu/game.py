@@ -1,0 +1,263 @@
+"""A whole game: the schedule of deals, declarer rotation, totals and ranking.
+
+A game is its rule set, its deals (dealt from a secret seed, or given) and the
+ordered list of actions; every state is a replay of that list.
+
+>>> game = Game.new("classic", seed=7)
+>>> game.phase, game.to_act == game.first_declarer
+('contract', True)
+>>> game.apply(Declare("no-queens"))
+>>> game.phase
+'call'
+>>> import random
+>>> rng = random.Random(1)
+>>> while not game.is_over:
+...     game.apply(rng.choice(game.legal_actions()))
+>>> len(game.deals), sum(game.totals)
+(28, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from barbu.actions import Action, Declare
+from barbu.contracts import Contract
+from barbu.deal import Deal, Phase
+from barbu.doubling import forced_doublers
+from barbu.errors import IllegalAction
+from barbu.rulesets import Rules, rules
+
+
+class Move(NamedTuple):
+    """One entry of the game's action log."""
+
+    deal: int
+    """0-based deal index."""
+    seat: int | None
+    """The seat that acted (None for a tally entered by the scorekeeper)."""
+    action: Action
+
+
+class Dealer:
+    """Shuffles and deals from a seeded generator. The seed never leaves the server."""
+
+    def __init__(self, seed: int | str | None) -> None:
+        self._rng = random.Random(seed)
+
+    def copy(self) -> Dealer:
+        """A dealer that will deal what this one would deal next."""
+        other = Dealer(None)
+        other._rng.setstate(self._rng.getstate())
+        return other
+
+    def first_declarer(self, players: int) -> int:
+        """The first declarer, uniform over the seats (RULES.md §2.1)."""
+        return self._rng.randrange(players)
+
+    def deal(self, rules: Rules, declarer: int) -> list[int]:
+        """Shuffle the deck and deal it one card at a time from the declarer."""
+        rand = self._rng.random
+        deck = sorted(rules.deck_cards, key=lambda _: rand())
+        n = rules.players
+        hands = [0] * n
+        for i in range(n):
+            mask = 0
+            for c in deck[i::n]:
+                mask |= 1 << c
+            hands[(declarer + rules.direction * i) % n] = mask
+        return hands
+
+
+class Game:
+    """A game of Barbu under one rule set.
+
+    Make one with :meth:`new` (dealt from a seed) or with the constructor and no
+    dealer (a score sheet, or a record whose hands are given deal by deal with
+    :meth:`give_hands`).
+    """
+
+    def __init__(self, rules: Rules, first_declarer: int = 0, dealer: Dealer | None = None) -> None:
+        if not 0 <= first_declarer < rules.players:
+            raise IllegalAction("game", f"first_declarer must be a seat from 0 to {rules.players - 1}")
+        self.rules = rules
+        self.first_declarer = first_declarer
+        self._dealer = dealer
+        self.deals: list[Deal] = []
+        self.history: list[Move] = []
+        self.totals = [0] * rules.players
+        self._open_deal()
+
+    @classmethod
+    def new(
+        cls,
+        variant: str = "classic",
+        options: Mapping[str, Any] | None = None,
+        seed: int | str | None = None,
+        first_declarer: int | None = None,
+    ) -> Game:
+        """A new game dealt from ``seed``; the first declarer is drawn unless given."""
+        r = rules(variant, options)
+        dealer = Dealer(seed)
+        first = dealer.first_declarer(r.players) if first_declarer is None else first_declarer
+        return cls(r, first, dealer)
+
+    # -- the schedule ------------------------------------------------------------
+
+    def _open_deal(self) -> None:
+        i = len(self.deals)
+        if i >= self.rules.deal_count:
+            return
+        declarer = self.rules.declarer_of(i, self.first_declarer)
+        own = [d for d in self.deals if d.declarer == declarer]
+        flags = self.rules.flags
+        forced: frozenset[int] = frozenset()
+        if self.rules.doubling:
+            forced = forced_doublers(
+                self.rules.players,
+                declarer,
+                flags.compulsory_doubles,
+                len(own) + 1,
+                self.rules.contracts_per_declarer,
+                [d.doubling.doubled_declarer if d.doubling else frozenset() for d in own],
+            )
+        hands = self._dealer.deal(self.rules, declarer) if self._dealer else None
+        self.deals.append(Deal(self.rules, i, declarer, hands, self._available(declarer, own), forced))
+
+    def _available(self, declarer: int, own: Sequence[Deal]) -> list[Contract]:
+        r = self.rules
+        if r.ruleset.choice == "king":
+            negatives_declared = sum(1 for d in own if d.contract and not d.contract.names_trump)
+            trumps_declared = sum(1 for d in own if d.contract and d.contract.names_trump)
+            out = []
+            for c in r.contracts:
+                if c.names_trump:
+                    if trumps_declared < 2:
+                        out.append(c)
+                elif negatives_declared < 3:
+                    times = sum(1 for d in self.deals if d.contract is not None and d.contract.id == c.id)
+                    if times < 2:
+                        out.append(c)
+            return out
+        used = {d.contract.id for d in own if d.contract is not None}
+        return [c for c in r.contracts if c.id not in used]
+
+    def give_hands(self, hands: Sequence[int]) -> None:
+        """Give the current deal its hands (masks), before any action of that deal.
+
+        Used when replaying a record whose hands are written down.
+        """
+        deal = self.current
+        if deal is None:
+            raise IllegalAction("hands", "the game is over")
+        deal.give_hands(hands)
+
+    # -- reading the state -------------------------------------------------------
+
+    @property
+    def current(self) -> Deal | None:
+        """The deal in progress, or None once the game is over."""
+        if self.deals and not self.deals[-1].finished:
+            return self.deals[-1]
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """True after the last scheduled deal."""
+        return self.deals[-1].phase is Phase.DONE
+
+    @property
+    def phase(self) -> str:
+        """The phase of the deal in progress (``game_over`` at the end)."""
+        deal = self.current
+        return str(deal.phase) if deal is not None else "game_over"
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None (game over, or a deal waiting for its tally)."""
+        deal = self.current
+        return deal.to_act if deal is not None else None
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act (see :meth:`Deal.legal_actions`)."""
+        deal = self.deals[-1]
+        return deal.legal_actions() if deal.phase is not Phase.DONE else []
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``action`` (by ``seat``, if given) would be accepted now."""
+        deal = self.current
+        if deal is None:
+            return False
+        try:
+            deal.copy().apply(action, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def finished_deals(self) -> list[Deal]:
+        """The scored deals, in order."""
+        return [d for d in self.deals if d.finished]
+
+    def ranking(self) -> list[int]:
+        """Rank per seat, 1 = best; equal totals share a rank (french: lowest is best)."""
+        sign = 1 if self.rules.ruleset.penalty_points else -1
+        keys = [sign * t for t in self.totals]
+        return [1 + sum(1 for k in keys if k < mine) for mine in keys]
+
+    def winners(self) -> list[int]:
+        """The seats ranked first."""
+        return [s for s, r in enumerate(self.ranking()) if r == 1]
+
+    def winners_turkish(self) -> list[int]:
+        """``king``'s custom: every seat with a positive total (all seats if all are 0)."""
+        if all(t == 0 for t in self.totals):
+            return list(range(self.rules.players))
+        return [s for s, t in enumerate(self.totals) if t > 0]
+
+    # -- acting ------------------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check ``action`` by ``seat`` (the seat to act if None) and apply it.
+
+        Raises :class:`~barbu.errors.IllegalAction`; the game is then unchanged.
+        """
+        deal = self.deals[-1]
+        if deal.phase is Phase.DONE:
+            raise IllegalAction("game", "the game is over: no action is possible", seat)
+        actor = deal.apply(action, seat)
+        self._record(deal, actor, action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply a legal action without checking it (fast door)."""
+        deal = self.current
+        assert deal is not None
+        actor = deal.to_act
+        deal.apply_unchecked(action)
+        self._record(deal, actor, action)
+
+    def _record(self, deal: Deal, actor: int | None, action: Action) -> None:
+        self.history.append(Move(deal.index, actor, action))
+        if deal.phase is Phase.DONE:
+            assert deal.final is not None
+            self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
+            self._open_deal()
+
+    def copy(self) -> Game:
+        """An independent copy; its dealer deals what this game's would."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._dealer = self._dealer.copy() if self._dealer is not None else None
+        other.deals = [d.copy() for d in self.deals]
+        other.history = list(self.history)
+        other.totals = list(self.totals)
+        return other
+
+    def waiting_for_tally(self) -> bool:
+        """True when the deal in progress waits for a scorekeeper's tally."""
+        deal = self.current
+        return deal is not None and deal.phase is Phase.TALLY
+
+
+__all__ = ["Dealer", "Declare", "Game", "Move"]

@@ -1,0 +1,677 @@
+"""Barbu as an OpenSpiel game (optional extra: ``pip install barbu[openspiel]``).
+
+Importing this module registers ``python_barbu`` with ``pyspiel``. Its parameters:
+
+============ ========== ===============================================================
+parameter    default    meaning
+============ ========== ===============================================================
+``variant``  classic    the rule set (RULES.md §4)
+``options``  ``{}``     its flags (RULES.md §6) as JSON text
+``episode``  game       ``game`` (every deal) or ``deal`` (the first deal only)
+``contract`` (empty)    ``deal`` episodes: the declarer declares this contract at once
+============ ========== ===============================================================
+
+Chance nodes draw the first declarer, then deal each deal's cards one at a time from
+the declarer round the table (a seat sees its hand once all cards are dealt). Actions
+are the indexes of :class:`~barbu.encoding.ActionEncoding`; observation and
+information-state tensors are :class:`~barbu.encoding.ObservationEncoding` vectors
+of :func:`barbu.view.seat_view`, and the strings are their text. Within a deal the
+observation is perfect recall, so it is also the information state; in ``game`` episodes
+the information-state string adds what the seat saw of the earlier deals. Rewards come
+at the end of each deal (the deal's final scores, negated in ``french``, whose penalty
+points count against); returns are their sums.
+
+``resample_from_infostate`` deals the cards a seat has not seen again, consistently
+with everything it saw: how many cards each seat holds, and every card played (the core
+is asked, card by card, which cards a seat could not have held when it played as it
+did). Earlier deals of a ``game`` episode are kept as they were: they are scored and
+cannot change what happens next.
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> state.current_player(), state.observation_string(0).splitlines()[0]
+(0, 'P0 · deal 1 of 28 · contract · to act P0 · declarer P0')
+>>> [state.action_to_string(0, a) for a in state.legal_actions()][:2]
+['no-tricks', 'no-hearts']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from barbu.actions import Call, Declare, NameRank, NameTrump
+from barbu.cards import card_name, cards_of, mask_of
+from barbu.deal import Deal, Phase
+from barbu.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.errors import OptionsError
+from barbu.game import Game
+from barbu.rulesets import Rules, rules
+from barbu.view import SeatView, seat_view
+
+GAME_NAME = "python_barbu"
+DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": ""}
+
+
+def _game_type(utility: Any) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Barbu (Python)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=5,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
+
+
+class _Static:
+    """What never changes during a game: shared by every state and every clone."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.variant = str(params["variant"])
+        try:
+            options = json.loads(params["options"] or "{}")
+        except json.JSONDecodeError as e:
+            raise OptionsError(f'options must be JSON text such as \'{{"rotation": "quick"}}\': {e}') from None
+        if not isinstance(options, dict):
+            raise OptionsError(f"options must be a JSON object of flags, not {params['options']!r}")
+        self.options = options
+        self.rules: Rules = rules(self.variant, options)
+        self.episode = str(params["episode"])
+        if self.episode not in ("game", "deal"):
+            raise OptionsError(f"episode must be 'game' or 'deal', not {self.episode!r}")
+        self.contract = str(params["contract"]) or None
+        if self.contract is not None:
+            if self.episode != "deal":
+                raise OptionsError(
+                    "contract needs episode='deal': in a whole game each contract is declared once a set"
+                )
+            if self.rules.ruleset.choice == "fixed_order":
+                raise OptionsError(f"{self.variant} plays its contracts in a fixed order: contract cannot choose one")
+            self.rules.contract(self.contract)
+        self.players = self.rules.players
+        self.sign = -1 if self.rules.ruleset.penalty_points else 1
+        self.actions = ActionEncoding(self.rules)
+        self.observations = ObservationEncoding(self.rules)
+        self.deck = self.rules.deck
+        self.deck_size = self.deck.bit_count()
+        self.exclusions: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        self._first_views: dict[int, SeatView] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
+        return self
+
+    def first_view(self, seat: int) -> SeatView:
+        """A seat's view before the first declarer is drawn: nothing but its seat and the rules."""
+        view = self._first_views.get(seat)
+        if view is None:
+            blank = seat_view(Game(self.rules, first_declarer=0), seat)
+            view = replace(
+                blank,
+                phase="deal",
+                declarer=None,
+                contract=None,
+                declared=((),) * self.players,
+                to_act=None,
+                hand=(),
+                legal_actions=[],
+                legal=[],
+            )
+            self._first_views[seat] = view
+        return view
+
+    def utility(self) -> tuple[Any, float | None]:
+        """OpenSpiel's utility kind and the sum of the returns, where it is fixed."""
+        r = self.rules
+        total: int | None
+        if self.episode == "game":
+            total = r.game_total()
+        else:
+            if self.contract is not None:
+                first = [r.contract(self.contract)]
+            elif r.scheduled_contract(0) is not None:
+                first = [r.scheduled_contract(0)]  # type: ignore[list-item]
+            else:
+                first = list(r.contracts)
+            totals = {r.total(c) for c in first}
+            total = totals.pop() if len(totals) == 1 else None
+        if total is None:
+            return pyspiel.GameType.Utility.GENERAL_SUM, None
+        if total == 0:
+            return pyspiel.GameType.Utility.ZERO_SUM, 0.0
+        return pyspiel.GameType.Utility.CONSTANT_SUM, float(self.sign * total)
+
+    def bounds(self) -> tuple[float, float, int]:
+        """Loose but safe bounds: smallest and largest return, longest history."""
+        r = self.rules
+        n = self.players
+        raw = max(score_unit(r), *(abs(v) for v in r.flags.domino_values), 72)
+        per_deal = raw * (1 + 4 * (n - 1))
+        deals = 1 if self.episode == "deal" else r.deal_count
+        moves = 1 + deals * (1 + self.deck_size + 2 + 2 * n + 10 * n + (self.deck_size + 1) * (n + 1))
+        return -float(per_deal * deals), float(per_deal * deals), moves
+
+
+class BarbuGame(pyspiel.Game):  # type: ignore[misc]
+    """The ``python_barbu`` game; see the module docstring for its parameters."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        full = dict(DEFAULTS)
+        full.update(params or {})
+        unknown = set(full) - set(DEFAULTS)
+        if unknown:
+            names = ", ".join(sorted(unknown))
+            raise OptionsError(f"unknown parameter(s) {names}; parameters are {', '.join(DEFAULTS)}")
+        static = _Static(full)
+        utility, total = static.utility()
+        low, high, moves = static.bounds()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=static.actions.size,
+            max_chance_outcomes=52,
+            num_players=static.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=moves,
+        )
+        super().__init__(_game_type(utility), info, full)
+        self.static = static
+
+    def new_initial_state(self) -> BarbuState:
+        """The start of a game: the chance node that draws the first declarer."""
+        return BarbuState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BarbuObserver:
+        """An observer for one seat's information (perfect recall or not)."""
+        return BarbuObserver(self.static, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class _Table:
+    """Everything a state changes, in one object that copies itself cheaply for clones."""
+
+    def __init__(self, static: _Static) -> None:
+        self.static = static
+        self.game: Game | None = None
+        self.ended: Game | None = None
+        self.hands: list[int] | None = None
+        """The hands being dealt (None once the current deal is dealt)."""
+        self.dealt = 0
+        self.deal_start = 1
+        """Index in the history of the current deal's first card."""
+        self.moves = 0
+        self.placing: PartialArrangement | None = None
+        self.rewards = [0.0] * static.players
+        self.returns = [0.0] * static.players
+        self.over = False
+        self.records: list[list[str]] = [[] for _ in range(static.players)]
+        """Per seat, what it saw of each finished deal (information-state strings of games)."""
+        self.dealing_views: dict[int, SeatView] = {}
+        """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        other = _Table.__new__(_Table)
+        other.__dict__.update(self.__dict__)
+        other.game = self.game.copy() if self.game is not None else None
+        other.hands = list(self.hands) if self.hands is not None else None
+        other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
+        other.rewards = list(self.rewards)
+        other.returns = list(self.returns)
+        other.records = [list(r) for r in self.records]
+        other.dealing_views = dict(self.dealing_views)
+        return other
+
+
+class BarbuState(pyspiel.State):  # type: ignore[misc]
+    """A state of ``python_barbu``."""
+
+    def __init__(self, game: BarbuGame) -> None:
+        super().__init__(game)
+        self._t = _Table(game.static)
+
+    # -- whose turn, what may be done ---------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, or OpenSpiel's chance or terminal player."""
+        t = self._t
+        if t.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if t.game is None or t.hands is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = t.game.to_act
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        t = self._t
+        game = t.game
+        if game is None or t.hands is not None or t.over or player != game.to_act:
+            return []
+        actions = t.static.actions
+        if game.phase == Phase.ARRANGE:
+            placing = t.placing or PartialArrangement(self._dealt(player))
+            return [actions.index(Place(c), player) for c in placing.cards()]
+        return actions.indexes(game.legal_actions(), player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The first declarer (uniform over the seats), then the next card dealt (uniform)."""
+        t = self._t
+        if t.game is None:
+            n = t.static.players
+            return [(s, 1.0 / n) for s in range(n)]
+        assert t.hands is not None
+        left = cards_of(t.static.deck & ~_mask(t.hands))
+        return [(c, 1.0 / len(left)) for c in left]
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        t = self._t
+        static = t.static
+        t.moves += 1
+        if t.game is None:
+            t.game = Game(static.rules, first_declarer=int(action))
+            self._start_dealing()
+            return
+        if t.hands is not None:
+            self._deal_card(int(action))
+            return
+        game = t.game
+        seat = game.to_act
+        assert seat is not None
+        chosen = static.actions.action(int(action), seat)
+        deals_before = len(game.deals)
+        t.rewards = [0.0] * static.players
+        if isinstance(chosen, Place):
+            if game.phase != Phase.ARRANGE:
+                raise ValueError(f"{chosen} is not legal: it is the {game.phase} phase")
+            if t.placing is None:
+                t.placing = PartialArrangement(self._dealt(seat))
+            arrangement = t.placing.place(chosen.card)
+            if arrangement is None:
+                return
+            t.placing = None
+            game.apply(arrangement, seat)
+        else:
+            game.apply(chosen, seat)
+        if not (game.is_over or len(game.deals) > deals_before):
+            return
+        deal = game.deals[deals_before - 1]
+        assert deal.final is not None
+        t.rewards = [float(static.sign * f) for f in deal.final]
+        t.returns = [r + f for r, f in zip(t.returns, t.rewards, strict=True)]
+        if game.is_over or static.episode == "deal":
+            t.over = True
+            if not game.is_over:
+                ended = game.copy()
+                ended.deals = ended.deals[:deals_before]
+                t.ended = ended
+            return
+        for s in range(static.players):
+            t.records[s].append(_deal_record(deal, s))
+        self._start_dealing()
+
+    def _start_dealing(self) -> None:
+        t = self._t
+        t.hands = [0] * t.static.players
+        t.dealt = 0
+        t.deal_start = t.moves
+        t.dealing_views = {}
+
+    def _deal_card(self, card: int) -> None:
+        t = self._t
+        assert t.game is not None and t.hands is not None
+        deal = t.game.current
+        assert deal is not None
+        n = t.static.players
+        seat = (deal.declarer + t.static.rules.direction * t.dealt) % n
+        t.hands[seat] |= 1 << card
+        t.dealt += 1
+        if t.dealt < t.static.deck_size:
+            return
+        hands, t.hands = t.hands, None
+        t.game.give_hands(hands)
+        if t.static.contract is not None:
+            t.game.apply(Declare(t.static.contract))
+
+    def _dealt(self, seat: int) -> int:
+        game = self._t.game
+        assert game is not None and game.current is not None and game.current.dealt is not None
+        return game.current.dealt[seat]
+
+    # -- results ---------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """True once the episode (deal or game) is over."""
+        return self._t.over
+
+    def returns(self) -> list[float]:
+        """Each seat's sum of rewards so far (points; negated penalty points in ``french``)."""
+        return list(self._t.returns)
+
+    def rewards(self) -> list[float]:
+        """The rewards since the last player action: a deal's final scores when it ended, else zeros.
+
+        They last through the chance nodes that deal the next deal, as OpenSpiel's random
+        simulation checks and ``rl_environment`` read them at the next decision.
+        """
+        return list(self._t.rewards)
+
+    # -- words -------------------------------------------------------------------------------
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        t = self._t
+        if player == pyspiel.PlayerId.CHANCE:
+            if t.game is None:
+                return f"first declarer P{action}"
+            return f"deal {card_name(action)}"
+        return t.static.actions.describe(action, player)
+
+    def __str__(self) -> str:
+        t = self._t
+        if t.game is None:
+            return "drawing the first declarer"
+        game = t.ended or t.game
+        deal = game.deals[-1]
+        lines = [f"deal {deal.index + 1} · {'dealing' if t.hands is not None else game.phase} · totals {game.totals}"]
+        for s in range(t.static.players):
+            held = t.hands[s] if t.hands is not None else deal.hand(s)
+            lines.append(f"P{s} " + (" ".join(card_name(c) for c in cards_of(held)) or "-"))
+        lines.append("plays " + " ".join("pass" if c is None else card_name(c) for c in deal.plays))
+        return "\n".join(lines)
+
+    # -- what a seat knows -------------------------------------------------------------------
+
+    def view(self, player: int) -> tuple[SeatView, list[int]]:
+        """The seat's view (through :func:`barbu.view.seat_view`) and its arrangement so far."""
+        t = self._t
+        if t.game is None:
+            return t.static.first_view(player), []
+        game = t.ended or t.game
+        if t.hands is not None:
+            dealing = t.dealing_views.get(player)
+            if dealing is None:
+                blank = seat_view(game, player)
+                dealing = replace(blank, phase="deal", to_act=None, hand=(), legal_actions=[], legal=[], must_double=())
+                t.dealing_views[player] = dealing
+            return dealing, []
+        view = seat_view(game, player)
+        placed = t.placing.placed if t.placing is not None and game.to_act == player else []
+        return view, placed
+
+    def observation_text(self, player: int) -> str:
+        """The seat's observation in words (OpenSpiel's observation string)."""
+        view, placed = self.view(player)
+        return self._t.static.observations.text(view, placed)
+
+    def information_text(self, player: int) -> str:
+        """The observation, after what the seat saw of each earlier deal of the episode."""
+        earlier = self._t.records[player]
+        now = self.observation_text(player)
+        return "\n".join([*earlier, now]) if earlier else now
+
+    # -- search ------------------------------------------------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BarbuState:
+        """A state the seat cannot tell from this one, with the unseen cards dealt again."""
+        t = self._t
+        history = [int(a) for a in self.history()]
+        rng = random.Random(int(probability_sampler() * 2**53))
+        game = self.get_game()
+        if t.game is None or t.over:
+            return self.clone()  # type: ignore[no-any-return]
+        static = t.static
+        start = t.deal_start
+        if t.hands is not None:
+            cards = list(cards_of(static.deck))
+            rng.shuffle(cards)
+            new = history[:start] + cards[: len(history) - start]
+        else:
+            deal = t.game.current
+            assert deal is not None and deal.dealt is not None
+            hands = _sample_hands(deal, player_id, static, tuple(history), rng)
+            new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
+            new += _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
+        state = game.new_initial_state()
+        for a in new:
+            state.apply_action(a)
+        return state  # type: ignore[no-any-return]
+
+
+class BarbuObserver:
+    """OpenSpiel's observer of one seat: the vector of its view, and its text."""
+
+    def __init__(self, static: _Static, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"python_barbu observers take no parameters, not {params!r}")
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError("python_barbu observes for one seat: its private cards and the public information")
+        self.static = static
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(static.observations.size, np.float32)
+        self.dict = {name: static.observations.part(self.tensor, name) for name in static.observations.sections}
+
+    def set_from(self, state: BarbuState, player: int) -> None:
+        """Write the seat's observation vector into ``tensor``."""
+        view, placed = state.view(player)
+        self.static.observations.encode_into(self.tensor, view, placed)
+
+    def string_from(self, state: BarbuState, player: int) -> str:
+        """The seat's information state (perfect recall) or observation, in words."""
+        return state.information_text(player) if self.perfect_recall else state.observation_text(player)
+
+
+# -- what a seat saw of a finished deal --------------------------------------------------------
+
+
+def _deal_record(deal: Deal, seat: int) -> str:
+    """One line: the seat's hand, the public actions and the scores of a finished deal."""
+    assert deal.dealt is not None and deal.contract is not None and deal.final is not None
+    parts = [f"deal {deal.index + 1} declarer P{deal.declarer} {deal.describe_choice()}"]
+    parts.append("hand " + " ".join(card_name(c) for c in cards_of(deal.dealt[seat])))
+    if deal.doubling is not None:
+        parts.append("calls " + " ".join(f"P{c.seat}:{c.said}" for c in deal.doubling.calls))
+    if deal.arrangements:
+        parts.append("arrangements " + " / ".join(" ".join(card_name(c) for c in a or ()) for a in deal.arrangements))
+    plays = zip(deal.play_seats, deal.plays, strict=True)
+    parts.append("plays " + " ".join(f"P{s}:{'pass' if c is None else card_name(c)}" for s, c in plays))
+    parts.append("final " + " ".join(str(f) for f in deal.final))
+    return " · ".join(parts)
+
+
+# -- dealing the unseen cards again ---------------------------------------------------------------
+
+
+def _mask(hands: list[int]) -> int:
+    out = 0
+    for h in hands:
+        out |= h
+    return out
+
+
+def _replica(deal: Deal, static: _Static) -> Deal:
+    """The deal's public actions replayed with every seat holding the whole deck."""
+    full = [static.deck] * static.players
+    other = Deal(static.rules, deal.index, deal.declarer, full, deal.available, deal.forced)
+    assert deal.contract is not None
+    if other.contract is None:
+        other.apply_unchecked(Declare(deal.contract.id))
+    if other.phase is Phase.TRUMP and deal.trump is not None:
+        other.apply_unchecked(NameTrump(deal.trump))
+    if other.phase is Phase.RANK and deal.rank is not None:
+        other.apply_unchecked(NameRank(deal.rank))
+    if deal.doubling is not None:
+        for call in deal.doubling.calls:
+            other.apply_unchecked(Call(double=call.doubles, redouble=call.redoubles))
+    return other
+
+
+def _exclusions(deal: Deal, player: int, static: _Static) -> list[int]:
+    """Per seat, the unseen cards it cannot hold: the core refused its plays with them in hand."""
+    n = static.players
+    excluded = [0] * n
+    if not deal.plays:
+        return excluded
+    unseen = static.deck & ~deal.dealt[player]  # type: ignore[index]
+    for c in deal.plays:
+        if c is not None:
+            unseen &= ~(1 << c)
+    replica = _replica(deal, static)
+    play = replica.cardplay
+    assert play is not None
+    is_domino = replica.domino is not None
+    seats = deal.play_seats
+    for i, c in enumerate(deal.plays):
+        seat = seats[i]
+        if is_domino:
+            play.turn = seat
+        if seat != player:
+            for x in cards_of(unseen & ~excluded[seat]):
+                probe = play.copy()
+                probe.hands[seat] = (1 << x) | (0 if c is None else 1 << c)
+                if c is None:
+                    if probe.legal_mask():
+                        excluded[seat] |= 1 << x
+                    continue
+                if not probe.legal_mask() >> c & 1:
+                    excluded[seat] |= 1 << x
+                    continue
+                if is_domino:
+                    probe.play(c)
+                    after = seats[i + 1] if i + 1 < len(seats) else deal.to_act
+                    if (probe.turn == seat) != (after == seat):
+                        excluded[seat] |= 1 << x
+        play.play(c)  # type: ignore[arg-type]
+    return excluded
+
+
+def _sample_hands(deal: Deal, player: int, static: _Static, key: tuple[int, ...], rng: random.Random) -> list[int]:
+    """The deal's hands with the cards ``player`` has not seen dealt again, consistently."""
+    n = static.players
+    assert deal.dealt is not None
+    cache_key = (player, key)
+    excluded = static.exclusions.get(cache_key)
+    if excluded is None:
+        excluded = _exclusions(deal, player, static)
+        if len(static.exclusions) > 512:
+            static.exclusions.clear()
+        static.exclusions[cache_key] = excluded
+    played = [0] * n
+    for s, c in zip(deal.play_seats, deal.plays, strict=True):
+        if c is not None:
+            played[s] |= 1 << c
+    held = [deal.hand(s) for s in range(n)]
+    others = [s for s in range(n) if s != player]
+    unseen = _mask([held[s] for s in others])
+    capacity = {s: held[s].bit_count() for s in others}
+    allowed = {c: frozenset(s for s in others if not excluded[s] >> c & 1) for c in cards_of(unseen)}
+    given = _assign(allowed, capacity, rng)
+    hands = list(deal.dealt)
+    for s in others:
+        hands[s] = played[s] | mask_of(given[s])
+    return hands
+
+
+def _assign(allowed: dict[int, frozenset[int]], capacity: dict[int, int], rng: random.Random) -> dict[int, list[int]]:
+    """Give every card to a seat it is allowed to, filling each seat exactly (Hall's condition kept)."""
+    seats = sorted(capacity)
+    left = dict(capacity)
+    kinds: dict[frozenset[int], int] = {}
+    for a in allowed.values():
+        kinds[a] = kinds.get(a, 0) + 1
+    subsets = [frozenset(s for i, s in enumerate(seats) if bits >> i & 1) for bits in range(1, 1 << len(seats))]
+
+    def feasible() -> bool:
+        for sub in subsets:
+            need = sum(k for a, k in kinds.items() if a <= sub)
+            if need > sum(left[s] for s in sub):
+                return False
+        return True
+
+    cards = list(allowed)
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: len(allowed[c]))
+    out: dict[int, list[int]] = {s: [] for s in seats}
+    for c in cards:
+        kind = allowed[c]
+        kinds[kind] -= 1
+        options = [s for s in kind if left[s] > 0]
+        rng.shuffle(options)
+        options.sort(key=lambda s: -left[s] * rng.random())
+        for s in options:
+            left[s] -= 1
+            if feasible():
+                out[s].append(c)
+                break
+            left[s] += 1
+        else:
+            raise RuntimeError("no deal agrees with what this seat saw: the history is inconsistent")
+    return out
+
+
+def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random.Random) -> list[int]:
+    """Chance outcomes dealing ``hands``: one card at a time from the declarer round the table."""
+    n = static.players
+    piles = []
+    for h in hands:
+        pile = cards_of(h)
+        rng.shuffle(pile)
+        piles.append(pile)
+    return [piles[(declarer + static.rules.direction * k) % n].pop() for k in range(static.deck_size)]
+
+
+def _replace_places(
+    actions: list[int], deal: Deal, hands: list[int], player: int, static: _Static, rng: random.Random
+) -> list[int]:
+    """The deal's actions, with other seats' Chinese-poker placings chosen from their new hands."""
+    place = static.actions.sections["place"]
+    if not place or deal.phase is not Phase.ARRANGE:
+        return actions
+    order = deal._arrange_order()
+    back, middle, _ = PartialArrangement(hands[order[0]]).sizes
+    out: list[int] = []
+    piles: dict[int, list[int]] = {}
+    placed = 0
+    for a in actions:
+        if a not in place:
+            out.append(a)
+            continue
+        seat = order[placed // (back + middle)]
+        placed += 1
+        if seat == player:
+            out.append(a)
+            continue
+        if seat not in piles:
+            piles[seat] = cards_of(hands[seat])
+            rng.shuffle(piles[seat])
+        out.append(place.start + piles[seat].pop())
+    return out
+
+
+def load(variant: str = "classic", options: dict[str, Any] | None = None, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game("python_barbu", ...)`` with ``options`` given as a dict.
+
+    >>> load("king", episode="deal").num_players()
+    4
+    """
+    return pyspiel.load_game(GAME_NAME, {"variant": variant, "options": json.dumps(options or {}), **params})
+
+
+pyspiel.register_game(_game_type(pyspiel.GameType.Utility.GENERAL_SUM), BarbuGame)
+
+__all__ = ["DEFAULTS", "GAME_NAME", "BarbuGame", "BarbuObserver", "BarbuState", "load"]

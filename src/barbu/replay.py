@@ -1,0 +1,161 @@
+"""``barbu replay``: check a record and derive its scores (RECORD.md).
+
+:func:`replay_json` gives the exact JSON object of ``barbu replay --json`` for a
+parsed document; :func:`replay_main` is the command (exit 0 valid, 1 invalid,
+2 not a record at all).
+
+>>> out = replay_json({"format": "barbu-record/1", "variant": "classic", "deals": []})
+>>> out["valid"], out["next"]["phase"], out["next"]["seat"], out["next"]["legal"][:2]
+(True, 'contract', 0, ['no-tricks', 'no-hearts'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from barbu.cards import RANKS, card_name, cards_of
+from barbu.deal import Deal, Phase
+from barbu.errors import RecordError, RecordUsageError
+from barbu.game import Game
+from barbu.record import game_from_record
+from barbu.view import action_text
+
+
+def deal_result(deal: Deal) -> dict[str, Any]:
+    """A finished deal as ``barbu replay --json`` lists it."""
+    assert deal.contract is not None and deal.raw is not None
+    assert deal.adjustments is not None and deal.final is not None
+    return {
+        "declarer": deal.declarer,
+        "contract": deal.contract.id,
+        "raw": list(deal.raw),
+        "adjustments": list(deal.adjustments),
+        "final": list(deal.final),
+        "pairs": [{"seats": list(p.seats), "multiplier": p.multiplier} for p in deal.pairs()],
+        "played": not deal.skipped,
+    }
+
+
+def next_action(game: Game, written: int) -> dict[str, Any]:
+    """The ``next`` object: the deal, phase and seat to act, and what it may do.
+
+    ``written`` is the number of deals the record holds. A deal the record holds with neither
+    hands nor tally waits for its tally; the deal after the last one written waits for its
+    first action instead, which in ``french`` (no choice, no calls) is the declarer's play.
+    """
+    deal = game.current
+    assert deal is not None
+    phase = deal.phase
+    if phase is Phase.TALLY and deal.index >= written:
+        phase = Phase.PLAY
+    out: dict[str, Any] = {"deal": deal.index + 1, "phase": str(phase), "seat": deal.to_act}
+    if phase is Phase.CALL:
+        assert deal.doubling is not None and deal.to_act is not None
+        seat = deal.to_act
+        out["may_double"] = deal.doubling.may_double(seat)
+        out["may_redouble"] = deal.doubling.may_redouble(seat)
+        out["must_double"] = deal.doubling.must_double(seat)
+    elif phase is Phase.ARRANGE:
+        assert deal.to_act is not None
+        out["hand"] = [card_name(c) for c in cards_of(deal.hand(deal.to_act))] if deal.dealt is not None else None
+    elif phase is Phase.TALLY:
+        out["seat"] = None
+        out["legal"] = None
+    elif phase is Phase.PLAY and deal.dealt is None:
+        out["seat"] = deal.declarer if deal.to_act is None else deal.to_act
+        out["legal"] = None
+    elif phase is Phase.PLAY:
+        out["legal"] = [action_text(a) for a in deal.legal_actions()]
+    elif phase is Phase.RANK:
+        out["legal"] = [RANKS[r] for r in game.rules.domino_ranks]
+    else:
+        out["legal"] = [action_text(a) for a in deal.legal_actions()]
+    return out
+
+
+def replay_json(doc: object) -> dict[str, Any]:
+    """The output of ``barbu replay --json`` for a parsed document.
+
+    Raises :class:`RecordUsageError` when ``doc`` is not a record at all.
+    """
+    try:
+        game = game_from_record(doc)
+    except RecordError as e:
+        return {"valid": False, "error": e.as_json()}
+    out: dict[str, Any] = {
+        "valid": True,
+        "variant": game.rules.name,
+        "deals": [deal_result(d) for d in game.finished_deals()],
+        "totals": list(game.totals),
+        "complete": game.is_over,
+    }
+    if game.is_over:
+        out["ranking"] = game.ranking()
+        out["winners"] = game.winners()
+        if game.rules.ruleset.choice == "king":
+            out["winners_turkish"] = game.winners_turkish()
+    else:
+        assert isinstance(doc, dict)
+        out["next"] = next_action(game, len(doc["deals"]))
+    return out
+
+
+def _print_human(out: dict[str, Any], stream: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    if not out["valid"]:
+        console.print(f"invalid: {out['error']['message']}", markup=False)
+        return
+    table = Table(title=f"{out['variant']}: {len(out['deals'])} deals", show_lines=False)
+    table.add_column("deal", justify="right")
+    table.add_column("contract")
+    n = len(out["totals"])
+    for s in range(n):
+        table.add_column(f"seat {s}", justify="right")
+    for i, d in enumerate(out["deals"], 1):
+        mark = "" if d["played"] else " (not played)"
+        table.add_row(str(i), f"{d['contract']} by {d['declarer']}{mark}", *(str(v) for v in d["final"]))
+    table.add_row("", "totals", *(str(v) for v in out["totals"]))
+    console.print(table)
+    if out["complete"]:
+        console.print(f"game over; winners: {', '.join(f'seat {s}' for s in out['winners'])}", markup=False)
+    else:
+        nxt = out["next"]
+        who = "the scorekeeper" if nxt["seat"] is None else f"seat {nxt['seat']}"
+        console.print(f"valid, in progress: deal {nxt['deal']}, {nxt['phase']} by {who}", markup=False)
+
+
+def replay_main(argv: list[str]) -> int:
+    """Run ``barbu replay FILE [--json]``; return the exit code."""
+    parser = argparse.ArgumentParser(prog="barbu replay", description="Check a barbu-record/1 file and score it.")
+    parser.add_argument("file", help="the record (JSON); - reads standard input")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordUsageError(f"the file is not JSON: {e}") from None
+        out = replay_json(doc)
+    except (OSError, UnicodeDecodeError, RecordUsageError) as e:
+        message = str(e)
+        if args.json:
+            print(json.dumps({"valid": False, "usage": message}))
+        else:
+            print(f"barbu replay: {message}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out))
+    else:
+        _print_human(out, sys.stdout)
+    return 0 if out["valid"] else 1

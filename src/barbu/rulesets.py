@@ -1,0 +1,495 @@
+"""Rule sets and flags: the data that says which Barbu is being played.
+
+A :class:`RuleSet` is the static description of one game of RULES.md §4 (players,
+deck, contracts with their values, rotation, doubling, default flags). :func:`rules`
+resolves a rule set name and a record's ``options`` into :class:`Rules`, the frozen
+facts the engine plays by, refusing unknown flags and bad values with a message that
+says what is allowed.
+
+>>> r = rules("classic")
+>>> r.players, r.cards_each, r.deal_count, [c.id for c in r.contracts][:3]
+(4, 13, 28, ['no-tricks', 'no-hearts', 'no-queens'])
+>>> rules("salad", {"player_count": 5}).cards_each
+10
+>>> rules("classic", {"colour": "red"})
+Traceback (most recent call last):
+...
+barbu.errors.OptionsError: unknown flag 'colour'; flags are: player_count, rotation, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from typing import Any
+
+from barbu.cards import RANKS, SEVEN, card, make_card
+from barbu.contracts import (
+    ChinesePoker,
+    Contract,
+    DealShape,
+    Domino,
+    FirstAndLast,
+    KingNoBoys,
+    KingNoHearts,
+    KingNoKing,
+    KingNoLastTwo,
+    KingNoQueens,
+    KingNoTricks,
+    KingTrumps,
+    MoreTricks,
+    NoHearts,
+    NoKing,
+    NoLastTwo,
+    NoQueens,
+    NoTricks,
+    RavageCity,
+    Salad,
+    Trumps,
+)
+from barbu.errors import OptionsError
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The flags of RULES.md §6 (``player_count`` lives in :class:`Rules`).
+
+    Defaults are the classic values; rule sets override some (``king``, ``french``).
+    """
+
+    rotation: str = "block"
+    must_trump_when_void: bool = True
+    overtrump_required: bool = True
+    undertrump_required: bool = False
+    heart_lead: str = "strict"
+    forced_penalty: bool = False
+    early_end: bool = True
+    negative_targets: str = "any"
+    positive_targets: str = "declarer_only"
+    late_redouble: bool = True
+    flanks_redoubles: bool = False
+    compulsory_doubles: int = 2
+    skip_undoubled_negative: bool = True
+    domino_values: tuple[int, ...] = (45, 20, 5, -5)
+    domino_start: str = "named"
+    domino_ace_replays: bool = False
+    removed_card_rule: str = "laid"
+    ravage_city_total: int = -24
+    first_five_only: bool = False
+
+
+FLAG_CHOICES: dict[str, tuple[str, ...]] = {
+    "rotation": ("block", "quick"),
+    "heart_lead": ("strict", "broken", "free"),
+    "negative_targets": ("any", "declarer_only"),
+    "positive_targets": ("declarer_only", "any"),
+    "domino_start": ("named", "first_card"),
+    "removed_card_rule": ("laid", "forbid_rank"),
+}
+"""The allowed values of the string flags, default first."""
+
+FLAG_NAMES: tuple[str, ...] = ("player_count", *(f.name for f in fields(Flags)))
+DOUBLING_FLAGS = (
+    "negative_targets",
+    "positive_targets",
+    "late_redouble",
+    "flanks_redoubles",
+    "compulsory_doubles",
+    "skip_undoubled_negative",
+)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The static description of one rule set of RULES.md §4.
+
+    ``contracts`` maps a player count to the contracts (with values) in table order;
+    ``flag_defaults`` maps a player count to the flags that differ from classic.
+    ``removed`` lists, per player count, the cards taken out of the deck.
+    """
+
+    name: str
+    title: str
+    player_counts: tuple[int, ...]
+    contracts_per_declarer: int
+    contracts: Mapping[int, tuple[Contract, ...]]
+    doubling: bool = True
+    direction: int = 1
+    choice: str = "once_each"
+    """``once_each`` (each declarer names each contract once), ``fixed_order`` (french)
+    or ``king`` (3 negatives and 2 trumps each, each negative twice a game at most)."""
+    fixed_rotation: bool = False
+    low_rank: int = 0
+    removed: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    flag_defaults: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    penalty_points: bool = False
+    blurb: str = ""
+
+
+def _classic_like(
+    no_tricks: int,
+    no_queens: int,
+    no_king: int,
+    trumps: int,
+    extra: tuple[Contract, ...] = (),
+) -> tuple[Contract, ...]:
+    return (
+        NoTricks(per_trick=no_tricks),
+        NoHearts(per_heart=-2, ace=-6),
+        NoQueens(per_queen=no_queens),
+        NoKing(king=no_king),
+        NoLastTwo(second_last=-10, last=-20),
+        Trumps(per_trick=trumps),
+        Domino(),
+        *extra,
+    )
+
+
+_CLASSIC = _classic_like(-2, -6, -20, 5)
+_RAVAGE = _classic_like(-3, -8, -21, 7, (RavageCity(),))
+_SALAD = (
+    NoTricks(per_trick=-5),
+    NoHearts(per_heart=-10, ace=None),
+    NoQueens(per_queen=-20),
+    NoKing(king=-50),
+    NoLastTwo(second_last=0, last=-30),
+    Salad(),
+)
+_FRENCH = (
+    NoTricks(per_trick=5),
+    NoHearts(per_heart=5, ace=None),
+    NoQueens(per_queen=20),
+    NoKing(king=80),
+    Salad(per_trick=5, per_heart=5, per_queen=20, king=80, last=None),
+    MoreTricks(per_trick=-5),
+    FirstAndLast(first=40, last=40),
+    Domino(),
+)
+_KING = (
+    KingNoKing(),
+    KingNoQueens(),
+    KingNoBoys(),
+    KingNoHearts(),
+    KingNoLastTwo(),
+    KingNoTricks(),
+    KingTrumps(),
+)
+
+RULE_SETS: dict[str, RuleSet] = {
+    rs.name: rs
+    for rs in (
+        RuleSet(
+            "classic",
+            "Classic Barbu",
+            (4,),
+            7,
+            {4: _CLASSIC},
+            blurb="Four players, seven contracts each, 28 deals, with doubling.",
+        ),
+        RuleSet(
+            "ravage-city",
+            "Barbu with Ravage City",
+            (4,),
+            8,
+            {4: _RAVAGE},
+            flag_defaults={4: {"domino_values": (50, 25, 10, 0)}},
+            blurb="Classic plus Ravage City (most cards of one suit), re-balanced values, 32 deals.",
+        ),
+        RuleSet(
+            "chinese-poker",
+            "Barbu with Ravage City and Chinese poker",
+            (4,),
+            9,
+            {4: (*_RAVAGE, ChinesePoker())},
+            flag_defaults={4: {"domino_values": (50, 25, 10, 0)}},
+            blurb="Ravage City plus Chinese poker (three poker rows each), 36 deals.",
+        ),
+        RuleSet(
+            "salad",
+            "Salad Barbu",
+            (4, 5),
+            6,
+            {4: _SALAD, 5: _SALAD},
+            removed={5: ("2S", "2C")},
+            blurb="The five negatives at salad values plus the Salad (all penalties at once).",
+        ),
+        RuleSet(
+            "five-player",
+            "Five-player Barbu",
+            (5,),
+            7,
+            {5: _CLASSIC},
+            removed={5: ("2C", "2D")},
+            flag_defaults={5: {"domino_values": (45, 25, 10, 0, -6)}},
+            blurb="Five players without 2♣ and 2♦, ten cards each, 35 deals.",
+        ),
+        RuleSet(
+            "french",
+            "Simplified French Barbu",
+            (4, 3, 5),
+            8,
+            {3: _FRENCH, 4: _FRENCH, 5: _FRENCH},
+            doubling=False,
+            choice="fixed_order",
+            fixed_rotation=True,
+            removed={3: ("2C",), 5: ("2S", "2C")},
+            flag_defaults={
+                n: {"domino_start": "first_card", "domino_ace_replays": True, "domino_values": v}
+                for n, v in (
+                    (3, (-40, 0, 40)),
+                    (4, (-50, -20, 20, 40)),
+                    (5, (-50, -25, 0, 25, 50)),
+                )
+            },
+            penalty_points=True,
+            blurb="Penalty points, fixed contract order, no doubling; lowest total wins.",
+        ),
+        RuleSet(
+            "king",
+            "King (Rıfkı)",
+            (4,),
+            5,
+            {4: _KING},
+            doubling=False,
+            direction=-1,
+            choice="king",
+            fixed_rotation=True,
+            flag_defaults={
+                4: {
+                    "heart_lead": "broken",
+                    "forced_penalty": True,
+                    "overtrump_required": False,
+                    "undertrump_required": True,
+                }
+            },
+            blurb="Turkish King: anticlockwise, 20 deals, 3 negatives and 2 trumps each.",
+        ),
+        RuleSet(
+            "thirty-two",
+            "Barbu with the 32-card deck",
+            (4,),
+            7,
+            {4: _CLASSIC},
+            low_rank=SEVEN,
+            flag_defaults={4: {"domino_values": (45, 20, 5, 0)}},
+            blurb="The stripped French deck, 7 to ace, eight cards each.",
+        ),
+    )
+}
+"""Every rule set of RULES.md §4, by name, in the order of its table."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A rule set resolved with its options: everything the engine plays by."""
+
+    ruleset: RuleSet
+    players: int
+    flags: Flags
+    options: Mapping[str, Any]
+    """The options as given (only what differs from the rule set's defaults)."""
+
+    @cached_property
+    def name(self) -> str:
+        """The rule set's name, as a record's ``variant``."""
+        return self.ruleset.name
+
+    @cached_property
+    def removed(self) -> int:
+        """Mask of the cards removed from the rule set's deck for this player count."""
+        m = 0
+        for text in self.ruleset.removed.get(self.players, ()):
+            m |= 1 << card(text)
+        return m
+
+    @cached_property
+    def deck(self) -> int:
+        """Mask of the cards in play."""
+        m = 0
+        for s in range(4):
+            for r in range(self.ruleset.low_rank, 13):
+                m |= 1 << make_card(s, r)
+        return m & ~self.removed
+
+    @cached_property
+    def deck_cards(self) -> tuple[int, ...]:
+        """The cards in play, in ascending order."""
+        return tuple(c for c in range(52) if self.deck >> c & 1)
+
+    @cached_property
+    def cards_each(self) -> int:
+        """Cards per player: also ``N``, the number of tricks."""
+        return self.deck.bit_count() // self.players
+
+    @cached_property
+    def contracts(self) -> tuple[Contract, ...]:
+        """The contracts in table order (french: its fixed order)."""
+        cs = self.ruleset.contracts[self.players]
+        if self.ruleset.choice == "fixed_order" and self.flags.first_five_only:
+            cs = cs[:5]
+        return cs
+
+    @cached_property
+    def contracts_per_declarer(self) -> int:
+        """``K``: how many deals each seat declares."""
+        if self.ruleset.choice == "fixed_order" and self.flags.first_five_only:
+            return 5
+        return self.ruleset.contracts_per_declarer
+
+    @cached_property
+    def deal_count(self) -> int:
+        """The number of deals of a whole game (``n · K``)."""
+        return self.players * self.contracts_per_declarer
+
+    @cached_property
+    def direction(self) -> int:
+        """+1 for clockwise play, -1 for anticlockwise (``king``)."""
+        return self.ruleset.direction
+
+    @cached_property
+    def doubling(self) -> bool:
+        """Whether deals have a call phase."""
+        return self.ruleset.doubling
+
+    @cached_property
+    def domino_ranks(self) -> tuple[int, ...]:
+        """The ranks a declarer may name in domino."""
+        ranks = range(self.ruleset.low_rank, 13)
+        if self.flags.removed_card_rule == "forbid_rank":
+            removed = self.removed
+            return tuple(r for r in ranks if not any(removed >> make_card(s, r) & 1 for s in range(4)))
+        return tuple(ranks)
+
+    @cached_property
+    def shape(self) -> DealShape:
+        """The facts scoring needs."""
+        return DealShape(
+            players=self.players,
+            tricks=self.cards_each,
+            deck=self.deck,
+            domino_values=self.flags.domino_values,
+            ravage_city_total=self.flags.ravage_city_total,
+        )
+
+    def contract(self, contract_id: str) -> Contract:
+        """The contract of this rule set with id ``contract_id``."""
+        for c in self.contracts:
+            if c.id == contract_id:
+                return c
+        allowed = ", ".join(c.id for c in self.contracts)
+        raise OptionsError(f"{contract_id!r} is not a contract of {self.name}; its contracts are {allowed}")
+
+    def declarer_of(self, deal_index: int, first_declarer: int) -> int:
+        """The declarer of deal ``deal_index`` (0-based), RULES.md §2.2."""
+        step = deal_index
+        if not self.ruleset.fixed_rotation and self.flags.rotation == "block":
+            step = deal_index // self.contracts_per_declarer
+        return (first_declarer + self.direction * step) % self.players
+
+    def scheduled_contract(self, deal_index: int) -> Contract | None:
+        """The contract fixed by the schedule (``french``), else None."""
+        if self.ruleset.choice != "fixed_order":
+            return None
+        return self.contracts[deal_index // self.players]
+
+    def total(self, contract: Contract) -> int:
+        """The contract total ``T`` under these rules."""
+        return contract.total(self.shape)
+
+    def game_total(self) -> int:
+        """The sum of all raw scores of a whole game (0 where the rule set is zero-sum)."""
+        shape = self.shape
+        if self.ruleset.choice == "king":
+            negatives = [c for c in self.contracts if not c.names_trump]
+            trumps = [c for c in self.contracts if c.names_trump]
+            return 2 * sum(c.total(shape) for c in negatives) + 2 * self.players * sum(c.total(shape) for c in trumps)
+        return self.players * sum(c.total(shape) for c in self.contracts)
+
+    def set_total(self) -> int | None:
+        """The sum of one declarer's set, or None where sets differ (``king``)."""
+        if self.ruleset.choice == "king":
+            return None
+        return sum(c.total(self.shape) for c in self.contracts)
+
+    def as_options(self) -> dict[str, Any]:
+        """The options as a record writes them."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()}
+
+
+def rules(variant: str = "classic", options: Mapping[str, Any] | None = None) -> Rules:
+    """Resolve a rule set name and ``options`` (RULES.md §6) into :class:`Rules`.
+
+    Raises :class:`OptionsError` for an unknown rule set, an unknown flag, a bad value
+    or a flag that does not apply to the rule set.
+    """
+    if not isinstance(variant, str) or variant not in RULE_SETS:
+        raise OptionsError(f"unknown variant {variant!r}; rule sets are: {', '.join(RULE_SETS)}")
+    rs = RULE_SETS[variant]
+    opts = dict(options or {})
+    for name in opts:
+        if name not in FLAG_NAMES:
+            raise OptionsError(f"unknown flag {name!r}; flags are: {', '.join(FLAG_NAMES)}")
+    players = rs.player_counts[0]
+    if "player_count" in opts:
+        n = opts["player_count"]
+        if len(rs.player_counts) == 1:
+            raise OptionsError(f"player_count does not apply to {variant}: it always has {players} players")
+        if not _is_int(n) or n not in rs.player_counts:
+            counts = ", ".join(str(c) for c in sorted(rs.player_counts))
+            raise OptionsError(f"player_count {n!r} is not allowed in {variant}: use one of {counts}")
+        players = n
+    flags = replace(Flags(), **rs.flag_defaults.get(players, {}))
+    updates: dict[str, Any] = {}
+    for name, value in opts.items():
+        if name == "player_count":
+            continue
+        _check_applies(rs, name)
+        updates[name] = _check_value(rs, players, name, value)
+    flags = replace(flags, **updates)
+    return Rules(ruleset=rs, players=players, flags=flags, options=opts)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_applies(rs: RuleSet, name: str) -> None:
+    if (name in DOUBLING_FLAGS or name == "rotation") and not rs.doubling:
+        raise OptionsError(f"{name} does not apply to {rs.name}: it has no doubling and its own fixed rotation")
+    if name == "first_five_only" and rs.name != "french":
+        raise OptionsError(f"first_five_only applies to french only, not {rs.name}")
+    if name == "ravage_city_total" and rs.name not in ("ravage-city", "chinese-poker"):
+        raise OptionsError(f"ravage_city_total applies to ravage-city and chinese-poker only, not {rs.name}")
+
+
+def _check_value(rs: RuleSet, players: int, name: str, value: Any) -> Any:
+    default = getattr(Flags(), name)
+    if name in FLAG_CHOICES:
+        if value not in FLAG_CHOICES[name]:
+            allowed = ", ".join(repr(c) for c in FLAG_CHOICES[name])
+            raise OptionsError(f"{name} cannot be {value!r}: use one of {allowed}")
+        return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise OptionsError(f"{name} must be true or false, not {value!r}")
+        return value
+    if name == "compulsory_doubles":
+        k = rs.contracts_per_declarer
+        if not _is_int(value) or not 0 <= value <= k:
+            raise OptionsError(f"compulsory_doubles must be an integer from 0 to {k}, not {value!r}")
+        return value
+    if name == "ravage_city_total":
+        if not _is_int(value) or value >= 0 or value % 12:
+            raise OptionsError(f"ravage_city_total must be a negative multiple of 12 (e.g. -24, -36), not {value!r}")
+        return value
+    if name == "domino_values":
+        if not isinstance(value, list | tuple) or len(value) != players or not all(_is_int(v) for v in value):
+            raise OptionsError(f"domino_values must be a list of {players} integers (one per placing), not {value!r}")
+        return tuple(value)
+    raise OptionsError(f"{name} cannot be {value!r}")  # pragma: no cover - every flag is typed above
+
+
+def rank_names(ranks: tuple[int, ...]) -> list[str]:
+    """Rank letters of rank indexes."""
+    return [RANKS[r] for r in ranks]

@@ -1,0 +1,236 @@
+"""The web app: the lobby's HTTP API, the table WebSocket and the browser pages.
+
+:func:`create_app` builds a FastAPI application around a :class:`~barbu.server.store.Store`
+(migrated on start) and a :class:`~barbu.server.tables.TableService`.
+
+HTTP:
+
+- ``GET /`` the lobby page; ``GET /t/{table}`` the table page (the seat's credential rides
+  in the link's fragment, which browsers never send in a request);
+- ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels,
+  ``GET /api/errors`` the protocol's error codes;
+- ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
+- ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over.
+
+WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`.
+
+>>> app = create_app("sqlite://")
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
+['/api/bots', '/api/errors', '/api/rules']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect
+
+from barbu.bots import BOT_LEVELS
+from barbu.server.lobby import create_table, list_tables, rule_sets
+from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
+from barbu.server.store import Store
+from barbu.server.tables import LiveTable, Settings, TableService
+
+log = logging.getLogger("barbu.server")
+STATIC = Path(__file__).parent / "static"
+OUTBOX_LIMIT = 2000
+"""Frames waiting for a client that does not read; past this the connection is closed."""
+
+_STATUS = {
+    "unknown_table": 404,
+    "not_finished": 409,
+    "table_limit": 429,
+    "too_large": 413,
+}
+
+
+def _error(e: ProtocolError) -> JSONResponse:
+    return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=_STATUS.get(e.code, 400))
+
+
+class Connection:
+    """One WebSocket client: an outbox drained by its own task, so a slow reader slows no table."""
+
+    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.actions = Bucket(limits.actions_per_second, limits.action_burst)
+        self.messages = Bucket(limits.messages_per_second, limits.message_burst)
+        self.overflowed = False
+
+    def send(self, text: str) -> None:
+        """Queue a frame; a client that lets too many pile up is disconnected."""
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.overflowed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    async def pump(self) -> None:
+        """Send the queued frames in order until the connection ends."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                await self.websocket.close(code=1008, reason="too many unread frames")
+                return
+            await self.websocket.send_text(text)
+
+
+def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
+    """The web app on the database at URL ``db``, migrated when the app starts."""
+    settings = settings or Settings()
+    store = Store(db)
+    service = TableService(store, settings)
+    limits = settings.limits
+    connections: Counter[str] = Counter()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(store.migrate)
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            store.dispose()
+
+    app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.service = service
+    app.state.store = store
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/api/rules")
+    async def api_rules() -> list[dict[str, Any]]:
+        return rule_sets()
+
+    @app.get("/api/bots")
+    async def api_bots() -> list[str]:
+        return list(BOT_LEVELS)
+
+    @app.get("/api/errors")
+    async def api_errors() -> dict[str, str]:
+        return ERROR_CODES
+
+    @app.get("/api/tables")
+    async def api_tables(status: str = "open", limit: int = 50) -> Any:
+        if status not in ("open", "playing", "finished"):
+            return _error(ProtocolError("bad_request", "status must be open, playing or finished"))
+        return await list_tables(service, status, max(1, min(limit, 200)))
+
+    @app.post("/api/tables")
+    async def api_create(request: Request) -> Any:
+        body = await request.body()
+        if len(body) > limits.message_bytes:
+            return _error(ProtocolError("too_large", f"table settings are at most {limits.message_bytes} bytes"))
+        try:
+            spec = json.loads(body or b"{}")
+        except ValueError:
+            return _error(ProtocolError("bad_request", "the table settings are not valid JSON"))
+        client = request.client.host if request.client else "unknown"
+        try:
+            made = await create_table(service, spec, client)
+        except ProtocolError as e:
+            return _error(e)
+        return {
+            "table": made.id,
+            "watch": f"/t/{made.id}",
+            "seats": [
+                {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"} for s, key in sorted(made.credentials.items())
+            ],
+        }
+
+    @app.get("/api/tables/{table_id}/record")
+    async def api_record(table_id: str) -> Any:
+        try:
+            doc = await service.record(table_id)
+        except ProtocolError as e:
+            return _error(e)
+        return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="barbu-{table_id}.json"'})
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        client = websocket.client.host if websocket.client else "unknown"
+        conn = Connection(websocket, limits)
+        if connections[client] >= limits.connections_per_client:
+            error = ProtocolError("table_limit", f"at most {limits.connections_per_client} connections per client")
+            await websocket.send_text(encode(error.frame()))
+            await websocket.close(code=1008)
+            return
+        connections[client] += 1
+        pump = asyncio.create_task(conn.pump())
+        table: LiveTable | None = None
+        try:
+            while not pump.done():
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = message.get("bytes") or b""
+                try:
+                    if not conn.messages.take():
+                        raise ProtocolError("rate_limited", f"at most {limits.messages_per_second:g} messages a second")
+                    msg = parse_message(text, limits)
+                    kind = msg["type"]
+                    if kind == "ping":
+                        conn.send(encode({"type": "pong"}))
+                    elif kind == "hello":
+                        if table is not None:
+                            raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
+                        found = await service.get(msg["table"])
+                        await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"))
+                        table = found
+                    elif table is None:
+                        raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
+                    elif kind == "act":
+                        if not conn.actions.take():
+                            raise ProtocolError(
+                                "rate_limited", f"at most {limits.actions_per_second:g} actions a second", msg["id"]
+                            )
+                        await table.act(conn, msg["id"], msg["seq"], msg["action"])
+                    else:
+                        await table.sync(conn, msg["last_seq"])
+                except ProtocolError as e:
+                    conn.send(encode(e.frame()))
+                except Exception:  # a bug: say so, and trust the log over what is in memory
+                    log.exception("unexpected failure on a message")
+                    conn.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
+                    if table is not None:
+                        await table.recover()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            connections[client] -= 1
+            if connections[client] <= 0:
+                del connections[client]
+            if table is not None:
+                await table.leave(conn)
+            pump.cancel()
+
+    return app
+
+
+__all__ = ["Connection", "create_app"]

@@ -1,0 +1,174 @@
+"""The lobby: the rule sets a table may use, creating a table from its settings, listing tables.
+
+>>> [r["name"] for r in rule_sets()][:2]
+['classic', 'ravage-city']
+>>> check_spec({"variant": "king", "seats": [{"kind": "human"}] * 3})
+Traceback (most recent call last):
+...
+barbu.server.protocol.ProtocolError: bad_request: seats must list 4 seats for king, one object per seat
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from barbu.bots import BOT_LEVELS
+from barbu.errors import OptionsError
+from barbu.game import Game
+from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, rules
+from barbu.server.protocol import ProtocolError
+from barbu.server.store import SeatRow, TableRow
+from barbu.server.tables import TableService, credential_hash
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A created table: its id and the credential of each person's seat (shown once)."""
+
+    id: str
+    credentials: dict[int, str]
+
+
+def rule_sets() -> list[dict[str, Any]]:
+    """Every rule set with its player counts, number of deals and the flags that apply to it.
+
+    >>> [r["name"] for r in rule_sets()][:2]
+    ['classic', 'ravage-city']
+    """
+    out = []
+    for name, rs in RULE_SETS.items():
+        base = rules(name)
+        flags = []
+        for f in FLAG_NAMES:
+            if f == "player_count":
+                continue
+            default = getattr(base.flags, f)
+            try:
+                rules(name, {f: list(default) if isinstance(default, tuple) else default})
+            except OptionsError:
+                continue
+            kind = "choice" if f in FLAG_CHOICES else type(default).__name__
+            flags.append(
+                {
+                    "name": f,
+                    "kind": {"tuple": "list"}.get(kind, kind),
+                    "default": list(default) if isinstance(default, tuple) else default,
+                    "choices": list(FLAG_CHOICES.get(f, ())),
+                }
+            )
+        out.append(
+            {
+                "name": name,
+                "title": rs.title,
+                "blurb": rs.blurb,
+                "players": list(rs.player_counts),
+                "deals": {
+                    str(n): rules(name, {"player_count": n} if len(rs.player_counts) > 1 else {}).deal_count
+                    for n in rs.player_counts
+                },
+                "flags": flags,
+            }
+        )
+    return out
+
+
+async def create_table(service: TableService, spec: Mapping[str, Any], creator: str) -> NewTable:
+    """Create a table from the lobby's settings; raise ``bad_request`` or ``table_limit``."""
+    variant, options, seat_rows = check_spec(spec)
+    credentials: dict[int, str] = {}
+    final_rows = []
+    for s in seat_rows:
+        if s.kind == "human":
+            key = secrets.token_urlsafe(18)
+            credentials[s.seat] = key
+            s = SeatRow(s.seat, s.kind, None, credential_hash(key), s.name)
+        final_rows.append(s)
+    limit = service.settings.limits.tables_per_client
+    if await asyncio.to_thread(service.store.unfinished_tables_of, creator) >= limit:
+        raise ProtocolError(
+            "table_limit", f"a client may have {limit} unfinished tables at once; finish or leave one first"
+        )
+    table_id = secrets.token_urlsafe(6)
+    seed = secrets.token_hex(16)
+    first = Game.new(variant, options, seed).first_declarer
+    status = "playing" if not credentials else "open"
+    row = TableRow(table_id, variant, options, seed, first, creator, time.time(), status)
+    await asyncio.to_thread(service.store.create_table, row, final_rows)
+    return NewTable(table_id, credentials)
+
+
+async def list_tables(service: TableService, status: str, limit: int = 50) -> list[dict[str, Any]]:
+    """Tables with ``status`` (``open``, ``playing``, ``finished``) for the lobby."""
+    found = await asyncio.to_thread(service.store.list_tables, status, limit)
+    out = []
+    for t, seat_rows, n in found:
+        r = rules(t.variant, t.options)
+        live = service.live.get(t.id)
+        online = {s.index for s in live.seats if s.connections} if live else set()
+        out.append(
+            {
+                "id": t.id,
+                "variant": t.variant,
+                "options": t.options,
+                "status": t.status,
+                "created": t.created,
+                "finished": t.finished,
+                "actions": n,
+                "deals": r.deal_count,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.bot_level,
+                        "name": s.name,
+                        "joined": s.joined or s.kind == "bot",
+                        "online": s.kind == "bot" or s.seat in online,
+                    }
+                    for s in seat_rows
+                ],
+            }
+        )
+    return out
+
+
+def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatRow]]:
+    """Check the lobby's table settings: a rule set, its options, and one entry per seat."""
+    if not isinstance(spec, Mapping):
+        raise ProtocolError("bad_request", "the table settings must be a JSON object")
+    variant = spec.get("variant", "classic")
+    options = spec.get("options") or {}
+    if not isinstance(options, dict):
+        raise ProtocolError("bad_request", 'options must be an object of flags, e.g. {"rotation": "quick"}')
+    try:
+        r = rules(variant, options)
+    except OptionsError as e:
+        raise ProtocolError("bad_request", str(e)) from None
+    raw_seats = spec.get("seats")
+    if raw_seats is None:
+        raw_seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (r.players - 1)
+    if not isinstance(raw_seats, list) or len(raw_seats) != r.players:
+        raise ProtocolError("bad_request", f"seats must list {r.players} seats for {variant}, one object per seat")
+    out = []
+    for i, s in enumerate(raw_seats):
+        if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
+            raise ProtocolError("bad_request", f'seat {i}: kind must be "human" or "bot"')
+        name = s.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            raise ProtocolError("bad_request", f"seat {i}: a name is a string of at most 40 characters")
+        if s["kind"] == "bot":
+            level = s.get("level", "random")
+            if level not in BOT_LEVELS:
+                levels = ", ".join(BOT_LEVELS)
+                raise ProtocolError("bad_request", f"seat {i}: unknown bot level {level!r}; levels: {levels}")
+            out.append(SeatRow(i, "bot", level, name=name))
+        else:
+            out.append(SeatRow(i, "human", name=(name or None)))
+    return variant, dict(options), out
+
+
+__all__ = ["NewTable", "check_spec", "create_table", "list_tables", "rule_sets"]

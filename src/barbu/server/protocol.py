@@ -1,0 +1,172 @@
+"""The table protocol: the messages a client sends, the frames it receives, the typed errors.
+
+Every message is one JSON object with a ``type``. A connection first says ``hello``
+(the table, and the seat's credential unless it only watches), then ``act`` (an intent
+with a client action id and the sequence number it acts on), ``sync`` (the last
+sequence number it saw) or ``ping``. The server answers with ``welcome``, ``state`` and
+``event`` frames (each carrying a seat's view and only that: a whole ``view``, or a
+``patch`` of the view's fields that changed since the previous sequence number), ``ack``,
+``table`` (who sits where, who is online) and ``error`` frames whose ``code`` says what
+was wrong.
+
+>>> parse_message('{"type": "ping"}', Limits())
+{'type': 'ping'}
+>>> parse_message('{"type": "act"', Limits())
+Traceback (most recent call last):
+...
+barbu.server.protocol.ProtocolError: malformed: the message is not valid JSON: expecting an object like {"type": "ping"}
+>>> ProtocolError("stale", "seq 3 is behind the table's 5").frame()
+{'type': 'error', 'code': 'stale', 'message': "seq 3 is behind the table's 5"}
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+ERROR_CODES: dict[str, str] = {
+    "malformed": "the message is not a JSON object with the fields its type needs",
+    "too_large": "the message is longer than the server accepts",
+    "rate_limited": "too many messages or actions per second on this connection",
+    "unknown_type": "the message type is not one of hello, act, sync, ping",
+    "unknown_table": "no table has that id",
+    "bad_credential": "the credential is not the one of any seat of this table",
+    "no_credential": "a spectator (no credential) cannot act",
+    "not_joined": "say hello to a table before anything else",
+    "already_joined": "this connection is already at a table",
+    "not_started": "the table waits for its players to join",
+    "stale": "the action was made on an older state than the table's",
+    "bad_seq": "the sequence number is not one the table has reached",
+    "bad_action": "the action does not name any action (unknown type, card, suit, rank, ...)",
+    "not_your_turn": "another seat is to act",
+    "illegal": "the rules do not allow that action now",
+    "game_over": "the game is over",
+    "table_limit": "this client has too many unfinished tables or connections",
+    "storage": "the database could not record the action; it did not happen",
+    "internal": "the server failed on this message; the table was reloaded from its log",
+    "bad_request": "the table settings are not valid",
+    "not_finished": "the record of a game is given once the game is over",
+}
+"""Every error code a client may receive, with what it means."""
+
+MESSAGE_TYPES = ("hello", "act", "sync", "ping")
+
+
+class ProtocolError(Exception):
+    """A refused message: ``code`` (one of :data:`ERROR_CODES`) and a message to act on.
+
+    ``ref`` is the client action id the error answers, ``kind`` the phase of an
+    illegal action.
+    """
+
+    def __init__(self, code: str, message: str, ref: str | None = None, kind: str | None = None) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.ref = ref
+        self.kind = kind
+
+    def frame(self) -> dict[str, Any]:
+        """The ``error`` frame sent to the client."""
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.ref is not None:
+            out["id"] = self.ref
+        if self.kind is not None:
+            out["kind"] = self.kind
+        return out
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may send."""
+
+    message_bytes: int = 8192
+    """Longest message accepted (a Chinese-poker arrangement is about 150 bytes)."""
+    actions_per_second: float = 10.0
+    action_burst: int = 10
+    messages_per_second: float = 30.0
+    message_burst: int = 60
+    tables_per_client: int = 10
+    """Unfinished tables one client (address) may have created."""
+    connections_per_client: int = 64
+    """Open WebSocket connections from one client address."""
+
+
+class Bucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up.
+
+    >>> b = Bucket(1.0, 2, clock=lambda: 0.0)
+    >>> b.take(), b.take(), b.take()
+    (True, True, False)
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = clock()
+
+    def take(self) -> bool:
+        """Spend a token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def _seq(msg: dict[str, Any], key: str, required: bool) -> int | None:
+    value = msg.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ProtocolError("malformed", f'"{key}" must be a sequence number (an integer from 0)', msg.get("id"))
+    return value
+
+
+def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
+    """Check one client message: size, JSON, type and the fields of its type."""
+    if len(text) > limits.message_bytes:
+        raise ProtocolError("too_large", f"messages are at most {limits.message_bytes} bytes, this one is {len(text)}")
+    try:
+        msg = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(
+            "malformed", 'the message is not valid JSON: expecting an object like {"type": "ping"}'
+        ) from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("malformed", 'a message is a JSON object like {"type": "ping"}')
+    kind = msg.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; types are: {', '.join(MESSAGE_TYPES)}")
+    if kind == "hello":
+        if not isinstance(msg.get("table"), str):
+            raise ProtocolError("malformed", 'hello needs "table", the table id from the link')
+        for key in ("key", "name"):
+            if msg.get(key) is not None and not isinstance(msg[key], str):
+                raise ProtocolError("malformed", f'"{key}" must be a string')
+        _seq(msg, "last_seq", required=False)
+    elif kind == "act":
+        ref = msg.get("id")
+        if not isinstance(ref, str) or not 1 <= len(ref) <= 64:
+            raise ProtocolError("malformed", 'act needs "id", a string of 1 to 64 characters naming this action')
+        _seq(msg, "seq", required=True)
+        if not isinstance(msg.get("action"), dict):
+            raise ProtocolError("malformed", 'act needs "action", e.g. {"type": "play", "card": "QS"}', ref)
+    elif kind == "sync":
+        _seq(msg, "last_seq", required=True)
+    return msg
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as compact JSON text."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
+__all__ = ["ERROR_CODES", "MESSAGE_TYPES", "Bucket", "Limits", "ProtocolError", "encode", "parse_message"]

@@ -1,0 +1,558 @@
+// The table page: one WebSocket to the server, which is authoritative. Everything shown comes
+// from the frames it sends: this seat's view (hand, public history, legal actions) and the
+// table frame (who sits where). The page asks nothing of its own about the rules: the legal
+// cards and calls it offers are the ones in the view.
+import { SUITS, backEl, cardEl, contractName, isRed, rankText, sortHand } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+const params = new URLSearchParams(location.hash.slice(1));
+const key = params.get("key");
+
+const state = {
+  view: null,
+  seq: null,
+  table: null,
+  seat: null, // our seat, from the welcome frame (null: watching)
+  pending: null, // {id, seq, action} sent, not yet acknowledged
+  ws: null,
+  retry: 0,
+  arranging: [[], [], []], // Chinese poker rows being built: back, middle, front
+  arrangeDeal: null,
+  callChoice: null, // the doubles and redoubles ticked, for the state they were ticked in
+};
+window.barbu = state; // for the curious (and for tests): read-only use
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function newId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+// ---------------------------------------------------------------- connection
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws`);
+  state.ws = ws;
+  setConn("connecting…", null);
+  ws.onopen = () => {
+    const hello = { type: "hello", table: tableId };
+    if (key) hello.key = key;
+    const name = localStorage.getItem("barbu.name");
+    if (key && name) hello.name = name;
+    if (state.seq !== null) hello.last_seq = state.seq;
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (state.ws !== ws) return;
+    setConn("reconnecting…", false);
+    const delay = Math.min(5000, 400 * 2 ** state.retry++);
+    setTimeout(connect, delay);
+  };
+}
+
+function setConn(text, on) {
+  $("conn-text").textContent = text;
+  $("conn").className = `status-dot ${on === true ? "on" : on === false ? "off" : ""}`;
+}
+
+function handle(f) {
+  switch (f.type) {
+    case "welcome":
+      state.seat = f.seat;
+      state.retry = 0;
+      setConn(f.seat === null ? "watching" : "connected", true);
+      if (state.pending) state.ws.send(JSON.stringify({ type: "act", ...state.pending })); // same id: harmless
+      break;
+    case "state":
+    case "event":
+      if (f.patch) {
+        // only what changed since the previous view: merge it, if we hold that view
+        if (!state.view || state.seq !== f.seq - 1) {
+          state.ws.send(JSON.stringify({ type: "sync", last_seq: state.seq ?? 0 }));
+          return;
+        }
+        state.view = { ...state.view, ...f.patch };
+      } else {
+        if (state.seq !== null && f.seq < state.seq && f.type === "event") return;
+        state.view = f.view;
+      }
+      state.seq = f.seq;
+      render();
+      break;
+    case "table":
+      state.table = f;
+      render();
+      break;
+    case "ack":
+      if (state.pending && state.pending.id === f.id) state.pending = null;
+      render();
+      break;
+    case "error":
+      if (state.pending && (f.id === state.pending.id || !f.id)) state.pending = null;
+      toast(f.message);
+      if (f.code === "unknown_table" || f.code === "bad_credential") {
+        state.ws.onclose = null;
+        setConn(f.code === "unknown_table" ? "no such table" : "wrong key", false);
+      } else if (f.code === "stale" && state.seq !== null) {
+        state.ws.send(JSON.stringify({ type: "sync", last_seq: state.seq }));
+      }
+      render();
+      break;
+    default:
+      break;
+  }
+}
+
+function act(action) {
+  if (state.pending || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+  state.pending = { id: newId(), seq: state.seq, action };
+  state.ws.send(JSON.stringify({ type: "act", ...state.pending }));
+  render();
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = $("toast");
+  el.textContent = text;
+  el.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.add("hidden"), 4500);
+}
+
+// ---------------------------------------------------------------- names and places
+
+function nameOf(seat) {
+  const s = state.table && state.table.seats[seat];
+  let name = `Seat ${seat}`;
+  if (s && s.kind === "bot") name = `Bot ${seat}`;
+  else if (s && s.name) name = s.name;
+  return seat === state.seat ? `${name} (you)` : name;
+}
+
+function bottomSeat() {
+  return state.seat === null ? 0 : state.seat;
+}
+
+/** Where a seat sits on screen, counted from the bottom seat in playing order. */
+function place(seat) {
+  const n = state.view.players;
+  const r = (seat - bottomSeat() + n) % n;
+  const maps = { 3: ["me", "left", "right"], 4: ["me", "left", "top", "right"], 5: ["me", "left", "tl", "tr", "right"] };
+  return (maps[n] || maps[4])[r];
+}
+
+const TRICK_CELL = { me: [3, 2], left: [2, 1], top: [1, 2], right: [2, 3], tl: [1, 1], tr: [1, 3] };
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const v = state.view;
+  if (!v) return;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus || document.activeElement.dataset.card : null;
+  $("felt").className = `felt n${v.players}`;
+  renderInfo(v);
+  renderSeats(v);
+  renderCenter(v);
+  renderActions(v);
+  renderHand(v);
+  renderSheet(v);
+  renderResult(v);
+  renderInvite();
+  if (focused) {
+    const el = document.querySelector(`[data-focus="${CSS.escape(focused)}"], #hand [data-card="${CSS.escape(focused)}"]`);
+    if (el && !el.disabled) el.focus();
+  }
+}
+
+function renderInfo(v) {
+  const parts = [`<span>Deal ${Math.min(v.deal, v.deals_total)} / ${v.deals_total}</span>`];
+  if (v.declarer !== null && !v.game_over) parts.push(`<span>Declarer: ${esc(nameOf(v.declarer))}</span>`);
+  if (v.contract) parts.push(`<span><strong>${esc(contractName(v.contract))}</strong></span>`);
+  if (v.trump) parts.push(`<span>Trumps: <span style="color:${isRed("x" + v.trump) ? "#ff9aa5" : "#fff"}">${SUITS[v.trump]}</span></span>`);
+  if (v.rank) parts.push(`<span>Domino from ${esc(rankText(v.rank))}</span>`);
+  if (v.game_over) parts.push("<span><strong>Game over</strong></span>");
+  $("info").innerHTML = parts.join("");
+  document.title = `Barbu — ${v.game_over ? "game over" : `deal ${v.deal}`}`;
+}
+
+function seatFacts(v, seat) {
+  const facts = [];
+  const tricks = v.tricks.filter((t) => t.winner === seat).length;
+  if (v.phase === "play" && v.tricks.length + (v.current_trick ? 1 : 0) > 0) facts.push(`${tricks} trick${tricks === 1 ? "" : "s"}`);
+  if (!v.game_over) facts.push(`${v.cards_left[seat]} card${v.cards_left[seat] === 1 ? "" : "s"}`);
+  facts.push(`total ${v.totals[seat]}`);
+  const doubled = v.pairs.filter((p) => p.doubler === seat).map((p) => `${nameOf(p.doubled)}${p.multiplier > 1 ? " ×" + p.multiplier : ""}`);
+  if (doubled.length) facts.push(`doubles ${doubled.join(", ")}`);
+  const place_ = v.domino_order.indexOf(seat);
+  if (place_ >= 0) facts.push(`out #${place_ + 1}`);
+  return facts.join(" · ");
+}
+
+function renderSeats(v) {
+  const felt = $("felt");
+  felt.querySelectorAll(".seat").forEach((el) => el.remove());
+  for (let seat = 0; seat < v.players; seat++) {
+    const pos = place(seat);
+    const info = state.table ? state.table.seats[seat] : null;
+    const el = document.createElement("div");
+    el.className = `seat ${pos === "me" ? "mine" : `pos-${pos}`}${v.to_act === seat ? " to-act" : ""}`;
+    el.dataset.seat = seat;
+    const badges = [];
+    if (v.declarer === seat && !v.game_over) badges.push(`<span class="badge decl" title="declarer">declarer</span>`);
+    if (info && info.kind === "bot") badges.push(`<span class="badge">${esc(info.level)}</span>`);
+    if (info && info.kind === "human" && !info.online) badges.push(`<span class="badge away">${info.joined ? "away" : "not joined"}</span>`);
+    if (info && info.bot_playing) badges.push(`<span class="badge">bot playing</span>`);
+    if (v.to_act === seat) badges.push(`<span class="badge">to act</span>`);
+    el.innerHTML = `<div class="who">${esc(nameOf(seat))} ${badges.join("")}</div><div class="facts">${esc(seatFacts(v, seat))}</div>`;
+    const captured = v.captured[seat] || [];
+    if (captured.length) {
+      const box = document.createElement("div");
+      box.className = "captured";
+      box.setAttribute("aria-label", `cards taken by ${nameOf(seat)}: ${captured.join(" ")}`);
+      for (const c of sortHand(captured)) box.appendChild(cardEl(c, { size: "mini" }));
+      el.appendChild(box);
+    }
+    if (pos !== "me" && v.cards_left[seat] > 0 && !v.game_over) {
+      const backs = document.createElement("div");
+      backs.className = "backs";
+      for (let i = 0; i < Math.min(v.cards_left[seat], 13); i++) backs.appendChild(backEl());
+      el.appendChild(backs);
+    }
+    if (pos === "me") $("me").prepend(el);
+    else felt.appendChild(el);
+  }
+}
+
+function renderTrick(trick, done) {
+  const box = document.createElement("div");
+  box.className = `trick${done ? " done" : ""}`;
+  trick.cards.forEach((c, i) => {
+    const seat = trick.seats[i];
+    const [row, col] = TRICK_CELL[place(seat)];
+    const slot = document.createElement("div");
+    slot.className = `slot${done && trick.winner === seat ? " winner" : ""}`;
+    slot.style.gridRow = row;
+    slot.style.gridColumn = col;
+    slot.appendChild(cardEl(c, { size: "small" }));
+    const label = document.createElement("span");
+    label.textContent = nameOf(seat);
+    slot.appendChild(label);
+    box.appendChild(slot);
+  });
+  const mid = document.createElement("div");
+  mid.style.gridRow = 2;
+  mid.style.gridColumn = 2;
+  mid.style.fontSize = "0.8rem";
+  mid.textContent = done ? `won by ${nameOf(trick.winner)}` : `trick ${state.view.tricks.length + 1}`;
+  box.appendChild(mid);
+  return box;
+}
+
+function renderDomino(v) {
+  const box = document.createElement("div");
+  box.className = "domino";
+  box.setAttribute("aria-label", "domino layout");
+  const order = "23456789TJQKA";
+  ["S", "H", "D", "C"].forEach((s, i) => {
+    const row = document.createElement("div");
+    row.className = "row";
+    row.innerHTML = `<span class="suit" style="color:${isRed("x" + s) ? "#ffb3bb" : "#fff"}">${SUITS[s]}</span>`;
+    const laid = v.domino_rows[i];
+    if (!laid) {
+      row.insertAdjacentHTML("beforeend", `<span class="muted" style="color:#cde">not opened</span>`);
+    } else {
+      for (let r = order.indexOf(laid[0]); r <= order.indexOf(laid[1]); r++) row.appendChild(cardEl(order[r] + s, { size: "mini" }));
+    }
+    box.appendChild(row);
+  });
+  return box;
+}
+
+function settlement(h) {
+  const box = document.createElement("div");
+  box.className = "settle";
+  const n = h.final.length;
+  const head = Array.from({ length: n }, (_, s) => `<th>${esc(nameOf(s))}</th>`).join("");
+  const line = (label, values) => `<tr><th style="text-align:left">${label}</th>${values.map((x) => `<td>${x}</td>`).join("")}</tr>`;
+  const pairs = h.pairs.length
+    ? `<p style="margin:.3rem 0 0">Doubles: ${h.pairs.map(([a, b, m]) => `${esc(nameOf(a))} → ${esc(nameOf(b))}${m > 1 ? " ×" + m : ""}`).join("; ")}</p>`
+    : "";
+  box.innerHTML =
+    `<strong>Deal ${h.deal}: ${esc(contractName(h.contract))}</strong> by ${esc(nameOf(h.declarer))}${h.played ? "" : " (not played)"}` +
+    `<table><tr><th></th>${head}</tr>${line("scored", h.raw)}${line("doubles", h.adjustments)}${line("deal", h.final)}</table>${pairs}`;
+  return box;
+}
+
+function renderCenter(v) {
+  const c = $("center");
+  c.innerHTML = "";
+  const p = (text) => {
+    const el = document.createElement("div");
+    el.className = "prompt";
+    el.textContent = text;
+    c.appendChild(el);
+  };
+  const actor = v.to_act === null ? "" : nameOf(v.to_act);
+  const mine = state.seat !== null && v.to_act === state.seat;
+  if (v.game_over) {
+    p("The game is over.");
+  } else if (v.phase === "contract") {
+    p(mine ? "Choose your contract." : `${actor} chooses a contract.`);
+  } else if (v.phase === "trump") {
+    p(mine ? "Name the trump suit." : `${actor} names the trump suit.`);
+  } else if (v.phase === "rank") {
+    p(mine ? "Name the domino starting rank." : `${actor} names the domino starting rank.`);
+  } else if (v.phase === "call") {
+    p(mine ? "Your call: double, redouble or pass." : `Doubling: ${actor} to call.`);
+    if (v.calls.length) {
+      const list = document.createElement("div");
+      list.style.fontSize = "0.85rem";
+      list.textContent = v.calls
+        .map((k) => {
+          const parts = [];
+          if (k.double.length) parts.push(`doubles ${k.double.map(nameOf).join(", ")}`);
+          if (k.redouble.length) parts.push(`redoubles ${k.redouble.map(nameOf).join(", ")}`);
+          return `${nameOf(k.seat)}: ${parts.join(", ") || "passes"}`;
+        })
+        .join(" · ");
+      c.appendChild(list);
+    }
+  } else if (v.phase === "arrange") {
+    p(mine ? "Arrange your hand: back 5, middle 5, front 3." : `${actor} arranges their hand.`);
+  } else if (v.phase === "play") {
+    if (v.domino_rows) {
+      c.appendChild(renderDomino(v));
+      p(mine ? "Your turn: lay a card." : `${actor} to play.`);
+    } else if (v.current_trick) {
+      c.appendChild(renderTrick(v.current_trick, false));
+    } else if (v.tricks.length) {
+      c.appendChild(renderTrick(v.tricks[v.tricks.length - 1], true));
+      p(mine ? "Your lead." : `${actor} leads.`);
+    } else {
+      p(mine ? "Your lead." : `${actor} leads.`);
+    }
+  }
+  const last = v.history[v.history.length - 1];
+  if (last && (v.phase === "contract" || v.phase === "trump" || v.phase === "rank" || v.phase === "call" || v.game_over)) {
+    c.appendChild(settlement(last));
+  }
+}
+
+function button(label, onClick, { focus, disabled = false, className = "" } = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  if (className) b.className = className;
+  if (focus) b.dataset.focus = focus;
+  b.disabled = disabled || !!state.pending;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function parseCall(text) {
+  if (text === "pass") return { double: [], redouble: [], word: null };
+  const out = { double: [], redouble: [], word: null };
+  for (const part of text.split(", ")) {
+    const [verb, ...seats] = part.split(" ");
+    if ((verb === "double" || verb === "redouble") && seats.length) out[verb] = seats.map((s) => Number(s.slice(1)));
+    else return { double: [], redouble: [], word: text };
+  }
+  return out;
+}
+
+function callKey(c) {
+  return `${[...c.double].sort().join(",")}|${[...c.redouble].sort().join(",")}`;
+}
+
+function renderCalls(box, v) {
+  const options = v.legal.map(parseCall);
+  const lists = options.filter((o) => o.word === null);
+  const doubles = [...new Set(lists.flatMap((o) => o.double))].sort();
+  const redoubles = [...new Set(lists.flatMap((o) => o.redouble))].sort();
+  const legalKeys = new Set(lists.map(callKey));
+  const grid = document.createElement("div");
+  grid.className = "calls-grid";
+  if (!state.callChoice || state.callChoice.seq !== state.seq) {
+    state.callChoice = { seq: state.seq, double: new Set(v.must_double), redouble: new Set() };
+  }
+  const chosen = state.callChoice;
+  const send = button("Call", () => act({ type: "call", double: [...chosen.double].sort(), redouble: [...chosen.redouble].sort() }), { focus: "call-send" });
+  const sync = () => {
+    const k = callKey({ double: [...chosen.double], redouble: [...chosen.redouble] });
+    send.disabled = !!state.pending || !legalKeys.has(k) || k === "|";
+  };
+  const addBoxes = (seats, verb) => {
+    if (!seats.length) return;
+    const row = document.createElement("div");
+    for (const s of seats) {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "checkbox";
+      input.dataset.focus = `${verb}-${s}`;
+      input.checked = chosen[verb].has(s);
+      input.addEventListener("change", () => {
+        if (input.checked) chosen[verb].add(s);
+        else chosen[verb].delete(s);
+        sync();
+      });
+      label.append(input, `${verb === "double" ? "Double" : "Redouble"} ${nameOf(s)}${v.must_double.includes(s) ? " (must)" : ""}`);
+      row.appendChild(label);
+    }
+    grid.appendChild(row);
+  };
+  addBoxes(doubles, "double");
+  addBoxes(redoubles, "redouble");
+  const row = document.createElement("div");
+  row.className = "actions";
+  if (doubles.length || redoubles.length) row.appendChild(send);
+  if (v.legal.includes("pass")) row.appendChild(button("Pass", () => act({ type: "call" }), { focus: "call-pass" }));
+  for (const o of options.filter((o) => o.word !== null)) row.appendChild(button(o.word, () => act({ type: "call", word: o.word }), { focus: `word-${o.word}` }));
+  grid.appendChild(row);
+  box.appendChild(grid);
+  sync();
+}
+
+function renderArrange(box, v) {
+  if (state.arrangeDeal !== v.deal) {
+    state.arrangeDeal = v.deal;
+    state.arranging = [[], [], []];
+  }
+  const sizes = [5, 5, 3];
+  const labels = ["Back (5)", "Middle (5)", "Front (3)"];
+  const rows = document.createElement("div");
+  rows.className = "arrange-rows";
+  state.arranging.forEach((cards, i) => {
+    const row = document.createElement("div");
+    row.className = "row";
+    row.innerHTML = `<span class="label">${labels[i]}</span>`;
+    for (const c of cards) {
+      const el = cardEl(c, { button: true, size: "small" });
+      el.addEventListener("click", () => {
+        state.arranging[i] = state.arranging[i].filter((x) => x !== c);
+        render();
+      });
+      row.appendChild(el);
+    }
+    rows.appendChild(row);
+  });
+  box.appendChild(rows);
+  const full = state.arranging.every((r, i) => r.length === sizes[i]);
+  box.appendChild(button("Arrange", () => act({ type: "arrange", cards: state.arranging.flat() }), { focus: "arrange-send", disabled: !full }));
+  box.appendChild(
+    button("Clear", () => {
+      state.arranging = [[], [], []];
+      render();
+    }, { focus: "arrange-clear" }),
+  );
+}
+
+function renderActions(v) {
+  const box = $("actions");
+  box.innerHTML = "";
+  const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
+  if (!mine) return;
+  if (v.phase === "contract") {
+    for (const id of v.legal) box.appendChild(button(contractName(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
+  } else if (v.phase === "trump") {
+    for (const s of v.legal) box.appendChild(button(`${SUITS[s]} ${s}`, () => act({ type: "trump", suit: s }), { focus: `trump-${s}`, className: isRed("x" + s) ? "suit-red" : "" }));
+  } else if (v.phase === "rank") {
+    for (const r of v.legal) box.appendChild(button(rankText(r), () => act({ type: "rank", rank: r }), { focus: `rank-${r}` }));
+  } else if (v.phase === "call") {
+    renderCalls(box, v);
+  } else if (v.phase === "arrange") {
+    renderArrange(box, v);
+  } else if (v.phase === "play" && v.legal.includes("pass")) {
+    box.appendChild(button("Pass (no card to lay)", () => act({ type: "pass" }), { focus: "domino-pass" }));
+  }
+}
+
+function renderHand(v) {
+  const box = $("hand");
+  box.innerHTML = "";
+  const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
+  const playing = mine && v.phase === "play";
+  const arranging = mine && v.phase === "arrange";
+  const used = new Set(state.arranging.flat());
+  for (const c of sortHand(v.hand)) {
+    if (arranging && used.has(c)) continue;
+    const legal = playing && v.legal.includes(c);
+    const el = cardEl(c, { button: true, extra: playing ? (legal ? "legal" : "dim") : "" });
+    if (legal && !state.pending) {
+      el.addEventListener("click", () => act({ type: "play", card: c }));
+    } else if (arranging) {
+      el.addEventListener("click", () => {
+        const sizes = [5, 5, 3];
+        const i = state.arranging.findIndex((r, k) => r.length < sizes[k]);
+        if (i >= 0) state.arranging[i].push(c);
+        render();
+      });
+    } else {
+      el.setAttribute("aria-disabled", "true");
+      if (playing) el.title = "not playable now";
+    }
+    box.appendChild(el);
+  }
+  if (state.seat === null) box.innerHTML = `<span class="muted" style="color:#cde">Watching: no hand is shown to spectators.</span>`;
+}
+
+function renderSheet(v) {
+  const n = v.players;
+  const short = (s) => esc(nameOf(s).replace(" (you)", "*").slice(0, 10));
+  const head = `<tr><th>#</th><th>contract</th>${Array.from({ length: n }, (_, s) => `<th>${short(s)}</th>`).join("")}</tr>`;
+  const rows = v.history
+    .map((h) => `<tr><td>${h.deal}</td><td>${esc(contractName(h.contract))} <span class="muted">(${short(h.declarer)})</span></td>${h.final.map((x) => `<td>${x}</td>`).join("")}</tr>`)
+    .join("");
+  const foot = `<tr><td></td><td>total</td>${v.totals.map((x) => `<td>${x}</td>`).join("")}</tr>`;
+  $("sheet").innerHTML = v.history.length
+    ? `<table class="sheet"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`
+    : `<p class="muted" style="margin:0">No deal finished yet.</p>`;
+}
+
+function renderResult(v) {
+  const box = $("result");
+  if (!v.game_over) {
+    box.classList.add("hidden");
+    return;
+  }
+  const ranking = state.table && state.table.ranking ? state.table.ranking : null;
+  const order = Array.from({ length: v.players }, (_, s) => s).sort((a, b) => (ranking ? ranking[a] - ranking[b] : 0));
+  box.innerHTML =
+    `<h2>Final ranking</h2><ol class="ranking">${order.map((s) => `<li>${esc(nameOf(s))}: ${v.totals[s]}${ranking ? ` <span class="muted">(rank ${ranking[s]})</span>` : ""}</li>`).join("")}</ol>` +
+    `<a class="primary" id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="barbu-${esc(tableId)}.json">Download the game (barbu-record/1)</a>`;
+  box.classList.remove("hidden");
+}
+
+function renderInvite() {
+  const box = $("invite");
+  const stored = localStorage.getItem(`barbu.links.${tableId}`);
+  const open = state.table && state.table.status === "open";
+  if (!stored || !open) {
+    box.classList.add("hidden");
+    return;
+  }
+  const links = JSON.parse(stored);
+  $("invite-links").innerHTML = Object.entries(links)
+    .filter(([seat]) => Number(seat) !== state.seat)
+    .map(([seat, link]) => `<label>Seat ${esc(seat)} <input readonly value="${esc(link)}"></label>`)
+    .join("");
+  box.classList.remove("hidden");
+}
+
+// Arrow keys move between the cards of the hand.
+$("hand").addEventListener("keydown", (ev) => {
+  if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+  const cards = [...$("hand").querySelectorAll("button.card")];
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  const next = cards[(i + (ev.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length];
+  next.focus();
+  ev.preventDefault();
+});
+
+connect();

@@ -1,0 +1,373 @@
+"""Storage of tables as action logs: SQLAlchemy 2, SQLite (WAL) by default, PostgreSQL by URL.
+
+A table is stored as what makes it, never as a snapshot: its settings (rule set, options,
+the dealer's secret seed, the first declarer), its seats (who sits there: a person, known
+by the hash of the credential in their invitation link, or a bot of some level) and the
+ordered list of accepted actions, each with its sequence number. Replaying that list
+through the core gives back every state of the game.
+
+The schema is created and migrated by Alembic (``migrations/``); :meth:`Store.migrate`
+runs the migrations, as ``barbu serve`` does on start.
+
+>>> store = Store("sqlite://")
+>>> store.migrate()
+>>> store.create_table(TableRow("t1", "classic", {}, "secret", 2, "me", 0.0),
+...                    [SeatRow(0, "human", credential_hash="ab"), SeatRow(1, "bot", "random"),
+...                     SeatRow(2, "bot", "random"), SeatRow(3, "bot", "random")])
+>>> store.append_actions([ActionRow("t1", 1, 2, {"type": "declare", "contract": "trumps"})])
+>>> stored = store.load_table("t1")
+>>> stored.table.seed, [a.intent for a in stored.actions]
+('secret', [{'type': 'declare', 'contract': 'trumps'}])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+"""The Alembic script folder."""
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("first_declarer", Integer, nullable=False),
+    Column("creator", String(64), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("finished", Float, nullable=True),
+)
+"""One row per table: its rule set, options and the dealer's seed (never sent to anyone)."""
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot_level", String(32), nullable=True),
+    Column("credential_hash", String(64), nullable=True),
+    Column("name", String(40), nullable=True),
+    Column("joined", Boolean, nullable=False, default=False),
+)
+"""Who sits where: ``human`` (with the hash of its invitation credential) or ``bot``."""
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("action_id", String(64), nullable=True),
+    Column("actor", String(8), nullable=False),
+)
+"""The action log: one row per accepted action, numbered from 1 within its table."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table's settings as stored."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    seed: str
+    first_declarer: int
+    creator: str
+    created: float
+    status: str = "open"
+    finished: float | None = None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat as stored: a person (``human``) or a ``bot`` of ``bot_level``."""
+
+    seat: int
+    kind: str
+    bot_level: str | None = None
+    credential_hash: str | None = None
+    name: str | None = None
+    joined: bool = False
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action: ``intent`` is its JSON form (see :mod:`barbu.server.intents`)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    intent: dict[str, Any]
+    action_id: str | None = None
+    actor: str = "human"
+    """``human`` when the seat's person chose it, ``bot`` when a bot did."""
+
+
+@dataclass
+class StoredTable:
+    """Everything stored about one table."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    actions: list[ActionRow] = field(default_factory=list)
+
+
+class StoreError(Exception):
+    """The database could not be reached or refused a write."""
+
+
+def database_url(url: str) -> str:
+    """The SQLAlchemy URL for a ``--db`` value: plain PostgreSQL URLs get the psycopg 3 driver.
+
+    >>> database_url("postgresql://postgres@127.0.0.1:5432/test")
+    'postgresql+psycopg://postgres@127.0.0.1:5432/test'
+    >>> database_url("sqlite:///barbu.db")
+    'sqlite:///barbu.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, full synchronous commits and foreign keys."""
+    url = database_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        memory = parsed.database in (None, "", ":memory:")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            poolclass=StaticPool if memory else None,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn: Any, _record: Any) -> None:
+            cur = conn.cursor()
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+                # checkpoints run from Store.checkpoint on a thread of their own, never inside a commit
+                cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise StoreError("PostgreSQL needs the psycopg driver: pip install 'psycopg[binary]'") from None
+    return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+class Store:
+    """The tables, seats and action logs in one database (thread-safe; calls block)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest Alembic revision."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def checkpoint(self) -> None:
+        """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on meanwhile).
+
+        Commits never checkpoint themselves (``wal_autocheckpoint=0``), so the flush of the
+        database file stays off the path of an action's acknowledgement. Nothing to do on PostgreSQL.
+        """
+        if self.engine.dialect.name == "sqlite" and make_url(self.engine.url).database not in (None, "", ":memory:"):
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    # -- writing -------------------------------------------------------------------
+
+    def create_table(self, table: TableRow, seat_rows: Sequence[SeatRow]) -> None:
+        """Store a new table and its seats in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables).values(
+                    id=table.id,
+                    variant=table.variant,
+                    options=json.dumps(table.options),
+                    seed=table.seed,
+                    first_declarer=table.first_declarer,
+                    creator=table.creator,
+                    created=table.created,
+                    status=table.status,
+                    finished=table.finished,
+                )
+            )
+            conn.execute(
+                insert(seats),
+                [
+                    {
+                        "table_id": table.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "bot_level": s.bot_level,
+                        "credential_hash": s.credential_hash,
+                        "name": s.name,
+                        "joined": s.joined,
+                    }
+                    for s in seat_rows
+                ],
+            )
+
+    def append_actions(self, rows: Iterable[ActionRow], statuses: Iterable[tuple[str, str, float | None]] = ()) -> None:
+        """Append actions and status changes ``(table_id, status, finished)`` in ONE committed transaction."""
+        rows = list(rows)
+        with self.engine.begin() as conn:
+            if rows:
+                conn.execute(
+                    insert(actions),
+                    [
+                        {
+                            "table_id": r.table_id,
+                            "seq": r.seq,
+                            "seat": r.seat,
+                            "action": json.dumps(r.intent, separators=(",", ":")),
+                            "action_id": r.action_id,
+                            "actor": r.actor,
+                        }
+                        for r in rows
+                    ],
+                )
+            for table_id, status, finished in statuses:
+                conn.execute(update(tables).where(tables.c.id == table_id).values(status=status, finished=finished))
+
+    def set_status(self, table_id: str, status: str, finished: float | None = None) -> None:
+        """Change a table's status (``open``, ``playing``, ``finished``)."""
+        self.append_actions((), [(table_id, status, finished)])
+
+    def seat_joined(self, table_id: str, seat: int, name: str | None) -> None:
+        """Remember that a person took the seat (and the name they gave)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(joined=True, name=name)
+            )
+
+    # -- reading -------------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """The table with its seats and its whole action log in order, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+            action_rows = conn.execute(select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq))
+            return StoredTable(
+                _table_row(row),
+                [_seat_row(s) for s in seat_rows.mappings()],
+                [
+                    ActionRow(table_id, a["seq"], a["seat"], json.loads(a["action"]), a["action_id"], a["actor"])
+                    for a in action_rows.mappings()
+                ],
+            )
+
+    def list_tables(self, status: str, limit: int = 50) -> list[tuple[TableRow, list[SeatRow], int]]:
+        """Tables with ``status``, newest first, each with its seats and its number of actions."""
+        with self.engine.connect() as conn:
+            counts = select(actions.c.table_id, func.count().label("n")).group_by(actions.c.table_id).subquery("counts")
+            found = conn.execute(
+                select(tables, counts.c.n)
+                .outerjoin(counts, counts.c.table_id == tables.c.id)
+                .where(tables.c.status == status)
+                .order_by(tables.c.created.desc(), tables.c.id)
+                .limit(limit)
+            ).mappings()
+            rows = [(_table_row(r), int(r["n"] or 0)) for r in found]
+            if not rows:
+                return []
+            ids = [t.id for t, _ in rows]
+            by_table: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            for s in conn.execute(
+                select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.table_id, seats.c.seat)
+            ).mappings():
+                by_table[s["table_id"]].append(_seat_row(s))
+            return [(t, by_table[t.id], n) for t, n in rows]
+
+    def unfinished_tables_of(self, creator: str) -> int:
+        """How many tables ``creator`` made that are not finished."""
+        with self.engine.connect() as conn:
+            mine = (tables.c.creator == creator) & (tables.c.status != "finished")
+            n = conn.execute(select(func.count()).select_from(tables).where(mine)).scalar_one()
+            return int(n)
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        r["id"],
+        r["variant"],
+        json.loads(r["options"]),
+        r["seed"],
+        r["first_declarer"],
+        r["creator"],
+        r["created"],
+        r["status"],
+        r["finished"],
+    )
+
+
+def _seat_row(s: Any) -> SeatRow:
+    return SeatRow(s["seat"], s["kind"], s["bot_level"], s["credential_hash"], s["name"], bool(s["joined"]))
+
+
+__all__ = [
+    "ActionRow",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "StoredTable",
+    "TableRow",
+    "database_url",
+    "make_engine",
+    "metadata",
+]

@@ -1,0 +1,586 @@
+"""Live tables: the authoritative game of each table, its seats, its bots and its watchers.
+
+A table is loaded by replaying its stored action log through the core. A seat's intent
+goes through the core's checked door (``Game.apply``); an accepted action gets the
+table's next sequence number, is committed by the :class:`~barbu.server.journal.Journal`
+and only then acknowledged and broadcast. Each connection of a seat receives frames
+built from that seat's view (``seat_view(game, seat).as_json()``) and nothing else;
+watchers get the spectator's view.
+
+Bots move on their own ``bot_delay`` seconds after their turn comes; a person who
+leaves a seat is replaced by a bot once their turn comes ``takeover_after`` seconds
+after they left, until they come back. Automatic moves happen only while someone
+is connected to the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from barbu.bots import BOT_LEVELS, make_bot
+from barbu.errors import IllegalAction, OutOfTurn
+from barbu.game import Game
+from barbu.record import game_to_record
+from barbu.server.intents import IntentError, action_to_intent, intent_to_action
+from barbu.server.journal import Journal, Status
+from barbu.server.protocol import Limits, ProtocolError, encode
+from barbu.server.store import ActionRow, Store, StoredTable, StoreError, TableRow
+from barbu.view import seat_view
+
+CATCH_UP_LIMIT = 64
+"""A reconnecting client that missed more events than this gets the current state instead."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs its tables."""
+
+    bot_delay: float = 0.8
+    """Seconds a bot waits before it acts, so people can follow the play."""
+    takeover_after: float = 60.0
+    """Seconds after a person left before a bot plays their turns."""
+    takeover_level: str = "heuristic"
+    """The bot level that stands in for an absent person (``random`` if that level is missing)."""
+    checkpoint_every: float = 2.0
+    """Seconds between two checkpoints of SQLite's write-ahead log."""
+    idle_unload_after: float = 60.0
+    """Seconds a table with nobody connected stays in memory."""
+    limits: Limits = field(default_factory=Limits)
+
+
+class Subscriber(Protocol):
+    """One connection to a table (a seat's, or a watcher's with ``seat`` None)."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None:
+        """Queue a frame (JSON text) for the client; never blocks."""
+        ...
+
+
+def credential_hash(key: str) -> str:
+    """The stored form of a seat's credential (the credential itself is never stored).
+
+    >>> len(credential_hash("abc"))
+    64
+    """
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def bot_seed(seed: str, seq: int) -> int:
+    """The seed of the bot move after action ``seq``: the same on every replay and every restart."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/bot/{seq}".encode()).digest()[:8], "big")
+
+
+@dataclass
+class LiveSeat:
+    """A seat of a live table."""
+
+    index: int
+    kind: str
+    bot_level: str | None
+    credential_hash: str | None
+    name: str | None
+    joined: bool
+    connections: set[Subscriber] = field(default_factory=set)
+    away_since: float | None = None
+    """When the seat's last connection closed (monotonic clock), for takeover."""
+
+    def public(self, stand_in: bool) -> dict[str, Any]:
+        """What everyone may know about the seat."""
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "level": self.bot_level,
+            "name": self.name,
+            "joined": self.joined or self.kind == "bot",
+            "online": bool(self.connections) or self.kind == "bot",
+            "bot_playing": stand_in,
+        }
+
+
+def encoded_fields(view: Mapping[str, Any]) -> dict[str, str]:
+    """Each top-level field of a view as compact JSON text.
+
+    >>> encoded_fields({"phase": "play", "hand": ["QS", "2H"]})
+    {'phase': '"play"', 'hand': '["QS","2H"]'}
+    """
+    return {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False) for k, v in view.items()}
+
+
+def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
+    """The game of a stored table: a new game from its seed, then every stored action, checked."""
+    game = Game.new(table.variant, table.options, table.seed, table.first_declarer)
+    for row in actions:
+        game.apply(intent_to_action(row.intent), row.seat)
+    return game
+
+
+class LiveTable:
+    """One table in memory. Every change and every read for a client happens under :attr:`lock`."""
+
+    def __init__(self, service: TableService, stored: StoredTable) -> None:
+        self.service = service
+        self.row = stored.table
+        self.id = stored.table.id
+        self.status = stored.table.status
+        self.game = replay(stored.table, stored.actions)
+        self.seq = len(stored.actions)
+        self.seats = [LiveSeat(s.seat, s.kind, s.bot_level, s.credential_hash, s.name, s.joined) for s in stored.seats]
+        self.spectators: set[Subscriber] = set()
+        self.lock = asyncio.Lock()
+        self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        """Client action id -> (seat, seq) of the last accepted actions, for harmless resends."""
+        for a in stored.actions[-256:]:
+            if a.action_id is not None:
+                self.recent[a.action_id] = (a.seat, a.seq)
+        now = time.monotonic()
+        for s in self.seats:
+            if s.joined:
+                s.away_since = now
+        self.sent: dict[int | None, dict[str, str]] = {}
+        """The view last sent to each seat's connections (None: the watchers), to send only what changed."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._unload: asyncio.TimerHandle | None = None
+
+    # -- reading -------------------------------------------------------------------
+
+    def connected(self) -> bool:
+        """Whether anyone (seat or watcher) is connected."""
+        return bool(self.spectators) or any(s.connections for s in self.seats)
+
+    def stand_in(self, seat: LiveSeat) -> bool:
+        """Whether a bot plays this person's seat now (they left long enough ago)."""
+        if seat.kind != "human" or seat.connections or seat.away_since is None:
+            return False
+        return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
+
+    def view_frame(self, kind: str, seat: int | None, seq: int, game: Game | None = None) -> str:
+        """A ``state`` or ``event`` frame: the seat's view and nothing else."""
+        view = seat_view(game or self.game, seat).as_json()
+        return encode({"type": kind, "seq": seq, "view": view})
+
+    def table_frame(self) -> str:
+        """Who sits where, who is online, whether a bot stands in: public facts, no cards."""
+        frame: dict[str, Any] = {
+            "type": "table",
+            "table": self.id,
+            "status": self.status,
+            "variant": self.row.variant,
+            "seats": [s.public(self.stand_in(s)) for s in self.seats],
+            "spectators": len(self.spectators),
+        }
+        if self.game.is_over:
+            frame["ranking"] = self.game.ranking()
+        return encode(frame)
+
+    def players(self) -> list[str]:
+        """A name per seat for the record."""
+        out = []
+        for s in self.seats:
+            if s.kind == "bot":
+                out.append(f"bot ({s.bot_level})")
+            else:
+                out.append(s.name or f"seat {s.index}")
+        return out
+
+    # -- sending ---------------------------------------------------------------------
+
+    def broadcast(self) -> None:
+        """Send every connection its own view of the new state: one view per seat, as a patch.
+
+        A patch holds the top-level fields of the seat's view (``seat_view(...).as_json()``)
+        whose value changed since the view sent before; the client merges it into that view.
+        What was sent is remembered as one JSON text per field: compact, and invisible to the
+        garbage collector, which would otherwise walk every remembered view on each full pass.
+        """
+        for seat, connections in self.audiences():
+            fields = encoded_fields(seat_view(self.game, seat).as_json())
+            before = self.sent.get(seat)
+            self.sent[seat] = fields
+            if before is None:
+                body = ",".join(f'"{k}":{v}' for k, v in fields.items())
+                text = f'{{"type":"event","seq":{self.seq},"view":{{{body}}}}}'
+            else:
+                body = ",".join(f'"{k}":{v}' for k, v in fields.items() if before.get(k) != v)
+                text = f'{{"type":"event","seq":{self.seq},"patch":{{{body}}}}}'
+            for c in connections:
+                c.send(text)
+
+    def audiences(self) -> list[tuple[int | None, set[Subscriber]]]:
+        """Each seat with connections, then the watchers (seat None) if any."""
+        out: list[tuple[int | None, set[Subscriber]]] = [(s.index, s.connections) for s in self.seats if s.connections]
+        if self.spectators:
+            out.append((None, self.spectators))
+        return out
+
+    def broadcast_table(self) -> None:
+        """Send everyone the table frame."""
+        text = self.table_frame()
+        for c in self.subscribers():
+            c.send(text)
+
+    def subscribers(self) -> list[Subscriber]:
+        """Every connection of the table."""
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.connections)
+        return out
+
+    def catch_up(self, sub: Subscriber, last_seq: int | None) -> None:
+        """Send what ``sub`` missed since ``last_seq`` (the current state if it is None or too far).
+
+        Missed events are whole views (no patches); the connection ends at the table's
+        sequence number, where the next broadcast's patch starts.
+        """
+        if sub.seat not in self.sent:
+            self.sent[sub.seat] = encoded_fields(seat_view(self.game, sub.seat).as_json())
+        if last_seq is None or self.seq - last_seq > CATCH_UP_LIMIT:
+            sub.send(self.view_frame("state", sub.seat, self.seq))
+            return
+        if last_seq > self.seq:
+            sub.send(
+                encode(
+                    ProtocolError(
+                        "bad_seq", f"last_seq {last_seq} is past the table's {self.seq}; here is the current state"
+                    ).frame()
+                )
+            )
+            sub.send(self.view_frame("state", sub.seat, self.seq))
+            return
+        if last_seq == self.seq:
+            return
+        game = Game.new(self.row.variant, self.row.options, self.row.seed, self.row.first_declarer)
+        history = self.game.history
+        for move in history[:last_seq]:
+            game.apply_unchecked(move.action)
+        for n in range(last_seq, self.seq):
+            game.apply_unchecked(history[n].action)
+            sub.send(self.view_frame("event", sub.seat, n + 1, game))
+
+    # -- joining and leaving ---------------------------------------------------------
+
+    async def join(self, sub: Subscriber, key: str | None, name: str | None, last_seq: int | None) -> None:
+        """Seat ``sub`` (by its credential ``key``; a watcher without one) and send it the state."""
+        async with self.lock:
+            seat: LiveSeat | None = None
+            if key is not None:
+                digest = credential_hash(key)
+                for s in self.seats:
+                    if s.credential_hash is not None and hmac.compare_digest(s.credential_hash, digest):
+                        seat = s
+                if seat is None:
+                    raise ProtocolError("bad_credential", "this key is not the credential of any seat of this table")
+            self._cancel_unload()
+            if seat is None:
+                sub.seat = None
+                self.spectators.add(sub)
+            else:
+                sub.seat = seat.index
+                seat.connections.add(sub)
+                seat.away_since = None
+                clean = (name or "").strip()[:40] or None
+                if not seat.joined or (clean and clean != seat.name):
+                    seat.joined = True
+                    seat.name = clean or seat.name
+                    await asyncio.to_thread(self.service.store.seat_joined, self.id, seat.index, seat.name)
+                if self.status == "open" and all(s.joined for s in self.seats if s.kind == "human"):
+                    self.status = "playing"
+                    await asyncio.to_thread(self.service.store.set_status, self.id, "playing")
+            sub.send(
+                encode(
+                    {
+                        "type": "welcome",
+                        "table": self.id,
+                        "seat": sub.seat,
+                        "seq": self.seq,
+                        "status": self.status,
+                    }
+                )
+            )
+            self.catch_up(sub, last_seq)
+            self.broadcast_table()
+            self.schedule()
+
+    async def sync(self, sub: Subscriber, last_seq: int) -> None:
+        """Send ``sub`` what it missed since ``last_seq``."""
+        async with self.lock:
+            self.catch_up(sub, last_seq)
+
+    async def leave(self, sub: Subscriber) -> None:
+        """Forget a closed connection."""
+        async with self.lock:
+            if sub.seat is None:
+                self.spectators.discard(sub)
+                if not self.spectators:
+                    self.sent.pop(None, None)
+            else:
+                seat = self.seats[sub.seat]
+                seat.connections.discard(sub)
+                if not seat.connections:
+                    self.sent.pop(sub.seat, None)
+                    if seat.kind == "human":
+                        seat.away_since = time.monotonic()
+            self.broadcast_table()
+            self.schedule()
+            self.idle()
+
+    # -- acting ------------------------------------------------------------------------
+
+    async def act(self, sub: Subscriber, ref: str, seq: int, intent: Mapping[str, Any]) -> None:
+        """A seat's intent: checked by the core, committed, acknowledged, broadcast; or a typed error."""
+        async with self.lock:
+            if sub.seat is None:
+                raise ProtocolError(
+                    "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
+                )
+            done = self.recent.get(ref)
+            if done is not None and done[0] == sub.seat:
+                sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
+                return
+            if self.status == "open":
+                waiting = [str(s.index) for s in self.seats if s.kind == "human" and not s.joined]
+                raise ProtocolError("not_started", f"the table waits for seat(s) {', '.join(waiting)} to join", ref)
+            if seq != self.seq:
+                code = "stale" if seq < self.seq else "bad_seq"
+                raise ProtocolError(
+                    code, f"the action was made at sequence {seq} but the table is at {self.seq}: look again", ref
+                )
+            try:
+                action = intent_to_action(intent)
+            except IntentError as e:
+                raise ProtocolError("bad_action", str(e), ref) from None
+            await self._commit(sub.seat, action, ref, "human", sub)
+
+    async def _commit(self, seat: int, action: Any, ref: str | None, actor: str, sub: Subscriber | None) -> None:
+        """Apply through the checked door, write, then acknowledge and broadcast (lock held)."""
+        try:
+            self.game.apply(action, seat)
+        except OutOfTurn as e:
+            raise ProtocolError("not_your_turn", e.message, ref, e.kind) from None
+        except IllegalAction as e:
+            code = "game_over" if e.kind == "game" else "illegal"
+            raise ProtocolError(code, e.message, ref, e.kind) from None
+        seq = self.seq + 1
+        row = ActionRow(self.id, seq, seat, action_to_intent(action), ref, actor)
+        statuses: list[Status] = []
+        if self.game.is_over:
+            statuses.append((self.id, "finished", time.time()))
+        try:
+            await self.service.journal.write([row], statuses)
+        except StoreError as e:
+            await self._reload()
+            raise ProtocolError("storage", str(e), ref) from None
+        self.seq = seq
+        if self.game.is_over:
+            self.status = "finished"
+        if ref is not None:
+            self.recent[ref] = (seat, seq)
+            if len(self.recent) > 256:
+                self.recent.popitem(last=False)
+        if sub is not None and ref is not None:
+            sub.send(encode({"type": "ack", "id": ref, "seq": seq}))
+        self.broadcast()
+        if self.game.is_over:
+            self.broadcast_table()
+        self.schedule()
+
+    async def _reload(self) -> None:
+        """After a failed write: the game becomes again exactly what the log holds."""
+        stored = await asyncio.to_thread(self.service.store.load_table, self.id)
+        if stored is None:  # pragma: no cover - tables are never deleted
+            raise ProtocolError("unknown_table", f"table {self.id} is gone")
+        self.game = replay(stored.table, stored.actions)
+        self.seq = len(stored.actions)
+        self.sent.clear()
+
+    async def recover(self) -> None:
+        """After an unexpected failure: rebuild the game from the log and resend everyone the state."""
+        async with self.lock:
+            await self._reload()
+            for seat, connections in self.audiences():
+                text = self.view_frame("state", seat, self.seq)
+                self.sent[seat] = encoded_fields(seat_view(self.game, seat).as_json())
+                for c in connections:
+                    c.send(text)
+            self.schedule()
+
+    # -- bots --------------------------------------------------------------------------
+
+    def automatic(self, seat: int) -> str | None:
+        """The bot level that plays ``seat`` now, or None when a person does."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.bot_level
+        if self.stand_in(s):
+            return self.service.stand_in_level
+        return None
+
+    def schedule(self) -> None:
+        """Arrange the next automatic move, if a bot (or a stand-in) is to act."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.status != "playing" or self.game.is_over or not self.connected():
+            return
+        seat = self.game.to_act
+        if seat is None:
+            return
+        s = self.seats[seat]
+        delay = self.service.settings.bot_delay
+        if s.kind == "human":
+            if s.connections or s.away_since is None:
+                return
+            waited = time.monotonic() - s.away_since
+            delay = max(delay, self.service.settings.takeover_after - waited)
+        expected = self.seq
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, lambda: self.service.spawn(self._bot_move(expected)))
+
+    async def _bot_move(self, expected: int) -> None:
+        async with self.lock:
+            seat = self.game.to_act
+            if self.seq != expected or seat is None or self.status != "playing":
+                return
+            level = self.automatic(seat)
+            if level is None:
+                self.schedule()
+                return
+            bot = make_bot(level, seed=bot_seed(self.row.seed, self.seq))
+            view = seat_view(self.game, seat)
+            action = await asyncio.to_thread(bot.act, view) if level != "random" else bot.act(view)
+            try:
+                await self._commit(seat, action, None, "bot", None)
+            except ProtocolError as e:  # a bot error is a bug; the table stays as its log says
+                self.service.log(f"table {self.id}: bot at seat {seat} failed: {e}")
+            if self.seats[seat].kind == "human":
+                self.broadcast_table()
+
+    # -- memory ------------------------------------------------------------------------
+
+    def idle(self) -> None:
+        """With nobody connected, leave memory after a while (everything is in the store)."""
+        if self.connected():
+            return
+        self._cancel_unload()
+        loop = asyncio.get_running_loop()
+        self._unload = loop.call_later(self.service.settings.idle_unload_after, self.service.unload, self.id)
+
+    def _cancel_unload(self) -> None:
+        if self._unload is not None:
+            self._unload.cancel()
+            self._unload = None
+
+    def close(self) -> None:
+        """Stop the timers (the table leaves memory)."""
+        self._cancel_unload()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+class TableService:
+    """Every live table of the server, loaded on demand from the store."""
+
+    def __init__(self, store: Store, settings: Settings | None = None, log: Callable[[str], None] = print) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.journal = Journal(store)
+        self.live: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.log = log
+        level = self.settings.takeover_level
+        self.stand_in_level = level if level in BOT_LEVELS else "random"
+
+    async def start(self) -> None:
+        """Start writing, and checkpointing the log every ``checkpoint_every`` seconds."""
+        self.journal.start()
+        self.spawn(self._checkpoints())
+
+    async def _checkpoints(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.checkpoint_every)
+            try:
+                await asyncio.to_thread(self.store.checkpoint)
+            except Exception as e:  # a busy database: the next round will do it
+                self.log(f"checkpoint skipped: {e}")
+
+    async def stop(self) -> None:
+        """Stop the bots, finish the writes."""
+        for t in self.live.values():
+            t.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.journal.stop()
+
+    def spawn(self, coro: Any) -> None:
+        """Run a coroutine in the background, keeping a reference until it ends."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- tables ------------------------------------------------------------------------
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table (loaded from the store if needed); ``unknown_table`` if there is none."""
+        table = self.live.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[table_id] = pending
+            try:
+                stored = await asyncio.to_thread(self.store.load_table, table_id)
+                table = LiveTable(self, stored) if stored is not None else None
+                if table is not None:
+                    self.live[table_id] = table
+                    table.idle()
+                pending.set_result(table)
+            except BaseException as e:
+                pending.set_exception(e)
+                raise
+            finally:
+                del self._loading[table_id]
+        found = await pending
+        if found is None:
+            raise ProtocolError("unknown_table", f"there is no table {table_id!r}: check the link")
+        return found
+
+    def unload(self, table_id: str) -> None:
+        """Drop an idle table from memory (it is all in the store)."""
+        table = self.live.get(table_id)
+        if table is not None and not table.connected() and not table.lock.locked():
+            table.close()
+            del self.live[table_id]
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """The ``barbu-record/1`` of a finished game (the hands are in it, so only once it is over)."""
+        table = await self.get(table_id)
+        async with table.lock:
+            if not table.game.is_over:
+                raise ProtocolError("not_finished", "the record holds every hand, so it is given once the game is over")
+            return game_to_record(table.game, table.players())
+
+
+__all__ = [
+    "CATCH_UP_LIMIT",
+    "LiveSeat",
+    "LiveTable",
+    "Settings",
+    "Subscriber",
+    "TableService",
+    "bot_seed",
+    "credential_hash",
+    "replay",
+]

@@ -1,0 +1,252 @@
+"""``barbu score``: the command line (subcommands for scripts, the session for the table).
+
+``barbu score`` alone continues the latest sheet (or starts one); ``barbu score --from FILE``
+prints the sheet of any record. See ``barbu score --help`` and docs/score-sheet.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from barbu.errors import OptionsError
+from barbu.rulesets import RULE_SETS
+from barbu.sheet.doubles import SheetError
+from barbu.sheet.entry import DealEntry
+from barbu.sheet.export import FORMATS, export_sheet, read_record
+from barbu.sheet.history import SheetHistory
+from barbu.sheet.model import Sheet
+from barbu.sheet.notation import parse_doubles, parse_player
+from barbu.sheet.stats import sheet_stats, stats_across
+from barbu.sheet.store import SheetStore, StoredSheet
+from barbu.sheet.tables import deal_line, sheet_text, stats_text
+from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal, sheet_before
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="barbu score",
+        description="Keep the score of a game played with real cards. With no command: continue the latest sheet.",
+    )
+    parser.add_argument("--dir", type=Path, help="the folder of sheets (default ~/.local/share/barbu/sheets)")
+    parser.add_argument("--from", dest="from_file", metavar="FILE", help="print the sheet of a record (- for stdin)")
+    parser.add_argument("--to", choices=FORMATS, help="with --from: write this format instead of the table")
+    parser.add_argument("-o", "--output", help="with --from --to: the file to write")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--dir", type=Path, default=argparse.SUPPRESS, help="the folder of sheets")
+    sub = parser.add_subparsers(dest="command")
+    new = sub.add_parser("new", parents=[common], help="start a sheet, then enter its deals")
+    new.add_argument("--variant", default="classic", help=f"rule set: {', '.join(RULE_SETS)}")
+    new.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE")
+    new.add_argument("--players", help="names, one per seat, separated by commas (asked if missing)")
+    new.add_argument("--first", default="0", help="first declarer: a name or a seat (default seat 0)")
+    new.add_argument("--title", help="the sheet's title (default: the players)")
+    new.add_argument("--no-play", action="store_true", help="only create the sheet")
+    for name, text in (
+        ("play", "enter deals on a sheet"),
+        ("show", "print a sheet"),
+        ("undo", "undo the last change"),
+        ("redo", "redo an undone change"),
+    ):
+        p = sub.add_parser(name, parents=[common], help=text)
+        p.add_argument("--sheet", "-s", help="sheet id, its start or title (default: the latest)")
+    sub.add_parser("list", parents=[common], help="list the sheets")
+    add = sub.add_parser("add", parents=[common], help="enter the next deal (missing parts are asked)")
+    edit = sub.add_parser("edit", parents=[common], help="change deal N (later deals are replayed)")
+    edit.add_argument("deal", type=int)
+    for p in (add, edit):
+        p.add_argument("--sheet", "-s")
+        p.add_argument("--contract")
+        p.add_argument("--trump")
+        p.add_argument("--rank")
+        p.add_argument("--doubles", help="e.g. 'bob>ann cat>>ann', 'max', '-'")
+        p.add_argument("--tally", help="the tally as JSON, e.g. '{\"tricks\": [6, 3, 2, 2]}'")
+        p.add_argument("--drop-later", action="store_true", help="keep the change and drop later deals that break")
+    delete = sub.add_parser("delete", parents=[common], help="delete deal N (later deals move up)")
+    delete.add_argument("deal", type=int)
+    delete.add_argument("--sheet", "-s")
+    delete.add_argument("--drop-later", action="store_true")
+    exp = sub.add_parser("export", parents=[common], help="write a sheet as a record, CSV, HTML or PDF")
+    exp.add_argument("--sheet", "-s")
+    exp.add_argument("--to", choices=FORMATS, default="record")
+    exp.add_argument("-o", "--output", help="the file (default: standard output; required for pdf)")
+    imp = sub.add_parser("import", parents=[common], help="store a record file as a new sheet")
+    imp.add_argument("file")
+    imp.add_argument("--title")
+    stats = sub.add_parser("stats", parents=[common], help="statistics of a sheet, or of all sheets with --all")
+    stats.add_argument("--sheet", "-s")
+    stats.add_argument("--all", action="store_true")
+    stats.add_argument("--json", action="store_true")
+    remove = sub.add_parser("remove", parents=[common], help="delete a whole sheet file")
+    remove.add_argument("sheet")
+    return parser
+
+
+def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> StoredSheet:
+    from barbu.cli import parse_options
+    from barbu.rulesets import rules
+
+    try:
+        r = rules(args.variant, parse_options(args.option))
+    except OptionsError as e:
+        raise SheetError("record", str(e)) from None
+    if args.players:
+        names = [p.strip() for p in args.players.split(",")]
+    else:
+        names = [console.ask(f"name of seat {s}") for s in range(r.players)]
+    sheet = Sheet.new(args.variant, r.as_options(), names)
+    first = parse_player(args.first, sheet.players)
+    sheet = Sheet.new(args.variant, r.as_options(), sheet.players, first)
+    stored = store.create(SheetHistory(sheet), args.title)
+    console.say(
+        f"new sheet {stored.id!r}: {sheet.rules.ruleset.title}, {', '.join(sheet.players)}; "
+        f"first declarer {sheet.players[first]}"
+    )
+    return stored
+
+
+def _one_shot_entry(console: Console, sheet: Sheet, args: argparse.Namespace, number: int | None) -> DealEntry:
+    """The entry from the options; anything missing is asked."""
+    given = args.contract is not None or args.tally is not None or args.doubles is not None
+    if not given:
+        old = sheet.entry(number) if number is not None else None
+        return enter_deal(console, sheet, number, old=old)
+    n = len(sheet.rows) + 1 if number is None else number
+    base = sheet_before(sheet, n)
+    nxt = base.next
+    assert nxt is not None
+    old_entry = sheet.entry(number) if number is not None else DealEntry()
+    contract = args.contract if args.contract is not None else old_entry.contract
+    if contract is None and nxt.fixed:
+        contract = nxt.contracts[0].id
+    if contract is None:
+        raise SheetError(
+            "contract", f"give --contract: the contracts left are {', '.join(c.id for c in nxt.contracts)}"
+        )
+    contract = contract_of(contract, [c.id for c in nxt.contracts], [c.id for c in sheet.rules.contracts])
+    grid = old_entry.doubles
+    if args.doubles is not None:
+        grid = parse_doubles(args.doubles, sheet.players, sheet.rules, nxt.declarer, contract)
+    tally = old_entry.tally
+    if args.tally is not None:
+        try:
+            tally = json.loads(args.tally)
+        except json.JSONDecodeError as e:
+            raise SheetError("tally", f"--tally must be JSON, e.g. '{{\"tricks\": [6, 3, 2, 2]}}': {e}") from None
+    return DealEntry(
+        contract,
+        args.trump if args.trump is not None else old_entry.trump,
+        args.rank if args.rank is not None else old_entry.rank,
+        grid,
+        tally,
+    )
+
+
+def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run ``barbu score``; return the exit code (0 done, 1 refused, 2 usage)."""
+    console = Console(stdin or sys.stdin, stdout or sys.stdout)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    store = SheetStore(args.dir)
+    try:
+        return _run(console, store, args)
+    except SheetError as e:
+        print(f"barbu score: {e.message}", file=sys.stderr if stdout is None else console.stdout)
+        return 1
+    except (EOFError, Cancelled):
+        return 0
+
+
+def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
+    if args.from_file:
+        text = console.stdin.read() if args.from_file == "-" else _read(args.from_file)
+        sheet = read_record(text)
+        if args.to:
+            console.say(export_sheet(sheet, args.to, args.output, Path(args.from_file).stem))
+        else:
+            console.say(sheet_text(sheet).rstrip("\n"))
+        return 0
+    command = args.command
+    if command is None:
+        if not store.ids():
+            console.say("no sheet yet: let us start one")
+            variant = console.until_valid(f"rule set ({', '.join(RULE_SETS)})", _variant, "classic")
+            ns = argparse.Namespace(variant=variant, option=[], players=None, first="0", title=None)
+            return Session(console, store, _new(console, store, ns)).run()
+        return Session(console, store, store.open()).run()
+    if command == "new":
+        stored = _new(console, store, args)
+        return 0 if args.no_play else Session(console, store, stored).run()
+    if command == "list":
+        for s in store.list():
+            console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {s.deals:>3} deals  {', '.join(s.players)}")
+        return 0
+    if command == "import":
+        sheet = read_record(_read(args.file))
+        stored = store.create(SheetHistory(sheet), args.title or Path(args.file).stem)
+        console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
+        for note in sheet.notes:
+            console.say(f"note: {note}")
+        return 0
+    if command == "remove":
+        console.say(f"removed sheet {store.remove(args.sheet)!r}")
+        return 0
+    if command == "stats" and args.all:
+        stats = stats_across(store.open(s.id).history.sheet for s in store.list())
+        console.say(json.dumps(stats.to_json(), indent=1) if args.json else stats_text(stats).rstrip("\n"))
+        return 0
+    stored = store.open(args.sheet)
+    history = stored.history
+    if command == "play":
+        return Session(console, store, stored).run()
+    if command == "show":
+        console.say(sheet_text(history.sheet, stored.title).rstrip("\n"))
+    elif command == "stats":
+        stats = sheet_stats(history.sheet)
+        console.say(json.dumps(stats.to_json(), indent=1) if args.json else stats_text(stats).rstrip("\n"))
+    elif command == "export":
+        console.say(export_sheet(history.sheet, args.to, args.output, stored.title))
+    elif command in ("undo", "redo"):
+        sheet = history.undo() if command == "undo" else history.redo()
+        store.save(stored)
+        console.say(f"{command} done; the sheet has {len(sheet.rows)} deals")
+    elif command == "add":
+        sheet = history.sheet
+        if sheet.pending is not None and args.tally is not None and args.contract is None:
+            sheet = history.enter_tally(json.loads(args.tally))
+        else:
+            sheet = history.add(_one_shot_entry(console, sheet, args, None))
+        store.save(stored)
+        console.say(deal_line(sheet.rows[-1], sheet.players))
+    elif command == "edit":
+        sheet = history.sheet
+        sheet.row(args.deal)
+        sheet = history.edit({args.deal: _one_shot_entry(console, sheet, args, args.deal)}, args.drop_later)
+        store.save(stored)
+        console.say(f"deal {args.deal} changed; totals: {', '.join(map(str, sheet.totals))}")
+    elif command == "delete":
+        sheet = history.delete(args.deal, args.drop_later)
+        store.save(stored)
+        console.say(f"deal {args.deal} deleted; the sheet has {len(sheet.rows)} deals")
+    return 0
+
+
+def _variant(text: str) -> str:
+    if text not in RULE_SETS:
+        raise SheetError("record", f"{text!r} is not a rule set: say one of {', '.join(RULE_SETS)}")
+    return text
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SheetError("record", f"cannot read {path}: {e}") from None
+
+
+__all__ = ["score_main"]

@@ -1,0 +1,119 @@
+"""Exports of a score sheet: the ``barbu-record/1`` file and CSV; reading a record back.
+
+The printable sheet (HTML and PDF) is in :mod:`barbu.sheet.paper`.
+
+>>> from barbu.sheet import DealEntry, Double, Sheet
+>>> sheet = Sheet.new("classic", players=["Ann", "Bob", "Cat", "Dan"])
+>>> sheet = sheet.add(DealEntry("trumps", trump="S", doubles=(Double(1, 0), Double(3, 0, True)),
+...                             tally={"tricks": [6, 3, 2, 2]}))
+>>> print(sheet_csv(sheet).splitlines()[1])
+1,Ann,trumps,S,,Bob>Ann Dan>>Ann,scored,30,55,85,85,15,-15,0,0,10,0,10,10,10,-40,-30,-30
+>>> read_record(record_text(sheet)) == sheet
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from barbu.sheet.doubles import Double, SheetError
+from barbu.sheet.model import Sheet
+from barbu.sheet.paper import sheet_html, sheet_pdf
+
+FORMATS = ("record", "csv", "html", "pdf")
+"""The export formats."""
+
+
+def record_text(sheet: Sheet) -> str:
+    """The sheet's ``barbu-record/1`` document as JSON text (one deal per line block)."""
+    return json.dumps(sheet.record(), indent=1, ensure_ascii=False) + "\n"
+
+
+def read_record(text: str) -> Sheet:
+    """The sheet of a record given as JSON text (played deals become tallies)."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SheetError("record", f"the file is not JSON: {e}") from None
+    return Sheet.from_record(doc)
+
+
+def read_record_file(path: str | Path) -> Sheet:
+    """The sheet of a record file (``-`` is not read here: pass the text to :func:`read_record`)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SheetError("record", f"cannot read {path}: {e}") from None
+    return read_record(text)
+
+
+def doubles_text(doubles: tuple[Double, ...], names: tuple[str, ...]) -> str:
+    """A grid in words: ``Bob>Ann`` (Bob doubled Ann), ``Dan>>Ann`` (and Ann redoubled)."""
+    return " ".join(f"{names[d.doubler]}{'>>' if d.redoubled else '>'}{names[d.doubled]}" for d in doubles)
+
+
+def sheet_csv(sheet: Sheet) -> str:
+    """One row per deal: declarer, contract, trump, rank, doubles, status, then for each
+    player its hand score (raw), doubling adjustment, deal score and running total; a last
+    row holds the totals."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["deal", "declarer", "contract", "trump", "rank", "doubles", "status"]
+    for name in sheet.players:
+        header += [f"{name} hand", f"{name} doubling", f"{name} score", f"{name} total"]
+    writer.writerow(header)
+    for row in sheet.rows:
+        line: list[object] = [
+            row.number,
+            sheet.players[row.declarer],
+            row.contract,
+            row.trump or "",
+            row.rank or "",
+            doubles_text(row.doubles, sheet.players),
+            row.status,
+        ]
+        for seat in range(len(sheet.players)):
+            if row.final is None:
+                line += ["", "", "", ""]
+            else:
+                assert row.raw is not None and row.adjustments is not None and row.totals is not None
+                line += [row.raw[seat], row.adjustments[seat], row.final[seat], row.totals[seat]]
+        writer.writerow(line)
+    totals: list[object] = ["totals", "", "", "", "", "", "complete" if sheet.complete else "in progress"]
+    for t in sheet.totals:
+        totals += ["", "", "", t]
+    writer.writerow(totals)
+    return out.getvalue()
+
+
+def export_sheet(sheet: Sheet, fmt: str, path: str | None, title: str = "") -> str:
+    """Write ``sheet`` as ``fmt`` to ``path`` (or return the text when ``path`` is None)."""
+    fmt = fmt.strip().casefold()
+    if fmt == "pdf":
+        if not path:
+            raise SheetError("export", "a PDF goes to a file: export pdf FILE")
+        Path(path).write_bytes(sheet_pdf(sheet, title))
+        return f"wrote {path}"
+    makers: dict[str, Callable[[], str]] = {
+        "record": lambda: record_text(sheet),
+        "json": lambda: record_text(sheet),
+        "csv": lambda: sheet_csv(sheet),
+        "html": lambda: sheet_html(sheet, title),
+    }
+    if fmt not in makers:
+        raise SheetError("export", f"{fmt!r} is not an export format: say one of {', '.join(FORMATS)}")
+    text = makers[fmt]()
+    if not path:
+        return text.rstrip("\n")
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise SheetError("export", f"cannot write {path}: {e}") from None
+    return f"wrote {path}"
+
+
+__all__ = ["FORMATS", "doubles_text", "export_sheet", "read_record", "read_record_file", "record_text", "sheet_csv"]

@@ -1,0 +1,169 @@
+"""A sheet with its history: the log of changes, for undo and redo.
+
+A game is a log of actions; a score sheet is a log of the scorekeeper's changes. A
+:class:`SheetHistory` keeps the sheet it started from (a new sheet or an imported record)
+and every change since, as JSON (``add``, ``tally``, ``edit``, ``delete``, ``insert``,
+``players``). The sheet at any point is a replay of the log up to that point, so undo
+and redo move along the log, and a change made after an undo drops the changes that
+were undone.
+
+>>> from barbu.sheet import DealEntry, Sheet
+>>> history = SheetHistory(Sheet.new("classic", players=["Ann", "Bob", "Cat", "Dan"]))
+>>> _ = history.add(DealEntry("no-king"))
+>>> _ = history.add(DealEntry("no-queens"))
+>>> history.sheet.totals, len(history.undo().rows), history.can_redo
+([1, -15, -15, -15], 1, True)
+>>> history.redo().totals
+[1, -15, -15, -15]
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from barbu.sheet.doubles import SheetError
+from barbu.sheet.entry import DealEntry
+from barbu.sheet.model import Sheet
+
+CHANGES = ("add", "tally", "edit", "delete", "insert", "players")
+"""The kinds of change a log holds."""
+
+
+def apply_change(sheet: Sheet, change: Mapping[str, Any]) -> Sheet:
+    """The sheet after one logged change (raises :class:`SheetError` if it does not apply)."""
+    kind = change.get("change")
+    drop = bool(change.get("drop_later", False))
+    if kind == "add":
+        return sheet.add(DealEntry.from_json(change["entry"]))
+    if kind == "tally":
+        return sheet.enter_tally(change["tally"])
+    if kind == "edit":
+        changes = {int(k): DealEntry.from_json(v) for k, v in change["deals"].items()}
+        return sheet.edit_many(changes, drop_later=drop)
+    if kind == "delete":
+        return sheet.delete(int(change["deal"]), drop_later=drop)
+    if kind == "insert":
+        return sheet.insert(int(change["deal"]), DealEntry.from_json(change["entry"]), drop_later=drop)
+    if kind == "players":
+        return sheet.rename(change["players"])
+    raise SheetError("history", f"unknown change {kind!r}: the changes are {', '.join(CHANGES)}")
+
+
+class SheetHistory:
+    """A sheet, its log of changes and the position in the log (for undo and redo).
+
+    Every change method returns the new current sheet, or raises :class:`SheetError` and
+    leaves the history exactly as it was.
+    """
+
+    def __init__(self, base: Sheet, log: Sequence[Mapping[str, Any]] = (), position: int | None = None) -> None:
+        self.base = base
+        """The sheet the log starts from."""
+        self.log: list[dict[str, Any]] = []
+        self._states: list[Sheet] = [base]
+        for i, change in enumerate(log, 1):
+            try:
+                self._states.append(apply_change(self._states[-1], change))
+            except (SheetError, KeyError, TypeError, ValueError) as e:
+                raise SheetError("history", f"change {i} of the log does not apply: {e}") from None
+            self.log.append(copy.deepcopy(dict(change)))
+        self.position = len(self.log) if position is None else position
+        if not 0 <= self.position <= len(self.log):
+            raise SheetError("history", f"position {position} is outside the log (0 to {len(self.log)})")
+
+    @property
+    def sheet(self) -> Sheet:
+        """The current sheet."""
+        return self._states[self.position]
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a change to undo."""
+        return self.position > 0
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is an undone change to redo."""
+        return self.position < len(self.log)
+
+    def describe(self, index: int) -> str:
+        """Change ``index`` (1-based) in words, e.g. ``edit deal 3``."""
+        c = self.log[index - 1]
+        kind = c["change"]
+        if kind == "add":
+            return f"add deal {len(self._states[index].rows)}"
+        if kind == "tally":
+            return f"tally of deal {len(self._states[index].rows)}"
+        if kind == "edit":
+            return "edit deal " + ", ".join(str(k) for k in c["deals"])
+        if kind in ("delete", "insert"):
+            return f"{kind} deal {c['deal']}"
+        return "rename the players"
+
+    def do(self, change: Mapping[str, Any]) -> Sheet:
+        """Apply a change (a JSON object as the log holds it) and log it."""
+        sheet = apply_change(self.sheet, change)
+        del self.log[self.position :]
+        del self._states[self.position + 1 :]
+        self.log.append(copy.deepcopy(dict(change)))
+        self._states.append(sheet)
+        self.position += 1
+        return sheet
+
+    def add(self, entry: DealEntry) -> Sheet:
+        """Add the next deal."""
+        return self.do({"change": "add", "entry": entry.to_json()})
+
+    def enter_tally(self, tally: Mapping[str, Any]) -> Sheet:
+        """Give the last deal, which waits for it, its tally."""
+        return self.do({"change": "tally", "tally": copy.deepcopy(dict(tally))})
+
+    def edit(self, changes: Mapping[int, DealEntry], drop_later: bool = False) -> Sheet:
+        """Replace deals (by number); see :meth:`Sheet.edit_many`."""
+        deals = {str(k): v.to_json() for k, v in sorted(changes.items())}
+        return self.do({"change": "edit", "deals": deals, "drop_later": drop_later})
+
+    def delete(self, number: int, drop_later: bool = False) -> Sheet:
+        """Delete deal ``number``; see :meth:`Sheet.delete`."""
+        return self.do({"change": "delete", "deal": number, "drop_later": drop_later})
+
+    def insert(self, number: int, entry: DealEntry, drop_later: bool = False) -> Sheet:
+        """Insert a deal before deal ``number``; see :meth:`Sheet.insert`."""
+        return self.do({"change": "insert", "deal": number, "entry": entry.to_json(), "drop_later": drop_later})
+
+    def rename(self, players: Sequence[str]) -> Sheet:
+        """Change the player names."""
+        return self.do({"change": "players", "players": list(players)})
+
+    def undo(self) -> Sheet:
+        """Go back one change."""
+        if not self.can_undo:
+            raise SheetError("history", "nothing to undo")
+        self.position -= 1
+        return self.sheet
+
+    def redo(self) -> Sheet:
+        """Go forward one undone change."""
+        if not self.can_redo:
+            raise SheetError("history", "nothing to redo")
+        self.position += 1
+        return self.sheet
+
+    def to_json(self) -> dict[str, Any]:
+        """The history as JSON: the base record, the log and the position."""
+        return {"base": self.base.record(), "log": copy.deepcopy(self.log), "position": self.position}
+
+    @classmethod
+    def from_json(cls, obj: object) -> SheetHistory:
+        """A history from :meth:`to_json`'s object; the log is replayed (and so checked)."""
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("log"), list) or "base" not in obj:
+            raise SheetError("history", 'a sheet history is an object with "base", "log" and "position"')
+        position = obj.get("position")
+        if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
+            raise SheetError("history", f"position must be a whole number, not {position!r}")
+        return cls(Sheet.from_record(obj["base"]), obj["log"], position)
+
+
+__all__ = ["CHANGES", "SheetHistory", "apply_change"]

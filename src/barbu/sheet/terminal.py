@@ -1,0 +1,447 @@
+"""The scorekeeper's session in the terminal: questions for each deal, and the commands between deals.
+
+A :class:`Session` asks for each deal in turn: contract, trump or rank, doubles, tally. At
+the contract prompt a scorekeeper can also type ``show``, ``undo``, ``redo``, ``edit N``,
+``delete N``, ``insert N``, ``stats``, ``export FORMAT [FILE]``, ``help`` or ``quit``. Every
+change is saved at once. The command line around it is :mod:`barbu.sheet.command`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, TextIO
+
+from barbu.sheet.doubles import Grid, SheetError
+from barbu.sheet.entry import DealEntry
+from barbu.sheet.export import export_sheet
+from barbu.sheet.history import SheetHistory
+from barbu.sheet.model import LaterDealError, Sheet
+from barbu.sheet.notation import (
+    doubles_words,
+    parse_cards,
+    parse_counts,
+    parse_doubles,
+    parse_order,
+    parse_player,
+)
+from barbu.sheet.rows import tally_totals
+from barbu.sheet.stats import sheet_stats
+from barbu.sheet.store import SheetStore, StoredSheet
+from barbu.sheet.tables import choice_text, deal_line, sheet_text, stats_text
+
+HELP = """commands at the contract prompt:
+  CONTRACT or its number   enter the next deal (the start of a contract id is enough)
+  show                     the sheet so far
+  edit N / delete N        change or remove deal N (later deals are replayed)
+  insert N                 enter a forgotten deal before deal N
+  undo / redo              step back or forward through the changes
+  stats                    statistics of this game
+  export FORMAT [FILE]     record, csv, html or pdf (pdf needs a FILE)
+  rename                   change the player names
+  quit                     leave (everything is already saved)
+at any later prompt, 'cancel' gives up the deal being entered."""
+
+DOUBLES_HELP = """  a>b: a doubled b   a>>b: a doubled b and b redoubled   (a, b: names, their start, or seats)
+  max: everyone says maximum   NAME max / NAME flanks / NAME pass: one player's call   -: nobody doubled"""
+
+
+class Cancelled(Exception):
+    """The scorekeeper typed ``cancel``."""
+
+
+class Console:
+    """Questions and answers on two streams; answers read from a file are echoed."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.echo = not (hasattr(stdin, "isatty") and stdin.isatty())
+        self.told: set[str] = set()
+
+    def once(self, key: str, text: str) -> None:
+        """Print ``text`` the first time only (help that is not needed twice)."""
+        if key not in self.told:
+            self.told.add(key)
+            self.say(text)
+
+    def say(self, text: str = "") -> None:
+        """Print a line."""
+        print(text, file=self.stdout, flush=True)
+
+    def ask(self, prompt: str, default: str | None = None) -> str:
+        """Ask a question; raise EOFError at the end of the input, :class:`Cancelled` on ``cancel``."""
+        shown = f"{prompt} [{default}] > " if default else f"{prompt} > "
+        self.stdout.write(shown)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.stdout.write("\n")
+            raise EOFError
+        answer = line.strip()
+        if self.echo:
+            self.stdout.write(answer + "\n")
+        if answer.casefold() == "cancel":
+            raise Cancelled
+        return answer if answer or default is None else default
+
+    def until_valid(self, prompt: str, read: Callable[[str], Any], default: str | None = None) -> Any:
+        """Ask until ``read`` accepts the answer (it raises :class:`SheetError` to refuse)."""
+        while True:
+            try:
+                return read(self.ask(prompt, default))
+            except SheetError as e:
+                self.say(f"  refused: {e.message}")
+
+    def yes(self, prompt: str, default: bool = False) -> bool:
+        """A yes/no question."""
+        answer = self.ask(f"{prompt} (y/n)", "y" if default else "n").casefold()
+        return answer.startswith("y")
+
+
+# -- entering a deal ---------------------------------------------------------------------
+
+
+_TALLY_QUESTIONS = {
+    "tricks": "tricks won",
+    "hearts": "hearts taken (the ace included)",
+    "queens": "queens taken",
+    "jacks_and_kings": "jacks and kings taken",
+    "ace_of_hearts": "who took the ace of hearts",
+    "king_of_hearts": "who took the king of hearts",
+    "first": "who won trick 1",
+}
+
+
+def ask_tally(console: Console, sheet: Sheet, contract: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Ask each key of the contract's tally (answers checked for form; the core checks the sums)."""
+    r = sheet.rules
+    names = sheet.players
+    n = r.players
+    keys = r.contract(contract).tally_keys()
+    totals = tally_totals(r)
+    order = " ".join(names)
+    tally: dict[str, Any] = {}
+    for key in keys:
+        old = default.get(key) if default else None
+        if key in ("tricks", "hearts", "queens", "jacks_and_kings"):
+            prompt = f"{_TALLY_QUESTIONS[key]}, {order} ({totals[key]} in all)"
+            shown = " ".join(map(str, old)) if old is not None else None
+            total = int(totals[key])
+            tally[key] = console.until_valid(prompt, _counts_reader(n, total, key), shown)
+        elif key in ("ace_of_hearts", "king_of_hearts", "first", "second_last", "last"):
+            if key == "second_last":
+                prompt = f"who won trick {r.cards_each - 1}"
+            elif key == "last":
+                prompt = f"who won the last trick ({r.cards_each})"
+            else:
+                prompt = _TALLY_QUESTIONS[key]
+            tally[key] = console.until_valid(
+                prompt, lambda t: parse_player(t, names), names[old] if old is not None else None
+            )
+        elif key == "order":
+            shown = " ".join(names[s] for s in old) if old is not None else None
+            tally[key] = console.until_valid("finishing order, first out first", lambda t: parse_order(t, names), shown)
+        elif key == "suits":
+            rows = []
+            for seat, name in enumerate(names):
+                shown = " ".join(map(str, old[seat])) if old is not None else None
+                rows.append(
+                    console.until_valid(f"cards {name} took per suit S H D C", _counts_reader(4, None, "suits"), shown)
+                )
+            tally[key] = rows
+        elif key == "arrangements":
+            arrangements = []
+            for seat, name in enumerate(names):
+                shown = " ".join(old[seat]) if old is not None else None
+                arrangements.append(
+                    console.until_valid(f"{name}'s 13 cards: back 5, middle 5, front 3", parse_cards, shown)
+                )
+            tally[key] = arrangements
+    return tally
+
+
+def _counts_reader(n: int, total: int | None, key: str) -> Callable[[str], list[int]]:
+    return lambda text: parse_counts(text, n, total, key)
+
+
+def contract_of(text: str, left: Sequence[str], every: Sequence[str] = ()) -> str:
+    t = text.strip().casefold()
+    if t in every and t not in left:
+        listed = ", ".join(f"{i} {c}" for i, c in enumerate(left, 1))
+        raise SheetError(
+            "contract", f"{t} is not open to this declarer (already declared); the contracts left: {listed}"
+        )
+    if t.isdigit() and 1 <= int(t) <= len(left):
+        return left[int(t) - 1]
+    found = [c for c in left if c == t] or [c for c in left if c.startswith(t)] if t else []
+    if len(found) == 1:
+        return found[0]
+    listed = ", ".join(f"{i} {c}" for i, c in enumerate(left, 1))
+    if not found:
+        raise SheetError("contract", f"{text!r} is not a contract left: {listed}")
+    raise SheetError("contract", f"{text!r} could be {', '.join(found)}: type more")
+
+
+def enter_deal(
+    console: Console, sheet: Sheet, number: int | None = None, contract: str | None = None, old: DealEntry | None = None
+) -> DealEntry:
+    """Ask for one deal (the next one, or deal ``number`` for an edit or insert) and return its entry.
+
+    The entry is previewed by the core at each step, so a refusal is shown at the question
+    that caused it and asked again.
+    """
+    r = sheet.rules
+    names = sheet.players
+    n = len(sheet.rows) + 1 if number is None else number
+    base = sheet_before(sheet, n)
+    nxt = base.next
+    assert nxt is not None
+    left = [c.id for c in nxt.contracts]
+    every = [c.id for c in r.contracts]
+    if contract is None:
+        if nxt.fixed:
+            contract = left[0]
+        else:
+            default = old.contract if old and old.contract in left else None
+            contract = console.until_valid(
+                f"contract ({', '.join(left)})", lambda t: contract_of(t, left, every), default
+            )
+    else:
+        contract = contract_of(contract, left, every)
+    assert contract is not None
+    choice = next(c for c in nxt.contracts if c.id == contract)
+    entry = DealEntry(contract)
+    if choice.needs_trump:
+        entry = console.until_valid(
+            "trump suit (S H D C)",
+            lambda t: _checked(base, replace(entry, trump=t), n),
+            old.trump if old and old.contract == contract else None,
+        )
+    if choice.needs_rank:
+        entry = console.until_valid(
+            f"domino starting rank ({' '.join(nxt.ranks)})",
+            lambda t: _checked(base, replace(entry, rank=t), n),
+            old.rank if old and old.contract == contract else None,
+        )
+    if r.doubling:
+        order = ", ".join(names[s] for s in nxt.speaking_order)
+        console.say(f"doubles (speaking order {order}):")
+        console.once("doubles", DOUBLES_HELP)
+        if nxt.forced:
+            must = ", ".join(names[s] for s in nxt.forced)
+            console.say(f"  compulsory: {must} must double {names[nxt.declarer]} in this deal")
+        old_doubles = _grid_text(old.doubles, names) if old and old.contract == contract else None
+
+        def read_doubles(t: str) -> DealEntry:
+            grid = parse_doubles(t, names, r, nxt.declarer, contract)
+            return _checked(base, replace(entry, doubles=grid), n)
+
+        entry = console.until_valid("doubles", read_doubles, old_doubles)
+        console.say(f"  {doubles_words(entry.doubles, names)}")
+    if r.doubling:
+        preview = base.preview(entry, n)
+        if preview.status == "skipped":
+            console.say(f"  {preview.shortcut}")
+            return entry
+    while True:
+        old_tally = dict(old.tally) if old and old.contract == contract and old.tally else None
+        tally = ask_tally(console, sheet, contract, old_tally)
+        try:
+            base.preview(replace(entry, tally=tally), n)
+            return replace(entry, tally=tally)
+        except SheetError as e:
+            console.say(f"  refused: {e.message}")
+
+
+def _grid_text(grid: Grid, names: Sequence[str]) -> str:
+    return " ".join(f"{names[d.doubler]}{'>>' if d.redoubled else '>'}{names[d.doubled]}" for d in grid) or "-"
+
+
+def _checked(base: Sheet, entry: DealEntry, number: int) -> DealEntry:
+    """The entry if the core accepts it so far (the tally aside)."""
+    base.preview(entry, number)
+    return entry
+
+
+def sheet_before(sheet: Sheet, number: int) -> Sheet:
+    """The sheet whose next deal is ``number`` (its deals before it)."""
+    if number == len(sheet.rows) + 1:
+        return sheet
+    out = Sheet.new(sheet.variant, sheet.options, sheet.players, sheet.first_declarer)
+    for row in sheet.rows[: number - 1]:
+        out = out.add(row.entry)
+    return out
+
+
+# -- the session ---------------------------------------------------------------------------
+
+
+class Session:
+    """An interactive session on one stored sheet."""
+
+    def __init__(self, console: Console, store: SheetStore, stored: StoredSheet) -> None:
+        self.console = console
+        self.store = store
+        self.stored = stored
+
+    @property
+    def history(self) -> SheetHistory:
+        """The sheet's history."""
+        return self.stored.history
+
+    @property
+    def sheet(self) -> Sheet:
+        """The current sheet."""
+        return self.stored.history.sheet
+
+    def save(self) -> None:
+        """Write the sheet to the store."""
+        self.store.save(self.stored)
+
+    def run(self) -> int:
+        """Ask for deals until the game is over or the scorekeeper quits; return the exit code."""
+        c = self.console
+        c.say(f"sheet {self.stored.id!r}: {self.stored.title} · {', '.join(self.sheet.players)} · type help for help")
+        try:
+            while True:
+                if not self._step():
+                    return 0
+        except EOFError:
+            return 0
+
+    def _step(self) -> bool:
+        c = self.console
+        sheet = self.sheet
+        if sheet.pending is not None:
+            row = sheet.pending
+            c.say(f"deal {row.number} ({choice_text(row)}) waits for its tally")
+            try:
+                tally = ask_tally(c, sheet, row.contract)
+                self._change(lambda: self.history.enter_tally(tally))
+            except Cancelled:
+                c.say(f"cancelled (edit {row.number} or delete {row.number} to change the deal itself)")
+                return self._command(c.ask("command"), False)
+            except SheetError as e:
+                c.say(f"refused: {e.message}")
+            return True
+        nxt = sheet.next
+        if nxt is None:
+            c.say(sheet_text(sheet, self.stored.title))
+            c.say("the game is over. (undo, edit N, export FORMAT FILE, stats, or quit)")
+            prompt = "command"
+        else:
+            name = sheet.players[nxt.declarer]
+            c.say(
+                f"deal {nxt.number} of {sheet.rules.deal_count}: {name} declares "
+                f"(contract {nxt.k} of {sheet.rules.contracts_per_declarer})"
+            )
+            prompt = "contract" if not nxt.fixed else f"{nxt.contracts[0].id} (enter to go on)"
+        try:
+            answer = c.ask(prompt)
+        except Cancelled:
+            return True
+        return self._command(answer, nxt is not None)
+
+    def _command(self, answer: str, open_deal: bool) -> bool:
+        c = self.console
+        word, _, rest = answer.partition(" ")
+        word = word.casefold()
+        try:
+            if word in ("quit", "q", "exit"):
+                return False
+            if word in ("help", "?"):
+                c.say(HELP)
+            elif word == "show":
+                c.say(sheet_text(self.sheet, self.stored.title))
+            elif word == "undo":
+                self.history.undo()
+                self.save()
+                c.say(f"undone; the sheet has {len(self.sheet.rows)} deals")
+            elif word == "redo":
+                self.history.redo()
+                self.save()
+                c.say(f"redone; the sheet has {len(self.sheet.rows)} deals")
+            elif word in ("edit", "delete", "insert"):
+                self._edit(word, rest)
+            elif word == "stats":
+                c.say(stats_text(sheet_stats(self.sheet)))
+            elif word == "export":
+                fmt, _, path = rest.strip().partition(" ")
+                c.say(export_sheet(self.sheet, fmt, path.strip() or None, self.stored.title))
+            elif word == "rename":
+                names = [self.console.ask(f"name of seat {s}", n) for s, n in enumerate(self.sheet.players)]
+                self._change(lambda: self.history.rename(names))
+            elif open_deal:
+                entry = enter_deal(c, self.sheet, contract=answer if answer else None)
+                self._change(lambda: self.history.add(entry))
+            else:
+                c.say("no deal to enter now: type help for the commands")
+        except SheetError as e:
+            c.say(f"refused: {e.message}")
+        except Cancelled:
+            c.say("cancelled")
+        return True
+
+    def _change(self, do: Callable[[], Sheet]) -> None:
+        sheet = do()
+        self.save()
+        if sheet.rows:
+            self.console.say(deal_line(sheet.rows[-1], sheet.players))
+
+    def _edit(self, word: str, rest: str) -> None:
+        c = self.console
+        try:
+            number = int(rest.strip())
+        except ValueError:
+            raise SheetError("deal", f"say which deal: {word} N (1 to {len(self.sheet.rows)})") from None
+        sheet = self.sheet
+        if word == "delete":
+            row = sheet.row(number)
+            if not c.yes(f"delete deal {number} ({choice_text(row)} by {sheet.players[row.declarer]})?"):
+                return
+            self._with_later(lambda drop: self.history.delete(number, drop), number)
+            return
+        if word == "insert":
+            if not 1 <= number <= len(sheet.rows) + 1:
+                raise SheetError("deal", f"a deal can be inserted at 1 to {len(sheet.rows) + 1}")
+            entry = enter_deal(c, sheet, number)
+            self._with_later(lambda drop: self.history.insert(number, entry, drop), number)
+            return
+        changes = {number: enter_deal(c, sheet, number, old=sheet.entry(number))}
+        while True:
+            try:
+                self.history.edit(changes)
+                break
+            except LaterDealError as e:
+                c.say(f"refused: {e.message}")
+                answer = c.ask(f"edit deal {e.deal} too (e), drop deals {e.deal} and after (d), or cancel (c)?", "c")
+                if answer.casefold().startswith("e"):
+                    assert e.deal is not None
+                    changes[e.deal] = enter_deal(c, self._preview_edits(changes), e.deal, old=sheet.entry(e.deal))
+                elif answer.casefold().startswith("d"):
+                    self.history.edit(changes, drop_later=True)
+                    break
+                else:
+                    return
+        self.save()
+        c.say(f"deal {number} changed; totals: {', '.join(map(str, self.sheet.totals))}")
+
+    def _preview_edits(self, changes: dict[int, DealEntry]) -> Sheet:
+        """The sheet with ``changes`` and the deals after the first that breaks dropped."""
+        return self.sheet.edit_many(changes, drop_later=True)
+
+    def _with_later(self, do: Callable[[bool], Sheet], number: int) -> None:
+        c = self.console
+        try:
+            do(False)
+        except LaterDealError as e:
+            c.say(f"refused: {e.message}")
+            if not c.yes(f"do it anyway and drop deals {e.deal} and after (undo brings them back)?"):
+                return
+            do(True)
+        self.save()
+        c.say(f"done; the sheet has {len(self.sheet.rows)} deals; totals: {', '.join(map(str, self.sheet.totals))}")
+
+
+__all__ = ["Cancelled", "Console", "Session", "ask_tally", "contract_of", "enter_deal", "sheet_before"]

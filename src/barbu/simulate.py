@@ -1,0 +1,102 @@
+"""``barbu simulate``: whole games between bots, with a score table and records.
+
+>>> results = simulate(games=2, seed=3)
+>>> len(results), [sum(r.totals) for r in results]
+(2, [0, 0])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from barbu.bots import BOT_LEVELS, make_bot
+from barbu.game import Game
+from barbu.record import game_to_record
+from barbu.view import seat_view
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One simulated game: its totals, ranking and record."""
+
+    seed: str
+    totals: list[int]
+    ranking: list[int]
+    record: dict[str, Any]
+
+
+def simulate(
+    games: int = 1,
+    seed: int = 0,
+    variant: str = "classic",
+    options: Mapping[str, Any] | None = None,
+    bots: Sequence[str] = ("random",),
+) -> list[GameResult]:
+    """Play ``games`` whole games; game ``i`` is dealt from the seed ``"{seed}:{i}"``.
+
+    ``bots`` names the level of each seat (one name: every seat).
+    """
+    out = []
+    for i in range(games):
+        game_seed = f"{seed}:{i}"
+        game = Game.new(variant, options, seed=game_seed)
+        n = game.rules.players
+        levels = list(bots) if len(bots) > 1 else [bots[0]] * n
+        if len(levels) != n:
+            raise ValueError(f"{variant} has {n} players: give one bot level or {n}, not {len(levels)}")
+        players = [make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s) for s, level in enumerate(levels)]
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(players[seat].act(seat_view(game, seat)), seat)
+        out.append(GameResult(game_seed, list(game.totals), game.ranking(), game_to_record(game, list(levels))))
+    return out
+
+
+def simulate_main(argv: list[str]) -> int:
+    """Run ``barbu simulate``."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from barbu.cli import parse_options
+
+    parser = argparse.ArgumentParser(prog="barbu simulate", description="Play whole games between bots.")
+    parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument("--variant", default="classic", help="rule set (default classic)")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        help=f"bot level for every seat, or one per seat separated by commas ({', '.join(BOT_LEVELS)})",
+    )
+    parser.add_argument("--records", type=Path, help="write each game as a barbu-record/1 file in this folder")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    results = simulate(args.games, args.seed, args.variant, parse_options(args.option), args.bots.split(","))
+    n = len(results[0].totals)
+    table = Table(title=f"{args.variant}: {args.games} game(s), seed {args.seed}")
+    table.add_column("game", justify="right")
+    for s in range(n):
+        table.add_column(f"seat {s}", justify="right")
+    for i, r in enumerate(results, 1):
+        table.add_row(str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True)))
+    means = [sum(r.totals[s] for r in results) / len(results) for s in range(n)]
+    table.add_row("mean", *(f"{m:.1f}" for m in means))
+    Console(highlight=False).print(table)
+    if args.records:
+        args.records.mkdir(parents=True, exist_ok=True)
+        for i, r in enumerate(results, 1):
+            (args.records / f"game-{args.seed}-{i}.json").write_text(json.dumps(r.record, indent=1) + "\n")
+        print(f"wrote {len(results)} record(s) to {args.records}")
+    return 0
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"

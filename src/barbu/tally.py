@@ -1,0 +1,147 @@
+"""Tallies: what each seat took in a deal, as a scorekeeper writes it (RECORD.md).
+
+:func:`check_tally` turns a tally as written in a record (JSON values, card names
+for Chinese-poker arrangements) into the engine's form, refusing missing or extra
+keys, wrong types and sums that do not add up. :func:`tally_json` goes back.
+
+>>> from barbu.rulesets import rules
+>>> r = rules("classic")
+>>> check_tally({"queens": [0, 2, 1, 1]}, r.contract("no-queens"), r)
+{'queens': [0, 2, 1, 1]}
+>>> check_tally({"queens": [0, 2, 1, 0]}, r.contract("no-queens"), r)
+Traceback (most recent call last):
+...
+barbu.errors.TallyError: tally: queens must add up to 4 (the queens in the deck), not 3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from barbu.cards import HEARTS, SUIT_MASKS, card, card_name, mask_of
+from barbu.contracts import JACKS_AND_KINGS, QUEENS, Contract, Tally
+from barbu.errors import NotationError, TallyError
+from barbu.rulesets import Rules
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _per_seat(key: str, value: Any, n: int) -> list[int]:
+    if not isinstance(value, list) or len(value) != n or not all(_is_int(v) and v >= 0 for v in value):
+        raise TallyError(f"tally: {key} must be a list of {n} whole numbers >= 0, one per seat, not {value!r}")
+    return list(value)
+
+
+def _seat(key: str, value: Any, n: int) -> int:
+    if not _is_int(value) or not 0 <= value < n:
+        raise TallyError(f"tally: {key} must be a seat from 0 to {n - 1}, not {value!r}")
+    return int(value)
+
+
+def _sum(key: str, values: list[int], expected: int, what: str) -> None:
+    if sum(values) != expected:
+        raise TallyError(f"tally: {key} must add up to {expected} ({what}), not {sum(values)}")
+
+
+def check_tally(tally: Any, contract: Contract, rules: Rules) -> Tally:
+    """Check a written tally against the contract and rule set; return the engine's form."""
+    if not isinstance(tally, Mapping):
+        raise TallyError(f"tally: must be an object with the keys {', '.join(contract.tally_keys())}")
+    keys = contract.tally_keys()
+    missing = [k for k in keys if k not in tally]
+    extra = [k for k in tally if k not in keys]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(missing))
+        if extra:
+            parts.append("unexpected " + ", ".join(str(k) for k in extra))
+        raise TallyError(f"tally of {contract.id}: {'; '.join(parts)} (its keys are {', '.join(keys)})")
+    n = rules.players
+    deck = rules.deck
+    out: Tally = {}
+    for key in keys:
+        value = tally[key]
+        if key == "tricks":
+            out[key] = v = _per_seat(key, value, n)
+            _sum(key, v, rules.cards_each, "the number of tricks")
+        elif key == "hearts":
+            out[key] = v = _per_seat(key, value, n)
+            _sum(key, v, (deck & SUIT_MASKS[HEARTS]).bit_count(), "the hearts in the deck")
+        elif key == "queens":
+            out[key] = v = _per_seat(key, value, n)
+            _sum(key, v, (deck & QUEENS).bit_count(), "the queens in the deck")
+        elif key == "jacks_and_kings":
+            out[key] = v = _per_seat(key, value, n)
+            _sum(key, v, (deck & JACKS_AND_KINGS).bit_count(), "the jacks and kings in the deck")
+        elif key in ("ace_of_hearts", "king_of_hearts", "first", "second_last", "last"):
+            out[key] = _seat(key, value, n)
+        elif key == "order":
+            if not isinstance(value, list) or sorted(value) != list(range(n)) or not all(_is_int(s) for s in value):
+                raise TallyError(f"tally: order must list every seat 0-{n - 1} once, first out first, not {value!r}")
+            out[key] = list(value)
+        elif key == "suits":
+            out[key] = _check_suits(value, rules)
+        elif key == "arrangements":
+            out[key] = _check_arrangements(value, rules)
+    if "ace_of_hearts" in out and out["hearts"][out["ace_of_hearts"]] < 1:
+        raise TallyError(
+            f"tally: seat {out['ace_of_hearts']} took the ace of hearts, so its hearts count must be at least 1"
+        )
+    return out
+
+
+def _check_suits(value: Any, rules: Rules) -> list[list[int]]:
+    n = rules.players
+    if not isinstance(value, list) or len(value) != n:
+        raise TallyError(f"tally: suits must be {n} rows [S, H, D, C], one per seat, not {value!r}")
+    rows = []
+    for seat, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != 4 or not all(_is_int(v) and v >= 0 for v in row):
+            raise TallyError(f"tally: suits of seat {seat} must be 4 whole numbers [S, H, D, C], not {row!r}")
+        if sum(row) % n:
+            raise TallyError(
+                f"tally: seat {seat} took {sum(row)} cards, which is not a whole number of tricks of {n} cards"
+            )
+        rows.append(list(row))
+    for s in range(4):
+        expected = (rules.deck & SUIT_MASKS[s]).bit_count()
+        got = sum(r[s] for r in rows)
+        if got != expected:
+            raise TallyError(f"tally: suits column {'SHDC'[s]} must add up to {expected}, not {got}")
+    return rows
+
+
+def _check_arrangements(value: Any, rules: Rules) -> list[list[int]]:
+    n = rules.players
+    each = rules.cards_each
+    if not isinstance(value, list) or len(value) != n:
+        raise TallyError(f"tally: arrangements must be {n} lists of {each} cards, one per seat")
+    out = []
+    for seat, arr in enumerate(value):
+        if not isinstance(arr, list) or len(arr) != each or not all(isinstance(c, str) for c in arr):
+            raise TallyError(f"tally: the arrangement of seat {seat} must be {each} cards (back 5, middle 5, front 3)")
+        try:
+            out.append([card(c) for c in arr])
+        except NotationError as e:
+            raise TallyError(f"tally: arrangement of seat {seat}: {e}") from None
+    flat = [c for arr in out for c in arr]
+    if len(set(flat)) != len(flat) or mask_of(flat) != rules.deck:
+        raise TallyError("tally: the arrangements must hold every card of the deck exactly once")
+    return out
+
+
+def tally_json(tally: Tally) -> dict[str, Any]:
+    """A tally as a record writes it (card names for arrangements)."""
+    out: dict[str, Any] = {}
+    for k, v in tally.items():
+        if k == "arrangements":
+            out[k] = [[card_name(c) for c in arr] for arr in v]
+        elif isinstance(v, list):
+            out[k] = [list(x) if isinstance(x, list) else x for x in v]
+        else:
+            out[k] = v
+    return out

@@ -1,0 +1,151 @@
+"""Saving and resuming a terminal game: a ``barbu-record/1`` file and its seed file.
+
+The game itself is saved as a plain record (RECORD.md), readable by ``barbu replay``
+and every other front end: the deals so far, the one in progress included with its
+hands. A record never holds the seed, and it allows no keys of its own, so the table's
+settings go into a small JSON file next to it, ``FILE.barbu-seed``::
+
+    {"format": "barbu-seed/1", "seed": 42, "first_deal": 0, "seat": 0,
+     "bots": ["heuristic", "heuristic", "heuristic"]}
+
+``seed`` deals the deals from ``first_deal`` on (:class:`~barbu.tui.table.Table`), so a
+resumed game goes on with the very deals it would have had. Without the seed file a
+record still resumes: the deals after the saved ones are dealt from a new seed.
+
+>>> import tempfile, pathlib
+>>> from barbu.tui.table import Table
+>>> table = Table.new("classic", bots=["random"], seed=9)
+>>> table.apply_bot(*table.bot_action()) if not table.person_to_act else None
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
+>>> save_table(table, path)
+>>> sorted(p.name for p in path.parent.iterdir())
+['game.json', 'game.json.barbu-seed']
+>>> again = load_table(path)
+>>> again.view() == table.view(), again.seed
+(True, 9)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from barbu.errors import BarbuError, RecordError, RecordUsageError
+from barbu.record import game_from_record, game_to_record
+from barbu.tui.table import Table
+
+SEED_FORMAT = "barbu-seed/1"
+SEED_SUFFIX = ".barbu-seed"
+
+
+class SaveError(BarbuError):
+    """A save file that cannot be written, read or resumed; the message says why."""
+
+
+def seed_path(path: str | os.PathLike[str]) -> Path:
+    """The seed file that goes with the record at ``path``.
+
+    >>> seed_path("games/monday.json").name
+    'monday.json.barbu-seed'
+    """
+    p = Path(path)
+    return p.with_name(p.name + SEED_SUFFIX)
+
+
+def new_seed() -> int:
+    """A fresh seed for a game started without ``--seed``."""
+    return secrets.randbits(63)
+
+
+def _write_json(path: Path, doc: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def save_table(table: Table, path: str | os.PathLike[str]) -> None:
+    """Write the game as a record at ``path`` and the table's settings at ``path.barbu-seed``."""
+    p = Path(path)
+    record = game_to_record(table.game, table.players)
+    settings = {
+        "format": SEED_FORMAT,
+        "seed": table.seed,
+        "first_deal": table.first_deal,
+        "seat": table.seat,
+        "bots": list(table.bot_levels),
+    }
+    try:
+        _write_json(p, record)
+        _write_json(seed_path(p), settings)
+    except OSError as e:
+        raise SaveError(f"cannot save to {p}: {e.strerror or e}") from None
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SaveError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SaveError(f"{path} is not JSON ({e.msg} at line {e.lineno}): a {what} is a JSON object") from None
+
+
+def _settings(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    doc = _read_json(path, "seed file")
+    if not isinstance(doc, dict) or doc.get("format") != SEED_FORMAT:
+        raise SaveError(f'{path} is not a seed file: it should be a JSON object with "format": "{SEED_FORMAT}"')
+    seed = doc.get("seed")
+    first = doc.get("first_deal", 0)
+    if not isinstance(seed, int | str) or isinstance(seed, bool):
+        raise SaveError(f"{path}: seed must be an integer or a string, not {seed!r}")
+    if not isinstance(first, int) or isinstance(first, bool) or first < 0:
+        raise SaveError(f"{path}: first_deal must be a deal index (0 or more), not {first!r}")
+    return doc
+
+
+def load_table(
+    path: str | os.PathLike[str],
+    seat: int | None = None,
+    bots: Sequence[str] | None = None,
+    seed: int | str | None = None,
+) -> Table:
+    """Resume the game saved at ``path`` (with its seed file when there is one).
+
+    ``seat`` and ``bots`` override the saved ones; ``seed`` deals the next deals when
+    there is no seed file (else a new seed does).
+    """
+    p = Path(path)
+    doc = _read_json(p, "record")
+    try:
+        game = game_from_record(doc)
+    except RecordUsageError as e:
+        raise SaveError(f"{p} is not a Barbu record: {e}") from None
+    except RecordError as e:
+        where = f"deal {e.deal}: " if e.deal is not None else ""
+        raise SaveError(f"{p} is not a valid record: {where}{e.message}") from None
+    settings = _settings(seed_path(p))
+    n = game.rules.players
+    if seat is None:
+        seat = settings.get("seat", 0)
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise SaveError(f"the seat must be from 0 to {n - 1}, not {seat!r}")
+    levels = list(bots) if bots else list(settings.get("bots", []))
+    try:
+        if settings:
+            return Table.resume(game, seat, levels, settings["seed"], settings.get("first_deal", 0))
+        return Table.resume(game, seat, levels, new_seed() if seed is None else seed, None)
+    except RecordError as e:
+        raise SaveError(f"cannot resume {p}: {e.message}") from None
+    except ValueError as e:
+        raise SaveError(str(e)) from None
+
+
+__all__ = ["SEED_FORMAT", "SEED_SUFFIX", "SaveError", "load_table", "new_seed", "save_table", "seed_path"]

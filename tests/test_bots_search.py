@@ -1,0 +1,249 @@
+"""The search bot: settings, budget, the exact endgame, legality in every rule set, and
+proof that it sees nothing but its seat's view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from barbu import Game, seat_view
+from barbu.actions import Action, Call, Declare, Play
+from barbu.bots import BOT_LEVELS, Bot, make_bot
+from barbu.bots.card_play import PlayGuide
+from barbu.bots.endgame import distinct_cards, solve
+from barbu.bots.sampling import hidden_cards, sample_hands
+from barbu.bots.search import Budget, SearchBot
+from barbu.cards import card, cards_of, parse_pbn
+from barbu.rulesets import RULE_SETS, rules
+from barbu.tricks import TrickPlay
+from barbu.view import SeatView
+
+TINY = {"iterations": 2, "seconds": None}
+
+
+def test_the_search_level_is_registered_with_its_settings() -> None:
+    assert "search" in BOT_LEVELS
+    bot = make_bot("search", seed=3, iterations=5, seconds=0.5, endgame=2, rollout="random")
+    assert isinstance(bot, SearchBot)
+    assert bot.settings() == {"iterations": 5, "seconds": 0.5, "endgame": 2, "rollout": "random"}
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"iterations": 0}, "iterations"),
+        ({"iterations": 2.5}, "iterations"),
+        ({"seconds": 0}, "seconds"),
+        ({"seconds": -1.0}, "seconds"),
+        ({"endgame": -1}, "endgame"),
+        ({"rollout": "smart"}, "rollout"),
+    ],
+)
+def test_bad_settings_are_refused(settings: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SearchBot(**settings)  # type: ignore[arg-type]
+
+
+def test_the_budget_counts_worlds_and_stops_at_its_time_cap() -> None:
+    budget = Budget(5, None)
+    assert sum(1 for _ in iter(budget.more, False)) == 5
+    capped = Budget(10**9, 0.01)
+    count = 0
+    while capped.more():
+        count += 1
+    assert 1 <= count < 10**9
+
+
+def _play_game(bots: list[Bot], variant: str, options: dict[str, object], seed: int, deals: int) -> Game:
+    game = Game.new(variant, options, seed=seed)
+    while not game.is_over and len(game.deals) <= deals:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bots[seat].act(seat_view(game, seat)), seat)
+    return game
+
+
+CASES: list[tuple[str, dict[str, object]]] = [(v, {}) for v in RULE_SETS] + [
+    ("salad", {"player_count": 5}),
+    ("french", {"player_count": 3}),
+    ("classic", {"heart_lead": "broken", "forced_penalty": True, "undertrump_required": True, "rotation": "quick"}),
+]
+
+
+@pytest.mark.parametrize(("variant", "options"), CASES, ids=[f"{v}-{o}" for v, o in CASES])
+def test_search_plays_every_rule_set_legally(variant: str, options: dict[str, object]) -> None:
+    """Search bots in every seat play the first deals through the checked door: the
+    first declarer's set covers the contract choice of every contract."""
+    n = rules(variant, options).players
+    bots: list[Bot] = [make_bot("search", seed=s, **TINY) for s in range(n)]
+    deals = 2
+    game = _play_game(bots, variant, options, seed=5, deals=deals)
+    assert len(game.finished_deals()) >= deals
+
+
+def test_search_plays_a_whole_game_to_the_end() -> None:
+    bots: list[Bot] = [make_bot("search", seed=1, **TINY)] + [make_bot("heuristic", seed=s) for s in range(1, 4)]
+    game = _play_game(bots, "thirty-two", {}, seed=2, deals=99)
+    assert game.is_over and sum(game.totals) == 0
+
+
+def test_search_is_reproducible_without_a_time_cap() -> None:
+    def actions() -> list[Action]:
+        game = Game.new("classic", seed=9)
+        bot = SearchBot(seed=4, iterations=3, seconds=None)
+        helpers = [make_bot("heuristic", seed=s) for s in range(4)]
+        out: list[Action] = []
+        while len(out) < 25:
+            seat = game.to_act
+            assert seat is not None
+            view = seat_view(game, seat)
+            action = bot.act(view) if seat == 0 else helpers[seat].act(view)
+            if seat == 0:
+                out.append(action)
+            game.apply(action, seat)
+        return out
+
+    assert actions() == actions()
+
+
+def _with_other_hands(game: Game, seat: int, seed: int) -> Game:
+    """The same game (same actions, same earlier deals) in which the cards ``seat`` cannot see
+    in the current deal lie elsewhere, in a way its view allows."""
+    view = seat_view(game, seat)
+    hidden = hidden_cards(view)
+    current = game.current
+    assert current is not None and current.dealt is not None
+    rng = random.Random(seed)
+    for _ in range(50):
+        hands = sample_hands(hidden, rng)
+        dealt = [hands[s] | hidden.played[s] for s in range(view.players)]
+        if dealt != list(current.dealt):
+            break
+    else:  # pragma: no cover - only when nothing is hidden any more
+        pytest.skip("nothing left to hide")
+    other = Game(game.rules, game.first_declarer)
+    for i, deal in enumerate(game.deals):
+        assert deal.dealt is not None
+        other.give_hands(dealt if i == current.index else list(deal.dealt))
+        for move in game.history:
+            if move.deal == i:
+                other.apply(move.action, move.seat)
+    return other
+
+
+@pytest.mark.parametrize("level", ["search", "heuristic"])
+def test_a_bot_sees_only_its_view(level: str) -> None:
+    """Move the unseen cards around in every way the view allows: the view is the same,
+    and so is the bot's decision; it has no other way to look at the cards."""
+    game = Game.new("classic", seed=17)
+    helpers = [make_bot("heuristic", seed=s) for s in range(4)]
+    settings = TINY if level == "search" else {}
+    checked = 0
+    while not game.is_over and len(game.deals) <= 2:
+        seat = game.to_act
+        assert seat is not None
+        view = seat_view(game, seat)
+        if len(view.legal_actions) > 1 and view.phase in ("play", "call", "contract") and checked < 12:
+            other = _with_other_hands(game, seat, seed=checked)
+            other_view = seat_view(other, seat)
+            assert other.current is not None and game.current is not None
+            assert other.current.dealt != game.current.dealt
+            assert other_view == view
+            mine = make_bot(level, seed=7, **settings).act(view)
+            assert make_bot(level, seed=7, **settings).act(other_view) == mine
+            checked += 1
+        game.apply(helpers[seat].act(view), seat)
+    assert checked == 12
+
+
+def _brute_force(t: TrickPlay, contract_id: str, root: int) -> list[float]:
+    r = rules("classic")
+    contract = r.contract(contract_id)
+    guide = PlayGuide(contract, r)
+
+    def search(node: TrickPlay) -> list[float]:
+        if node.finished:
+            raw = contract.raw(contract.tally_from_tricks(node.result()), r.shape)
+            return [guide.utility(p, raw) for p in range(4)]
+        seat = node.turn
+        best: list[float] | None = None
+        for c in cards_of(node.legal_mask()):
+            child = node.copy()
+            child.play(c)
+            v = search(child)
+            if best is None or v[seat] > best[seat] + 1e-9 or (v[seat] > best[seat] - 1e-9 and v[root] < best[root]):
+                best = v
+        assert best is not None
+        return best
+
+    return search(t)
+
+
+@pytest.mark.parametrize("contract_id", ["no-tricks", "no-last-two", "no-queens", "no-hearts", "trumps"])
+def test_the_endgame_solver_agrees_with_brute_force(contract_id: str) -> None:
+    """Trying one card of each group of equivalent cards gives the values of trying all."""
+    r = rules("classic")
+    contract = r.contract(contract_id)
+    rng = random.Random(contract_id)
+    for _ in range(6):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[13 * s : 13 * s + 13]) for s in range(4)]
+        t = TrickPlay(hands, leader=rng.randrange(4), trump=0 if contract.names_trump else None)
+        while t.tricks_total - len(t.winners) > 3:
+            t.play(rng.choice(cards_of(t.legal_mask())))
+        guide = PlayGuide(contract, r)
+        assert solve(t, contract, r, guide, root=1) == _brute_force(t, contract_id, root=1)
+
+
+def test_equivalent_cards_are_tried_once() -> None:
+    hand = parse_pbn("KQJ9.A..")
+    gone = hand | (1 << card("TS"))
+    assert [c for c in distinct_cards(hand, gone, [0.0] * 52)] == [card("9S"), card("AH")]
+    queens_cost = [6.0 if c % 13 == 10 else 0.0 for c in range(52)]
+    assert card("QS") in distinct_cards(hand, gone, queens_cost)
+
+
+def test_trick_play_copies_keep_every_slot() -> None:
+    """The search relies on cheap, complete copies of the trick state."""
+    t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, trump=0)
+    t.play(card("AS"))
+    copy = t.copy()
+    for name in TrickPlay.__slots__:
+        assert getattr(copy, name) == getattr(t, name), name
+    copy.play(card("KS"))
+    assert t.trick == [card("AS")] and t.hands[1] >> card("KS") & 1
+
+
+def test_search_dumps_the_king_of_hearts_where_its_double_pays() -> None:
+    """Last to play to the declarer's ace, void, holding K♥ and in business with the
+    declarer: the king goes now, on the seat whose loss the double doubles."""
+    game = Game(rules("classic"), first_declarer=0)
+    hands = ("AKQJT98.AQJ.AK.A", "765.T98.QJT9.KQJ", "432.765.8765.T98", ".K432.432.765432")
+    game.give_hands([parse_pbn(h) for h in hands])
+    game.apply(Declare("no-king"))
+    for _ in range(3):
+        game.apply(Call(double=(0,)))
+    game.apply(Call())
+    for c in ("AS", "7S", "4S"):
+        game.apply(Play(card(c)))
+    view: SeatView = seat_view(game, 3)
+    assert SearchBot(seed=1, iterations=4, seconds=None).act(view) == Play(card("KH"))
+
+
+def test_search_holds_the_king_when_the_trick_is_not_the_declarer_s() -> None:
+    """Seat 1 in business with the declarer only, void in spades, first to discard on a
+    low spade lead: its view lets seats 2 and 3 hold the higher spades, so it keeps K♥
+    for a trick the declarer wins, where the double makes it pay."""
+    game = Game(rules("classic"), first_declarer=0)
+    game.give_hands(
+        [parse_pbn(h) for h in ("AKQJT98765432...", ".KQJT98765432.A.", "..KQJT98765432.A", ".A..KQJT98765432")]
+    )
+    game.apply(Declare("no-king"))
+    for _ in range(3):
+        game.apply(Call(double=(0,)))
+    game.apply(Call())
+    game.apply(Play(card("2S")))
+    action = SearchBot(seed=1, iterations=8, seconds=None).act(seat_view(game, 1))
+    assert action != Play(card("KH"))

@@ -1,0 +1,188 @@
+"""The pages in Debian's Chromium, driven by Playwright: playing by clicking, with friends, after a reload."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from barbu.server.client import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'barbu.db'}"
+    with ServerProcess(db, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def view(page: Page) -> Any:
+    return page.evaluate("window.barbu.view")
+
+
+def my_turn(page: Page) -> bool:
+    return bool(
+        page.evaluate("""() => { const s = window.barbu; const v = s.view;
+        return !!v && !v.game_over && s.seat !== null && v.to_act === s.seat && !s.pending; }""")
+    )
+
+
+def deals_done(page: Page) -> int:
+    return int(page.evaluate("window.barbu.view ? window.barbu.view.history.length : 0"))
+
+
+def click_something(page: Page) -> None:
+    """Do what a person does: press an offered button, or click a highlighted card."""
+    v = view(page)
+    if v["phase"] == "play":
+        cards = page.locator("#hand button.card.legal")
+        playable = [x for x in v["legal"] if x != "pass"]
+        assert cards.count() == len(playable)  # highlighted: exactly the server's legal cards
+        assert page.locator("#hand button.card.dim").count() == len(v["hand"]) - len(playable)
+        if playable:
+            cards.first.click()
+            return
+    page.locator("#actions button:not([disabled])").first.click()
+
+
+def wait_for_change(page: Page, seq: int) -> None:
+    page.wait_for_function(
+        f"window.barbu.seq > {seq} || (window.barbu.view && window.barbu.view.game_over)", timeout=15000
+    )
+
+
+def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: ServerProcess, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.http + "/")
+    page.wait_for_selector("#seats .seat-choice")
+    page.fill("#name", "Zoé")
+    for i in (1, 2, 3):
+        page.select_option(f"#seats .seat-choice:nth-child({i + 1}) select.level", "random")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("window.barbu.view !== null && window.barbu.table !== null")
+    assert "Zoé (you)" in page.inner_text(".seat.mine")
+    used_keyboard = False
+    while deals_done(page) < 1:
+        page.wait_for_function(
+            """() => { const s = window.barbu; const v = s.view;
+            return v && (v.history.length > 0 || (v.to_act === s.seat && !s.pending)); }""",
+            timeout=15000,
+        )
+        if deals_done(page) >= 1:
+            break
+        seq = page.evaluate("window.barbu.seq")
+        v = view(page)
+        if v["phase"] == "play" and not used_keyboard and any(x != "pass" for x in v["legal"]):
+            page.locator("#hand button.card.legal").first.focus()
+            page.keyboard.press("Enter")  # playable with the keyboard too
+            used_keyboard = True
+        else:
+            click_something(page)
+        wait_for_change(page, seq)
+    assert used_keyboard
+    assert page.locator("#sheet table.sheet tbody tr").count() == 1
+    page.wait_for_selector("#center .settle")  # the settlement of the deal just played
+    assert "Deal 1:" in page.inner_text("#center .settle")
+    assert errors == []
+    page.close()
+
+
+def test_four_browsers_play_a_deal_together(server: ServerProcess, browser: Browser) -> None:
+    made = httpx.post(server.http + "/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4}).json()
+    contexts = [browser.new_context(viewport={"width": 900, "height": 800}) for _ in range(4)]
+    pages = []
+    for ctx, seat in zip(contexts, made["seats"], strict=True):
+        page = ctx.new_page()
+        page.goto(server.http + seat["link"])
+        pages.append(page)
+    for page in pages:
+        page.wait_for_function(
+            "window.barbu.view !== null && window.barbu.table && window.barbu.table.status === 'playing'"
+        )
+    while deals_done(pages[0]) < 1:
+        actor = next((p for p in pages if my_turn(p)), None)
+        if actor is None:
+            pages[0].wait_for_timeout(30)
+            continue
+        seq = actor.evaluate("window.barbu.seq")
+        click_something(actor)
+        for p in pages:
+            wait_for_change(p, seq)
+    # everyone sees the same public state, and only their own hand
+    views = [view(p) for p in pages]
+    assert len({str(v["totals"]) for v in views}) == 1
+    assert len({" ".join(v["hand"]) for v in views}) == 4
+    for ctx in contexts:
+        ctx.close()
+
+
+def test_a_reload_mid_trick_resumes_the_table(server: ServerProcess, browser: Browser) -> None:
+    made = httpx.post(
+        server.http + "/api/tables",
+        json={"variant": "classic", "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3},
+    ).json()
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    page.goto(server.http + made["seats"][0]["link"])
+    page.wait_for_function("window.barbu.view !== null")
+    while True:  # play until a trick is under way and it is our turn again
+        page.wait_for_function(
+            "() => { const s = window.barbu; return s.view.to_act === s.seat && !s.pending; }", timeout=15000
+        )
+        v = view(page)
+        if v["phase"] == "play" and v["current_trick"] and len(v["tricks"]) >= 1:
+            break
+        seq = page.evaluate("window.barbu.seq")
+        click_something(page)
+        wait_for_change(page, seq)
+    before = view(page)
+    trick_cards = page.locator("#center .trick .card").count()
+    assert trick_cards == len(before["current_trick"]["cards"]) > 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392  # no sideways scrolling on a phone
+    page.reload()
+    page.wait_for_function("window.barbu.view !== null")
+    after = view(page)
+    assert after == before
+    assert page.locator("#center .trick .card").count() == trick_cards
+    assert page.locator("#hand button.card").count() == len(before["hand"])
+    seq = page.evaluate("window.barbu.seq")
+    click_something(page)
+    wait_for_change(page, seq)
+    assert view(page)["plays"][: len(before["plays"])] == before["plays"]
+    page.close()
+
+
+def test_the_lobby_fits_a_phone(server: ServerProcess, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.http + "/")
+    page.wait_for_selector("#seats .seat-choice")
+    page.select_option("#variant", "chinese-poker")  # the longest rule set name
+    page.click("details.flags summary")  # every house rule shown
+    assert page.evaluate("document.documentElement.scrollWidth") <= 362
+    page.close()

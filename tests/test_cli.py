@@ -1,0 +1,66 @@
+"""The ``barbu`` command: rules, simulate, and its refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from barbu.cli import main, rules_text
+from barbu.replay import replay_json
+from barbu.rulesets import RULE_SETS, rules
+
+ZERO_SUM = {
+    "classic": "yes",
+    "ravage-city": "yes",
+    "chinese-poker": "yes",
+    "five-player": "yes",
+    "thirty-two": "yes",
+    "king": "over the whole game only",
+    "salad": "no",
+    "french": "no",
+}
+
+
+@pytest.mark.parametrize("variant", list(RULE_SETS))
+def test_rules_says_what_the_spec_says_about_zero_sum(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", variant]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("zero-sum:"))
+    assert line.startswith(f"zero-sum: {ZERO_SUM[variant]}")
+    assert f"deals: {rules(variant).deal_count} " in out
+
+
+def test_rules_lists_only_flags_that_matter() -> None:
+    king = rules_text(rules("king"))
+    assert "compulsory_doubles" not in king and "heart_lead" in king
+    classic = rules_text(rules("classic", {"rotation": "quick"}))
+    assert '"quick"   (differs from classic)' in classic
+    assert "ravage_city_total" not in classic
+
+
+def test_simulate_writes_records_that_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2", "--seed", "9", "--variant", "king", "--records", str(tmp_path)]) == 0
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 2
+    for f in files:
+        out = replay_json(json.loads(f.read_text()))
+        assert out["valid"] and out["complete"] and sum(out["totals"]) == 0
+    assert "mean" in capsys.readouterr().out
+
+
+def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["simulate", "--games", "2", "--seed", "4"])
+    first = capsys.readouterr().out
+    main(["simulate", "--games", "2", "--seed", "4"])
+    assert capsys.readouterr().out == first
+
+
+def test_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["dance"]) == 2
+    assert "unknown command" in capsys.readouterr().err
+    assert main(["rules", "classic", "-o", "colour=red"]) == 2
+    assert "unknown flag 'colour'" in capsys.readouterr().err
+    assert main(["simulate", "--variant", "bridge"]) == 2
+    assert "unknown variant" in capsys.readouterr().err

@@ -1,0 +1,273 @@
+"""The PettingZoo environment (barbu.env): PettingZoo's own checks, rewards, errors."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from barbu import IllegalAction, OptionsError, seat_view
+from barbu.actions import Arrange, Call, Play
+from barbu.bots import make_bot
+from barbu.env import BarbuEnv, env
+
+
+def _random_episode(e: BarbuEnv, seed: int) -> tuple[dict[str, float], int]:
+    """Play an episode with uniform legal actions; the return of each agent and the steps taken."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    returns = {a: 0.0 for a in e.possible_agents}
+    steps = 0
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    return returns, steps
+
+
+# PettingZoo warns about every dict observation (its own board games get the same two
+# warnings): an action mask needs a dict, so these two are expected and silenced.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"variant": "classic"},
+        {"variant": "classic", "episode": "deal", "contract": "trumps", "reward": "game"},
+        {"variant": "chinese-poker", "episode": "deal", "contract": "chinese-poker"},
+        {"variant": "five-player", "episode": "deal", "contract": "domino"},
+        {"variant": "french", "options": {"player_count": 3}},
+        {"variant": "king", "reward": "game"},
+    ],
+    ids=lambda s: "-".join(str(v) for v in s.values()),
+)
+def test_pettingzoo_api_and_seed_tests_pass(settings: dict[str, object]) -> None:
+    api_test(env(**settings), num_cycles=120)
+    seed_test(lambda: env(**settings), num_cycles=120)
+
+
+def test_deal_rewards_add_up_to_the_totals_of_the_game() -> None:
+    e = BarbuEnv("classic", options={"rotation": "quick"})
+    returns, steps = _random_episode(e, seed=4)
+    assert e.game is not None and e.game.is_over and steps > 28 * 52
+    assert [returns[a] for a in e.possible_agents] == [float(t) for t in e.game.totals]
+    assert sum(returns.values()) == 0
+
+
+def test_game_rewards_come_once_at_the_end() -> None:
+    e = BarbuEnv("thirty-two", reward="game")
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen: dict[str, list[float]] = {a: [] for a in e.possible_agents}
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        seen[agent].append(reward)
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert e.game is not None and e.game.is_over
+    for agent, seat in e.agent_name_mapping.items():
+        assert all(r == 0 for r in seen[agent][:-1])
+        assert seen[agent][-1] == e.game.totals[seat]
+
+
+def test_french_penalty_points_are_negated_so_that_more_is_better() -> None:
+    e = BarbuEnv("french", options={"first_five_only": True}, episode="deal")
+    returns, _ = _random_episode(e, seed=3)
+    assert e.game is not None and e.game.deals[0].contract is not None
+    assert e.game.deals[0].contract.id == "no-tricks"
+    final = e.game.deals[0].final
+    assert final is not None and sum(final) == 65
+    assert [returns[a] for a in e.possible_agents] == [-float(f) for f in final]
+
+
+def test_a_deal_episode_ends_on_the_finished_deal() -> None:
+    e = BarbuEnv("classic", episode="deal", contract="no-king", options={"skip_undoubled_negative": False})
+    returns, _ = _random_episode(e, seed=6)
+    assert e.game is not None and e.game.deals[0].finished
+    assert sum(returns.values()) == -20
+    e.reset(seed=6)
+    observation, *_ = e.last()
+    assert "contract no-king" in e.observations.decode(observation["observation"])
+
+
+def test_the_terminal_observation_shows_the_deal_that_ended() -> None:
+    e = BarbuEnv("classic", episode="deal", contract="trumps", render_mode="ansi")
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while not all(e.terminations.values()):
+        observation, *_ = e.last()
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    observation = e.observe("player_2")
+    text = e.observations.decode(observation["observation"])
+    assert "· over ·" in text and "contract trumps" in text and "deal 1 of 28" in text
+    assert not observation["action_mask"].any()
+    rendered = e.render()
+    assert rendered is not None and "· over ·" in rendered
+
+
+def test_reset_with_a_seed_replays_the_same_episode() -> None:
+    e = BarbuEnv("salad", episode="deal")
+    first, _ = _random_episode(e, seed=12)
+    again, _ = _random_episode(e, seed=12)
+    assert first == again
+    e.reset(seed=12)
+    a = e.observe(e.agent_selection)["observation"]
+    e.reset()
+    b = e.observe(e.agent_selection)["observation"]
+    e.reset(seed=12)
+    assert np.array_equal(a, e.observe(e.agent_selection)["observation"])
+    assert not np.array_equal(a, b)
+
+
+def test_an_observation_is_the_seats_view_and_nothing_more() -> None:
+    e = BarbuEnv("classic", episode="deal", contract="no-hearts")
+    e.reset(seed=5)
+    game = e.game
+    assert game is not None
+    for agent, seat in e.agent_name_mapping.items():
+        observation = e.observe(agent)["observation"]
+        assert np.array_equal(observation, e.observations.encode(seat_view(game, seat)))
+        hand = e.observations.part(observation, "hand")
+        deal = game.current
+        assert deal is not None
+        assert int(hand.sum()) == 13 and all(deal.hand(seat) >> int(c) & 1 for c in np.flatnonzero(hand))
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    e = BarbuEnv("classic", episode="deal", contract="no-queens")
+    e.reset(seed=8)
+    before = e.observe(e.agent_selection)["observation"].copy()
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalAction):
+        e.step(illegal)
+    with pytest.raises(ValueError, match="out of range"):
+        e.step(e.actions.size)
+    with pytest.raises(ValueError, match="not None"):
+        e.step(None)
+    assert np.array_equal(before, e.observe(e.agent_selection)["observation"])
+    assert e.game is not None and len(e.game.history) == 1
+
+
+def test_a_place_out_of_the_arrange_phase_is_refused() -> None:
+    e = BarbuEnv("chinese-poker")
+    e.reset(seed=1)
+    with pytest.raises(IllegalAction, match="cannot place"):
+        e.step(e.actions.sections["place"].start)
+
+
+def test_bad_settings_say_what_is_allowed() -> None:
+    with pytest.raises(OptionsError, match="episode"):
+        BarbuEnv("classic", episode="hand")
+    with pytest.raises(OptionsError, match="reward"):
+        BarbuEnv("classic", reward="tricks")
+    with pytest.raises(OptionsError, match="episode='deal'"):
+        BarbuEnv("classic", contract="trumps")
+    with pytest.raises(OptionsError, match="fixed order"):
+        BarbuEnv("french", episode="deal", contract="no-king")
+    with pytest.raises(OptionsError, match="contracts are"):
+        BarbuEnv("classic", episode="deal", contract="salad")
+    with pytest.raises(OptionsError, match="unknown flag"):
+        BarbuEnv("classic", options={"colour": "red"})
+    with pytest.raises(OptionsError, match="render_mode"):
+        BarbuEnv("classic", render_mode="rgb_array")
+
+
+def test_a_chinese_poker_arrangement_takes_ten_place_actions() -> None:
+    e = BarbuEnv("chinese-poker", episode="deal", contract="chinese-poker")
+    e.reset(seed=3)
+    while e.game is not None and e.game.phase == "call":
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(np.flatnonzero(mask)[0]))
+    game = e.game
+    assert game is not None and game.phase == "arrange"
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    assert int(mask.sum()) == 13 and set(np.flatnonzero(mask)) <= set(e.actions.sections["place"])
+    for k in range(10):
+        assert e.agent_selection == agent
+        mask = e.observe(agent)["action_mask"]
+        assert int(mask.sum()) == 13 - k
+        e.step(int(np.flatnonzero(mask)[-1]))
+    assert e.agent_selection != agent
+    deal = game.current
+    assert deal is not None and len(deal.arrangements) == 1
+
+
+def test_core_bots_play_through_the_environment() -> None:
+    e = BarbuEnv("chinese-poker", episode="deal", contract="chinese-poker")
+    e.reset(seed=2)
+    bot = make_bot("heuristic", seed=1)
+    queued: list[int] = []
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        if not queued:
+            action = bot.act(e.view(agent))
+            queued = e.indexes_of(action)
+            assert len(queued) == (10 if isinstance(action, Arrange) else 1)
+        e.step(queued.pop(0))
+    assert e.game is not None and e.game.deals[0].finished
+
+
+def test_spoken_calls_are_expanded_by_the_core() -> None:
+    e = BarbuEnv("classic", episode="deal", contract="trumps")
+    e.reset(seed=4)
+    e.step(e.actions.sections["trump"].start)
+    seat = e.agent_name_mapping[e.agent_selection]
+    declarer = e.view(e.agent_selection).declarer
+    assert e.indexes_of(Call(word="maximum")) == [e.actions.call_index([declarer], [], seat)]
+    with pytest.raises(IllegalAction):
+        e.indexes_of(Call(word="flanks"))
+    assert e.indexes_of(Play(3)) == [3]
+
+
+def _example(name: str) -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_example_runs_in_a_tiny_configuration(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _example("train_policy").main(["--deals", "40", "--eval", "12", "--seed", "3"])
+    assert result["deals"] == 40 and set(result["weights"]) >= {"over", "under", "discard rank"}
+    assert np.isfinite(result["learned"]) and np.isfinite(result["random"])
+    assert "with the learned policy" in capsys.readouterr().out
+
+
+def test_the_trained_policy_beats_random_play() -> None:
+    """A short training run already learns to duck in no-tricks: a clear gain on paired deals."""
+    result = _example("train_policy").main(["--deals", "300", "--eval", "80", "--seed", "1"])
+    assert result["weights"]["over"] < 0 < result["weights"]["under"]
+    assert result["gain"] > 1.96 * result["error"] > 0
+
+
+def test_the_search_bot_example_runs_in_a_tiny_configuration(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _example("search_bot_in_env").main(["--deals", "1", "--iterations", "2"])
+    assert result["deals"] == 1 and np.isfinite(result["gain"])
+    assert "bot level:" in capsys.readouterr().out
+
+
+def test_the_throughput_benchmark_runs_briefly() -> None:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_env.py"
+    spec = importlib.util.spec_from_file_location("bench_env", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rates = bench.measure(seconds=0.05, rounds=1)
+    assert set(rates) == {name for name, _ in bench.RUNS} and all(r > 0 for r in rates.values())

@@ -1,0 +1,326 @@
+"""A whole game (RULES.md §2.1-2.4, §2.11, 4.6, 4.7): rotation, contract choice, totals, ranking."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from barbu import Call, Declare, EnterTally, Game, IllegalAction, NameTrump, rules
+from barbu.deal import Phase
+from table_setup import score_sheet, sheet_deal
+
+# -- rotation --------------------------------------------------------------------------------
+
+
+def declarers_of(variant: str, options: dict[str, Any] | None, first: int) -> list[int]:
+    r = rules(variant, options)
+    return [r.declarer_of(i, first) for i in range(r.deal_count)]
+
+
+def test_block_rotation_gives_each_declarer_its_set_in_a_row_then_passes_left() -> None:
+    assert declarers_of("classic", None, 2) == [2] * 7 + [3] * 7 + [0] * 7 + [1] * 7
+    assert declarers_of("five-player", None, 4) == [4] * 7 + [0] * 7 + [1] * 7 + [2] * 7 + [3] * 7
+    assert declarers_of("chinese-poker", None, 1) == [1] * 9 + [2] * 9 + [3] * 9 + [0] * 9
+
+
+def test_quick_rotation_passes_left_every_deal() -> None:
+    assert declarers_of("classic", {"rotation": "quick"}, 3) == [(3 + i) % 4 for i in range(28)]
+    assert declarers_of("salad", {"rotation": "quick", "player_count": 5}, 0) == [i % 5 for i in range(30)]
+
+
+def test_french_passes_left_every_deal_and_king_passes_right() -> None:
+    assert declarers_of("french", {"player_count": 3}, 1) == [(1 + i) % 3 for i in range(24)]
+    assert declarers_of("king", None, 1) == [(1 - i) % 4 for i in range(20)]
+
+
+@pytest.mark.parametrize("variant, options", [("classic", None), ("classic", {"rotation": "quick"}), ("king", None)])
+def test_the_game_follows_its_rotation(variant: str, options: dict[str, Any] | None) -> None:
+    game = Game.new(variant, options, seed=11, first_declarer=1)
+    rng = random.Random(5)
+    seen: list[tuple[int, int]] = []
+    while not game.is_over:
+        deal = game.current
+        assert deal is not None
+        if not seen or seen[-1][0] != deal.index:
+            seen.append((deal.index, deal.declarer))
+        game.apply(rng.choice(game.legal_actions()))
+    assert [d for _, d in seen] == declarers_of(variant, options, 1)
+
+
+def test_every_deal_is_dealt_from_the_declarer_and_conserves_the_deck() -> None:
+    for variant, options in [
+        ("classic", None),
+        ("five-player", None),
+        ("french", {"player_count": 3}),
+        ("thirty-two", None),
+    ]:
+        game = Game.new(variant, options, seed=3)
+        deal = game.current
+        assert deal is not None and deal.dealt is not None
+        r = game.rules
+        union = 0
+        for h in deal.dealt:
+            assert h.bit_count() == r.cards_each
+            assert union & h == 0
+            union |= h
+        assert union == r.deck
+
+
+def test_seeded_games_repeat_and_different_seeds_differ() -> None:
+    a, b, c = Game.new(seed=42), Game.new(seed=42), Game.new(seed=43)
+    assert a.first_declarer == b.first_declarer
+    assert a.current is not None and b.current is not None and c.current is not None
+    assert a.current.dealt == b.current.dealt
+    assert a.current.dealt != c.current.dealt
+
+
+def test_first_declarer_is_drawn_over_all_seats() -> None:
+    firsts = Counter(Game.new(seed=s).first_declarer for s in range(60))
+    assert set(firsts) == {0, 1, 2, 3}
+    assert {Game.new("five-player", seed=s).first_declarer for s in range(60)} == {0, 1, 2, 3, 4}
+
+
+def test_first_declarer_must_be_a_seat() -> None:
+    with pytest.raises(IllegalAction, match="from 0 to 3"):
+        Game(rules("classic"), 4)
+    with pytest.raises(IllegalAction):
+        Game.new(seed=1, first_declarer=-1)
+
+
+def test_copy_deals_what_the_original_would_deal() -> None:
+    game = Game.new(seed=9)
+    rng = random.Random(1)
+    for _ in range(30):
+        game.apply(rng.choice(game.legal_actions()))
+    twin = game.copy()
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    for _ in range(300):
+        game.apply(rng_a.choice(game.legal_actions()))
+        twin.apply(rng_b.choice(twin.legal_actions()))
+    assert [d.dealt for d in game.deals] == [d.dealt for d in twin.deals]
+    assert game.totals == twin.totals
+
+
+# -- contract choice ---------------------------------------------------------------------------
+
+CLASSIC = ["no-tricks", "no-hearts", "no-queens", "no-king", "no-last-two", "trumps", "domino"]
+
+
+def test_each_declarer_names_each_contract_once_and_the_last_is_forced_but_still_named() -> None:
+    game = score_sheet(first=1)
+    order = ["domino", "no-king", "trumps", "no-tricks", "no-last-two", "no-hearts"]
+    for i, contract in enumerate(order):
+        deal = game.current
+        assert deal is not None and deal.declarer == 1
+        left = [c for c in CLASSIC if c not in order[:i]]
+        assert [str(a) for a in game.legal_actions()] == left
+        for used in order[:i]:
+            with pytest.raises(IllegalAction, match="contracts left are"):
+                game.apply(Declare(used), 1)
+        sheet_deal(game, contract, {s: Call(double=(1,)) for s in (0, 2, 3)} if i < 2 else {})
+    deal = game.current
+    assert deal is not None and deal.phase is Phase.CONTRACT
+    assert game.legal_actions() == [Declare("no-queens")]
+    sheet_deal(game, "no-queens")
+    deal = game.current
+    assert deal is not None and deal.declarer == 2
+    assert [str(a) for a in game.legal_actions()] == CLASSIC
+
+
+KING_NEGATIVES = [
+    "king-no-king",
+    "king-no-queens",
+    "king-no-boys",
+    "king-no-hearts",
+    "king-no-last-two",
+    "king-no-tricks",
+]
+KING_TALLIES: dict[str, dict[str, Any]] = {
+    "king-no-king": {"king_of_hearts": 2},
+    "king-no-queens": {"queens": [1, 1, 1, 1]},
+    "king-no-boys": {"jacks_and_kings": [2, 2, 2, 2]},
+    "king-no-hearts": {"hearts": [4, 3, 3, 3]},
+    "king-no-last-two": {"second_last": 0, "last": 3},
+    "king-no-tricks": {"tricks": [4, 3, 3, 3]},
+    "king-trumps": {"tricks": [4, 3, 3, 3]},
+}
+
+
+def king_choices(
+    negatives_by_seat: Counter[int], trumps_by_seat: Counter[int], per_game: Counter[str], seat: int
+) -> list[str]:
+    """RULES.md 4.7, written independently of the engine."""
+    out = []
+    if negatives_by_seat[seat] < 3:
+        out += [c for c in KING_NEGATIVES if per_game[c] < 2]
+    if trumps_by_seat[seat] < 2:
+        out.append("king-trumps")
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_king_choice_rule(seed: int) -> None:
+    rng = random.Random(seed)
+    game = score_sheet("king", first=rng.randrange(4))
+    negatives: Counter[int] = Counter()
+    trumps: Counter[int] = Counter()
+    per_game: Counter[str] = Counter()
+    while not game.is_over:
+        deal = game.current
+        assert deal is not None
+        seat = deal.declarer
+        expected = king_choices(negatives, trumps, per_game, seat)
+        assert [str(a) for a in game.legal_actions()] == [c for c in [*KING_NEGATIVES, "king-trumps"] if c in expected]
+        for c in KING_NEGATIVES:
+            if c not in expected:
+                assert not game.is_legal(Declare(c), seat)
+        choice = rng.choice(expected)
+        game.apply(Declare(choice), seat)
+        if deal.phase is Phase.TRUMP:
+            game.apply(NameTrump(rng.randrange(4)), seat)
+        game.apply(EnterTally(KING_TALLIES[choice]))
+        if choice == "king-trumps":
+            trumps[seat] += 1
+        else:
+            negatives[seat] += 1
+            per_game[choice] += 1
+    assert all(negatives[s] == 3 and trumps[s] == 2 for s in range(4))
+    assert all(per_game[c] == 2 for c in KING_NEGATIVES)
+    assert sum(game.totals) == 0
+
+
+def test_king_seat_with_two_trumps_must_choose_a_negative_and_exhausted_negatives_disappear() -> None:
+    game = score_sheet("king", first=0)
+    # deals go 0, 3, 2, 1, 0, ... ; seat 0 takes trumps twice; seats 3 and 2 take king-no-king
+    plan = ["king-trumps", "king-no-king", "king-no-king", "king-no-tricks", "king-trumps"]
+    for contract in plan:
+        deal = game.current
+        assert deal is not None
+        game.apply(Declare(contract), deal.declarer)
+        if deal.phase is Phase.TRUMP:
+            game.apply(NameTrump(0), deal.declarer)
+        game.apply(EnterTally(KING_TALLIES[contract]))
+    deal = game.current
+    assert deal is not None and deal.declarer == 3
+    assert "king-no-king" not in [str(a) for a in game.legal_actions()]
+    # seat 0's next turn (deal 8): only negatives
+    for contract in ["king-no-queens", "king-no-boys", "king-no-hearts"]:
+        d = game.current
+        assert d is not None
+        game.apply(Declare(contract), d.declarer)
+        game.apply(EnterTally(KING_TALLIES[contract]))
+    deal = game.current
+    assert deal is not None and deal.declarer == 0
+    assert [str(a) for a in game.legal_actions()] == [
+        "king-no-queens",
+        "king-no-boys",
+        "king-no-hearts",
+        "king-no-last-two",
+        "king-no-tricks",
+    ]
+
+
+def test_french_plays_its_fixed_order_each_contract_once_per_seat() -> None:
+    for n, five in [(3, False), (4, False), (5, False), (4, True)]:
+        opts: dict[str, Any] = {"player_count": n} if n != 4 else {}
+        if five:
+            opts["first_five_only"] = True
+        game = Game.new("french", opts, seed=n)
+        rng = random.Random(n)
+        seen: list[tuple[str, int]] = []
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            assert deal.phase is not Phase.CONTRACT and deal.phase is not Phase.CALL
+            if not seen or len(seen) == deal.index:
+                assert deal.contract is not None
+                seen.append((deal.contract.id, deal.declarer))
+            game.apply(rng.choice(game.legal_actions()))
+        order = ["no-tricks", "no-hearts", "no-queens", "no-king", "salad", "more-tricks", "first-and-last", "domino"]
+        order = order[:5] if five else order
+        assert [c for c, _ in seen] == [c for c in order for _ in range(n)]
+        assert [d for _, d in seen] == [(game.first_declarer + i) % n for i in range(len(seen))]
+
+
+# -- totals, ranking, game over ---------------------------------------------------------------------
+
+
+def test_totals_add_the_final_scores_of_each_deal() -> None:
+    game = score_sheet()
+    sheet_deal(game, "no-tricks", {1: Call(double=(0,))}, {"tricks": [1, 4, 4, 4]})
+    # raw -2 -8 -8 -8; P1 -> P0: -8 - -2 = -6
+    assert game.totals == [4, -14, -8, -8]
+    sheet_deal(game, "no-king")  # skipped: +1 / -7
+    assert game.totals == [5, -21, -15, -15]
+
+
+def _finish(game: Game, seed: int = 0) -> Game:
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@pytest.mark.parametrize(
+    "totals, ranking, winners",
+    [
+        ([10, 5, 5, -20], [1, 2, 2, 4], [0]),
+        ([7, 7, -4, -10], [1, 1, 3, 4], [0, 1]),
+        ([0, 0, 0, 0], [1, 1, 1, 1], [0, 1, 2, 3]),
+        ([-3, 9, -3, -3], [2, 1, 2, 2], [1]),
+    ],
+)
+def test_ranking_highest_first_with_shared_ranks(totals: list[int], ranking: list[int], winners: list[int]) -> None:
+    game = Game.new(seed=1)
+    game.totals = totals
+    assert game.ranking() == ranking and game.winners() == winners
+
+
+def test_french_ranks_the_lowest_total_first() -> None:
+    game = Game.new("french", seed=1)
+    game.totals = [300, 120, 120, 500]
+    assert game.ranking() == [3, 1, 1, 4] and game.winners() == [1, 2]
+
+
+def test_king_turkish_winners_are_the_positive_totals() -> None:
+    game = Game.new("king", seed=1)
+    game.totals = [300, -120, 20, -200]
+    assert game.winners_turkish() == [0, 2] and game.winners() == [0]
+    game.totals = [0, 0, 0, 0]
+    assert game.winners_turkish() == [0, 1, 2, 3]
+
+
+def test_game_over_refuses_every_action() -> None:
+    game = _finish(Game.new("king", seed=4))
+    assert game.is_over and game.phase == "game_over" and game.to_act is None
+    assert game.legal_actions() == [] and game.current is None
+    assert len(game.deals) == 20 and all(d.finished for d in game.deals)
+    history = list(game.history)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Declare("king-trumps"))
+    assert err.value.kind == "game"
+    assert game.history == history
+    assert not game.is_legal(Declare("king-trumps"))
+
+
+def test_history_logs_every_action_with_its_seat() -> None:
+    game = Game.new(seed=2)
+    rng = random.Random(3)
+    for _ in range(40):
+        seat = game.to_act
+        action = rng.choice(game.legal_actions())
+        game.apply(action)
+        assert game.history[-1].seat == seat and game.history[-1].action == action
+    assert len(game.history) == 40
+
+
+def test_out_of_turn_at_game_level_changes_nothing() -> None:
+    game = Game.new(seed=2)
+    seat = game.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction):
+        game.apply(Declare("no-tricks"), (seat + 1) % 4)
+    assert game.history == [] and game.phase == "contract"

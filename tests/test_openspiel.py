@@ -1,0 +1,229 @@
+"""The OpenSpiel game (barbu.openspiel_game): OpenSpiel's own checks, search, resampling."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from barbu import OptionsError
+from barbu.openspiel_game import GAME_NAME, BarbuState, _exclusions, load
+
+DEAL_GAMES = [
+    {"variant": "classic", "episode": "deal"},
+    {"variant": "classic", "episode": "deal", "contract": "trumps", "options": json.dumps({"rotation": "quick"})},
+    {"variant": "chinese-poker", "episode": "deal", "contract": "chinese-poker"},
+    {"variant": "five-player", "episode": "deal", "contract": "domino"},
+    {"variant": "salad", "episode": "deal", "options": json.dumps({"player_count": 5})},
+    {"variant": "french", "episode": "deal", "options": json.dumps({"player_count": 3})},
+    {"variant": "king", "episode": "deal", "contract": "king-no-queens"},
+    {"variant": "thirty-two", "episode": "deal", "contract": "domino"},
+]
+
+
+def _ids(params: dict[str, str]) -> str:
+    return "-".join(params.values())
+
+
+def _advance(state: BarbuState, rng: random.Random, steps: int) -> BarbuState:
+    """Random chance outcomes and actions, ``steps`` player actions past the deal at most."""
+    done = 0
+    while not state.is_terminal() and (state.is_chance_node() or done < steps):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            done += 1
+    return state
+
+
+@pytest.mark.parametrize("params", DEAL_GAMES, ids=_ids)
+def test_openspiel_random_simulation_checks_pass_on_single_deals(params: dict[str, str]) -> None:
+    game = pyspiel.load_game(GAME_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_random_simulation_checks_pass_on_a_whole_game() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"variant": "thirty-two"})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_the_game_is_loadable_by_name_with_the_rule_set_and_options() -> None:
+    game = pyspiel.load_game("python_barbu(variant=salad,episode=deal)")
+    assert game.num_players() == 4
+    five = load("salad", {"player_count": 5}, episode="deal")
+    assert five.num_players() == 5
+    assert five.num_distinct_actions() == 52 + 1 + 6 + 4 + 13 + 256
+    params = five.get_parameters()
+    assert params["variant"] == "salad" and json.loads(params["options"]) == {"player_count": 5}
+    assert load("french", episode="deal").get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert load("classic", episode="deal").get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def test_bad_parameters_say_what_is_allowed() -> None:
+    with pytest.raises(OptionsError, match="unknown flag"):
+        load("classic", {"colour": "red"})
+    with pytest.raises(OptionsError, match="rule sets are"):
+        load("bridge")
+    with pytest.raises(OptionsError, match="episode"):
+        load("classic", episode="hand")
+    with pytest.raises(OptionsError, match="episode='deal'"):
+        load("classic", contract="trumps")
+    with pytest.raises(OptionsError, match="JSON"):
+        pyspiel.load_game(GAME_NAME, {"options": "{rotation"})
+
+
+def test_chance_nodes_draw_the_declarer_then_deal_every_card() -> None:
+    state = load("classic", episode="deal").new_initial_state()
+    assert state.chance_outcomes() == [(s, 0.25) for s in range(4)]
+    state.apply_action(2)
+    for k in range(52):
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 52 - k and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        state.apply_action(outcomes[0][0])
+    assert state.current_player() == 2
+    assert state.observation_string(2).splitlines()[2].startswith("hand ")
+    hands = [state.observation_string(s).splitlines()[2].split()[1:] for s in range(4)]
+    cards = [c for h in hands for c in h]
+    assert len(cards) == len(set(cards)) == 52
+
+
+@pytest.mark.parametrize("params", DEAL_GAMES[:4], ids=_ids)
+def test_the_tensors_say_everything_the_strings_say(params: dict[str, str]) -> None:
+    game = pyspiel.load_game(GAME_NAME, params)
+    encoding = game.static.observations
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        for player in range(game.num_players()):
+            text = state.observation_string(player)
+            assert encoding.decode(np.array(state.observation_tensor(player), np.float32)) == text
+            assert state.information_state_string(player) == text
+            assert state.information_state_tensor(player) == state.observation_tensor(player)
+        _advance(state, rng, 7)
+
+
+def test_whole_game_information_states_keep_what_each_seat_saw_of_earlier_deals() -> None:
+    game = load("thirty-two")
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal() and len(state._t.records[0]) < 2:
+        _advance(state, rng, 1)
+    info = state.information_state_string(1)
+    assert info.startswith("deal 1 declarer") and info.count("\nP1 · deal") == 1
+    assert info.endswith(state.observation_string(1))
+    hand = state._t.game.deals[0].dealt[1]
+    assert info.splitlines()[0].split(" · hand ")[1].split(" · ")[0].count(" ") == hand.bit_count() - 1
+
+
+def test_rewards_come_at_the_end_of_each_deal_and_add_up_to_the_returns() -> None:
+    game = load("french", {"player_count": 3, "first_five_only": True})
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    total = np.zeros(3)
+    deals = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        rewards = np.array(state.rewards())
+        deals += bool(rewards.any())
+        total += rewards
+        assert total.tolist() == state.returns()
+        while state.is_chance_node():  # the next deal's cards: the rewards stay until the next decision
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            assert state.rewards() == rewards.tolist()
+    assert deals == 15
+    assert -sum(state.returns()) == 3 * (85 + 65 + 80 + 80 + 310)
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert sum(state.returns()) == game.utility_sum()
+
+
+@pytest.mark.parametrize("params", DEAL_GAMES, ids=_ids)
+def test_resampled_states_look_the_same_to_the_seat_and_keep_the_rules(params: dict[str, str]) -> None:
+    """Every resampled world replays legally and gives the seat the same information."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    rng = random.Random(len(json.dumps(params)))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for steps in (0, 9, 23, 40):
+        state = _advance(game.new_initial_state(), rng, steps)
+        if state.is_terminal():
+            continue
+        for player in range(game.num_players()):
+            for _ in range(3):
+                other = state.resample_from_infostate(player, sampler)
+                assert other.information_state_string(player) == state.information_state_string(player)
+                assert other.information_state_tensor(player) == state.information_state_tensor(player)
+                assert other.current_player() == state.current_player()
+                if state.current_player() == player:
+                    assert other.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"variant": "classic", "episode": "deal", "contract": "trumps"},
+        {"variant": "king", "episode": "deal", "contract": "king-trumps"},
+        {"variant": "king", "episode": "deal", "contract": "king-no-hearts"},
+        {"variant": "french", "episode": "deal", "options": json.dumps({"first_five_only": True})},
+        {"variant": "five-player", "episode": "deal", "contract": "domino"},
+    ],
+    ids=_ids,
+)
+def test_what_the_play_excludes_never_excludes_the_real_cards(params: dict[str, str]) -> None:
+    game = pyspiel.load_game(GAME_NAME, params)
+    rng = random.Random(9)
+    excluded_any = 0
+    for steps in range(10, 60, 7):
+        state = _advance(game.new_initial_state(), rng, steps)
+        deal = (state._t.ended or state._t.game).deals[0]
+        for player in range(game.num_players()):
+            excluded = _exclusions(deal, player, game.static)
+            for seat, mask in enumerate(excluded):
+                assert not mask & deal.hand(seat)
+                excluded_any += mask.bit_count()
+    assert excluded_any > 0
+
+
+def test_openspiel_ismcts_plays_a_deal() -> None:
+    game = load("classic", {"skip_undoubled_negative": False}, episode="deal", contract="no-hearts")
+    random_state = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, random_state), uct_c=2.0, max_simulations=8, random_state=random_state
+    )
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[random_state.randint(len(outcomes))][0])
+        elif state.current_player() in (0, 2):
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[random_state.randint(len(legal))])
+    assert moves >= 26
+    assert sum(state.returns()) == -30
+
+
+def test_clones_are_independent() -> None:
+    state = _advance(load("classic", episode="deal").new_initial_state(), random.Random(1), 12)
+    clone = state.clone()
+    before = state.information_state_string(0)
+    _advance(clone, random.Random(2), 5)
+    assert state.information_state_string(0) == before
+    assert clone.information_state_string(0) != before

@@ -1,0 +1,181 @@
+"""A whole game over real WebSockets: four clients, every frame recorded and checked for secrets."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from barbu.cards import card_name, cards_of
+from barbu.record import game_from_record
+from barbu.server.client import SeatClient, ServerProcess, intent_for
+from barbu.server.intents import intent_to_action
+from barbu.server.store import Store
+from barbu.server.tables import replay
+
+CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
+FAST = ("--bot-delay", "0", "--actions-per-second", "10000", "--messages-per-second", "10000")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    db = f"sqlite:///{tmp_path_factory.mktemp('game') / 'barbu.db'}"
+    with ServerProcess(db, *FAST) as s:
+        yield s
+
+
+def make_table(server: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    r = httpx.post(server.http + "/api/tables", json=spec)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def key_of(link: str) -> str:
+    return link.split("key=")[1]
+
+
+def strings(value: Any, out: list[str]) -> list[str]:
+    """Every string inside a JSON value, keys included."""
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        out.extend(value)
+        for v in value.values():
+            strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            strings(v, out)
+    return out
+
+
+async def play_seat(client: SeatClient, rng: random.Random) -> None:
+    """Play whatever is legal (chosen at random) until the game is over."""
+    while client.view is None or not client.view["game_over"]:
+        if client.my_turn():
+            view = client.view
+            assert view is not None
+            ref = await client.act(intent_for(view, rng.choice(view["legal"])))
+            answer = await client.answer(ref)
+            assert answer["type"] == "ack", answer
+        else:
+            await client.recv(timeout=30)
+
+
+def hidden_by_seq(db: str, table_id: str) -> tuple[str, list[list[set[str]]]]:
+    """The table's seed, and after each sequence number the unplayed cards of the OTHER seats of each seat.
+
+    ``hidden[seq][seat]`` holds what ``seat`` must not see; index ``players`` is a watcher's.
+    """
+    stored = Store(db).load_table(table_id)
+    assert stored is not None
+    game = replay(stored.table, [])
+    out = []
+
+    def hands() -> list[set[str]]:
+        n = game.rules.players
+        deal = game.current
+        held = [{card_name(c) for c in cards_of(deal.hand(s))} if deal else set() for s in range(n)]
+        every = set().union(*held)
+        return [every - held[s] for s in range(n)] + [every]
+
+    out.append(hands())
+    for row in stored.actions:
+        game.apply(intent_to_action(row.intent), row.seat)
+        out.append(hands())
+    return stored.table.seed, out
+
+
+def test_four_clients_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any) -> None:
+    made = make_table(server, {"variant": "king", "seats": [{"kind": "human"}] * 4})  # 20 deals, anticlockwise
+    table = made["table"]
+    keys = [key_of(s["link"]) for s in made["seats"]]
+
+    async def main() -> tuple[list[SeatClient], SeatClient]:
+        seats = [await SeatClient(server.ws).connect() for _ in range(4)]
+        watcher = await SeatClient(server.ws).connect()
+        await watcher.hello(table)
+        for c, k in zip(seats, keys, strict=True):
+            await c.hello(table, k)
+
+        async def watch() -> None:
+            while watcher.view is None or not watcher.view["game_over"]:
+                await watcher.recv(timeout=30)
+
+        await asyncio.gather(watch(), *(play_seat(c, random.Random(i)) for i, c in enumerate(seats)))
+        # every view merged from patches is the view a fresh connection gets
+        for c, k in zip(seats, keys, strict=True):
+            fresh = await SeatClient(server.ws).connect()
+            await fresh.hello(table, k)
+            assert fresh.view == c.view and fresh.seq == c.seq
+            await fresh.close()
+        assert sum("patch" in f for f in seats[0].frames) > 100
+        # a finished game refuses every action, and the refusal changes nothing
+        ref = await seats[0].act({"type": "play", "card": "2C"})
+        assert (await seats[0].answer(ref))["code"] == "game_over"
+        for c in [*seats, watcher]:
+            await c.close()
+        return seats, watcher
+
+    seats, watcher = asyncio.run(main())
+    final = seats[0].view
+    assert final is not None and final["game_over"] and len(final["history"]) == 20
+
+    # The stored log replays to the same game; the record download is that game.
+    stored = Store(server.db).load_table(table)
+    assert stored is not None and stored.table.status == "finished"
+    game = replay(stored.table, stored.actions)
+    assert game.is_over and list(final["totals"]) == game.totals
+    assert [a.seq for a in stored.actions] == list(range(1, len(stored.actions) + 1))
+    record = httpx.get(f"{server.http}/api/tables/{table}/record")
+    assert record.status_code == 200
+    assert game_from_record(record.json()).totals == game.totals
+
+    # Every frame any seat received: no card another seat still held, never the seed.
+    seed, hidden = hidden_by_seq(server.db, table)
+    checked = 0
+    for client in [*seats, watcher]:
+        for frame in client.frames:
+            found = strings(frame, [])
+            assert "seed" not in found and seed not in found
+            cards = {s for s in found if CARD.match(s)}
+            if frame["type"] not in ("state", "event"):
+                assert not cards, frame
+                continue
+            if client.seat is None:
+                assert frame.get("view", frame.get("patch")).get("hand", []) == []
+            leaked = cards & hidden[frame["seq"]][4 if client.seat is None else client.seat]
+            assert not leaked, f"seat {client.seat} saw {leaked} at seq {frame['seq']}"
+            checked += 1
+    assert checked > 4 * len(stored.actions)
+
+
+def test_the_record_is_refused_until_the_game_is_over(server: Any) -> None:
+    made = make_table(server, {"variant": "classic", "seats": [{"kind": "human"}] * 4})
+    r = httpx.get(f"{server.http}/api/tables/{made['table']}/record")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    assert httpx.get(f"{server.http}/api/tables/nope/record").json()["error"]["code"] == "unknown_table"
+
+
+def test_pages_and_api_are_served(server: Any) -> None:
+    assert "<title>Barbu" in httpx.get(server.http + "/").text
+    assert 'src="/static/table.js"' in httpx.get(server.http + "/t/anything").text
+    for asset in ("table.js", "lobby.js", "cards.js", "style.css"):
+        assert httpx.get(f"{server.http}/static/{asset}").status_code == 200
+    rule_sets = httpx.get(server.http + "/api/rules").json()
+    assert {r["name"] for r in rule_sets} >= {"classic", "king", "french"}
+    assert "random" in httpx.get(server.http + "/api/bots").json()
+    assert "stale" in httpx.get(server.http + "/api/errors").json()
+
+
+def test_static_pages_hold_no_rule_logic() -> None:
+    """The browser shows the legal actions the server sent; it has no rule of its own."""
+    static = Path(__file__).parents[1] / "src" / "barbu" / "server" / "static"
+    code = (static / "table.js").read_text()
+    assert "v.legal" in code
+    for rule_word in ("follow", "must_trump", "heart_lead", "overtrump"):
+        assert rule_word not in code

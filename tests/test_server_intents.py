@@ -1,0 +1,61 @@
+"""Intents: every action a seat can take survives the trip to JSON and back."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from barbu.actions import Arrange, EnterTally
+from barbu.bots import legal_choices
+from barbu.game import Game
+from barbu.rulesets import RULE_SETS
+from barbu.server.intents import IntentError, action_to_intent, intent_to_action
+from barbu.view import seat_view
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 10**6))
+def test_every_legal_action_round_trips_through_its_intent(variant: str, seed: int) -> None:
+    game = Game.new(variant, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(200):
+        if game.is_over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        choices = legal_choices(seat_view(game, seat))
+        for action in [choices[rng.randrange(len(choices))] for _ in range(3)]:
+            intent = json.loads(json.dumps(action_to_intent(action)))
+            assert intent_to_action(intent) == action
+        game.apply(intent_to_action(action_to_intent(choices[rng.randrange(len(choices))])), seat)
+
+
+@pytest.mark.parametrize(
+    ("intent", "words"),
+    [
+        ("play QS", "must be an object"),
+        ({"type": "shout"}, "unknown action type"),
+        ({"type": "declare"}, '"contract"'),
+        ({"type": "trump", "suit": "X"}, "not a suit"),
+        ({"type": "rank", "rank": "1"}, "not a rank"),
+        ({"type": "play", "card": "QX"}, "not a card"),
+        ({"type": "arrange", "cards": "QS"}, "13 cards"),
+        ({"type": "call", "double": "P1"}, "list of seat numbers"),
+        ({"type": "call", "double": [True]}, "list of seat numbers"),
+        ({"type": "call", "word": "bravo"}, "unknown call word"),
+    ],
+)
+def test_a_broken_intent_says_what_is_allowed(intent: object, words: str) -> None:
+    with pytest.raises(IntentError, match=words):
+        intent_to_action(intent)
+
+
+def test_arrangements_and_tallies() -> None:
+    arrange = Arrange(tuple(range(13)))
+    assert intent_to_action(action_to_intent(arrange)) == arrange
+    with pytest.raises(IntentError):
+        action_to_intent(EnterTally({"queens": [1, 1, 1, 1]}))

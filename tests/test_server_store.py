@@ -1,0 +1,186 @@
+"""The action-log store, the same tests on SQLite and on PostgreSQL (which must be running)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+from collections.abc import Iterator
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from barbu.game import Game
+from barbu.server.intents import action_to_intent, intent_to_action
+from barbu.server.journal import Journal
+from barbu.server.store import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
+from barbu.server.tables import replay
+
+POSTGRES = os.environ.get("BARBU_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _postgres_store() -> Iterator[Store]:
+    """A store in a schema of its own on the test PostgreSQL server, dropped afterwards."""
+    import psycopg
+
+    schema = f"barbu_test_{secrets.token_hex(4)}"
+    plain = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+    try:
+        admin = psycopg.connect(plain, connect_timeout=5, autocommit=True)
+    except psycopg.OperationalError as e:
+        pytest.fail(
+            f"PostgreSQL is not reachable at {POSTGRES} ({e}). The storage tests must run on it: start it with "
+            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` "
+            "or point BARBU_TEST_POSTGRES at a server with a database you may create schemas in."
+        )
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in POSTGRES else "?"
+    store = Store(f"{POSTGRES}{sep}options=-csearch_path%3D{schema}")
+    try:
+        yield store
+    finally:
+        store.dispose()
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Store]:
+    if request.param == "sqlite":
+        s = Store(f"sqlite:///{tmp_path}/store.db")
+        yield s
+        s.dispose()
+    else:
+        yield from _postgres_store()
+
+
+def new_table(store: Store, table_id: str = "t1", seed: str = "secret-seed", creator: str = "1.2.3.4") -> TableRow:
+    first = Game.new("classic", {}, seed).first_declarer
+    row = TableRow(table_id, "classic", {"rotation": "quick"}, seed, first, creator, 1.0)
+    seats = [
+        SeatRow(0, "human", credential_hash="h0", name="Ana"),
+        SeatRow(1, "bot", "random"),
+        SeatRow(2, "human", credential_hash="h2"),
+        SeatRow(3, "bot", "heuristic"),
+    ]
+    store.create_table(row, seats)
+    return row
+
+
+def random_log(row: TableRow, n: int, seed: int = 1) -> list[ActionRow]:
+    game = Game.new(row.variant, row.options, row.seed, row.first_declarer)
+    rng = random.Random(seed)
+    out = []
+    for seq in range(1, n + 1):
+        seat = game.to_act
+        assert seat is not None
+        action = rng.choice(game.legal_actions())
+        game.apply(action, seat)
+        out.append(ActionRow(row.id, seq, seat, action_to_intent(action), f"id{seq}", "human"))
+    return out
+
+
+def test_migrations_build_exactly_the_schema_of_the_code(store: Store) -> None:
+    store.migrate()
+    store.migrate()  # a second run changes nothing
+    with store.engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diffs == []
+        assert {"tables", "seats", "actions", "alembic_version"} <= set(inspect(conn).get_table_names())
+        assert conn.execute(text("select version_num from alembic_version")).scalar_one() == "v0001"
+
+
+def test_a_table_is_its_settings_its_seats_and_its_action_log(store: Store) -> None:
+    store.migrate()
+    row = new_table(store)
+    log = random_log(row, 120)
+    store.append_actions(log[:60])
+    store.append_actions(log[60:], [(row.id, "playing", None)])
+    stored = store.load_table(row.id)
+    assert stored is not None
+    assert stored.table.seed == "secret-seed" and stored.table.options == {"rotation": "quick"}
+    assert stored.table.status == "playing"
+    assert [(s.kind, s.bot_level, s.name) for s in stored.seats] == [
+        ("human", None, "Ana"),
+        ("bot", "random", None),
+        ("human", None, None),
+        ("bot", "heuristic", None),
+    ]
+    assert stored.actions == log
+    # replaying the log gives the game that produced it
+    game = replay(stored.table, stored.actions)
+    expected = Game.new(row.variant, row.options, row.seed, row.first_declarer)
+    for a in log:
+        expected.apply(intent_to_action(a.intent), a.seat)
+    assert game.history == expected.history and game.phase == expected.phase
+    assert store.load_table("missing") is None
+
+
+def test_a_sequence_number_is_written_once(store: Store) -> None:
+    store.migrate()
+    row = new_table(store)
+    log = random_log(row, 3)
+    store.append_actions(log)
+    with pytest.raises(Exception):  # noqa: B017 - the database's own integrity error
+        store.append_actions([log[1]])
+    assert len(store.load_table(row.id).actions) == 3  # type: ignore[union-attr]
+
+
+def test_listing_joining_and_limits(store: Store) -> None:
+    store.migrate()
+    a = new_table(store, "a", creator="x")
+    new_table(store, "b", creator="x")
+    new_table(store, "c", creator="y")
+    store.append_actions(random_log(a, 5))
+    store.set_status("b", "finished", 99.0)
+    store.seat_joined("a", 2, "Bo")
+    listed = store.list_tables("open")
+    assert [(t.id, n) for t, _, n in listed] == [("a", 5), ("c", 0)]
+    seats = dict((t.id, s) for t, s, _ in listed)["a"]
+    assert seats[2].joined and seats[2].name == "Bo"
+    finished = store.list_tables("finished")
+    assert [(t.id, t.finished) for t, _, _ in finished] == [("b", 99.0)]
+    assert store.unfinished_tables_of("x") == 1 and store.unfinished_tables_of("y") == 1
+
+
+def test_the_journal_commits_many_tables_together_and_isolates_a_bad_write(store: Store) -> None:
+    store.migrate()
+    rows = [new_table(store, f"t{i}", seed=f"s{i}") for i in range(6)]
+    logs = [random_log(r, 30, seed=i) for i, r in enumerate(rows)]
+
+    async def main() -> list[BaseException | None]:
+        journal = Journal(store)
+        journal.start()
+
+        async def write_log(log: list[ActionRow]) -> None:
+            for a in log:
+                await journal.write([a])
+
+        await asyncio.gather(*(write_log(log) for log in logs))
+        bad = [journal.write([logs[0][0]]), journal.write([ActionRow("t1", 31, 0, {"type": "pass"})])]
+        results = await asyncio.gather(*bad, return_exceptions=True)
+        await journal.stop()
+        assert journal.commits <= 6 * 30 + 3
+        return list(results)
+
+    duplicate, fine = asyncio.run(main())
+    assert isinstance(duplicate, StoreError) and fine is None
+    for r, log in zip(rows, logs, strict=True):
+        stored = store.load_table(r.id)
+        assert stored is not None
+        expected = log + ([ActionRow("t1", 31, 0, {"type": "pass"})] if r.id == "t1" else [])
+        assert stored.actions == expected
+
+
+def test_database_urls() -> None:
+    assert database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_an_unreachable_database_is_a_clear_error() -> None:
+    store = Store("postgresql://nobody@127.0.0.1:1/none")
+    with pytest.raises(Exception, match=r"(?i)connect"):
+        store.migrate()
