@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,3 +66,19 @@ def test_refusals(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown flag 'colour'" in capsys.readouterr().err
     assert main(["simulate", "--variant", "bridge"]) == 2
     assert "unknown variant" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["serve", "play", "score", "replay", "simulate", "arena", "rules"])
+def test_every_command_is_reached_through_barbu(command: str) -> None:
+    """Each job is a subcommand of the one ``barbu`` command (and of ``python -m barbu``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "barbu", command, "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"usage: barbu {command}" in done.stdout
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert listed == ["serve", "play", "score", "replay", "simulate", "arena", "rules"]

@@ -130,9 +130,37 @@ def _replay_main(argv: list[str]) -> int:
     return replay_main(argv)
 
 
+def _serve_main(argv: list[str]) -> int:
+    from barbu.server import serve_main
+
+    return serve_main(argv)
+
+
+def _play_main(argv: list[str]) -> int:
+    from barbu.tui import play_main
+
+    return play_main(argv)
+
+
+def _score_main(argv: list[str]) -> int:
+    from barbu.sheet import score_main
+
+    return score_main(argv)
+
+
+def _arena_main(argv: list[str]) -> int:
+    from barbu.arena import arena_main
+
+    return arena_main(argv)
+
+
 COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
+    "serve": (_serve_main, "serve the web app: lobby, tables against bots and friends, score sheets"),
+    "play": (_play_main, "play a whole game in the terminal against three bots"),
+    "score": (_score_main, "keep the score sheet of a game played with real cards"),
     "replay": (_replay_main, "check a barbu-record/1 file and derive its scores"),
     "simulate": (_simulate_main, "play whole games between bots and print the score table"),
+    "arena": (_arena_main, "measure bots against each other on duplicate deals"),
     "rules": (_rules_main, "print a rule set: players, deck, contracts, values, flags"),
 }
 

@@ -204,7 +204,9 @@ class ServerThread:
 
 
 class ServerProcess:
-    """``python -m barbu.server`` in a subprocess on a free port (``with`` starts it, then stops it).
+    """``barbu serve`` (run as ``python -m barbu serve``) in a subprocess on a free port.
+
+    ``with`` starts it, then stops it.
 
     :meth:`kill` sends SIGKILL (nothing is flushed, nothing is closed), as a crash would.
     """
@@ -227,7 +229,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         """Start the server and wait until it answers."""
-        command = [sys.executable, "-m", "barbu.server", "--port", str(self.port), "--db", self.db, *self.options]
+        command = [sys.executable, "-m", "barbu", "serve", "--port", str(self.port), "--db", self.db, *self.options]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
         while True:
