@@ -29,6 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="classic", help=f"rule set: {', '.join(RULE_SETS)} (default classic)")
     p.add_argument(
         "--option",
+        "-o",
         action="append",
         default=[],
         metavar="KEY=VALUE",
