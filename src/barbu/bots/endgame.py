@@ -57,27 +57,49 @@ def distinct_cards(legal: int, gone: int, cost: list[float]) -> list[int]:
 
 
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float]:
-    """Each seat's final score (own points) when everyone plays the rest of ``t`` perfectly."""
+    """Each seat's final score (own points) when everyone plays the rest of ``t`` perfectly.
+
+    ``t`` is left as it was. The search plays forced cards (a single legal card, or
+    a single distinct one) in place and copies the state only where a seat has a
+    real choice, the last choice reusing the state itself; the scores of a finished
+    deal are worked out once per distinct raw score.
+    """
     shape = table.shape
     cost = guide.card_cost
     care = guide.care
     sign = guide.sign
-    n = t.players
+    seats = range(t.players)
+    scored: dict[tuple[int, ...], list[float]] = {}
 
     def values(node: TrickPlay) -> list[float]:
         raw = contract.raw(contract.tally_from_tricks(node.result()), shape)
-        return [sign * sum(care[p][q] * raw[q] for q in range(n)) for p in range(n)]
+        key = tuple(raw)
+        v = scored.get(key)
+        if v is None:
+            v = scored[key] = [sign * sum(care[p][q] * raw[q] for q in seats) for p in seats]
+        return v
 
     def search(node: TrickPlay) -> list[float]:
-        if node.finished:
-            return values(node)
-        seat = node.turn
-        gone = node.played | node.hands[seat]
-        for c in node.trick:
-            gone |= 1 << c
+        # ``node`` belongs to this call: it is played on in place.
+        while True:
+            if node.finished:
+                return values(node)
+            legal = node.legal_mask()
+            if legal & (legal - 1):
+                seat = node.turn
+                gone = node.played | node.hands[seat]
+                for c in node.trick:
+                    gone |= 1 << c
+                cards = distinct_cards(legal, gone, cost)
+                if len(cards) > 1:
+                    break
+                node.play(cards[0])
+            else:
+                node.play(legal.bit_length() - 1)
         best: list[float] | None = None
-        for c in distinct_cards(node.legal_mask(), gone, cost):
-            child = node.copy()
+        last = cards[-1]
+        for c in cards:
+            child = node if c == last else node.copy()
             child.play(c)
             v = search(child)
             if best is None or v[seat] > best[seat] + 1e-9 or (v[seat] > best[seat] - 1e-9 and v[root] < best[root]):
@@ -85,4 +107,4 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         assert best is not None
         return best
 
-    return search(t)
+    return search(t.copy())
