@@ -14,8 +14,9 @@ from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.sampling import hidden_cards, sample_hands
 from barbu.bots.search import Budget, SearchBot
-from barbu.cards import card, cards_of, parse_pbn
-from barbu.rulesets import RULE_SETS, rules
+from barbu.cards import card, cards_of, mask_of, parse_pbn
+from barbu.contracts import Contract
+from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.view import SeatView
 
@@ -195,6 +196,59 @@ def test_the_endgame_solver_agrees_with_brute_force(contract_id: str) -> None:
             t.play(rng.choice(cards_of(t.legal_mask())))
         guide = PlayGuide(contract, r)
         assert solve(t, contract, r, guide, root=1) == _brute_force(t, contract_id, root=1)
+
+
+def _reference_solve(t: TrickPlay, contract: Contract, r: Rules, guide: PlayGuide, root: int) -> list[float]:
+    """Max^n on copies of the trick state, one card of each group of equivalent cards."""
+
+    def search(node: TrickPlay) -> list[float]:
+        if node.finished:
+            raw = contract.raw(contract.tally_from_tricks(node.result()), r.shape)
+            return [guide.utility(p, raw) for p in range(node.players)]
+        seat = node.turn
+        gone = node.played | node.hands[seat] | mask_of(node.trick)
+        best: list[float] | None = None
+        for c in distinct_cards(node.legal_mask(), gone, guide.card_cost):
+            child = node.copy()
+            child.play(c)
+            v = search(child)
+            if best is None or v[seat] > best[seat] + 1e-9 or (v[seat] > best[seat] - 1e-9 and v[root] < best[root]):
+                best = v
+        assert best is not None
+        return best
+
+    return search(t.copy())
+
+
+@pytest.mark.parametrize("variant", list(RULE_SETS))
+def test_the_fast_endgame_solver_agrees_with_plain_max_n_in_every_rule_set(variant: str) -> None:
+    """The solver keeps its own compact position (asking the rules core which cards are
+    legal and who takes each trick) and scores each outcome once; from positions of real
+    games (mid-trick too, with the deal's business pairs) it gives exactly the values of
+    max^n played on copies of the rules core's state, and leaves that state as it was."""
+    checked = 0
+    for seed in range(3):
+        game = Game.new(variant, seed=seed)
+        bots = [make_bot("heuristic", seed=s) for s in range(game.rules.players)]
+        while not game.is_over and checked < 6 * (seed + 1):
+            deal = game.current
+            assert deal is not None
+            t = deal.tricks
+            if t is not None and t.tricks_total - len(t.winners) <= 3 - (len(t.trick) > 0) and not t.finished:
+                assert deal.contract is not None
+                guide = PlayGuide.of(deal)
+                before = t.copy()
+                root = (t.turn + 1) % t.players
+                assert solve(t, deal.contract, deal.rules, guide, root) == _reference_solve(
+                    t, deal.contract, deal.rules, guide, root
+                )
+                for name in TrickPlay.__slots__:
+                    assert getattr(t, name) == getattr(before, name), name
+                checked += 1
+            seat = game.to_act
+            assert seat is not None
+            game.apply(bots[seat].act(seat_view(game, seat)), seat)
+    assert checked > 0
 
 
 def test_equivalent_cards_are_tried_once() -> None:

@@ -1,9 +1,10 @@
 """Trick play (RULES.md §2.9.1-2.9.2) on compact state.
 
 :class:`TrickPlay` holds the hands as masks and applies cards without checks: it is
-the fast door for bots and simulation. :meth:`TrickPlay.legal_mask` is the one place
-that says which cards are legal, and the checked door (:mod:`barbu.deal`) asks it
-too, so both doors share the same rule code.
+the fast door for bots and simulation. :meth:`TrickPlay.legal_for` is the one place
+that says which cards are legal and :meth:`TrickPlay.taker` the one that says who
+wins a trick; the checked door (:mod:`barbu.deal`) and the endgame solver
+(:mod:`barbu.bots.endgame`) ask them too, so every door shares the same rule code.
 
 >>> from barbu.cards import parse_pbn, pbn, card
 >>> hands = [parse_pbn(h) for h in ("A2.AK..5", "K3.Q2..6", "Q4.J3..7", "J5.T4..8")]
@@ -17,6 +18,8 @@ too, so both doors share the same rule code.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from barbu.cards import HEARTS, SUIT_MASKS
 from barbu.contracts import TrickResult
@@ -120,16 +123,20 @@ class TrickPlay:
     def legal_mask(self) -> int:
         """The mask of the cards the seat to act may play (RULES.md §2.9.1)."""
         if self._legal < 0:
-            self._legal = self._compute_legal()
+            self._legal = self.legal_for(self.hands[self.turn], self.trick, self.played)
         return self._legal
 
-    def _compute_legal(self) -> int:
-        hand = self.hands[self.turn]
-        trick = self.trick
+    def legal_for(self, hand: int, trick: Sequence[int], played: int) -> int:
+        """The cards of ``hand`` that may be played to ``trick`` (the cards so far, in
+        order) after the tricks of ``played`` (RULES.md §2.9.1), under this deal's rules.
+
+        :meth:`legal_mask` asks it for the seat to act; the endgame solver asks it for
+        positions it keeps itself, so both read the same rule code.
+        """
         if not trick:
             if self.heart_lead_rule:
                 others = hand & ~HEART_MASK
-                if others and not (self.heart_lead == "broken" and self.played & HEART_MASK):
+                if others and not (self.heart_lead == "broken" and played & HEART_MASK):
                     return others
             return hand
         led_mask = SUIT_MASKS[trick[0] // 13]
@@ -170,6 +177,16 @@ class TrickPlay:
                 return higher
         return mine if self.undertrump_required else hand
 
+    def taker(self, trick: Sequence[int], trick_mask: int, leader: int) -> int:
+        """The seat that wins the full ``trick`` (cards in order, ``trick_mask`` their mask)
+        led by ``leader``: the highest trump, else the highest card of the suit led."""
+        trump = self.trump
+        if trump is not None and trick_mask & SUIT_MASKS[trump]:
+            best = (trick_mask & SUIT_MASKS[trump]).bit_length() - 1
+        else:
+            best = (trick_mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
+        return (leader + self.direction * trick.index(best)) % self.players
+
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""
         self._legal = -1
@@ -180,15 +197,10 @@ class TrickPlay:
         if len(trick) < self.players:
             self.turn = (seat + self.direction) % self.players
             return
-        led_mask = SUIT_MASKS[trick[0] // 13]
         trick_mask = 0
         for c in trick:
             trick_mask |= 1 << c
-        if self.trump is not None and trick_mask & SUIT_MASKS[self.trump]:
-            best = (trick_mask & SUIT_MASKS[self.trump]).bit_length() - 1
-        else:
-            best = (trick_mask & led_mask).bit_length() - 1
-        winner = (self.leader + self.direction * trick.index(best)) % self.players
+        winner = self.taker(trick, trick_mask, self.leader)
         self.captured[winner] |= trick_mask
         self.played |= trick_mask
         self.winners.append(winner)

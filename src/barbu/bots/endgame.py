@@ -21,7 +21,7 @@ choice: only one of them is tried (:func:`distinct_cards`).
 from __future__ import annotations
 
 from barbu.bots.card_play import PlayGuide
-from barbu.contracts import Contract
+from barbu.contracts import Contract, TrickResult
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
 
@@ -59,52 +59,103 @@ def distinct_cards(legal: int, gone: int, cost: list[float]) -> list[int]:
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float]:
     """Each seat's final score (own points) when everyone plays the rest of ``t`` perfectly.
 
-    ``t`` is left as it was. The search plays forced cards (a single legal card, or
-    a single distinct one) in place and copies the state only where a seat has a
-    real choice, the last choice reusing the state itself; the scores of a finished
-    deal are worked out once per distinct raw score.
+    ``t`` is left as it was. The search keeps its own compact position (hands,
+    cards taken and trick winners, played and taken back card by card) and asks
+    ``t``'s rule code which cards are legal (:meth:`~barbu.tricks.TrickPlay.legal_for`)
+    and who takes a trick (:meth:`~barbu.tricks.TrickPlay.taker`). The scores of a
+    finished deal are worked out once per distinct outcome (cards taken and trick
+    winners).
     """
     shape = table.shape
     cost = guide.card_cost
     care = guide.care
     sign = guide.sign
-    seats = range(t.players)
+    n = t.players
+    seats = range(n)
+    nxt = [(s + t.direction) % n for s in seats]
+    legal_for = t.legal_for
+    taker = t.taker
+    total = t.tricks_total
+    early_end = t.early_end
+    hands = list(t.hands)
+    captured = list(t.captured)
+    winners = list(t.winners)
     scored: dict[tuple[int, ...], list[float]] = {}
+    outcomes: dict[tuple[tuple[int, ...], tuple[int, ...]], list[float]] = {}
 
-    def values(node: TrickPlay) -> list[float]:
-        raw = contract.raw(contract.tally_from_tricks(node.result()), shape)
-        key = tuple(raw)
-        v = scored.get(key)
+    def values() -> list[float]:
+        # Lines of play often end with the same cards taken by the same seats.
+        outcome = (tuple(captured), tuple(winners))
+        v = outcomes.get(outcome)
         if v is None:
-            v = scored[key] = [sign * sum(care[p][q] * raw[q] for q in seats) for p in seats]
+            result = TrickResult(captured=outcome[0], winners=outcome[1])
+            raw = contract.raw(contract.tally_from_tricks(result), shape)
+            key = tuple(raw)
+            v = scored.get(key)
+            if v is None:
+                v = scored[key] = [sign * sum(care[p][q] * raw[q] for q in seats) for p in seats]
+            outcomes[outcome] = v
         return v
 
-    def search(node: TrickPlay) -> list[float]:
-        # ``node`` belongs to this call: it is played on in place.
-        while True:
-            if node.finished:
-                return values(node)
-            legal = node.legal_mask()
-            if legal & (legal - 1):
-                seat = node.turn
-                gone = node.played | node.hands[seat]
-                for c in node.trick:
-                    gone |= 1 << c
-                cards = distinct_cards(legal, gone, cost)
-                if len(cards) > 1:
-                    break
-                node.play(cards[0])
-            else:
-                node.play(legal.bit_length() - 1)
+    def last_trick(leader: int) -> list[float]:
+        """The value once every seat holds one card: each plays it, ``leader`` first."""
+        now = []
+        mask = 0
+        seat = leader
+        for _ in seats:
+            hand = hands[seat]
+            now.append(hand.bit_length() - 1)
+            mask |= hand
+            seat = nxt[seat]
+        winner = taker(now, mask, leader)
+        captured[winner] |= mask
+        winners.append(winner)
+        v = values()
+        winners.pop()
+        captured[winner] &= ~mask
+        return v
+
+    def search(seat: int, leader: int, trick: tuple[int, ...], played: int) -> list[float]:
+        """The value of the position where ``seat`` plays to ``trick`` (led by ``leader``)."""
+        hand = hands[seat]
+        legal = legal_for(hand, trick, played)
+        if legal & (legal - 1):
+            gone = played | hand
+            for c in trick:
+                gone |= 1 << c
+            cards = distinct_cards(legal, gone, cost)
+        else:
+            cards = [legal.bit_length() - 1]
         best: list[float] | None = None
-        last = cards[-1]
         for c in cards:
-            child = node if c == last else node.copy()
-            child.play(c)
-            v = search(child)
+            hands[seat] = hand & ~(1 << c)
+            now = (*trick, c)
+            if len(now) < n:
+                v = search(nxt[seat], leader, now, played)
+            else:
+                mask = 0
+                for x in now:
+                    mask |= 1 << x
+                winner = taker(now, mask, leader)
+                captured[winner] |= mask
+                winners.append(winner)
+                after = played | mask
+                if len(winners) == total or (early_end and after & early_end == early_end):
+                    v = values()
+                elif len(winners) == total - 1:
+                    v = last_trick(winner)
+                else:
+                    v = search(winner, winner, (), after)
+                winners.pop()
+                captured[winner] &= ~mask
             if best is None or v[seat] > best[seat] + 1e-9 or (v[seat] > best[seat] - 1e-9 and v[root] < best[root]):
                 best = v
+        hands[seat] = hand
         assert best is not None
         return best
 
-    return search(t.copy())
+    if t.finished:
+        return values()
+    if not t.trick and len(winners) == total - 1:
+        return last_trick(t.leader)
+    return search(t.turn, t.leader, tuple(t.trick), t.played)
