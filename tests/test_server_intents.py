@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from barbu.actions import Arrange, EnterTally
+from barbu.actions import Arrange, Call, EnterTally
 from barbu.bots import legal_choices
 from barbu.game import Game
 from barbu.rulesets import RULE_SETS
@@ -46,12 +46,23 @@ def test_every_legal_action_round_trips_through_its_intent(variant: str, seed: i
         ({"type": "arrange", "cards": "QS"}, "13 cards"),
         ({"type": "call", "double": "P1"}, "list of seat numbers"),
         ({"type": "call", "double": [True]}, "list of seat numbers"),
-        ({"type": "call", "word": "bravo"}, "unknown call word"),
+        ({"type": "call", "call": "bravo"}, "unknown call 'bravo'"),
+        ({"type": "call", "word": "maximum"}, "a call takes \"call\", \"double\", \"redouble\"; not 'word'"),
+        ({"type": "call", "dbl": [0]}, "not 'dbl'"),
+        ({"type": "call", "call": "maximum", "double": [0]}, "not both"),
+        ({"type": "play", "card": "QS", "extra": 1}, "a play takes \"card\"; not 'extra'"),
+        ({"type": "pass", "card": "QS"}, "a pass takes no other key"),
     ],
 )
 def test_a_broken_intent_says_what_is_allowed(intent: object, words: str) -> None:
     with pytest.raises(IntentError, match=words):
         intent_to_action(intent)
+
+
+def test_a_spoken_call_uses_the_record_key() -> None:
+    """Calls are written as in a record's calls: ``call`` for the spoken words."""
+    assert intent_to_action({"type": "call", "call": "maximum"}) == Call(word="maximum")
+    assert action_to_intent(Call(word="flanks")) == {"type": "call", "call": "flanks"}
 
 
 def test_arrangements_and_tallies() -> None:

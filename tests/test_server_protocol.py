@@ -117,6 +117,11 @@ def test_every_bad_message_gets_a_typed_error_and_changes_nothing(server: Server
                 {"type": "act", "id": "x4", "seq": actor.seq, "action": {"type": "play", "card": "ZZ"}},
                 "bad_action",
             ),
+            (
+                actor,
+                {"type": "act", "id": "x4b", "seq": actor.seq, "action": {"type": "call", "word": "maximum"}},
+                "bad_action",
+            ),
             (actor, {"type": "act", "id": "x5", "seq": (actor.seq or 0) - 1, "action": good}, "stale"),
             (actor, {"type": "act", "id": "x6", "seq": (actor.seq or 0) + 5, "action": good}, "bad_seq"),
             (other, {"type": "act", "id": "x7", "seq": other.seq, "action": good}, "not_your_turn"),
@@ -177,6 +182,7 @@ def test_bad_table_settings_are_refused_with_what_is_allowed(server: ServerProce
         ({"variant": "classic", "options": {"colour": "red"}}, "unknown flag"),
         ({"variant": "classic", "seats": [{"kind": "human"}]}, "4 seats"),
         ({"variant": "classic", "seats": [{"kind": "bot", "level": "genius"}] * 4}, "unknown bot level"),
+        ({"variant": "classic", "seats": [{"kind": "bot", "level": ["x"]}] * 4}, "unknown bot level"),
         ({"variant": "classic", "seats": [{"kind": "alien"}] * 4}, "kind must be"),
     ]
     for spec, words in cases:

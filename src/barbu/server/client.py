@@ -46,7 +46,7 @@ def intent_for(view: dict[str, Any], legal: str) -> dict[str, Any]:
         for part in legal.split(", "):
             verb, *seats = part.split()
             if verb not in ("double", "redouble"):
-                return {"type": "call", "word": legal}
+                return {"type": "call", "call": legal}
             out[verb] = [int(s[1:]) for s in seats]
         return out
     if legal == "pass":

@@ -13,6 +13,8 @@ Play('QS')
 Call(double=(0, 2))
 >>> action_to_intent(intent_to_action({"type": "trump", "suit": "h"}))
 {'type': 'trump', 'suit': 'H'}
+>>> intent_to_action({"type": "call", "call": "maximum"})
+Call(word='maximum')
 >>> intent_to_action({"type": "play"})
 Traceback (most recent call last):
 ...
@@ -28,7 +30,18 @@ from barbu.actions import CALL_WORDS, Action, Arrange, Call, Declare, NameRank, 
 from barbu.cards import RANKS, SUITS, card, card_name, parse_rank, parse_suit
 from barbu.errors import NotationError
 
-INTENT_TYPES = ("declare", "trump", "rank", "call", "play", "pass", "arrange")
+INTENT_KEYS: dict[str, tuple[str, ...]] = {
+    "declare": ("contract",),
+    "trump": ("suit",),
+    "rank": ("rank",),
+    "call": ("call", "double", "redouble"),
+    "play": ("card",),
+    "pass": (),
+    "arrange": ("cards",),
+}
+"""The keys each intent ``type`` takes besides ``type`` (a call's keys are those of a record's calls)."""
+
+INTENT_TYPES = tuple(INTENT_KEYS)
 """The ``type`` of every intent a seat may send."""
 
 
@@ -57,6 +70,11 @@ def intent_to_action(intent: object) -> Action:
     kind = intent.get("type")
     if kind not in INTENT_TYPES:
         raise IntentError(f"unknown action type {kind!r}; types are: {', '.join(INTENT_TYPES)}")
+    allowed = INTENT_KEYS[kind]
+    extra = sorted(k for k in intent if k != "type" and k not in allowed)
+    if extra:
+        takes = ", ".join(f'"{k}"' for k in allowed) or "no other key"
+        raise IntentError(f'a {kind} takes {takes}; not {", ".join(repr(str(k)) for k in extra)}')
     try:
         if kind == "declare":
             return Declare(_text(intent, "contract", 'a contract id such as "no-queens"'))
@@ -75,9 +93,11 @@ def intent_to_action(intent: object) -> Action:
             return Arrange(tuple(card(c) for c in cards))
     except NotationError as e:
         raise IntentError(str(e)) from None
-    word = intent.get("word")
+    word = intent.get("call")
     if word is not None and word not in CALL_WORDS:
-        raise IntentError(f"unknown call word {word!r}; words are: {', '.join(CALL_WORDS)}")
+        raise IntentError(f"unknown call {word!r}; the spoken calls are: {', '.join(CALL_WORDS)}")
+    if word is not None and ("double" in intent or "redouble" in intent):
+        raise IntentError('a call is either spoken ("call") or lists "double" and "redouble", not both')
     return Call(double=_seats(intent, "double"), redouble=_seats(intent, "redouble"), word=word)
 
 
@@ -98,7 +118,7 @@ def action_to_intent(action: Action) -> dict[str, Any]:
     if isinstance(action, Call):
         out: dict[str, Any] = {"type": "call"}
         if action.word is not None:
-            out["word"] = action.word
+            out["call"] = action.word
         if action.double:
             out["double"] = list(action.double)
         if action.redouble:

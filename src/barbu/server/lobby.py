@@ -162,7 +162,7 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
             raise ProtocolError("bad_request", f"seat {i}: a name is a string of at most 40 characters")
         if s["kind"] == "bot":
             level = s.get("level", "random")
-            if level not in BOT_LEVELS:
+            if not isinstance(level, str) or level not in BOT_LEVELS:
                 levels = ", ".join(BOT_LEVELS)
                 raise ProtocolError("bad_request", f"seat {i}: unknown bot level {level!r}; levels: {levels}")
             out.append(SeatRow(i, "bot", level, name=name))

@@ -412,7 +412,7 @@ function renderCalls(box, v) {
   row.className = "actions";
   if (doubles.length || redoubles.length) row.appendChild(send);
   if (v.legal.includes("pass")) row.appendChild(button("Pass", () => act({ type: "call" }), { focus: "call-pass" }));
-  for (const o of options.filter((o) => o.word !== null)) row.appendChild(button(o.word, () => act({ type: "call", word: o.word }), { focus: `word-${o.word}` }));
+  for (const o of options.filter((o) => o.word !== null)) row.appendChild(button(o.word, () => act({ type: "call", call: o.word }), { focus: `word-${o.word}` }));
   grid.appendChild(row);
   box.appendChild(grid);
   sync();
