@@ -25,7 +25,9 @@ spec = st.fixed_dictionaries(
     {},
     optional={
         "variant": st.sampled_from(list(RULE_SETS)) | json_values,
-        "options": st.dictionaries(st.sampled_from(["rotation", "player_count", "domino_values", "colour"]), json_values)
+        "options": st.dictionaries(
+            st.sampled_from(["rotation", "player_count", "domino_values", "colour"]), json_values
+        )
         | json_values,
         "seats": st.lists(seat, min_size=3, max_size=5) | json_values,
     },
