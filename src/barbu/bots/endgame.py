@@ -112,30 +112,26 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         winners.append(winner)
         v = values()
         winners.pop()
-        captured[winner] &= ~mask
+        captured[winner] ^= mask
         return v
 
-    def search(seat: int, leader: int, trick: tuple[int, ...], played: int) -> list[float]:
-        """The value of the position where ``seat`` plays to ``trick`` (led by ``leader``)."""
+    def search(seat: int, leader: int, trick: tuple[int, ...], in_trick: int, played: int) -> list[float]:
+        """The value of the position where ``seat`` plays to ``trick`` (its cards
+        ``in_trick``, led by ``leader``) after the tricks of ``played``."""
         hand = hands[seat]
         legal = legal_for(hand, trick, played)
-        if legal & (legal - 1):
-            gone = played | hand
-            for c in trick:
-                gone |= 1 << c
-            cards = distinct_cards(legal, gone, cost)
-        else:
-            cards = [legal.bit_length() - 1]
+        cards = (
+            distinct_cards(legal, played | hand | in_trick, cost) if legal & (legal - 1) else (legal.bit_length() - 1,)
+        )
         best: list[float] | None = None
         for c in cards:
-            hands[seat] = hand & ~(1 << c)
+            bit = 1 << c
+            hands[seat] = hand ^ bit
             now = (*trick, c)
+            mask = in_trick | bit
             if len(now) < n:
-                v = search(nxt[seat], leader, now, played)
+                v = search(nxt[seat], leader, now, mask, played)
             else:
-                mask = 0
-                for x in now:
-                    mask |= 1 << x
                 winner = taker(now, mask, leader)
                 captured[winner] |= mask
                 winners.append(winner)
@@ -145,9 +141,9 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
                 elif len(winners) == total - 1:
                     v = last_trick(winner)
                 else:
-                    v = search(winner, winner, (), after)
+                    v = search(winner, winner, (), 0, after)
                 winners.pop()
-                captured[winner] &= ~mask
+                captured[winner] ^= mask
             if best is None or v[seat] > best[seat] + 1e-9 or (v[seat] > best[seat] - 1e-9 and v[root] < best[root]):
                 best = v
         hands[seat] = hand
@@ -158,4 +154,8 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         return values()
     if not t.trick and len(winners) == total - 1:
         return last_trick(t.leader)
-    return search(t.turn, t.leader, tuple(t.trick), t.played)
+    trick = tuple(t.trick)
+    in_trick = 0
+    for c in trick:
+        in_trick |= 1 << c
+    return search(t.turn, t.leader, trick, in_trick, t.played)
