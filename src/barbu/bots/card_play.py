@@ -142,9 +142,12 @@ class PlayGuide:
     __slots__ = (
         "card_cost",
         "care",
+        "costly",
         "deck",
         "kind",
+        "later_trick_costs",
         "players",
+        "positive",
         "ravage_total",
         "sign",
         "trick_cost",
@@ -168,6 +171,14 @@ class PlayGuide:
             care[a][b] -= m
             care[b][a] -= m
         self.care = care
+        cost = self.card_cost
+        self.costly = sum(1 << c for c in range(52) if cost[c] != 0)
+        """The cards with a cost (sums of costs need only look at these)."""
+        self.positive = sum(1 << c for c in range(52) if cost[c] > 0)
+        """The cards that hurt their taker."""
+        trick_cost = self.trick_cost
+        self.later_trick_costs = [any(x > 0 for x in trick_cost[i + 1 :]) for i in range(len(trick_cost))]
+        """Per trick index: whether a later trick costs its taker something."""
 
     @classmethod
     def of(cls, deal: Deal) -> PlayGuide:
@@ -247,15 +258,16 @@ def _avoid(t: TrickPlay, seat: int, legal: int, g: PlayGuide) -> int:
     trick = t.trick
     cost = g.card_cost
     index = len(t.winners)
-    out = g.deck & ~(t.played | _trick_mask(trick) | hand)
+    in_trick = _trick_mask(trick)
+    out = g.deck & ~(t.played | in_trick | hand)
     if not trick:
         return _avoid_lead(t, seat, legal, out, g)
     led_mask = SUIT_MASKS[trick[0] // 13]
     follow = legal & led_mask
     last = len(trick) == t.players - 1
-    high = max(c for c in trick if (1 << c) & led_mask)
+    high = (in_trick & led_mask).bit_length() - 1
     if g.kind == "ravage":
-        trick_cost = _ravage_cost(t, seat, trick[0] // 13, sum(1 for c in trick if (1 << c) & led_mask) + 1, g)
+        trick_cost = _ravage_cost(t, seat, trick[0] // 13, (in_trick & led_mask).bit_count() + 1, g)
     else:
         trick_cost = g.trick_cost[index]
     penalty_now = trick_cost + sum(cost[c] for c in trick)
@@ -284,20 +296,19 @@ def _future_risk(t: TrickPlay, g: PlayGuide, index: int) -> bool:
     """Whether tricks after this one can still cost something."""
     if g.kind == "ravage":
         return True
-    if any(c > 0 for c in g.trick_cost[index + 1 :]):
+    if g.later_trick_costs[index]:
         return True
-    remaining = g.deck & ~t.played
-    return any(g.card_cost[c] > 0 for c in cards_of(remaining))
+    return bool(g.deck & ~t.played & g.positive)
 
 
 def _avoid_discard(t: TrickPlay, seat: int, legal: int, out: int, g: PlayGuide) -> int:
     cost = g.card_cost
-    cards = cards_of(legal)
-    penalty = [c for c in cards if cost[c] > 0]
+    penalty = legal & g.positive
     if penalty:
         # Dump the costliest at once. Waiting for a trick won by a seat one is in business
         # with (so that the pair pays too) measured worse: the card too often stays.
-        return max(penalty, key=lambda c: (cost[c], c))
+        return max(cards_of(penalty), key=lambda c: (cost[c], c))
+    cards = cards_of(legal)
     hand = t.hands[seat]
     best, best_danger = cards[0], -1.0
     for c in cards:
@@ -317,9 +328,10 @@ def _avoid_discard(t: TrickPlay, seat: int, legal: int, out: int, g: PlayGuide) 
 
 def _avoid_lead(t: TrickPlay, seat: int, legal: int, out: int, g: PlayGuide) -> int:
     cost = g.card_cost
+    costly = g.costly
     index = len(t.winners)
     tricks_left = g.tricks - index
-    penalty_out = _cost_of(out, cost)
+    penalty_out = _cost_of(out & costly, cost)
     per_trick = max(0.0, penalty_out) / max(1, tricks_left)
     hand = t.hands[seat]
     n = t.players
@@ -345,10 +357,10 @@ def _avoid_lead(t: TrickPlay, seat: int, legal: int, out: int, g: PlayGuide) -> 
                 lo = (out_s & _below(cand)).bit_count()
                 hi = out_s.bit_count() - lo
                 p_win = (lo / (lo + hi)) ** 2 if hi else 1.0
-            pen = _cost_of(out_s & _below(cand), cost) * 0.5 + per_trick * 0.5
+            pen = _cost_of(out_s & costly & _below(cand), cost) * 0.5 + per_trick * 0.5
         score = p_win * (trick_cost + cost[cand] + pen)
         # Leading under outstanding penalty cards of the suit drives them out.
-        score -= 0.15 * _cost_of(out_s & _above(cand), cost) * (1.0 - p_win)
+        score -= 0.15 * _cost_of(out_s & costly & _above(cand), cost) * (1.0 - p_win)
         # Our own higher cards of the suit may be caught later by those penalties.
         score += 0.1 * (hand & mask & _above(cand)).bit_count() * max(0.0, trick_cost + per_trick)
         # Shorter suits first: a void brings discards.

@@ -20,8 +20,9 @@ True
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from barbu.arrangement import normalize
 from barbu.cards import cards_of
@@ -47,8 +48,10 @@ def strength(value: HandValue) -> float:
     return s
 
 
+@cache
 def win_chance(value: HandValue, row: int) -> float:
-    """The chance a row (0 back, 1 middle, 2 front) beats a typical opponent's same row."""
+    """The chance a row (0 back, 1 middle, 2 front) beats a typical opponent's same row
+    (remembered: there are a few thousand row values)."""
     return 1.0 / (1.0 + math.exp(-(strength(value) - _CENTRE[row]) / _SPREAD[row]))
 
 
@@ -65,31 +68,31 @@ def candidate_arrangements(hand: int, keep: int = 8, backs: int = 16) -> list[tu
     if len(cards) != 13:
         raise ValueError(f"a Chinese-poker hand holds 13 cards, not {len(cards)}")
     fives = {idx: hand_value([cards[i] for i in idx]) for idx in combinations(range(13), 5)}
-    ordered = sorted(fives, key=lambda idx: fives[idx], reverse=True)
+    ordered = sorted(fives, key=fives.__getitem__, reverse=True)
     threes: dict[tuple[int, ...], tuple[HandValue, float]] = {}
     found: list[tuple[float, tuple[int, ...]]] = []
     for back in ordered[:backs]:
         bv = fives[back]
         pb = win_chance(bv, 0)
         rest = [i for i in range(13) if i not in back]
-        for mid in combinations(rest, 5):
+        for take_mid, take_front in _SPLITS:
+            mid = take_mid(rest)
             mv = fives[mid]
             if mv > bv:
                 continue
-            front = tuple(i for i in rest if i not in mid)
+            front = take_front(rest)
             if front not in threes:
                 fv = hand_value([cards[i] for i in front])
                 threes[front] = (fv, win_chance(fv, 2))
             fv, pf = threes[front]
             if compare_rows(fv, mv) > 0:
                 continue
-            worth = arrangement_worth(pb, win_chance(mv, 1), pf)
-            found.append((worth, tuple(cards[i] for i in back + mid + front)))
+            found.append((arrangement_worth(pb, win_chance(mv, 1), pf), back + mid + front))
     found.sort(key=lambda x: x[0], reverse=True)
     out: list[tuple[float, tuple[int, ...]]] = []
     seen: set[tuple[int, ...]] = set()
-    for worth, arrangement in found:
-        key = normalize(arrangement)
+    for worth, order in found:
+        key = normalize(tuple(cards[i] for i in order))
         if key not in seen:
             seen.add(key)
             out.append((worth, key))
@@ -99,6 +102,13 @@ def candidate_arrangements(hand: int, keep: int = 8, backs: int = 16) -> list[tu
     # ``out`` is never empty.
     assert out
     return out
+
+
+_SPLITS = tuple(
+    (itemgetter(*mid), itemgetter(*(i for i in range(8) if i not in mid))) for mid in combinations(range(8), 5)
+)
+"""Every split of the eight cards left after the back into a middle (in the order
+``combinations`` gives) and a front, as getters of those cards' places."""
 
 
 @lru_cache(maxsize=4096)
