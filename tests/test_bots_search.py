@@ -8,14 +8,16 @@ import random
 import pytest
 
 from barbu import Game, seat_view
-from barbu.actions import Action, Call, Declare, Play
+from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
-from barbu.bots.sampling import hidden_cards, sample_hands
-from barbu.bots.search import Budget, SearchBot
-from barbu.cards import card, cards_of, mask_of, parse_pbn
+from barbu.bots.heuristic import CallTurn, pick_call
+from barbu.bots.sampling import HiddenCards, WorldDeals, deal_from_view, forced_of, hidden_cards, sample_hands
+from barbu.bots.search import CALL_EVIDENCE, Budget, CallEvidence, SearchBot
+from barbu.cards import RANKS, SUITS, card, cards_of, mask_of, parse_pbn
 from barbu.contracts import Contract
+from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.view import SeatView
@@ -156,6 +158,83 @@ def test_a_bot_sees_only_its_view(level: str) -> None:
             checked += 1
         game.apply(helpers[seat].act(view), seat)
     assert checked == 12
+
+
+def _deal_state(d: Deal) -> tuple[object, ...]:
+    play = d.cardplay
+    return (
+        d.phase,
+        d.to_act,
+        d.dealt,
+        d.contract,
+        d.trump,
+        d.rank,
+        d.plays,
+        d.play_seats,
+        [(p.doubler, p.doubled, p.multiplier) for p in d.pairs()],
+        None if play is None else [getattr(play, name) for name in type(play).__slots__ if name != "_legal"],
+        list(d.legal_actions()) if d.phase is not Phase.ARRANGE else None,
+    )
+
+
+def _plain_call_weight(view: SeatView, table: Rules, hands: list[int], hidden: HiddenCards) -> float:
+    """The call evidence of a world worked out from scratch: a fresh deal, every call replayed."""
+    if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
+        return 1.0
+    dealt = [hands[s] | hidden.played[s] for s in range(view.players)]
+    contract = table.contract(view.contract)
+    trump = SUITS.index(view.trump) if view.trump is not None else None
+    rank = RANKS.index(view.rank) if view.rank is not None else None
+    assert view.declarer is not None
+    d = Deal(table, view.deal_number - 1, view.declarer, dealt, [contract], forced_of(view, table))
+    if d.contract is None:
+        d.apply_unchecked(Declare(contract.id))
+    if d.phase is Phase.TRUMP and trump is not None:
+        d.apply_unchecked(NameTrump(trump))
+    elif d.phase is Phase.RANK and rank is not None:
+        d.apply_unchecked(NameRank(rank))
+    weight = 1.0
+    for seat, _, doubles, redoubles in view.calls:
+        if seat != view.seat and d.phase is Phase.CALL:
+            guess = pick_call(CallTurn.from_deal(d, seat), table)
+            misses = len(set(guess.double) ^ set(doubles)) + len(set(guess.redouble) ^ set(redoubles))
+            weight *= CALL_EVIDENCE**misses
+        d.apply_unchecked(Call(double=doubles, redouble=redoubles))
+    return weight
+
+
+@pytest.mark.parametrize(("variant", "options"), CASES, ids=[f"{v}-{o}" for v, o in CASES])
+def test_world_deals_and_call_evidence_match_their_plain_versions(variant: str, options: dict[str, object]) -> None:
+    """The search replays a view's public actions once per decision and reads the others'
+    call turns once: every world's deal is the deal rebuilt from scratch for its hands (it
+    plays out to the same score) and every world's weight the one worked out from scratch."""
+    game = Game.new(variant, options, seed=3)
+    table = game.rules
+    bots = [make_bot("heuristic", seed=s) for s in range(table.players)]
+    rng = random.Random(variant)
+    checked = 0
+    while not game.is_over and len(game.deals) <= 2:
+        seat = game.to_act
+        assert seat is not None
+        view = seat_view(game, seat)
+        if view.phase in ("call", "play") and len(view.legal_actions) > 1 and rng.random() < 0.3:
+            hidden = hidden_cards(view, table)
+            worlds = WorldDeals(view, table, hidden)
+            evidence = CallEvidence(view, table, hidden)
+            for _ in range(3):
+                hands = sample_hands(hidden, rng)
+                fast, plain = worlds.deal(hands), deal_from_view(view, hands, table, hidden)
+                assert _deal_state(fast) == _deal_state(plain)
+                assert evidence.weight(hands) == _plain_call_weight(view, table, hands, hidden)
+                if fast.phase is Phase.PLAY:
+                    finisher = SearchBot(seed=0, iterations=1, seconds=None)
+                    assert finisher.finish(fast, PlayGuide.of(fast), seat, exact=False) == finisher.finish(
+                        plain, PlayGuide.of(plain), seat, exact=False
+                    )
+                    assert fast.final == plain.final
+                checked += 1
+        game.apply(bots[seat].act(view), seat)
+    assert checked > 0
 
 
 def _brute_force(t: TrickPlay, contract_id: str, root: int) -> list[float]:

@@ -80,6 +80,11 @@ class DominoPlay:
         other.order = list(self.order)
         return other
 
+    def set_hands(self, hands: list[int]) -> None:
+        """Give the seats other cards, as many each as they hold now (a what-if deal of
+        the unseen cards under the same public play); unchecked."""
+        self.hands = list(hands)
+
     def _row(self, suit: int) -> tuple[int, int] | None:
         r = self.rank
         if r is None or not self.laid >> make_card(suit, r) & 1:

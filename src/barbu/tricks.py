@@ -120,6 +120,12 @@ class TrickPlay:
         other.winners = list(self.winners)
         return other
 
+    def set_hands(self, hands: Sequence[int]) -> None:
+        """Give the seats other cards, as many each as they hold now (a what-if deal of
+        the unseen cards under the same public play); unchecked."""
+        self.hands = list(hands)
+        self._legal = -1
+
     def legal_mask(self) -> int:
         """The mask of the cards the seat to act may play (RULES.md §2.9.1)."""
         if self._legal < 0:

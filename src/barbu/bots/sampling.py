@@ -320,6 +320,33 @@ def deal_from_view(
     return deal
 
 
+class WorldDeals:
+    """Deals rebuilt from one view, one per sampled deal of the unseen cards.
+
+    :meth:`deal` gives what :func:`deal_from_view` gives for the same hands, but the
+    view's public actions are replayed only once: every later world is a copy of
+    that deal holding its own hands (the public play does not depend on the hidden
+    cards of a world that agrees with the view).
+    """
+
+    def __init__(self, view: SeatView, table: Rules | None = None, hidden: HiddenCards | None = None) -> None:
+        self.view = view
+        self.table = table or view_rules(view)
+        self.hidden = hidden or hidden_cards(view, self.table)
+        self._template: Deal | None = None
+
+    def deal(self, hands: list[int]) -> Deal:
+        """A fresh deal dealt ``hands`` (each seat's current cards), where the view stands."""
+        if self._template is None:
+            self._template = deal_from_view(self.view, hands, self.table, self.hidden)
+        d = self._template.copy()
+        played = self.hidden.played
+        d.dealt = tuple(h | p for h, p in zip(hands, played, strict=True))
+        if d.cardplay is not None:
+            d.cardplay.set_hands(hands)
+        return d
+
+
 def replay_public(deal: Deal, view: SeatView) -> None:
     """Apply the public actions of ``view`` (contract, trump, rank, calls, plays) to ``deal``."""
     if view.contract is not None and deal.contract is None:

@@ -51,7 +51,7 @@ from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.estimates import trump_tricks
 from barbu.bots.heuristic import CallTurn, contract_value, pick_call, play_by_rules
-from barbu.bots.sampling import HiddenCards, deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
+from barbu.bots.sampling import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
@@ -90,6 +90,69 @@ class Budget:
                 return False
         self.done += 1
         return True
+
+
+class CallEvidence:
+    """How well a world agrees with the calls the other seats made in a view's deal.
+
+    A world counts :data:`CALL_EVIDENCE` times less for each double or redouble the
+    rules of thumb (:func:`~barbu.bots.heuristic.pick_call`) would not have made (or
+    would have made and the seat did not) with that world's hands. What a caller
+    knew besides its hand (the contract, the calls before its own, its legal calls)
+    is public, so it is read once per view: a world only brings the hands.
+    """
+
+    def __init__(self, view: SeatView, table: Rules, hidden: HiddenCards) -> None:
+        self.table = table
+        self.played = hidden.played
+        self.turns: list[tuple[CallTurn, set[int], set[int]]] | None = None
+        """Each other seat's call turn (with no hand yet), with the doubles and redoubles it made."""
+        self._view = view
+
+    def _read_turns(self, dealt: list[int]) -> list[tuple[CallTurn, set[int], set[int]]]:
+        view, table = self._view, self.table
+        assert view.declarer is not None and view.contract is not None
+        contract = table.contract(view.contract)
+        trump = SUITS.index(view.trump) if view.trump is not None else None
+        rank = RANKS.index(view.rank) if view.rank is not None else None
+        d = _declared_deal(view, table, dealt, contract, trump if contract.names_trump else rank)
+        turns = []
+        for seat, _, doubles, redoubles in view.calls:
+            if seat != view.seat and d.phase is Phase.CALL:
+                turn = replace(CallTurn.from_deal(d, seat), hand=0)
+                turns.append((turn, set(doubles), set(redoubles)))
+            d.apply_unchecked(Call(double=doubles, redouble=redoubles))
+        return turns
+
+    def weight(self, hands: list[int]) -> float:
+        """The weight of the world where the seats hold ``hands`` now (1.0: no evidence)."""
+        view = self._view
+        if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
+            return 1.0
+        dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
+        if self.turns is None:
+            self.turns = self._read_turns(dealt)
+        weight = 1.0
+        for turn, doubles, redoubles in self.turns:
+            guess = pick_call(replace(turn, hand=dealt[turn.seat]), self.table)
+            misses = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
+            weight *= CALL_EVIDENCE**misses
+        return weight
+
+
+def _declared_deal(view: SeatView, table: Rules, hands: list[int], contract: Contract, choice: int | None) -> Deal:
+    """A fresh deal of ``hands`` with ``contract`` (and its trump or rank) declared."""
+    assert view.declarer is not None
+    d = Deal(table, view.deal_number - 1, view.declarer, hands, [contract], forced_of(view, table))
+    if d.contract is None:
+        d.apply_unchecked(Declare(contract.id))
+    if d.phase is Phase.TRUMP:
+        assert choice is not None
+        d.apply_unchecked(NameTrump(choice))
+    elif d.phase is Phase.RANK:
+        assert choice is not None
+        d.apply_unchecked(NameRank(choice))
+    return d
 
 
 class SearchBot:
@@ -205,9 +268,11 @@ class SearchBot:
         totals = [0.0] * len(legal)
         weight_sum = 0.0
         preferred: Play | Pass | None = None
+        worlds = WorldDeals(view, table, hidden)
+        evidence = CallEvidence(view, table, hidden)
         while budget.more():
             hands = sample_hands(hidden, self.rng)
-            base = deal_from_view(view, hands, table, hidden)
+            base = worlds.deal(hands)
             if guide is None:
                 guide = PlayGuide.of(base)
                 preferred = play_by_rules(base, me, guide)
@@ -216,7 +281,7 @@ class SearchBot:
                     keep = set(distinct_cards(base.legal_mask(), gone, guide.card_cost))
                     moves = [m for m in legal if isinstance(m, Play) and m.card in keep]
                     totals = [0.0] * len(moves)
-            weight = self._call_weight(view, table, hands, hidden)
+            weight = evidence.weight(hands)
             weight_sum += weight
             for i, move in enumerate(moves):
                 d = base.copy()
@@ -224,25 +289,6 @@ class SearchBot:
                 totals[i] += weight * self.finish(d, guide, me)
         best = max(range(len(moves)), key=lambda i: (totals[i], moves[i] == preferred))
         return moves[best]
-
-    def _call_weight(self, view: SeatView, table: Rules, hands: list[int], hidden: HiddenCards) -> float:
-        """How well a world agrees with the others' calls, by the rules of thumb's calls."""
-        if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
-            return 1.0
-        dealt = [hands[s] | hidden.played[s] for s in range(view.players)]
-        assert view.declarer is not None
-        contract = table.contract(view.contract)
-        trump = SUITS.index(view.trump) if view.trump is not None else None
-        rank = RANKS.index(view.rank) if view.rank is not None else None
-        d = self._deal_for(view, table, dealt, contract, trump if contract.names_trump else rank)
-        weight = 1.0
-        for seat, _, doubles, redoubles in view.calls:
-            if seat != view.seat and d.phase is Phase.CALL:
-                guess = pick_call(CallTurn.from_deal(d, seat), table)
-                misses = len(set(guess.double) ^ set(doubles)) + len(set(guess.redouble) ^ set(redoubles))
-                weight *= CALL_EVIDENCE**misses
-            d.apply_unchecked(Call(double=doubles, redouble=redoubles))
-        return weight
 
     # -- calls ---------------------------------------------------------------------------------
 
@@ -255,6 +301,8 @@ class SearchBot:
         may_redouble = sorted({t for c in calls for t in c.redouble})
         played = replace(table, flags=replace(table.flags, skip_undoubled_negative=False))
         hidden = hidden_cards(view, table)
+        worlds = WorldDeals(view, played, hidden)
+        evidence = CallEvidence(view, table, hidden)
         gain_double = dict.fromkeys(may_double, 0.0)
         gain_redouble = dict.fromkeys(may_redouble, 0.0)
         mine_played = 0.0
@@ -262,8 +310,8 @@ class SearchBot:
         sign = -1.0 if table.ruleset.penalty_points else 1.0
         while budget.more():
             hands = sample_hands(hidden, self.rng)
-            weight = self._call_weight(view, table, hands, hidden)
-            d = deal_from_view(view, hands, played, hidden)
+            weight = evidence.weight(hands)
+            d = worlds.deal(hands)
             d.apply_unchecked(Call(double=tuple(may_double), redouble=tuple(may_redouble)))
             self.simulate(d, me, exact=False)
             assert d.raw is not None and d.doubling is not None
@@ -316,20 +364,6 @@ class SearchBot:
             return list[int | None](by_need[:limit])
         return [None]
 
-    def _deal_for(self, view: SeatView, table: Rules, hands: list[int], contract: Contract, choice: int | None) -> Deal:
-        """A fresh deal of ``hands`` with ``contract`` (and its trump or rank) declared."""
-        assert view.declarer is not None
-        d = Deal(table, view.deal_number - 1, view.declarer, hands, [contract], forced_of(view, table))
-        if d.contract is None:
-            d.apply_unchecked(Declare(contract.id))
-        if d.phase is Phase.TRUMP:
-            assert choice is not None
-            d.apply_unchecked(NameTrump(choice))
-        elif d.phase is Phase.RANK:
-            assert choice is not None
-            d.apply_unchecked(NameRank(choice))
-        return d
-
     def _best_choice(self, hand: int, contract: Contract, table: Rules) -> int | None:
         choices = self._choices(hand, contract, table, 1)
         return choices[0]
@@ -350,13 +384,13 @@ class SearchBot:
         while budget.more():
             hands = sample_hands(hidden, self.rng)
             for i, (c, x) in enumerate(candidates):
-                value[i] += self.simulate(self._deal_for(view, table, hands, c, x), me)
+                value[i] += self.simulate(_declared_deal(view, table, hands, c, x), me)
             swapped = list(hands)
             o = self.rng.choice(others)
             swapped[me], swapped[o] = hands[o], hands[me]
             for c in contracts:
                 x = self._best_choice(swapped[me], c, table)
-                later[c.id] += self.simulate(self._deal_for(view, table, swapped, c, x), me)
+                later[c.id] += self.simulate(_declared_deal(view, table, swapped, c, x), me)
         best = max(range(len(candidates)), key=lambda i: value[i] - later[candidates[i][0].id])
         contract, choice = candidates[best]
         self._plan = (view.deal_number, me, hand, contract.id, choice)
@@ -377,7 +411,7 @@ class SearchBot:
             while budget.more():
                 hands = sample_hands(hidden, self.rng)
                 for i, x in enumerate(candidates):
-                    value[i] += self.simulate(self._deal_for(view, table, hands, contract, x), me)
+                    value[i] += self.simulate(_declared_deal(view, table, hands, contract, x), me)
             choice = candidates[max(range(len(candidates)), key=lambda i: value[i])]
         assert choice is not None
         return NameTrump(choice) if view.phase == "trump" else NameRank(choice)
