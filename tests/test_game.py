@@ -324,3 +324,17 @@ def test_out_of_turn_at_game_level_changes_nothing() -> None:
     with pytest.raises(IllegalAction):
         game.apply(Declare("no-tricks"), (seat + 1) % 4)
     assert game.history == [] and game.phase == "contract"
+
+
+def test_a_refusal_names_the_deal_the_action_the_seat_and_the_rule() -> None:
+    game = Game.new("classic", seed=7)
+    game.apply(Declare("no-queens"))
+    before = list(game.history)
+    seat = game.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(Call(double=(seat,)), seat)
+    text = str(caught.value)
+    assert text.startswith(f"deal 1, call double P{seat} (seat {seat}): ")
+    assert "doubles name another seat" in text and caught.value.message in text
+    assert game.history == before

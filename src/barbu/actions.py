@@ -8,11 +8,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from barbu.cards import RANKS, SUITS, card, card_name
+
+CARD_NAMES = tuple(card_name(c) for c in range(52))
+
+
+def _notation(names: Sequence[str], value: object) -> object:
+    """``names[value]``, or the value itself when it names nothing (an action to refuse)."""
+    if type(value) is int and 0 <= value < len(names):
+        return names[value]
+    return value
 
 CALL_WORDS = ("pass", "maximum", "table", "flanks", "family")
 """The spoken shorthands of the doubling (RULES.md §2.6)."""
@@ -38,10 +47,10 @@ class NameTrump:
     suit: int
 
     def __repr__(self) -> str:
-        return f"NameTrump({SUITS[self.suit]!r})"
+        return f"NameTrump({_notation(SUITS, self.suit)!r})"
 
     def __str__(self) -> str:
-        return SUITS[self.suit]
+        return str(_notation(SUITS, self.suit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +60,10 @@ class NameRank:
     rank: int
 
     def __repr__(self) -> str:
-        return f"NameRank({RANKS[self.rank]!r})"
+        return f"NameRank({_notation(RANKS, self.rank)!r})"
 
     def __str__(self) -> str:
-        return RANKS[self.rank]
+        return str(_notation(RANKS, self.rank))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +110,10 @@ class Play:
     card: int
 
     def __repr__(self) -> str:
-        return f"Play({card_name(self.card)!r})"
+        return f"Play({_notation(CARD_NAMES, self.card)!r})"
 
     def __str__(self) -> str:
-        return card_name(self.card)
+        return str(_notation(CARD_NAMES, self.card))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +134,10 @@ class Arrange:
     cards: tuple[int, ...]
 
     def __repr__(self) -> str:
-        return f"Arrange({tuple(card_name(c) for c in self.cards)!r})"
+        return f"Arrange({tuple(_notation(CARD_NAMES, c) for c in self.cards)!r})"
 
     def __str__(self) -> str:
-        names = [card_name(c) for c in self.cards]
+        names = [str(_notation(CARD_NAMES, c)) for c in self.cards]
         return " ".join(names[:5]) + " | " + " ".join(names[5:10]) + " | " + " ".join(names[10:])
 
 
@@ -158,3 +167,31 @@ def parse_play(text: str) -> Play | Pass:
     if text.strip().lower() == "pass":
         return Pass()
     return Play(card(text))
+
+
+def action_text(action: Action) -> str:
+    """An action in record notation (contract id, suit, rank, call, card or ``pass``).
+
+    >>> action_text(Play(card("QS"))), action_text(Declare("no-king")), action_text(Pass())
+    ('QS', 'no-king', 'pass')
+    """
+    if isinstance(action, Arrange):
+        return " ".join(str(_notation(CARD_NAMES, c)) for c in action.cards)
+    return str(action)
+
+
+def action_words(action: Action) -> str:
+    """What an action is, in words: its kind, then its record notation (for messages).
+
+    >>> action_words(Play(card("QS"))), action_words(Declare("no-king")), action_words(Pass())
+    ('play QS', 'contract no-king', 'pass')
+    >>> action_words(NameTrump(7)), action_words(Play(60))
+    ('trump 7', 'play 60')
+
+    """
+    if isinstance(action, Pass):
+        return "pass"
+    kind = {Declare: "contract", NameTrump: "trump", NameRank: "rank", Call: "call", Play: "play"}.get(
+        type(action), "arrangement" if isinstance(action, Arrange) else type(action).__name__
+    )
+    return f"{kind} {action_text(action)}"

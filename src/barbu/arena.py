@@ -38,14 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
+from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text
 from barbu.arena_stats import BotReport, DuplicateResult, EntryTally, report_bots
 from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
 from barbu.game import Game
 from barbu.rulesets import rules
-from barbu.view import action_text, seat_view
+from barbu.view import seat_view
 
 FORMAT = "barbu-arena/1"
 """The ``format`` of the arena's JSON report."""

@@ -30,7 +30,14 @@ class IllegalAction(BarbuError):
 
     ``kind`` is the phase the action belongs to (``contract``, ``trump``, ``rank``,
     ``call``, ``play``, ``tally``, or ``game`` once the game is over) and ``seat`` the
-    seat that tried it, where known.
+    seat that tried it, where known. ``message`` is the rule broken and what is allowed;
+    a game that refuses an action also sets ``deal`` (1-based) and ``action`` (the action
+    in words), and the error's text then names all four:
+
+    >>> e = IllegalAction("play", "5H is not legal: seat 2 must follow diamonds", seat=2)
+    >>> e.deal, e.action = 3, "play 5H"
+    >>> str(e)
+    'deal 3, play 5H (seat 2): 5H is not legal: seat 2 must follow diamonds'
     """
 
     def __init__(self, kind: str, message: str, seat: int | None = None) -> None:
@@ -38,6 +45,18 @@ class IllegalAction(BarbuError):
         self.kind = kind
         self.seat = seat
         self.message = message
+        self.deal: int | None = None
+        self.action: str | None = None
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return self.message
+        where = f"deal {self.deal}"
+        if self.action is not None:
+            where += f", {self.action}"
+        if self.seat is not None:
+            where += f" (seat {self.seat})"
+        return f"{where}: {self.message}"
 
 
 class OutOfTurn(IllegalAction):

@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from barbu.actions import Action, Declare
+from barbu.actions import Action, Declare, EnterTally, action_words
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
 from barbu.doubling import forced_doublers
@@ -226,7 +226,12 @@ class Game:
         deal = self.deals[-1]
         if deal.phase is Phase.DONE:
             raise IllegalAction("game", "the game is over: no action is possible", seat)
-        actor = deal.apply(action, seat)
+        try:
+            actor = deal.apply(action, seat)
+        except IllegalAction as e:
+            e.deal = deal.index + 1
+            e.action = None if isinstance(action, EnterTally) else action_words(action)
+            raise
         self._record(deal, actor, action)
 
     def apply_unchecked(self, action: Action) -> None:

@@ -16,12 +16,12 @@ import json
 import sys
 from typing import Any, TextIO
 
+from barbu.actions import action_text
 from barbu.cards import RANKS, card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import RecordError, RecordUsageError
 from barbu.game import Game
 from barbu.record import game_from_record
-from barbu.view import action_text
 
 
 def deal_result(deal: Deal) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu.actions import Action, action_text
 from barbu.cards import RANKS, SUITS, card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.game import Game
@@ -157,25 +157,6 @@ def _trick_json(t: TrickView) -> dict[str, Any]:
         "seats": list(t.seats),
         "winner": t.winner,
     }
-
-
-def action_text(action: Action) -> str:
-    """An action in record notation (contract id, suit, rank, call, card or ``pass``)."""
-    if isinstance(action, Declare):
-        return action.contract
-    if isinstance(action, NameTrump):
-        return SUITS[action.suit]
-    if isinstance(action, NameRank):
-        return RANKS[action.rank]
-    if isinstance(action, Play):
-        return card_name(action.card)
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, Arrange):
-        return " ".join(card_name(c) for c in action.cards)
-    if isinstance(action, Call):
-        return str(action)
-    return str(action)
 
 
 _SUMMARIES: WeakKeyDictionary[Deal, DealSummary] = WeakKeyDictionary()
