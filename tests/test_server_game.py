@@ -13,6 +13,7 @@ import pytest
 
 from barbu.cards import card_name, cards_of
 from barbu.record import game_from_record
+from barbu.rulesets import rules
 from barbu.server.client import SeatClient, ServerProcess, intent_for
 from barbu.server.intents import intent_to_action
 from barbu.server.store import Store
@@ -59,7 +60,11 @@ async def play_seat(client: SeatClient, rng: random.Random) -> None:
         if client.my_turn():
             view = client.view
             assert view is not None
-            ref = await client.act(intent_for(view, rng.choice(view["legal"])))
+            if view["phase"] == "arrange":  # any split of the hand is an arrangement (a foul too)
+                intent = {"type": "arrange", "cards": rng.sample(view["hand"], len(view["hand"]))}
+            else:
+                intent = intent_for(view, rng.choice(view["legal"]))
+            ref = await client.act(intent)
             answer = await client.answer(ref)
             assert answer["type"] == "ack", answer
         else:
@@ -90,13 +95,22 @@ def hidden_by_seq(db: str, table_id: str) -> tuple[str, list[list[set[str]]]]:
     return stored.table.seed, out
 
 
-def test_four_clients_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any) -> None:
-    made = make_table(server, {"variant": "king", "seats": [{"kind": "human"}] * 4})  # 20 deals, anticlockwise
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "king",  # 20 deals, anticlockwise, no doubling
+        "chinese-poker",  # 36 deals: doubling, skipped deals, domino, arrangements hidden until all have set
+        "five-player",  # 35 deals, five seats, domino with removed cards
+    ],
+)
+def test_people_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any, variant: str) -> None:
+    n = rules(variant).players
+    made = make_table(server, {"variant": variant, "seats": [{"kind": "human"}] * n})
     table = made["table"]
     keys = [key_of(s["link"]) for s in made["seats"]]
 
     async def main() -> tuple[list[SeatClient], SeatClient]:
-        seats = [await SeatClient(server.ws).connect() for _ in range(4)]
+        seats = [await SeatClient(server.ws).connect() for _ in range(n)]
         watcher = await SeatClient(server.ws).connect()
         await watcher.hello(table)
         for c, k in zip(seats, keys, strict=True):
@@ -123,7 +137,7 @@ def test_four_clients_play_a_whole_game_and_no_frame_shows_a_hidden_card(server:
 
     seats, watcher = asyncio.run(main())
     final = seats[0].view
-    assert final is not None and final["game_over"] and len(final["history"]) == 20
+    assert final is not None and final["game_over"] and len(final["history"]) == rules(variant).deal_count
 
     # The stored log replays to the same game; the record download is that game.
     stored = Store(server.db).load_table(table)
@@ -148,10 +162,10 @@ def test_four_clients_play_a_whole_game_and_no_frame_shows_a_hidden_card(server:
                 continue
             if client.seat is None:
                 assert frame.get("view", frame.get("patch")).get("hand", []) == []
-            leaked = cards & hidden[frame["seq"]][4 if client.seat is None else client.seat]
+            leaked = cards & hidden[frame["seq"]][n if client.seat is None else client.seat]
             assert not leaked, f"seat {client.seat} saw {leaked} at seq {frame['seq']}"
             checked += 1
-    assert checked > 4 * len(stored.actions)
+    assert checked > n * len(stored.actions)
 
 
 def test_the_record_is_refused_until_the_game_is_over(server: Any) -> None:
