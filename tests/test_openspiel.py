@@ -46,13 +46,13 @@ def _advance(state: BarbuState, rng: random.Random, steps: int) -> BarbuState:
 @pytest.mark.parametrize("params", DEAL_GAMES, ids=_ids)
 def test_openspiel_random_simulation_checks_pass_on_single_deals(params: dict[str, str]) -> None:
     game = pyspiel.load_game(GAME_NAME, params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_openspiel_random_simulation_checks_pass_on_a_whole_game() -> None:
     game = pyspiel.load_game(GAME_NAME, {"variant": "thirty-two"})
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_the_game_is_loadable_by_name_with_the_rule_set_and_options() -> None:
