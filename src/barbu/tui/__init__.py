@@ -2,7 +2,8 @@
 
 :func:`play_main` is the command: it reads the arguments, makes the
 :class:`~barbu.tui.table.Table` (new, or resumed from a saved record) and runs
-:class:`~barbu.tui.app.BarbuApp`. ``python -m barbu.tui`` runs it too.
+:class:`~barbu.tui.app.BarbuApp`. Without arguments that choose the game, the app opens
+on the setup screen (:mod:`barbu.tui.setup`), which makes the table the same way. ``python -m barbu.tui`` runs it too.
 
 >>> import contextlib, io
 >>> with contextlib.redirect_stderr(io.StringIO()) as err:
@@ -16,9 +17,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from barbu.errors import BarbuError
 from barbu.rulesets import RULE_SETS
+
+if TYPE_CHECKING:
+    from barbu.tui.app import BarbuApp
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,7 +31,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="barbu play",
         description="Play Barbu in the terminal against three bots (full screen; F1 shows the keys).",
     )
-    p.add_argument("--variant", default="classic", help=f"rule set: {', '.join(RULE_SETS)} (default classic)")
+    p.add_argument(
+        "--variant", default=None, help=f"rule set: {', '.join(RULE_SETS)} (default classic; none: the setup screen)"
+    )
     p.add_argument(
         "--option",
         "-o",
@@ -51,50 +58,70 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _seed(text: str | None) -> int | str | None:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
+GAME_FLAGS = ("variant", "option", "seat", "bots", "seed", "resume")
+"""The arguments that choose the game: with any of them the game starts at once, without
+them the setup screen asks (``--save`` and ``--pace`` leave the choice to the screen)."""
 
 
-def play_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``barbu play`` with ``argv``; return the exit status (2 for bad arguments)."""
+def chooses_game(args: argparse.Namespace) -> bool:
+    """True when the arguments choose the game themselves (no setup screen).
+
+    >>> chooses_game(_parser().parse_args([])), chooses_game(_parser().parse_args(["--save", "a.json"]))
+    (False, False)
+    >>> chooses_game(_parser().parse_args(["--variant", "king"]))
+    True
+    """
+    return any(getattr(args, name) not in (None, []) for name in GAME_FLAGS)
+
+
+def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
+    """The app ``barbu play argv`` runs, or the exit status when the arguments are refused
+    (why is printed on stderr). Without game-choosing arguments the app opens on the setup
+    screen; with them it starts the game they choose, through the same
+    :func:`~barbu.tui.setup.open_table`."""
     from barbu.bots import BOT_LEVELS
     from barbu.cli import parse_options
-    from barbu.tui.saved_game import load_table, new_seed
-    from barbu.tui.table import Table
+    from barbu.tui.app import BarbuApp
+    from barbu.tui.setup import GameChoice, open_table, seed_of
 
     try:
         args = _parser().parse_args(list(argv) if argv is not None else None)
     except SystemExit as e:  # --help, or arguments argparse refused (it printed why)
         return e.code if isinstance(e.code, int) else 2
+    pace = max(args.pace, 0.0)
+    if not chooses_game(args):
+        return BarbuApp(None, save_path=args.save, pace=pace)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else []
     for level in bots:
         if level not in BOT_LEVELS:
             print(f"barbu play: unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}", file=sys.stderr)
             return 2
-    seed = _seed(args.seed)
-    notice = ""
     try:
-        if args.resume:
-            table = load_table(args.resume, args.seat, bots or None, seed)
-            notice = f"Resumed {args.resume}."
-        else:
-            options = parse_options(args.option)
-            table = Table.new(args.variant, options, args.seat or 0, bots, new_seed() if seed is None else seed)
+        choice = GameChoice(
+            variant=args.variant or "classic",
+            options=parse_options(args.option),
+            seat=args.seat,
+            bots=tuple(bots),
+            seed=seed_of(args.seed),
+            resume=args.resume,
+        )
+        table = open_table(choice)
     except (BarbuError, ValueError) as e:
         print(f"barbu play: {e}", file=sys.stderr)
         return 2
-    from barbu.tui.app import BarbuApp
+    notice = f"Resumed {args.resume}." if args.resume else ""
+    return BarbuApp(table, save_path=args.save or args.resume, pace=pace, notice=notice)
 
-    app = BarbuApp(table, save_path=args.save or args.resume, pace=max(args.pace, 0.0), notice=notice)
+
+def play_main(argv: Sequence[str] | None = None) -> int:
+    """Run ``barbu play`` with ``argv``; return the exit status (2 for bad arguments)."""
+    app = make_app(argv)
+    if isinstance(app, int):
+        return app
     status = app.run()
     if app.saved_to:
         print(f"barbu play: saved to {app.saved_to}")
     return status if isinstance(status, int) else 0
 
 
-__all__ = ["play_main"]
+__all__ = ["GAME_FLAGS", "chooses_game", "make_app", "play_main"]

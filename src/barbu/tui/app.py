@@ -42,6 +42,7 @@ from barbu.tui.save_dialog import HelpScreen, QuitDialog, SaveDialog
 from barbu.tui.saved_game import SaveError, save_table, seed_path
 from barbu.tui.score_sheet import ScoreSheet
 from barbu.tui.scoreboard import Scoreboard
+from barbu.tui.setup import GameChoice, SetupScreen
 from barbu.tui.summary import SummaryPanel, deal_lines, ranking_lines
 from barbu.tui.table import Table
 from barbu.tui.trick import TrickArea
@@ -51,6 +52,8 @@ DEFAULT_SAVE = "barbu-game.json"
 
 BOT_PAUSE = 0.5
 """Seconds before a bot acts, at pace 1."""
+GAME_ACTIONS = ("help", "sheet", "hint", "pass_turn", "save")
+"""The app's actions that need a game (off while the setup screen is open)."""
 TRICK_PAUSE = 1.4
 """Seconds a finished trick stays on the table before a bot leads again, at pace 1."""
 
@@ -81,19 +84,40 @@ class BarbuApp(App[int]):
         Binding("ctrl+q", "leave", "quit", priority=True),
     ]
 
-    def __init__(self, table: Table, save_path: str | None = None, pace: float = 1.0, notice: str = "") -> None:
+    def __init__(
+        self,
+        table: Table | None = None,
+        save_path: str | None = None,
+        pace: float = 1.0,
+        notice: str = "",
+        folder: str = ".",
+    ) -> None:
+        """``table`` None: the setup screen comes first (saved games looked for in ``folder``)."""
         super().__init__()
-        self.table = table
+        self._table = table
         self.save_path = save_path
         self.pace = pace
         self.notice = notice
+        self.folder = folder
         self.saved_to: str | None = None
         self.summary: DealSummary | None = None
         self.summary_trick: list[tuple[int, int | None]] = []
         self.summary_rows: list[Sequence[int] | None] = []
-        self.seen_deals = len(table.view().history)
+        self.seen_deals = len(table.view().history) if table is not None else 0
         self.bot_running = False
         self.hint_running = False
+
+    @property
+    def table(self) -> Table:
+        """The game's table (there is none while the setup screen is open)."""
+        if self._table is None:
+            raise RuntimeError("no game yet: the setup screen is still open")
+        return self._table
+
+    @property
+    def has_table(self) -> bool:
+        """True once a game is on the table (from the arguments or the setup screen)."""
+        return self._table is not None
 
     # -- layout ------------------------------------------------------------------
 
@@ -113,7 +137,29 @@ class BarbuApp(App[int]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
+        if self._table is None:
+            self.push_screen(SetupScreen(self.folder), self._begin)
+        else:
+            self.refresh_table()
+
+    def _begin(self, chosen: tuple[Table, GameChoice] | None) -> None:
+        """Sit down at the table the setup screen made."""
+        if chosen is None:
+            self.exit(0)
+            return
+        table, choice = chosen
+        self._table = table
+        self.seen_deals = len(table.view().history)
+        if choice.resume:
+            self.save_path = self.save_path or choice.resume
+            self.notice = f"Resumed {choice.resume}."
+        else:
+            self.notice = f"New game of {table.rules.ruleset.title}, seed {table.seed}."
         self.refresh_table()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys wait for a game: only quitting works on the setup screen."""
+        return not (self._table is None and action in GAME_ACTIONS)
 
     # -- names -------------------------------------------------------------------
 
@@ -499,6 +545,9 @@ class BarbuApp(App[int]):
         return True
 
     def action_leave(self) -> None:
+        if self._table is None:  # still on the setup screen: nothing to save
+            self.exit(0)
+            return
         if isinstance(self.screen, QuitDialog):  # Ctrl+Q twice: quit without saving
             self.exit(0)
             return

@@ -111,6 +111,24 @@ def _settings(path: Path) -> dict[str, Any]:
     return doc
 
 
+def saved_games(folder: str | os.PathLike[str] = ".") -> list[Path]:
+    """The games ``barbu play`` saved in ``folder``: records with a seed file next to them,
+    the most recently saved first.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> save_table(Table.new("classic", bots=["random"], seed=3), folder / "monday.json")
+    >>> [p.name for p in saved_games(folder)]
+    ['monday.json']
+    """
+    found = []
+    for seeds in Path(folder).glob("*" + SEED_SUFFIX):
+        record = seeds.with_name(seeds.name[: -len(SEED_SUFFIX)])
+        if record.is_file():
+            found.append(record)
+    return sorted(found, key=lambda p: (-p.stat().st_mtime, p.name))
+
+
 def load_table(
     path: str | os.PathLike[str],
     seat: int | None = None,
@@ -148,4 +166,13 @@ def load_table(
         raise SaveError(str(e)) from None
 
 
-__all__ = ["SEED_FORMAT", "SEED_SUFFIX", "SaveError", "load_table", "new_seed", "save_table", "seed_path"]
+__all__ = [
+    "SEED_FORMAT",
+    "SEED_SUFFIX",
+    "SaveError",
+    "load_table",
+    "new_seed",
+    "save_table",
+    "saved_games",
+    "seed_path",
+]
