@@ -131,12 +131,33 @@ def contract_costs(contract: Contract, table: Rules) -> tuple[list[float], list[
     raise ValueError(f"no card-play guide for contract {contract.id!r}")  # pragma: no cover
 
 
+CachedCosts = tuple[list[float], list[float], str, int, int, list[bool]]
+_CACHED_COSTS: dict[tuple[Contract, bool, int, int], CachedCosts] = {}
+
+
+def cached_costs(contract: Contract, table: Rules) -> CachedCosts:
+    """:func:`contract_costs` with the masks of the cards that cost something (``costly``)
+    and of those that hurt (``positive``), and per trick index whether a later trick
+    hurts; worked out once per contract and table shape (the lists are shared: read only)."""
+    key = (contract, table.ruleset.penalty_points, table.cards_each, table.deck)
+    costs = _CACHED_COSTS.get(key)
+    if costs is None:
+        card_cost, trick_cost, kind = contract_costs(contract, table)
+        costly = sum(1 << c for c in range(52) if card_cost[c] != 0)
+        positive = sum(1 << c for c in range(52) if card_cost[c] > 0)
+        later = [any(x > 0 for x in trick_cost[i + 1 :]) for i in range(len(trick_cost))]
+        costs = _CACHED_COSTS[key] = (card_cost, trick_cost, kind, costly, positive, later)
+    return costs
+
+
 class PlayGuide:
     """A deal's contract and pairs, as costs and cares for the card-play rules.
 
     ``care[p][q]`` is how much seat ``p``'s final score moves with one point of seat
     ``q``'s raw score: ``1 + Σ multipliers`` for itself, ``-multiplier`` for each seat
-    it has a business pair with, 0 otherwise (RULES.md §2.10).
+    it has a business pair with, 0 otherwise (RULES.md §2.10). ``costly`` is the mask
+    of the cards with a cost, ``positive`` of those that hurt their taker, and
+    ``later_trick_costs[i]`` whether a trick after trick ``i`` hurts its taker.
     """
 
     __slots__ = (
@@ -155,7 +176,14 @@ class PlayGuide:
     )
 
     def __init__(self, contract: Contract, table: Rules, pairs: Sequence[Pair] = ()) -> None:
-        self.card_cost, self.trick_cost, self.kind = contract_costs(contract, table)
+        (
+            self.card_cost,
+            self.trick_cost,
+            self.kind,
+            self.costly,
+            self.positive,
+            self.later_trick_costs,
+        ) = cached_costs(contract, table)
         self.sign = -1.0 if table.ruleset.penalty_points else 1.0
         self.deck = table.deck
         self.players = n = table.players
@@ -171,14 +199,6 @@ class PlayGuide:
             care[a][b] -= m
             care[b][a] -= m
         self.care = care
-        cost = self.card_cost
-        self.costly = sum(1 << c for c in range(52) if cost[c] != 0)
-        """The cards with a cost (sums of costs need only look at these)."""
-        self.positive = sum(1 << c for c in range(52) if cost[c] > 0)
-        """The cards that hurt their taker."""
-        trick_cost = self.trick_cost
-        self.later_trick_costs = [any(x > 0 for x in trick_cost[i + 1 :]) for i in range(len(trick_cost))]
-        """Per trick index: whether a later trick costs its taker something."""
 
     @classmethod
     def of(cls, deal: Deal) -> PlayGuide:
@@ -282,11 +302,13 @@ def _avoid(t: TrickPlay, seat: int, legal: int, g: PlayGuide) -> int:
                 if shed >= 0 and _future_risk(t, g, index):
                     return shed
             return best
+        # The cheapest card, the highest of equal costs (the lowest when a costly trick
+        # may still go to a higher card out); free cards all cost the same.
+        low_first = not last and penalty_now > 0 and out & led_mask & _above(_lowest(follow))
+        if not follow & g.costly:
+            return _lowest(follow) if low_first else _highest(follow)
         cards = cards_of(follow)
-        if last:
-            return min(cards, key=lambda c: (cost[c], -c))
-        higher_out = out & led_mask & _above(cards[0])
-        if penalty_now > 0 and higher_out:
+        if low_first:
             return min(cards, key=lambda c: (cost[c], c))
         return min(cards, key=lambda c: (cost[c], -c))
     return _avoid_discard(t, seat, legal, out, g)
@@ -336,33 +358,37 @@ def _avoid_lead(t: TrickPlay, seat: int, legal: int, out: int, g: PlayGuide) -> 
     hand = t.hands[seat]
     n = t.players
     best, best_score = -1, 0.0
+    ravage = g.kind == "ravage"
     for s in range(4):
         mask = SUIT_MASKS[s]
         mine = legal & mask
         if not mine:
             continue
         out_s = out & mask
-        trick_cost = _ravage_cost(t, seat, s, n, g) if g.kind == "ravage" else g.trick_cost[index]
+        trick_cost = _ravage_cost(t, seat, s, n, g) if ravage else g.trick_cost[index]
         if not out_s:
-            cand = min(cards_of(mine), key=lambda c: (cost[c], -c))
+            # The cheapest card, the highest of equal costs.
+            cand = min(cards_of(mine), key=lambda c: (cost[c], -c)) if mine & costly else mine.bit_length() - 1
             p_win = 1.0
             pen = per_trick * (n - 1)
         else:
-            safe = mine & _below(_lowest(out_s))
+            safe = mine & ((out_s & -out_s) - 1)
             if safe:
-                cand = _highest(safe)
+                cand = safe.bit_length() - 1
                 p_win = 0.05 if out_s.bit_count() >= n - 1 else 0.3
             else:
-                cand = _lowest(mine)
-                lo = (out_s & _below(cand)).bit_count()
+                cand = (mine & -mine).bit_length() - 1
+                lo = (out_s & ((1 << cand) - 1)).bit_count()
                 hi = out_s.bit_count() - lo
                 p_win = (lo / (lo + hi)) ** 2 if hi else 1.0
-            pen = _cost_of(out_s & costly & _below(cand), cost) * 0.5 + per_trick * 0.5
+            taken = out_s & costly & ((1 << cand) - 1)
+            pen = (_cost_of(taken, cost) if taken else 0.0) * 0.5 + per_trick * 0.5
         score = p_win * (trick_cost + cost[cand] + pen)
         # Leading under outstanding penalty cards of the suit drives them out.
-        score -= 0.15 * _cost_of(out_s & costly & _above(cand), cost) * (1.0 - p_win)
+        driven = out_s & costly & ~((2 << cand) - 1)
+        score -= 0.15 * (_cost_of(driven, cost) if driven else 0.0) * (1.0 - p_win)
         # Our own higher cards of the suit may be caught later by those penalties.
-        score += 0.1 * (hand & mask & _above(cand)).bit_count() * max(0.0, trick_cost + per_trick)
+        score += 0.1 * (hand & mask & ~((2 << cand) - 1)).bit_count() * max(0.0, trick_cost + per_trick)
         # Shorter suits first: a void brings discards.
         score += 0.02 * mine.bit_count()
         if best < 0 or score < best_score:

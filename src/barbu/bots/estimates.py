@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 
-from barbu.bots.card_play import contract_costs
+from barbu.bots.card_play import cached_costs
 from barbu.bots.chinese_poker import candidate_arrangements
 from barbu.bots.domino_play import best_rank, dependency
 from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, cards_of
@@ -68,14 +68,14 @@ def win_chances(hand: int, outstanding: int, players: int) -> list[tuple[int, fl
 
 def _avoid_cost(hand: int, contract: Contract, table: Rules) -> float:
     """Expected cost (own points) of a negative trick contract for ``hand``."""
-    card_cost, trick_cost, kind = contract_costs(contract, table)
+    card_cost, trick_cost, kind, costly, _, _ = cached_costs(contract, table)
     n = table.players
     outstanding = table.deck & ~hand
     avg_trick = sum(trick_cost) / len(trick_cost)
     if kind == "ravage":
         avg_trick = -table.flags.ravage_city_total / n * (1 if not table.ruleset.penalty_points else -1) / 3
     penalty_out = [0.0] * 4
-    for c in cards_of(outstanding):
+    for c in cards_of(outstanding & costly):  # the other cards cost nothing
         penalty_out[c // 13] += card_cost[c]
     heart_rule = contract.heart_lead_rule and table.flags.heart_lead != "free"
     total = 0.0
@@ -85,7 +85,7 @@ def _avoid_cost(hand: int, contract: Contract, table: Rules) -> float:
         if heart_rule and s == HEARTS:
             p *= 0.5
         below = 0.0
-        for x in cards_of(out_s & ((1 << c) - 1)):
+        for x in cards_of(out_s & costly & ((1 << c) - 1)):
             below += card_cost[x]
         others = sum(penalty_out) - penalty_out[s]
         fall = below * (n - 1) / max(out_s.bit_count(), n - 1) + 0.12 * others
@@ -145,7 +145,7 @@ def hand_worth(hand: int, contract: Contract, table: Rules, trump: int | None = 
     ``trump`` and ``rank`` default to the best choice for the hand.
     """
     sign = -1.0 if table.ruleset.penalty_points else 1.0
-    _, trick_cost, kind = contract_costs(contract, table)
+    _, trick_cost, kind, _, _, _ = cached_costs(contract, table)
     n = table.players
     tricks = table.cards_each
     total = sign * table.total(contract)
@@ -222,9 +222,22 @@ def hand_edge(
 
     ``chooser``: the seat named (or will name) the trump or rank; otherwise it plays
     with the declarer's, and is compared with random hands playing a random choice.
+    Remembered: a search reads the same hands' calls in many of its worlds.
     """
-    scale = EDGE_SCALE.get(contract.id, 1.0)
-    return scale * (hand_worth(hand, contract, table, trump, rank) - baseline(table, contract.id, chooser))
+    key = (hand, contract, trump, rank, chooser, table.name, table.players, table.flags)
+    edge = _EDGES.get(key)
+    if edge is None:
+        if len(_EDGES) >= _EDGES_KEPT:
+            _EDGES.clear()
+        scale = EDGE_SCALE.get(contract.id, 1.0)
+        worth = hand_worth(hand, contract, table, trump, rank)
+        edge = _EDGES[key] = scale * (worth - baseline(table, contract.id, chooser))
+    return edge
+
+
+_EDGES: dict[tuple[object, ...], float] = {}
+_EDGES_KEPT = 100_000
+"""How many hand edges :func:`hand_edge` remembers before it starts again."""
 
 
 def baseline(table: Rules, contract_id: str, chooser: bool = True) -> float:

@@ -225,10 +225,9 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
     """
     n = hidden.players
     seat = hidden.seat
-    others = [s for s in range(n) if s != seat and hidden.counts[s]]
+    others, allowed = _places(hidden)
     cards = cards_of(hidden.unseen)
     rng.shuffle(cards)
-    allowed = {c: [s for s in others if not hidden.excluded[s] >> c & 1] for c in cards}
     cards.sort(key=lambda c: len(allowed[c]))
     for _ in range(8):
         left = list(hidden.counts)
@@ -251,6 +250,15 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
             hands[seat] = hidden.hand
             return hands
     return _matched_hands(hidden, cards, allowed, others, rng)
+
+
+@lru_cache(maxsize=16)
+def _places(hidden: HiddenCards) -> tuple[list[int], dict[int, list[int]]]:
+    """The seats that hold unseen cards, and the seats each unseen card may lie with
+    (remembered: a search samples many deals from the same facts; read only)."""
+    others = [s for s in range(hidden.players) if s != hidden.seat and hidden.counts[s]]
+    allowed = {c: [s for s in others if not hidden.excluded[s] >> c & 1] for c in cards_of(hidden.unseen)}
+    return others, allowed
 
 
 def _matched_hands(
