@@ -160,6 +160,13 @@ def test_chinese_poker_arrangements_stay_hidden_until_everyone_has_set() -> None
     assert game.deals[deal.index].finished
     summary = seat_view(game, 2).history[-1]
     assert summary.contract == "chinese-poker" and sum(summary.raw) == 0
+    # once the deal is over, everyone (a spectator too) sees every seat's rows, by seat
+    rows = tuple(tuple(deal.arrangements_by_seat()[s] or ()) for s in range(4))
+    assert rows[1] == arranged and all(len(r) == 13 for r in rows)
+    for seat in (0, 1, 2, 3, None):
+        after = seat_view(game, seat)
+        assert after.history[-1].arrangements == rows
+        assert after.as_json()["history"][-1]["arrangements"][1] == [card_name(c) for c in arranged]
 
 
 def test_views_carry_the_public_options_but_not_the_seed() -> None:

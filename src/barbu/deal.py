@@ -347,9 +347,7 @@ class Deal:
         elif isinstance(action, Arrange):
             self.arrangements.append(normalize(action.cards))
             if len(self.arrangements) == self.players:
-                # Arrangements come in round-1 order; the tally holds them by seat.
-                by_seat = dict(zip(self._arrange_order(), self.arrangements, strict=True))
-                self._set_tally({"arrangements": [list(by_seat[s] or ()) for s in range(self.players)]})
+                self._set_tally({"arrangements": [list(a or ()) for a in self.arrangements_by_seat()]})
         elif isinstance(action, EnterTally):
             assert self.contract is not None
             self._set_tally(dict(action.tally))
@@ -456,6 +454,13 @@ class Deal:
             overtrump_required=flags.overtrump_required,
             undertrump_required=flags.undertrump_required,
         )
+
+    def arrangements_by_seat(self) -> list[tuple[int, ...] | None]:
+        """The arrangements handed in so far, by seat (None: not yet); they come in round-1 order."""
+        by_seat: list[tuple[int, ...] | None] = [None] * self.players
+        for s, a in zip(self._arrange_order(), self.arrangements, strict=False):
+            by_seat[s] = a
+        return by_seat
 
     def _arrange_order(self) -> list[int]:
         from barbu.doubling import round_one_order

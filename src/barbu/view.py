@@ -53,6 +53,8 @@ class DealSummary:
     pairs: tuple[tuple[int, int, int], ...]
     """``(doubler, doubled, multiplier)`` of each business pair."""
     played: bool
+    arrangements: tuple[tuple[int, ...], ...] | None = None
+    """Chinese poker: every seat's rows (back 5, middle 5, front 3), by seat, shown once all have set."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,9 @@ class SeatView:
                     "final": list(h.final),
                     "pairs": [list(p) for p in h.pairs],
                     "played": h.played,
+                    "arrangements": None
+                    if h.arrangements is None
+                    else [[card_name(c) for c in a] for a in h.arrangements],
                 }
                 for h in self.history
             ],
@@ -179,6 +184,7 @@ def _summary(d: Deal) -> DealSummary:
         final=tuple(d.final),
         pairs=tuple((p.doubler, p.doubled, p.multiplier) for p in d.pairs()),
         played=not d.skipped,
+        arrangements=tuple(a or () for a in d.arrangements_by_seat()) if d.contract.play == "arrange" else None,
     )
     return known
 
@@ -212,12 +218,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     done = deal.finished
     arrangements: list[tuple[int, ...] | None] = []
     if deal.contract is not None and deal.contract.play == "arrange":
-        order = deal._arrange_order()
-        by_seat: dict[int, tuple[int, ...] | None] = {s: None for s in range(players)}
-        for s, a in zip(order, deal.arrangements, strict=False):
-            if done or s == seat:
-                by_seat[s] = a
-        arrangements = [by_seat[s] for s in range(players)]
+        arrangements = [a if done or s == seat else None for s, a in enumerate(deal.arrangements_by_seat())]
     legal_actions: list[Action] = []
     if live and seat is not None and to_act == seat and deal.phase is not Phase.ARRANGE:
         legal_actions = list(game.legal_actions())

@@ -283,9 +283,15 @@ function settlement(h) {
   const pairs = h.pairs.length
     ? `<p style="margin:.3rem 0 0">Doubles: ${h.pairs.map(([a, b, m]) => `${esc(nameOf(a))} → ${esc(nameOf(b))}${m > 1 ? " ×" + m : ""}`).join("; ")}</p>`
     : "";
+  const text = (cards) => cards.map((c) => `${rankText(c[0])}${SUITS[c[1]]}`).join(" ");
+  const rows = h.arrangements
+    ? `<table class="rows">${h.arrangements
+        .map((a, s) => `<tr><th style="text-align:left">${esc(nameOf(s))}</th><td>${text(a.slice(0, 5))}</td><td>${text(a.slice(5, 10))}</td><td>${text(a.slice(10))}</td></tr>`)
+        .join("")}</table>`
+    : "";
   box.innerHTML =
     `<strong>Deal ${h.deal}: ${esc(contractName(h.contract))}</strong> by ${esc(nameOf(h.declarer))}${h.played ? "" : " (not played)"}` +
-    `<table><tr><th></th>${head}</tr>${line("scored", h.raw)}${line("doubles", h.adjustments)}${line("deal", h.final)}</table>${pairs}`;
+    `<table><tr><th></th>${head}</tr>${line("scored", h.raw)}${line("doubles", h.adjustments)}${line("deal", h.final)}</table>${rows}${pairs}`;
   return box;
 }
 
