@@ -20,6 +20,7 @@ from barbu.server.store import Store
 from barbu.server.tables import replay
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
+HISTORY_KEYS = {"deal", "declarer", "contract", "trump", "rank", "raw", "adjustments", "final", "pairs", "played", "arrangements"}
 FAST = ("--bot-delay", "0", "--actions-per-second", "10000", "--messages-per-second", "10000")
 
 
@@ -152,9 +153,19 @@ def test_people_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any, 
     # Every frame any seat received: no card another seat still held, never the seed.
     seed, hidden = hidden_by_seq(server.db, table)
     checked = 0
+    public_rows = [  # finished deals' rows are public (Chinese poker, RULES.md 4.3); nothing else is
+        None
+        if d.contract is None or d.contract.play != "arrange"
+        else [[card_name(c) for c in a or ()] for a in d.arrangements_by_seat()]
+        for d in game.deals
+    ]
     for client in [*seats, watcher]:
         for frame in client.frames:
-            found = strings(frame, [])
+            body = frame.get("view", frame.get("patch")) or {}
+            for past in body.get("history", []):
+                assert set(past) == HISTORY_KEYS and past["arrangements"] == public_rows[past["deal"] - 1], past
+            found = strings({k: v for k, v in frame.items() if k not in ("view", "patch")}, [])
+            strings({k: v for k, v in body.items() if k != "history"}, found)
             assert "seed" not in found and seed not in found
             cards = {s for s in found if CARD.match(s)}
             if frame["type"] not in ("state", "event"):
