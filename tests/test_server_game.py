@@ -20,7 +20,19 @@ from barbu.server.store import Store
 from barbu.server.tables import replay
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
-HISTORY_KEYS = {"deal", "declarer", "contract", "trump", "rank", "raw", "adjustments", "final", "pairs", "played", "arrangements"}
+HISTORY_KEYS = {
+    "deal",
+    "declarer",
+    "contract",
+    "trump",
+    "rank",
+    "raw",
+    "adjustments",
+    "final",
+    "pairs",
+    "played",
+    "arrangements",
+}
 FAST = ("--bot-delay", "0", "--actions-per-second", "10000", "--messages-per-second", "10000")
 
 
