@@ -181,6 +181,9 @@ class SearchBot:
         self.endgame = endgame
         self.rollout = rollout
         self._plan: tuple[Any, ...] | None = None
+        self._solved: dict[tuple[Any, ...], float] = {}
+        """Endgames solved during the current decision (playouts of different moves
+        sometimes reach the same position), by position, guide and seat."""
 
     def settings(self) -> dict[str, Any]:
         """The bot's settings, as :func:`~barbu.bots.make_bot` takes them."""
@@ -195,6 +198,7 @@ class SearchBot:
         """The action for ``view``'s seat (which must be to act)."""
         table = view_rules(view)
         budget = Budget(self.iterations, self.seconds)
+        self._solved.clear()
         if view.phase == "arrange":
             return self._arrange(view, table, budget)
         legal = view.legal_actions
@@ -227,7 +231,21 @@ class SearchBot:
             while not t.finished:
                 if endgame and t.tricks_total - len(t.winners) <= endgame:
                     assert d.contract is not None
-                    return solve(t, d.contract, d.rules, guide, me)[me]
+                    key = (
+                        guide,
+                        d.contract,
+                        t.trump,
+                        me,
+                        t.leader,
+                        tuple(t.trick),
+                        tuple(t.hands),
+                        tuple(t.captured),
+                        tuple(t.winners),
+                    )
+                    value = self._solved.get(key)
+                    if value is None:
+                        value = self._solved[key] = solve(t, d.contract, d.rules, guide, me)[me]
+                    return value
                 c = choose_card(t, t.turn, guide) if heuristic else self.rng.choice(cards_of(t.legal_mask()))
                 d.play_unchecked(c)
         elif d.domino is not None:
