@@ -261,11 +261,13 @@ def _ravage_cost(t: TrickPlay, seat: int, suit: int, cards_in_suit: int, guide: 
     """Rough cost of taking a trick in Ravage City: growing one's longest suit hurts."""
     mask = SUIT_MASKS[suit]
     mine = (t.captured[seat] & mask).bit_count() + cards_in_suit
-    others = 0
-    for s in range(t.players):
-        if s != seat:
-            cap = t.captured[s]
-            others = max(others, *((cap & SUIT_MASKS[x]).bit_count() for x in range(4)))
+    others = 0  # the longest suit another seat has taken
+    for s, cap in enumerate(t.captured):
+        if s != seat and cap:
+            for m in SUIT_MASKS:
+                k = (cap & m).bit_count()
+                if k > others:
+                    others = k
     margin = mine - others
     return guide.ravage_total / t.players * (0.3 + max(0.0, min(1.0, (margin + 3) / 4)))
 

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 import math
 from functools import cache, lru_cache
 from itertools import combinations
@@ -67,11 +68,11 @@ def candidate_arrangements(hand: int, keep: int = 8, backs: int = 16) -> list[tu
     cards = cards_of(hand)
     if len(cards) != 13:
         raise ValueError(f"a Chinese-poker hand holds 13 cards, not {len(cards)}")
-    fives = {idx: hand_value([cards[i] for i in idx]) for idx in combinations(range(13), 5)}
-    ordered = sorted(fives, key=fives.__getitem__, reverse=True)
+    fives = {idx: hand_value(row) for idx, row in zip(_FIVES, combinations(cards, 5), strict=True)}
+    ordered = heapq.nlargest(backs, fives, key=fives.__getitem__)  # sorted(..., reverse=True)[:backs]
     threes: dict[tuple[int, ...], tuple[HandValue, float]] = {}
     found: list[tuple[float, tuple[int, ...]]] = []
-    for back in ordered[:backs]:
+    for back in ordered:
         bv = fives[back]
         pb = win_chance(bv, 0)
         rest = [i for i in range(13) if i not in back]
@@ -104,6 +105,8 @@ def candidate_arrangements(hand: int, keep: int = 8, backs: int = 16) -> list[tu
     return out
 
 
+_FIVES = tuple(combinations(range(13), 5))
+"""The places of every back (or middle) row among 13 cards, in ``combinations`` order."""
 _SPLITS = tuple(
     (itemgetter(*mid), itemgetter(*(i for i in range(8) if i not in mid))) for mid in combinations(range(8), 5)
 )
