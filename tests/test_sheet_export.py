@@ -1,4 +1,4 @@
-"""Score sheet exports (record, CSV, HTML, PDF), the store and the statistics."""
+"""Score sheet exports (record, CSV, HTML, PDF) and the statistics."""
 
 from __future__ import annotations
 
@@ -13,12 +13,10 @@ import pytest
 
 from barbu.replay import replay_json
 from barbu.rulesets import RULE_SETS
-from barbu.sheet import DealEntry, Double, Sheet, SheetError
+from barbu.sheet import DealEntry, Double, Sheet
 from barbu.sheet.export import read_record, record_text, sheet_csv
-from barbu.sheet.history import SheetHistory
 from barbu.sheet.paper import initials, paper_layout, sheet_html, sheet_pdf
 from barbu.sheet.stats import sheet_stats, stats_across
-from barbu.sheet.store import SheetStore
 from test_sheet_model import played_record, tallied
 
 
@@ -142,30 +140,6 @@ def test_statistics_of_one_sheet_and_across_sheets() -> None:
     assert ann.games == 2 and ann.total == sheet.totals[0] + other.totals[0]
     assert ann.deals_by_contract["trumps"] == 8
     assert json.loads(json.dumps(both.to_json()))["games"] == 2
-
-
-def test_store_keeps_sheets_with_their_history(tmp_path: Path) -> None:
-    store = SheetStore(tmp_path)
-    with pytest.raises(SheetError, match="no sheet in"):
-        store.open()
-    a = store.create(SheetHistory(small_sheet()), "Friday")
-    b = store.create(SheetHistory(Sheet.new("king")), "Friday")
-    assert (a.id, b.id) == ("friday", "friday-2")
-    assert store.open().id == "friday-2"  # the latest
-    with pytest.raises(SheetError, match="could be friday-2, friday"):
-        store.open("fri")
-    a.history.enter_tally({"queens": [1, 1, 1, 1]})
-    a.history.undo()
-    store.save(a)
-    again = store.open("friday")
-    assert again.history.sheet == small_sheet() and again.history.can_redo
-    assert again.history.redo().rows[-1].final == [-6, -6, -6, -6]
-    (tmp_path / "broken.json").write_text("{")
-    assert [s.id for s in store.list()] == ["friday", "friday-2"]
-    with pytest.raises(SheetError, match="cannot read the sheet file"):
-        store.open("broken")
-    store.remove("friday-2")
-    assert store.ids() == ["broken", "friday"]
 
 
 def test_a_rule_set_without_doubling_prints_one_score_column_per_player() -> None:

@@ -18,6 +18,12 @@ from test_sheet_model import played_record, tallied
 NAMES = "Ann,Bob,Cat,Dan"
 
 
+def db(folder: Path) -> str:
+    """A database in a test's folder (the folder is made if needed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'barbu.db'}"
+
+
 def run(argv: list[str], text: str = "") -> tuple[int, str]:
     out = io.StringIO()
     code = score_main(argv, io.StringIO(text), out)
@@ -57,13 +63,13 @@ def test_a_whole_classic_game_typed_in_the_terminal(tmp_path: Path) -> None:
     typed = [line for row in source.rows for line in answers(row, names)]
     first = str(source.first_declarer)
     code, out = run(
-        ["--dir", str(tmp_path), "new", "--players", NAMES, "--first", first, "--title", "club"],
+        ["--db", db(tmp_path), "new", "--players", NAMES, "--first", first, "--title", "club"],
         "\n".join(typed) + "\n",
     )
     assert code == 0, out
     assert "refused" not in out
     assert "the game is over" in out
-    sheet = SheetStore(tmp_path).open("club").history.sheet
+    sheet = SheetStore(db(tmp_path)).open("club").history.sheet
     assert sheet.complete and sheet.totals == source.totals
     assert [r.final for r in sheet.rows] == [r.final for r in source.rows]
     assert [r.doubles for r in sheet.rows] == [r.doubles for r in source.rows]
@@ -78,12 +84,12 @@ def test_a_whole_classic_game_typed_in_the_terminal(tmp_path: Path) -> None:
     keys = list(row.tally)
     edit = ["edit 2", "", *([""] if row.trump or row.rank else []), ""]
     edit += [" ".join(map(str, moved)) if k == key else "" for k in keys]
-    code, out = run(["--dir", str(tmp_path), "play"], "\n".join([*edit, "quit"]) + "\n")
+    code, out = run(["--db", db(tmp_path), "play"], "\n".join([*edit, "quit"]) + "\n")
     assert code == 0 and "deal 2 changed" in out, out
-    edited = SheetStore(tmp_path).open().history.sheet
+    edited = SheetStore(db(tmp_path)).open().history.sheet
     assert edited.totals == expected.totals
-    code, out = run(["--dir", str(tmp_path), "undo"])
-    assert SheetStore(tmp_path).open().history.sheet.totals == source.totals
+    code, out = run(["--db", db(tmp_path), "undo"])
+    assert SheetStore(db(tmp_path)).open().history.sheet.totals == source.totals
 
 
 def test_refusals_in_the_session_ask_again(tmp_path: Path) -> None:
@@ -104,7 +110,7 @@ def test_refusals_in_the_session_ask_again(tmp_path: Path) -> None:
         "delete 9",
         "quit",
     ]
-    code, out = run(["--dir", str(tmp_path), "new", "--players", NAMES], "\n".join(typed) + "\n")
+    code, out = run(["--db", db(tmp_path), "new", "--players", NAMES], "\n".join(typed) + "\n")
     assert code == 0
     assert "refused: Bob and Dan appear twice" in out
     assert "refused: tally: queens must add up to 4" in out
@@ -112,12 +118,12 @@ def test_refusals_in_the_session_ask_again(tmp_path: Path) -> None:
     assert "refused: the trump must be one of S, H, D, C" in out
     assert "only the declarer (seat 0) may be doubled" in out
     assert "refused: there is no deal 9" in out
-    sheet = SheetStore(tmp_path).open().history.sheet
+    sheet = SheetStore(db(tmp_path)).open().history.sheet
     assert [r.final for r in sheet.rows] == [[-6, -6, -6, -6], [30, 15, 10, 10]]
 
 
 def test_subcommands(tmp_path: Path) -> None:
-    d = ["--dir", str(tmp_path)]
+    d = ["--db", db(tmp_path)]
     assert run([*d, "new", "--players", NAMES, "--title", "Friday", "--no-play"])[0] == 0
     code, out = run([*d, "add", "--contract", "no-queens", "--doubles", "max", "--tally", '{"queens": [0, 2, 1, 1]}'])
     assert code == 0 and "deal 1 no-queens" in out
@@ -143,7 +149,7 @@ def test_subcommands(tmp_path: Path) -> None:
     assert (tmp_path / "friday.pdf").read_bytes().startswith(b"%PDF")
     code, out = run([*d, "import", str(record), "--title", "copy"])
     assert code == 0 and "2 deals" in out
-    store = SheetStore(tmp_path)
+    store = SheetStore(db(tmp_path))
     assert store.open("copy").history.sheet == store.open("friday").history.sheet
     code, out = run([*d, "list"])
     assert "friday" in out and "copy" in out
@@ -154,7 +160,7 @@ def test_subcommands(tmp_path: Path) -> None:
     assert code == 0 and "best" in out and "no-queens" in out
     assert run([*d, "delete", "2"])[0] == 0
     assert run([*d, "undo", "-s", "friday"])[0] == 0
-    assert len(SheetStore(tmp_path).open("friday").history.sheet.rows) == 2
+    assert len(SheetStore(db(tmp_path)).open("friday").history.sheet.rows) == 2
     assert run([*d, "remove", "copy"])[0] == 0
     code, out = run([*d, "show", "-s", "nothing"])
     assert code == 1 and "no sheet 'nothing'" in out
@@ -177,13 +183,13 @@ def test_from_prints_the_sheet_of_any_record(tmp_path: Path) -> None:
 
 def test_interactive_start_with_no_sheet_and_fixed_contracts(tmp_path: Path) -> None:
     typed = ["", "Ann", "Bob", "Cat", "Dan", "trumps", "s", "max", "6 3 2 2", "quit"]
-    code, out = run(["--dir", str(tmp_path)], "\n".join(typed) + "\n")
+    code, out = run(["--db", db(tmp_path)], "\n".join(typed) + "\n")
     assert code == 0, out
-    assert SheetStore(tmp_path).open().history.sheet.rows[0].final == [140, -15, -30, -30]
-    french = ["--dir", str(tmp_path / "f"), "new", "--variant", "french", "--players", NAMES]
+    assert SheetStore(db(tmp_path)).open().history.sheet.rows[0].final == [140, -15, -30, -30]
+    french = ["--db", db(tmp_path / "f"), "new", "--variant", "french", "--players", NAMES]
     code, out = run(french, "\n7 2 2 2\n\n1 1 1 10\nquit\n")
     assert code == 0 and "no-tricks (enter to go on)" in out
-    assert SheetStore(tmp_path / "f").open().history.sheet.totals == [40, 15, 15, 60]
+    assert SheetStore(db(tmp_path / "f")).open().history.sheet.totals == [40, 15, 15, 60]
 
 
 def test_doubles_line_with_calls_per_player() -> None:
@@ -197,10 +203,10 @@ def test_doubles_line_with_calls_per_player() -> None:
 
 
 def test_a_deal_waiting_for_its_tally_is_asked_first(tmp_path: Path) -> None:
-    d = ["--dir", str(tmp_path)]
+    d = ["--db", db(tmp_path)]
     assert run([*d, "new", "--players", NAMES, "--no-play"])[0] == 0
     assert run([*d, "add", "--contract", "domino", "--rank", "8", "--doubles", "cat>ann"])[0] == 0
     code, out = run([*d, "play"], "cat ann bob ann\ncat ann bob\nquit\n")
     assert code == 0 and "deal 1 (domino from 8) waits for its tally" in out
     assert "refused: tally: order must list every seat" in out
-    assert SheetStore(tmp_path).open().history.sheet.rows[0].final == [-5, 5, 70, -5]
+    assert SheetStore(db(tmp_path)).open().history.sheet.rows[0].final == [-5, 5, 70, -5]

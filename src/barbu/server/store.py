@@ -1,10 +1,13 @@
-"""Storage of tables as action logs: SQLAlchemy 2, SQLite (WAL) by default, PostgreSQL by URL.
+"""Storage of tables and score sheets as logs: SQLAlchemy 2, SQLite (WAL) by default, PostgreSQL by URL.
 
 A table is stored as what makes it, never as a snapshot: its settings (rule set, options,
 the dealer's secret seed, the first declarer), its seats (who sits there: a person, known
 by the hash of the credential in their invitation link, or a bot of some level) and the
 ordered list of accepted actions, each with its sequence number. Replaying that list
 through the core gives back every state of the game.
+
+Score sheets are stored the same way, as the log of the scorekeeper's changes
+(:data:`sheets`, :data:`sheet_changes`); :mod:`barbu.sheet.store` reads and writes them.
 
 The schema is created and migrated by Alembic (``migrations/``); :meth:`Store.migrate`
 runs the migrations, as ``barbu serve`` does on start.
@@ -93,6 +96,37 @@ actions = Table(
     Column("actor", String(8), nullable=False),
 )
 """The action log: one row per accepted action, numbered from 1 within its table."""
+
+sheets = Table(
+    "sheets",
+    metadata,
+    Column("id", String(48), primary_key=True),
+    Column("title", String(120), nullable=False),
+    Column("base", Text, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False, index=True),
+    Column("variant", String(32), nullable=False),
+    Column("players", Text, nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("complete", Boolean, nullable=False),
+)
+"""One row per score sheet: its title, the record it starts from (``base``: a new sheet or an
+imported record), how many changes of its log are in effect (``position``: undo and redo move
+it) and ``version``, which counts its saves (a save made on an older version is refused).
+``variant``, ``players``, ``deals`` and ``complete`` are a cache for listing, rewritten by every
+save and never trusted over the log."""
+
+sheet_changes = Table(
+    "sheet_changes",
+    metadata,
+    Column("sheet_id", String(48), ForeignKey("sheets.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("change", Text, nullable=False),
+)
+"""A sheet's log of changes (``add``, ``tally``, ``edit``, ``delete``, ``insert``, ``players``),
+numbered from 1: the sheet is its base record with these changes replayed up to ``position``."""
 
 
 @dataclass(frozen=True)
@@ -370,4 +404,6 @@ __all__ = [
     "database_url",
     "make_engine",
     "metadata",
+    "sheet_changes",
+    "sheets",
 ]

@@ -10,10 +10,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS
+from barbu.server.store import StoreError
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import FORMATS, export_sheet, read_record
@@ -21,9 +22,9 @@ from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import Sheet
 from barbu.sheet.notation import parse_doubles, parse_player
 from barbu.sheet.stats import sheet_stats, stats_across
-from barbu.sheet.store import SheetStore, StoredSheet
+from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
-from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal, sheet_before
+from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,12 +32,16 @@ def _parser() -> argparse.ArgumentParser:
         prog="barbu score",
         description="Keep the score of a game played with real cards. With no command: continue the latest sheet.",
     )
-    parser.add_argument("--dir", type=Path, help="the folder of sheets (default ~/.local/share/barbu/sheets)")
+    parser.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        help=f"the app's database, shared with `barbu serve`: sqlite:///FILE or postgresql://… (default {DEFAULT_DB})",
+    )
     parser.add_argument("--from", dest="from_file", metavar="FILE", help="print the sheet of a record (- for stdin)")
     parser.add_argument("--to", choices=FORMATS, help="with --from: write this format instead of the table")
     parser.add_argument("-o", "--output", help="with --from --to: the file to write")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--dir", type=Path, default=argparse.SUPPRESS, help="the folder of sheets")
+    common.add_argument("--db", default=argparse.SUPPRESS, help="the app's database (default sqlite:///barbu.db)")
     sub = parser.add_subparsers(dest="command")
     new = sub.add_parser("new", parents=[common], help="start a sheet, then enter its deals")
     new.add_argument("--variant", default="classic", help=f"rule set: {', '.join(RULE_SETS)}")
@@ -80,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--sheet", "-s")
     stats.add_argument("--all", action="store_true")
     stats.add_argument("--json", action="store_true")
-    remove = sub.add_parser("remove", parents=[common], help="delete a whole sheet file")
+    remove = sub.add_parser("remove", parents=[common], help="delete a whole sheet and its history")
     remove.add_argument("sheet")
     return parser
 
@@ -115,7 +120,7 @@ def _one_shot_entry(console: Console, sheet: Sheet, args: argparse.Namespace, nu
         old = sheet.entry(number) if number is not None else None
         return enter_deal(console, sheet, number, old=old)
     n = len(sheet.rows) + 1 if number is None else number
-    base = sheet_before(sheet, n)
+    base = sheet.before(n)
     nxt = base.next
     assert nxt is not None
     old_entry = sheet.entry(number) if number is not None else DealEntry()
@@ -130,12 +135,7 @@ def _one_shot_entry(console: Console, sheet: Sheet, args: argparse.Namespace, nu
     grid = old_entry.doubles
     if args.doubles is not None:
         grid = parse_doubles(args.doubles, sheet.players, sheet.rules, nxt.declarer, contract)
-    tally = old_entry.tally
-    if args.tally is not None:
-        try:
-            tally = json.loads(args.tally)
-        except json.JSONDecodeError as e:
-            raise SheetError("tally", f"--tally must be JSON, e.g. '{{\"tricks\": [6, 3, 2, 2]}}': {e}") from None
+    tally = old_entry.tally if args.tally is None else _tally(args.tally)
     return DealEntry(
         contract,
         args.trump if args.trump is not None else old_entry.trump,
@@ -152,28 +152,45 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
         args = _parser().parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
-    store = SheetStore(args.dir)
+    err = sys.stderr if stdout is None else console.stdout
+    try:
+        if args.from_file:  # a record's sheet: no database involved
+            return _from_file(console, args)
+        store = SheetStore(args.db)
+    except SheetError as e:
+        print(f"barbu score: {e.message}", file=err)
+        return 1
+    except StoreError as e:
+        print(f"barbu score: {e}", file=err)
+        return 1
     try:
         return _run(console, store, args)
     except SheetError as e:
-        print(f"barbu score: {e.message}", file=sys.stderr if stdout is None else console.stdout)
+        print(f"barbu score: {e.message}", file=err)
+        return 1
+    except StoreError as e:
+        print(f"barbu score: {e}", file=err)
         return 1
     except (EOFError, Cancelled):
         return 0
+    finally:
+        store.dispose()
+
+
+def _from_file(console: Console, args: argparse.Namespace) -> int:
+    text = console.stdin.read() if args.from_file == "-" else _read(args.from_file)
+    sheet = read_record(text)
+    if args.to:
+        console.say(export_sheet(sheet, args.to, args.output, Path(args.from_file).stem))
+    else:
+        console.say(sheet_text(sheet).rstrip("\n"))
+    return 0
 
 
 def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
-    if args.from_file:
-        text = console.stdin.read() if args.from_file == "-" else _read(args.from_file)
-        sheet = read_record(text)
-        if args.to:
-            console.say(export_sheet(sheet, args.to, args.output, Path(args.from_file).stem))
-        else:
-            console.say(sheet_text(sheet).rstrip("\n"))
-        return 0
     command = args.command
     if command is None:
-        if not store.ids():
+        if not store.count():
             console.say("no sheet yet: let us start one")
             variant = console.until_valid(f"rule set ({', '.join(RULE_SETS)})", _variant, "classic")
             ns = argparse.Namespace(variant=variant, option=[], players=None, first="0", title=None)
@@ -218,7 +235,7 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
     elif command == "add":
         sheet = history.sheet
         if sheet.pending is not None and args.tally is not None and args.contract is None:
-            sheet = history.enter_tally(json.loads(args.tally))
+            sheet = history.enter_tally(_tally(args.tally))
         else:
             sheet = history.add(_one_shot_entry(console, sheet, args, None))
         store.save(stored)
@@ -234,6 +251,18 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         store.save(stored)
         console.say(f"deal {args.deal} deleted; the sheet has {len(sheet.rows)} deals")
     return 0
+
+
+def _tally(text: str) -> dict[str, Any]:
+    try:
+        tally = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SheetError("tally", f"--tally must be JSON, e.g. '{{\"tricks\": [6, 3, 2, 2]}}': {e}") from None
+    if not isinstance(tally, dict):
+        raise SheetError(
+            "tally", "--tally must be a JSON object keyed as the contract needs, e.g. '{\"tricks\": [6, 3, 2, 2]}'"
+        )
+    return tally
 
 
 def _variant(text: str) -> str:

@@ -51,6 +51,78 @@ def apply_change(sheet: Sheet, change: Mapping[str, Any]) -> Sheet:
     raise SheetError("history", f"unknown change {kind!r}: the changes are {', '.join(CHANGES)}")
 
 
+_KEYS = {
+    "add": ("entry",),
+    "tally": ("tally",),
+    "edit": ("deals", "drop_later"),
+    "delete": ("deal", "drop_later"),
+    "insert": ("deal", "entry", "drop_later"),
+    "players": ("players",),
+}
+
+
+def _deal_number(value: object, what: str) -> int:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise SheetError("deal", f"{what} must be a deal number (1, 2, …), not {value!r}")
+    return value
+
+
+def read_change(obj: object) -> dict[str, Any]:
+    """A change sent from outside (a web page), checked for form and written as the log holds it.
+
+    Only the form is checked here; whether the change applies is the sheet's (the core's) to say.
+
+    >>> read_change({"change": "delete", "deal": "3"})
+    {'change': 'delete', 'deal': 3, 'drop_later': False}
+    >>> read_change({"change": "remove"})
+    Traceback (most recent call last):
+    ...
+    barbu.sheet.doubles.SheetError: unknown change 'remove': the changes are add, tally, edit, delete, insert, players
+    """
+    if not isinstance(obj, Mapping):
+        raise SheetError(
+            "history", f'a change is an object {{"change": KIND, ...}}; the kinds are {", ".join(CHANGES)}'
+        )
+    kind = obj.get("change")
+    if kind not in _KEYS:
+        raise SheetError("history", f"unknown change {kind!r}: the changes are {', '.join(CHANGES)}")
+    allowed = _KEYS[kind]
+    extra = [k for k in obj if k != "change" and k not in allowed]
+    if extra:
+        raise SheetError("history", f"unknown key {extra[0]!r} in a change {kind!r} (its keys: {', '.join(allowed)})")
+    missing = [k for k in allowed if k != "drop_later" and k not in obj]
+    if missing:
+        raise SheetError("history", f"a change {kind!r} needs {', '.join(missing)}")
+    out: dict[str, Any] = {"change": kind}
+    if "entry" in allowed:
+        out["entry"] = DealEntry.from_json(obj["entry"]).to_json()
+    if "deal" in allowed:
+        out["deal"] = _deal_number(obj["deal"], "deal")
+    if kind == "tally":
+        if not isinstance(obj["tally"], Mapping):
+            raise SheetError("tally", "the tally must be an object keyed as the contract needs")
+        out["tally"] = copy.deepcopy(dict(obj["tally"]))
+    if kind == "edit":
+        deals = obj["deals"]
+        if not isinstance(deals, Mapping) or not deals:
+            raise SheetError("deal", 'an edit names the deals it changes: {"deals": {"3": ENTRY, ...}}')
+        numbers = {_deal_number(k, "a key of deals"): v for k, v in deals.items()}
+        out["deals"] = {str(n): DealEntry.from_json(numbers[n]).to_json() for n in sorted(numbers)}
+    if kind == "players":
+        players = obj["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise SheetError("players", "players must be a list of names, one per seat")
+        out["players"] = list(players)
+    if "drop_later" in allowed:
+        drop = obj.get("drop_later", False)
+        if not isinstance(drop, bool):
+            raise SheetError("history", f"drop_later must be true or false, not {drop!r}")
+        out["drop_later"] = drop
+    return out
+
+
 class SheetHistory:
     """A sheet, its log of changes and the position in the log (for undo and redo).
 
@@ -166,4 +238,4 @@ class SheetHistory:
         return cls(Sheet.from_record(obj["base"]), obj["log"], position)
 
 
-__all__ = ["CHANGES", "SheetHistory", "apply_change"]
+__all__ = ["CHANGES", "SheetHistory", "apply_change", "read_change"]

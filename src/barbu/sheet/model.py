@@ -326,6 +326,21 @@ class Sheet:
             speaking_order=tuple(order),
         )
 
+    def before(self, number: int) -> Sheet:
+        """The sheet of the deals before deal ``number``: its next deal is deal ``number``.
+
+        What a form for deal ``number`` needs (an edit, an insert, or the next deal) is
+        ``sheet.before(number).next``.
+        """
+        if not 1 <= number <= len(self.rows) + 1:
+            raise SheetError("deal", f"deal {number} is not on the sheet: say 1 to {len(self.rows) + 1}", number)
+        if number == len(self.rows) + 1:
+            return self
+        game = Game(self.rules, self.first_declarer)
+        for spec in self._specs()[: number - 1]:
+            apply_spec(game, spec, last=False)
+        return self._with(game)
+
     def entry(self, number: int) -> DealEntry:
         """The entry of deal ``number``, as a starting point for an edit."""
         return self.row(number).entry

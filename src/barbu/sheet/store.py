@@ -1,82 +1,91 @@
-"""A folder of score sheets, one JSON file each, with their history.
+"""Score sheets kept in the app's database, each as its log of changes.
 
-Each file holds a sheet's title, its history (the base record, the log of changes and the
-position in it, :class:`~barbu.sheet.history.SheetHistory`) and, as a cache for listing, the
-current record. The log is the truth: opening a sheet replays it. Files are written
-whole to a temporary file and then renamed, so a crash never leaves half a sheet.
+The web app (``barbu serve``) and the terminal (``barbu score``) use the same database
+(``--db``, default ``sqlite:///barbu.db``; PostgreSQL by URL), so a sheet started at one
+shows at the other. A sheet is stored as its history
+(:class:`~barbu.sheet.history.SheetHistory`): the record it starts from, the log of changes
+(one row per change) and the position in the log (undo and redo move it). The log is the
+truth: opening a sheet replays it. The tables are :data:`barbu.server.store.sheets` and
+:data:`barbu.server.store.sheet_changes` (Alembic revision ``v0002``).
 
-The default folder is ``$XDG_DATA_HOME/barbu/sheets`` (``~/.local/share/barbu/sheets``).
+Every save checks the sheet's ``version``: a save made on a sheet that was changed
+elsewhere since it was opened is refused (kind ``store``) and changes nothing.
 
->>> import tempfile
->>> from barbu.sheet import Sheet
+>>> from barbu.sheet import DealEntry, Sheet
 >>> from barbu.sheet.history import SheetHistory
->>> store = SheetStore(tempfile.mkdtemp())
+>>> store = SheetStore("sqlite://")
 >>> saved = store.create(SheetHistory(Sheet.new("classic", players=["Ann", "Bob", "Cat", "Dan"])), "Friday game")
->>> saved.id, [s.title for s in store.list()]
-('friday-game', ['Friday game'])
->>> store.open("fri").history.sheet.players
-('Ann', 'Bob', 'Cat', 'Dan')
+>>> _ = saved.history.add(DealEntry("no-king"))
+>>> store.save(saved)
+>>> saved.id, [(s.title, s.deals) for s in store.list()]
+('friday-game', [('Friday game', 1)])
+>>> store.open("fri").history.sheet.totals
+[1, -7, -7, -7]
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from barbu.server.store import Store, StoreError, sheet_changes, sheets
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
+from barbu.sheet.model import Sheet
 
-FILE_FORMAT = "barbu-sheet/1"
-"""The ``format`` of a stored sheet file."""
+DEFAULT_DB = "sqlite:///barbu.db"
+"""The database ``barbu score`` and ``barbu serve`` use when ``--db`` is not given."""
 
-
-def default_folder() -> Path:
-    """``$XDG_DATA_HOME/barbu/sheets``, or ``~/.local/share/barbu/sheets``."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "barbu" / "sheets"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
+RESERVED = ("stats", "import", "new")
+"""Ids a sheet never gets: they are words of the web app's routes."""
 
 
 def slug(title: str) -> str:
-    """A file-name-safe id from a title.
+    """A URL-safe id from a title.
 
     >>> slug("Friday game: Ann & Bob!")
     'friday-game-ann-bob'
     """
     s = re.sub(r"[^a-z0-9]+", "-", title.casefold()).strip("-")
-    return s[:48].rstrip("-") or "sheet"
+    return s[:40].rstrip("-") or "sheet"
+
+
+def default_title(sheet: Sheet) -> str:
+    """``Ann, Bob, Cat, Dan (classic)``."""
+    return f"{', '.join(sheet.players)} ({sheet.variant})"
 
 
 @dataclass
 class StoredSheet:
-    """A sheet as the store keeps it: id (its file name), title, times and history."""
+    """A sheet as the store keeps it: id, title, times (seconds since the epoch), version and history."""
 
     id: str
     title: str
-    created: str
-    updated: str
+    created: float
+    updated: float
+    version: int
     history: SheetHistory
 
 
 @dataclass(frozen=True)
 class SheetSummary:
-    """What a list of sheets shows, read from a file's cached record (no replay)."""
+    """What a list of sheets shows, read from the listing cache (no replay)."""
 
     id: str
     title: str
     variant: str
     players: tuple[str, ...]
     deals: int
-    updated: str
+    complete: bool
+    updated: float
+    version: int
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON."""
@@ -86,125 +95,233 @@ class SheetSummary:
             "variant": self.variant,
             "players": list(self.players),
             "deals": self.deals,
+            "complete": self.complete,
             "updated": self.updated,
+            "version": self.version,
         }
 
 
+def _check_title(title: str) -> str:
+    title = " ".join(str(title).split())
+    if len(title) > 120:
+        raise SheetError("store", f"a title has at most 120 characters, not {len(title)}")
+    return title
+
+
+class _Conflict(Exception):
+    """The sheet's version moved since it was opened."""
+
+
 class SheetStore:
-    """A folder of sheets. ``folder`` defaults to :func:`default_folder`."""
+    """The score sheets of one database.
 
-    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
-        self.folder = Path(folder) if folder is not None else default_folder()
+    ``db`` is a database URL (the schema is then created or migrated at once) or the web
+    app's :class:`~barbu.server.store.Store` (which migrates on start).
+    """
 
-    def _path(self, sheet_id: str) -> Path:
-        return self.folder / f"{sheet_id}.json"
+    def __init__(self, db: str | Store = DEFAULT_DB) -> None:
+        if isinstance(db, Store):
+            self.store = db
+        else:
+            self.store = Store(db)
+            try:
+                self.store.migrate()
+            except SQLAlchemyError as e:
+                self.store.dispose()
+                raise StoreError(f"cannot open the database {db}: {e.__class__.__name__}: {e}") from None
+        self.engine = self.store.engine
 
-    def _read(self, path: Path) -> dict[str, Any]:
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise SheetError("store", f"cannot read the sheet file {path}: {e}") from None
-        if not isinstance(doc, dict) or doc.get("format") != FILE_FORMAT:
-            raise SheetError("store", f"{path} is not a sheet file (format {FILE_FORMAT})")
-        return doc
+    def dispose(self) -> None:
+        """Close the database connections."""
+        self.store.dispose()
 
-    def ids(self) -> list[str]:
-        """The ids of the stored sheets, sorted."""
-        if not self.folder.is_dir():
-            return []
-        return sorted(p.stem for p in self.folder.glob("*.json"))
+    # -- reading -------------------------------------------------------------------
 
     def list(self) -> list[SheetSummary]:
-        """Every readable sheet, the most recently changed first (unreadable files are left out)."""
-        out = []
-        for sheet_id in self.ids():
-            try:
-                doc = self._read(self._path(sheet_id))
-                record = doc["record"]
-                out.append(
-                    SheetSummary(
-                        sheet_id,
-                        str(doc.get("title", sheet_id)),
-                        str(record.get("variant")),
-                        tuple(record.get("players") or ()),
-                        len(record.get("deals") or ()),
-                        str(doc.get("updated", "")),
-                    )
+        """Every sheet, the most recently changed first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(sheets).order_by(sheets.c.updated.desc(), sheets.c.id)).mappings()
+            return [
+                SheetSummary(
+                    r["id"],
+                    r["title"],
+                    r["variant"],
+                    tuple(json.loads(r["players"])),
+                    r["deals"],
+                    bool(r["complete"]),
+                    r["updated"],
+                    r["version"],
                 )
-            except (SheetError, KeyError, AttributeError, TypeError):
-                continue
-        return sorted(out, key=lambda s: (s.updated, s.id), reverse=True)
+                for r in rows
+            ]
+
+    def ids(self) -> Sequence[str]:
+        """The ids of the stored sheets, sorted."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(sheets.c.id).order_by(sheets.c.id)).scalars())
+
+    def version(self, sheet_id: str) -> int | None:
+        """The sheet's version (it counts the saves), or None if there is no such sheet."""
+        with self.engine.connect() as conn:
+            v = conn.execute(select(sheets.c.version).where(sheets.c.id == sheet_id)).scalar_one_or_none()
+            return int(v) if v is not None else None
 
     def resolve(self, ref: str | None) -> str:
         """The id named by ``ref``: an id, the start of one, or a title; None: the latest sheet."""
-        if ref is not None and ref in self.ids():
-            return ref
         summaries = self.list()
+        ids = [s.id for s in summaries]
+        if ref is not None and ref in ids:
+            return ref
         if not summaries:
-            raise SheetError("store", f"no sheet in {self.folder}: start one with `barbu score new`")
+            raise SheetError("store", "no sheet yet: start one with `barbu score new` or on the web page /sheets")
         if ref is None:
             return summaries[0].id
-        ids = [s.id for s in summaries]
-        if ref in ids:
-            return ref
         found = [s.id for s in summaries if s.id.startswith(ref) or s.title.casefold() == ref.casefold()]
         if len(found) == 1:
             return found[0]
         if not found:
-            raise SheetError("store", f"no sheet {ref!r}; the sheets are {', '.join(ids)}")
+            raise SheetError("store", f"no sheet {ref!r}; the sheets are {', '.join(sorted(ids))}")
         raise SheetError("store", f"{ref!r} could be {', '.join(found)}: say which")
 
     def open(self, ref: str | None = None) -> StoredSheet:
         """The sheet named by ``ref`` (see :meth:`resolve`), its log replayed."""
         sheet_id = self.resolve(ref)
-        doc = self._read(self._path(sheet_id))
-        history = SheetHistory.from_json(doc.get("history"))
-        return StoredSheet(
-            sheet_id, str(doc.get("title", sheet_id)), str(doc.get("created", "")), str(doc.get("updated", "")), history
-        )
+        found = self.get(sheet_id)
+        if found is None:
+            raise SheetError("store", f"no sheet {sheet_id!r}: it was just removed")
+        return found
+
+    def get(self, sheet_id: str) -> StoredSheet | None:
+        """The sheet with exactly this id, its log replayed, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sheets).where(sheets.c.id == sheet_id)).mappings().first()
+            if row is None:
+                return None
+            log = [
+                json.loads(c)
+                for c in conn.execute(
+                    select(sheet_changes.c.change)
+                    .where(sheet_changes.c.sheet_id == sheet_id)
+                    .order_by(sheet_changes.c.seq)
+                ).scalars()
+            ]
+        try:
+            history = SheetHistory.from_json({"base": json.loads(row["base"]), "log": log, "position": row["position"]})
+        except SheetError as e:
+            raise SheetError("store", f"the stored sheet {sheet_id!r} does not replay: {e.message}") from None
+        return StoredSheet(sheet_id, row["title"], row["created"], row["updated"], row["version"], history)
+
+    # -- writing -------------------------------------------------------------------
 
     def create(self, history: SheetHistory, title: str | None = None) -> StoredSheet:
         """Store a new sheet; its id comes from the title (made unique)."""
-        sheet = history.sheet
-        title = (title or "").strip() or f"{', '.join(sheet.players)} ({sheet.variant})"
+        title = _check_title(title or "") or default_title(history.sheet)
         base = slug(title)
-        taken = set(self.ids())
-        sheet_id, n = base, 2
-        while sheet_id in taken:
-            sheet_id, n = f"{base}-{n}", n + 1
-        now = _now()
-        stored = StoredSheet(sheet_id, title, now, now, history)
-        self.save(stored)
-        return stored
+        now = time.time()
+        for n in range(1, 1000):
+            sheet_id = base if n == 1 else f"{base}-{n}"
+            if sheet_id in RESERVED:
+                continue
+            stored = StoredSheet(sheet_id, title, now, now, 0, history)
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        insert(sheets).values(
+                            id=sheet_id,
+                            title=title,
+                            base=json.dumps(history.base.record(), ensure_ascii=False),
+                            created=now,
+                            **self._row_values(stored),
+                        )
+                    )
+                    self._write_log(conn, sheet_id, history.log, 0)
+            except IntegrityError:
+                continue  # the id is taken: try the next one
+            stored.version = 1
+            return stored
+        raise SheetError("store", f"too many sheets are called {title!r}: give this one another title")
 
     def save(self, stored: StoredSheet) -> None:
-        """Write a sheet's file (whole, then renamed into place)."""
-        stored.updated = _now()
-        doc = {
-            "format": FILE_FORMAT,
-            "id": stored.id,
-            "title": stored.title,
-            "created": stored.created,
-            "updated": stored.updated,
-            "history": stored.history.to_json(),
-            "record": stored.history.sheet.record(),
-        }
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{stored.id}.", suffix=".tmp")
+        """Write the sheet's changes since it was opened, in one transaction.
+
+        Refused (kind ``store``, nothing written) if the sheet was changed elsewhere meanwhile
+        or removed; ``stored.version`` and ``stored.updated`` follow a successful save.
+        """
+        values = self._row_values(stored)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1, ensure_ascii=False)
-                f.write("\n")
-            os.replace(tmp, self._path(stored.id))
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            with self.engine.begin() as conn:
+                done = conn.execute(
+                    update(sheets)
+                    .where(sheets.c.id == stored.id, sheets.c.version == stored.version)
+                    .values(title=_check_title(stored.title), **values)
+                )
+                if done.rowcount != 1:
+                    raise _Conflict
+                kept = list(
+                    conn.execute(
+                        select(sheet_changes.c.change)
+                        .where(sheet_changes.c.sheet_id == stored.id)
+                        .order_by(sheet_changes.c.seq)
+                    ).scalars()
+                )
+                log = [_text(c) for c in stored.history.log]
+                same = 0
+                while same < min(len(kept), len(log)) and kept[same] == log[same]:
+                    same += 1
+                if same < len(kept):
+                    conn.execute(
+                        delete(sheet_changes).where(sheet_changes.c.sheet_id == stored.id, sheet_changes.c.seq > same)
+                    )
+                self._write_log(conn, stored.id, stored.history.log[same:], same)
+        except _Conflict:
+            now = self.version(stored.id)
+            if now is None:
+                raise SheetError("store", f"the sheet {stored.id!r} was removed meanwhile: nothing was saved") from None
+            raise SheetError(
+                "store",
+                f"the sheet {stored.id!r} was changed elsewhere meanwhile (it is at version {now}, this copy was "
+                f"opened at {stored.version}): nothing was saved; open it again and redo the change",
+            ) from None
+        stored.version = values["version"]
+        stored.updated = values["updated"]
 
     def remove(self, ref: str) -> str:
-        """Delete a sheet's file; return its id."""
+        """Delete a sheet and its log; return its id."""
         sheet_id = self.resolve(ref)
-        self._path(sheet_id).unlink()
+        with self.engine.begin() as conn:
+            conn.execute(delete(sheet_changes).where(sheet_changes.c.sheet_id == sheet_id))
+            conn.execute(delete(sheets).where(sheets.c.id == sheet_id))
         return sheet_id
 
+    def count(self) -> int:
+        """How many sheets there are."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(sheets)).scalar_one())
 
-__all__ = ["FILE_FORMAT", "SheetStore", "SheetSummary", "StoredSheet", "default_folder", "slug"]
+    @staticmethod
+    def _row_values(stored: StoredSheet) -> dict[str, Any]:
+        sheet = stored.history.sheet
+        return {
+            "position": stored.history.position,
+            "version": stored.version + 1,
+            "updated": max(time.time(), stored.updated),
+            "variant": sheet.variant,
+            "players": json.dumps(list(sheet.players), ensure_ascii=False),
+            "deals": len(sheet.rows),
+            "complete": sheet.complete,
+        }
+
+    @staticmethod
+    def _write_log(conn: Any, sheet_id: str, changes: Sequence[dict[str, Any]], start: int) -> None:
+        if changes:
+            conn.execute(
+                insert(sheet_changes),
+                [{"sheet_id": sheet_id, "seq": start + i, "change": _text(c)} for i, c in enumerate(changes, 1)],
+            )
+
+
+def _text(change: dict[str, Any]) -> str:
+    return json.dumps(change, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+__all__ = ["DEFAULT_DB", "RESERVED", "SheetStore", "SheetSummary", "StoredSheet", "default_title", "slug"]

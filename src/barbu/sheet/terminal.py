@@ -194,7 +194,7 @@ def enter_deal(
     r = sheet.rules
     names = sheet.players
     n = len(sheet.rows) + 1 if number is None else number
-    base = sheet_before(sheet, n)
+    base = sheet.before(n)
     nxt = base.next
     assert nxt is not None
     left = [c.id for c in nxt.contracts]
@@ -264,16 +264,6 @@ def _checked(base: Sheet, entry: DealEntry, number: int) -> DealEntry:
     return entry
 
 
-def sheet_before(sheet: Sheet, number: int) -> Sheet:
-    """The sheet whose next deal is ``number`` (its deals before it)."""
-    if number == len(sheet.rows) + 1:
-        return sheet
-    out = Sheet.new(sheet.variant, sheet.options, sheet.players, sheet.first_declarer)
-    for row in sheet.rows[: number - 1]:
-        out = out.add(row.entry)
-    return out
-
-
 # -- the session ---------------------------------------------------------------------------
 
 
@@ -296,8 +286,25 @@ class Session:
         return self.stored.history.sheet
 
     def save(self) -> None:
-        """Write the sheet to the store."""
-        self.store.save(self.stored)
+        """Write the sheet to the store; if it was changed elsewhere meanwhile, reload it and refuse."""
+        try:
+            self.store.save(self.stored)
+        except SheetError:
+            self.stored = self.store.open(self.stored.id)
+            raise SheetError(
+                "store",
+                "the sheet was changed elsewhere (on the web page?) while you typed: your change was not saved; "
+                "here is the sheet as it is now, enter the change again",
+            ) from None
+
+    def refresh(self) -> None:
+        """Reload the sheet if it was changed elsewhere (on the web page, in another terminal)."""
+        version = self.store.version(self.stored.id)
+        if version is None:
+            raise SheetError("store", f"the sheet {self.stored.id!r} was removed elsewhere")
+        if version != self.stored.version:
+            self.stored = self.store.open(self.stored.id)
+            self.console.say(f"(the sheet was changed elsewhere: it now has {len(self.sheet.rows)} deals)")
 
     def run(self) -> int:
         """Ask for deals until the game is over or the scorekeeper quits; return the exit code."""
@@ -312,6 +319,7 @@ class Session:
 
     def _step(self) -> bool:
         c = self.console
+        self.refresh()
         sheet = self.sheet
         if sheet.pending is not None:
             row = sheet.pending
@@ -444,4 +452,4 @@ class Session:
         c.say(f"done; the sheet has {len(self.sheet.rows)} deals; totals: {', '.join(map(str, self.sheet.totals))}")
 
 
-__all__ = ["Cancelled", "Console", "Session", "ask_tally", "contract_of", "enter_deal", "sheet_before"]
+__all__ = ["Cancelled", "Console", "Session", "ask_tally", "contract_of", "enter_deal"]
