@@ -10,7 +10,9 @@ HTTP:
 - ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels,
   ``GET /api/errors`` the protocol's error codes;
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
-- ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over.
+- ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
+  JSON API (:mod:`barbu.server.sheets`).
 
 WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`.
 
@@ -38,6 +40,7 @@ from starlette.websockets import WebSocketDisconnect
 from barbu.bots import BOT_LEVELS
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
+from barbu.server.sheets import add_sheet_routes
 from barbu.server.store import Store
 from barbu.server.tables import LiveTable, Settings, TableService
 
@@ -112,6 +115,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     app.state.store = store
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_sheet_routes(app, store)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:

@@ -1,20 +1,17 @@
 // The lobby: create a table (rule set, options, seats and bot levels), join by link,
 // list open, playing and finished tables.
+import { chosenOptions as optionsOf, esc, playerCount as countOf, renderCounts, renderFlags as flagsInto } from "./ruleform.js";
+
 const $ = (id) => document.getElementById(id);
 let RULES = [];
 let LEVELS = [];
-
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 function currentRuleSet() {
   return RULES.find((r) => r.name === $("variant").value);
 }
 
 function playerCount() {
-  const rs = currentRuleSet();
-  return rs.players.length > 1 ? Number($("player-count").value) : rs.players[0];
+  return countOf(currentRuleSet(), $("player-count"));
 }
 
 function renderSeats() {
@@ -50,41 +47,11 @@ function renderFlags() {
   const rs = currentRuleSet();
   const deals = rs.players.length > 1 ? ` With ${playerCount()} players: ${rs.deals[String(playerCount())]} deals.` : "";
   $("blurb").textContent = `${rs.title}: ${rs.blurb}${deals}`;
-  const box = $("flags");
-  box.innerHTML = "";
-  for (const f of rs.flags) {
-    const id = `flag-${f.name}`;
-    const label = f.name.replace(/_/g, " ");
-    let input;
-    if (f.kind === "bool") {
-      input = `<input type="checkbox" id="${id}" ${f.default ? "checked" : ""}>`;
-    } else if (f.kind === "choice") {
-      input = `<select id="${id}">${f.choices.map((c) => `<option ${c === f.default ? "selected" : ""}>${esc(c)}</option>`).join("")}</select>`;
-    } else if (f.kind === "int") {
-      input = `<input type="number" id="${id}" value="${f.default}" style="width:5rem">`;
-    } else {
-      input = `<input id="${id}" value="${esc(f.default.join(", "))}" size="14">`;
-    }
-    const el = document.createElement("label");
-    el.innerHTML = `${input}<span>${esc(label)}</span>`;
-    box.appendChild(el);
-  }
+  flagsInto(rs, $("flags"));
 }
 
 function chosenOptions() {
-  const rs = currentRuleSet();
-  const options = {};
-  if (rs.players.length > 1) options.player_count = playerCount();
-  for (const f of rs.flags) {
-    const el = $(`flag-${f.name}`);
-    let v;
-    if (f.kind === "bool") v = el.checked;
-    else if (f.kind === "choice") v = el.value;
-    else if (f.kind === "int") v = Number(el.value);
-    else v = el.value.split(/[,\s]+/).filter(Boolean).map(Number);
-    if (JSON.stringify(v) !== JSON.stringify(f.default)) options[f.name] = v;
-  }
-  return options;
+  return optionsOf(currentRuleSet(), playerCount());
 }
 
 function linkFor(path) {
@@ -191,9 +158,7 @@ async function start() {
   $("variant").innerHTML = RULES.map((r) => `<option value="${esc(r.name)}">${esc(r.title)}</option>`).join("");
   $("name").value = localStorage.getItem("barbu.name") || "";
   const onVariant = () => {
-    const rs = currentRuleSet();
-    $("count-label").classList.toggle("hidden", rs.players.length < 2);
-    $("player-count").innerHTML = rs.players.map((n) => `<option>${n}</option>`).join("");
+    renderCounts(currentRuleSet(), $("player-count"), $("count-label"));
     renderSeats();
     renderFlags();
   };

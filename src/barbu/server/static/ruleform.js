@@ -1,0 +1,56 @@
+// A rule set's settings in a form: the player count where it varies and the house rules
+// (every flag of RULES.md §6 that applies to it), as /api/rules lists them. Shared by the
+// lobby (a new table) and the score sheets page (a new sheet).
+
+export function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// The player count chosen in `countSelect` (or the rule set's only count).
+export function playerCount(rs, countSelect) {
+  return rs.players.length > 1 ? Number(countSelect.value) : rs.players[0];
+}
+
+// Fill `countSelect` with the rule set's player counts and show it only where there is a choice.
+export function renderCounts(rs, countSelect, countLabel) {
+  countLabel.classList.toggle("hidden", rs.players.length < 2);
+  countSelect.innerHTML = rs.players.map((n) => `<option>${n}</option>`).join("");
+}
+
+// One input per flag of the rule set into `box`; ids are `${prefix}${flag}`.
+export function renderFlags(rs, box, prefix = "flag-") {
+  box.innerHTML = "";
+  for (const f of rs.flags) {
+    const id = `${prefix}${f.name}`;
+    const label = f.name.replace(/_/g, " ");
+    let input;
+    if (f.kind === "bool") {
+      input = `<input type="checkbox" id="${id}" ${f.default ? "checked" : ""}>`;
+    } else if (f.kind === "choice") {
+      input = `<select id="${id}">${f.choices.map((c) => `<option ${c === f.default ? "selected" : ""}>${esc(c)}</option>`).join("")}</select>`;
+    } else if (f.kind === "int") {
+      input = `<input type="number" id="${id}" value="${f.default}" style="width:5rem">`;
+    } else {
+      input = `<input id="${id}" value="${esc(f.default.join(", "))}" size="14">`;
+    }
+    const el = document.createElement("label");
+    el.innerHTML = `${input}<span>${esc(label)}</span>`;
+    box.appendChild(el);
+  }
+}
+
+// The options that differ from the rule set's defaults (and the player count where it varies).
+export function chosenOptions(rs, count, prefix = "flag-") {
+  const options = {};
+  if (rs.players.length > 1) options.player_count = count;
+  for (const f of rs.flags) {
+    const el = document.getElementById(`${prefix}${f.name}`);
+    let v;
+    if (f.kind === "bool") v = el.checked;
+    else if (f.kind === "choice") v = el.value;
+    else if (f.kind === "int") v = Number(el.value);
+    else v = el.value.split(/[,\s]+/).filter(Boolean).map(Number);
+    if (JSON.stringify(v) !== JSON.stringify(f.default)) options[f.name] = v;
+  }
+  return options;
+}

@@ -1,0 +1,274 @@
+// One score sheet: the deals entered so far (raw scores, each business pair's settlement,
+// running totals, the undoubled-negative shortcut), the form for the next deal, edits,
+// undo and redo, statistics and exports. Every score, every list of what may be chosen and
+// every refusal comes from the server (/api/sheets/…); the page only shows them.
+import { DealForm } from "./sheet-entry.js";
+import { call, choiceHtml, doublesWords, esc, ordinal, signed, statsHtml } from "./sheetkit.js";
+
+const $ = (id) => document.getElementById(id);
+const sheetId = decodeURIComponent(location.pathname.split("/").pop());
+const API = `/api/sheets/${encodeURIComponent(sheetId)}`;
+
+const page = {
+  id: sheetId,
+  view: null,
+  pending: 0, // requests and debounced previews under way (tests wait for 0)
+  form: null,
+  open: new Set(), // deals whose details are open
+
+  async request(method, path, body) {
+    this.pending += 1;
+    try {
+      return await call(method, path ? `${API}/${path}` : API, body);
+    } finally {
+      this.pending -= 1;
+    }
+  },
+
+  // Send a change of the log; on success show the new sheet. Answers the API's reply.
+  async change(change) {
+    const res = await this.request("POST", "changes", { ...change, version: this.view.version });
+    if (res.ok) this.show(res.data);
+    else if (res.status === 409) this.stale(res.data);
+    return res;
+  },
+
+  show(view) {
+    this.view = view;
+    render();
+  },
+
+  stale(data) {
+    if (data.sheet) this.show(data.sheet);
+    this.toast(data.error.message);
+    this.form.showNext();
+  },
+
+  toast(text) {
+    const t = $("toast");
+    t.textContent = text;
+    t.classList.remove("hidden");
+    clearTimeout(t.timer);
+    t.timer = setTimeout(() => t.classList.add("hidden"), 6000);
+  },
+};
+window.barbuSheet = page; // for the curious (and for tests): read-only use
+
+// ---------------------------------------------------------------- drawing the sheet
+
+function render() {
+  const v = page.view;
+  const sheet = v.sheet;
+  document.title = `Barbu — ${v.title}`;
+  $("sheet-title").textContent = v.title;
+  $("undo").disabled = !v.can_undo;
+  $("redo").disabled = !v.can_redo;
+  $("undo").title = v.undo ? `Undo: ${v.undo}` : "Nothing to undo";
+  $("redo").title = v.redo ? `Redo: ${v.redo}` : "Nothing to redo";
+  $("undo").setAttribute("aria-label", $("undo").title);
+  $("redo").setAttribute("aria-label", $("redo").title);
+  renderTotals(sheet);
+  renderDeals(sheet);
+  for (const [key, fmt] of [["record", "record"], ["csv", "csv"], ["html", "html"], ["pdf", "pdf"]]) {
+    $(`x-${key}`).href = `${API}/export/${fmt}`;
+  }
+  $("title-input").value = v.title;
+  const names = $("names-inputs");
+  names.innerHTML = sheet.players
+    .map((n, s) => `<label><span class="small muted">Seat ${s}</span><input value="${esc(n)}" maxlength="40" aria-label="Name of seat ${s}"></label>`)
+    .join("");
+  if ($("stats-box").open) loadStats();
+  document.body.dataset.version = String(v.version);
+}
+
+function renderTotals(sheet) {
+  const names = sheet.players;
+  const played = sheet.deals.filter((d) => d.final).length;
+  const cells = names
+    .map((n, s) => {
+      const rank = sheet.ranking[s];
+      return `<div class="total${rank === 1 && played ? " first" : ""}"><span class="who">${esc(n)}</span><span class="pts" data-seat="${s}" data-total="${sheet.totals[s]}">${sheet.totals[s]}</span><span class="rank small">${played ? ordinal(rank) : ""}</span></div>`;
+    })
+    .join("");
+  const progress = `${sheet.deals.length}/${sheet.deal_count}`;
+  const unit = sheet.penalty_points ? "penalty points: lowest wins" : "";
+  $("totals").innerHTML = `<div class="totals-inner" style="--n:${names.length}"><div class="progress small">${progress}<span class="muted">deals</span></div>${cells}</div>${unit ? `<div class="unit small muted">${unit}</div>` : ""}`;
+}
+
+function renderDeals(sheet) {
+  const names = sheet.players;
+  const n = names.length;
+  const box = $("deals");
+  if (!sheet.deals.length) {
+    box.innerHTML = `<p class="muted">No deal yet.</p>`;
+    return;
+  }
+  let html = `<div class="deal-head" style="--n:${n}"><span>#</span><span>Declarer · contract</span>${names.map((x) => `<span class="num">${esc(x)}</span>`).join("")}</div><ol class="deal-list">`;
+  for (const row of sheet.deals) html += dealHtml(row, names);
+  html += "</ol>";
+  if (sheet.notes.length) html += `<p class="muted small">${sheet.notes.map(esc).join("<br>")}</p>`;
+  box.innerHTML = html;
+  for (const d of box.querySelectorAll("details")) {
+    d.addEventListener("toggle", () => (d.open ? page.open.add(d.dataset.deal) : page.open.delete(d.dataset.deal)));
+  }
+  for (const b of box.querySelectorAll("button[data-edit]")) b.addEventListener("click", () => page.form.showEdit(Number(b.dataset.edit)));
+  for (const b of box.querySelectorAll("button[data-insert]")) b.addEventListener("click", () => page.form.showInsert(Number(b.dataset.insert)));
+  for (const b of box.querySelectorAll("button[data-delete]")) b.addEventListener("click", () => removeDeal(Number(b.dataset.delete)));
+}
+
+function dealHtml(row, names) {
+  const n = names.length;
+  const status = { skipped: `<span class="tag">not played</span>`, pending: `<span class="tag warn">waits for its tally</span>` }[row.status] || "";
+  const finals = row.final ? row.final.map((v, s) => `<span class="num${v > 0 ? " pos" : v < 0 ? " neg" : ""}" data-seat="${s}">${signed(v)}</span>`).join("") : `<span class="num muted" style="grid-column: span ${n}">…</span>`;
+  const doubles = row.doubles.length ? `<span class="small muted dbl">${row.doubles.map((d) => `${esc(short(names[d.doubler]))}&gt;${d.redoubled ? "&gt;" : ""}${esc(short(names[d.doubled]))}`).join(" ")}</span>` : "";
+  let body = "";
+  if (row.final) {
+    const line = (label, values, cls = "") => `<tr class="${cls}"><th scope="row">${label}</th>${values.map((v) => `<td>${signed(v)}</td>`).join("")}</tr>`;
+    body += `<div class="scroll-x"><table class="breakdown"><thead><tr><th></th>${names.map((x) => `<th scope="col">${esc(x)}</th>`).join("")}</tr></thead><tbody>`;
+    body += line(row.played ? "hand" : "divided", row.raw);
+    body += line("doubling", row.adjustments);
+    body += line("deal", row.final, "strong");
+    body += line("total", row.totals, "running");
+    body += `</tbody></table></div>`;
+  }
+  if (row.shortcut) body += `<p class="shortcut">${esc(row.shortcut)}</p>`;
+  body += `<p class="small"><strong>Doubles:</strong> ${doublesWords(row.doubles, names)}</p>`;
+  if (row.pairs.length) {
+    body +=
+      `<ul class="pairs">` +
+      row.pairs
+        .map((p) => {
+          const x = p.multiplier === 2 ? " ×2" : "";
+          return `<li>${esc(names[p.doubler])} → ${esc(names[p.doubled])}${x}: ${esc(names[p.doubler])} ${signed(p.delta)}, ${esc(names[p.doubled])} ${signed(-p.delta)}</li>`;
+        })
+        .join("") +
+      `</ul>`;
+  }
+  if (row.tally) body += `<p class="small"><strong>Tally:</strong> ${tallyWords(row.tally, names)}</p>`;
+  body +=
+    `<div class="form-row deal-actions"><button type="button" class="secondary" data-edit="${row.number}">Edit</button>` +
+    `<button type="button" class="secondary" data-insert="${row.number}">Insert a deal before</button>` +
+    `<button type="button" class="danger" data-delete="${row.number}">Delete</button></div>`;
+  const open = page.open.has(String(row.number)) ? " open" : "";
+  return (
+    `<li class="deal ${row.status}" data-deal="${row.number}"><details data-deal="${row.number}"${open}><summary style="--n:${n}">` +
+    `<span class="no">${row.number}</span><span class="what"><span class="decl">${esc(names[row.declarer])}</span> · ${choiceHtml(row)} ${status}${doubles}</span>${finals}` +
+    `</summary><div class="deal-body">${body}</div></details></li>`
+  );
+}
+
+function short(name) {
+  return name.length > 4 ? name.slice(0, 3) : name;
+}
+
+function tallyWords(tally, names) {
+  const seat = (s) => esc(names[s]);
+  const per = (values) => values.map((v, s) => `${seat(s)} ${v}`).join(", ");
+  const parts = [];
+  for (const [key, value] of Object.entries(tally)) {
+    const label = key.replace(/_/g, " ");
+    if (key === "order") parts.push(`out in order ${value.map(seat).join(", ")}`);
+    else if (key === "suits") parts.push(`per suit (♠♥♦♣) ${value.map((r, s) => `${seat(s)} ${r.join("/")}`).join(", ")}`);
+    else if (key === "arrangements") parts.push(`arrangements ${value.map((cards, s) => `${seat(s)}: ${esc(cards.slice(0, 5).join(" "))} | ${esc(cards.slice(5, 10).join(" "))} | ${esc(cards.slice(10).join(" "))}`).join("; ")}`);
+    else if (Array.isArray(value)) parts.push(`${label} ${per(value)}`);
+    else parts.push(`${label}: ${seat(value)}`);
+  }
+  return parts.join("; ");
+}
+
+// ---------------------------------------------------------------- actions on the sheet
+
+async function removeDeal(number) {
+  if (!confirm(`Delete deal ${number}? The later deals move up one place.`)) return;
+  let res = await page.change({ change: "delete", deal: number });
+  if (!res.ok && res.data.error && res.data.error.later) {
+    if (!confirm(`${res.data.error.message}\n\nDelete it anyway and drop deals ${res.data.error.deal} and after? (Undo brings them back.)`)) return;
+    res = await page.change({ change: "delete", deal: number, drop_later: true });
+  }
+  if (res.ok) await page.form.showNext();
+  else if (res.status !== 409) page.toast(res.data.error.message);
+}
+
+async function history(word) {
+  const res = await page.request("POST", word, { version: page.view.version });
+  if (res.ok) {
+    page.show(res.data);
+    await page.form.showNext();
+  } else if (res.status === 409) page.stale(res.data);
+  else page.toast(res.data.error.message);
+}
+
+async function loadStats() {
+  const res = await page.request("GET", "stats");
+  if (!res.ok) {
+    $("stats").innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p>`;
+    return;
+  }
+  const titles = Object.fromEntries(res.data.contracts.map((c) => [c.id, c.title]));
+  $("stats").innerHTML = statsHtml(res.data, titles);
+}
+
+async function retitle(ev) {
+  ev.preventDefault();
+  $("settings-error").textContent = "";
+  const res = await page.request("PATCH", "", { title: $("title-input").value, version: page.view.version });
+  if (res.ok) page.show(res.data);
+  else if (res.status === 409) page.stale(res.data);
+  else $("settings-error").textContent = res.data.error.message;
+}
+
+async function rename(ev) {
+  ev.preventDefault();
+  $("settings-error").textContent = "";
+  const players = [...document.querySelectorAll("#names-inputs input")].map((i) => i.value);
+  const res = await page.change({ change: "players", players });
+  if (res.ok) await page.form.showNext();
+  else if (res.status !== 409) $("settings-error").textContent = res.data.error.message;
+}
+
+async function removeSheet() {
+  if (!confirm(`Delete the whole sheet “${page.view.title}” and its history? This cannot be undone.`)) return;
+  const res = await page.request("DELETE", "");
+  if (res.ok) location.href = "/sheets";
+  else page.toast(res.data.error.message);
+}
+
+// A sheet may also be changed elsewhere (the terminal's `barbu score`, another page): look now and then.
+async function watch() {
+  if (document.visibilityState !== "visible" || page.pending || !page.view) return;
+  const res = await call("GET", `${API}/version`);
+  if (!res.ok || res.data.version === page.view.version || page.pending) return;
+  const now = await page.request("GET", "");
+  if (!now.ok) return;
+  const before = page.form.state;
+  page.show(now.data);
+  const next = now.data.sheet.next;
+  const keep = before && before.mode === "next" && next && next.number === before.deal && now.data.sheet.pending === null;
+  if (!keep) await page.form.showNext();
+  page.toast("The sheet was changed elsewhere: it shows as it is now.");
+}
+
+async function main() {
+  page.form = new DealForm(page);
+  $("undo").addEventListener("click", () => history("undo"));
+  $("redo").addEventListener("click", () => history("redo"));
+  $("stats-box").addEventListener("toggle", () => {
+    if ($("stats-box").open) loadStats();
+  });
+  $("title-form").addEventListener("submit", retitle);
+  $("names-form").addEventListener("submit", rename);
+  $("remove").addEventListener("click", removeSheet);
+  const res = await page.request("GET", "");
+  if (!res.ok) {
+    $("entry-h").textContent = "No such sheet";
+    $("entry-form").classList.add("hidden");
+    $("deals").innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p><p><a href="/sheets">All sheets</a></p>`;
+    return;
+  }
+  page.show(res.data);
+  await page.form.showNext();
+  setInterval(watch, 4000);
+  document.body.dataset.ready = "1";
+}
+
+main();

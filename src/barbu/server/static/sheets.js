@@ -1,0 +1,144 @@
+// The score sheets page: the stored sheets, starting a sheet (rule set, options, player
+// names, first declarer), importing a record, and statistics across every sheet. The
+// server checks everything; this page shows what it answers.
+import { chosenOptions, playerCount, renderCounts, renderFlags } from "./ruleform.js";
+import { call, esc, statsHtml } from "./sheetkit.js";
+
+const $ = (id) => document.getElementById(id);
+let RULES = [];
+
+function ruleSet() {
+  return RULES.find((r) => r.name === $("variant").value);
+}
+
+function count() {
+  return playerCount(ruleSet(), $("player-count"));
+}
+
+function renderNames() {
+  const n = count();
+  const box = $("names");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.innerHTML = "";
+  for (let s = 0; s < n; s++) {
+    const label = document.createElement("label");
+    label.innerHTML = `<span>Seat ${s}</span><input class="name" maxlength="40" required aria-label="Name of seat ${s}" placeholder="name">`;
+    label.querySelector("input").value = old[s] || "";
+    label.querySelector("input").addEventListener("input", renderFirst);
+    box.appendChild(label);
+  }
+  renderFirst();
+}
+
+function renderFirst() {
+  const select = $("first");
+  const was = select.value;
+  const names = [...document.querySelectorAll("#names input")].map((i, s) => i.value.trim() || `seat ${s}`);
+  select.innerHTML = names.map((name, s) => `<option value="${s}">${esc(name)}</option>`).join("");
+  if (was && Number(was) < names.length) select.value = was;
+}
+
+function onRuleSet() {
+  const rs = ruleSet();
+  renderCounts(rs, $("player-count"), $("count-label"));
+  onCount();
+}
+
+function onCount() {
+  const rs = ruleSet();
+  const deals = rs.players.length > 1 ? ` With ${count()} players: ${rs.deals[String(count())]} deals.` : "";
+  $("blurb").textContent = `${rs.title}: ${rs.blurb}${deals}`;
+  renderFlags(rs, $("flags"));
+  renderNames();
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  $("new-error").textContent = "";
+  const body = {
+    variant: $("variant").value,
+    options: chosenOptions(ruleSet(), count()),
+    players: [...document.querySelectorAll("#names input")].map((i) => i.value),
+    first_declarer: Number($("first").value),
+    title: $("title").value,
+  };
+  const res = await call("POST", "/api/sheets", body);
+  if (!res.ok) {
+    $("new-error").textContent = res.data.error.message;
+    return;
+  }
+  location.href = `/sheets/${encodeURIComponent(res.data.id)}`;
+}
+
+async function importRecord(ev) {
+  ev.preventDefault();
+  $("import-error").textContent = "";
+  const file = $("import-file").files[0];
+  if (!file) {
+    $("import-error").textContent = "Choose a record file first.";
+    return;
+  }
+  const text = await file.text();
+  const title = $("import-title").value || file.name.replace(/(\.barbu)?\.json$/i, "");
+  const res = await call("POST", "/api/sheets/import", { record: text, title });
+  if (!res.ok) {
+    $("import-error").textContent = res.data.error.message;
+    return;
+  }
+  location.href = `/sheets/${encodeURIComponent(res.data.id)}`;
+}
+
+async function refreshList() {
+  const res = await call("GET", "/api/sheets");
+  const box = $("sheet-list");
+  if (!res.ok) {
+    box.innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p>`;
+    return;
+  }
+  if (!res.data.length) {
+    box.innerHTML = `<p class="muted">No sheet yet: start one below.</p>`;
+    return;
+  }
+  const rows = res.data.map((s) => {
+    const rs = RULES.find((r) => r.name === s.variant);
+    const when = new Date(s.updated * 1000).toLocaleString();
+    const deals = rs ? `${s.deals}/${rs.deals[String(s.players.length)] ?? "?"}` : String(s.deals);
+    return (
+      `<tr><td><a href="/sheets/${encodeURIComponent(s.id)}">${esc(s.title)}</a>` +
+      `<div class="muted small">${esc(s.players.join(", "))}</div></td>` +
+      `<td>${esc(rs ? rs.title : s.variant)}</td><td class="num">${deals}${s.complete ? " ✓" : ""}</td>` +
+      `<td class="muted small when">${esc(when)}</td></tr>`
+    );
+  });
+  box.innerHTML =
+    `<table class="sheet-list"><thead><tr><th>Sheet</th><th>Rule set</th><th class="num">Deals</th><th class="when">Changed</th></tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`;
+}
+
+async function loadStats() {
+  const res = await call("GET", "/api/sheets/stats");
+  const box = $("all-stats-body");
+  if (!res.ok) {
+    box.innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p>`;
+    return;
+  }
+  const titles = Object.fromEntries(res.data.contracts.map((c) => [c.id, c.title]));
+  box.innerHTML = statsHtml(res.data, titles);
+}
+
+async function main() {
+  RULES = await fetch("/api/rules").then((r) => r.json());
+  $("variant").innerHTML = RULES.map((r) => `<option value="${esc(r.name)}">${esc(r.title)}</option>`).join("");
+  $("variant").addEventListener("change", onRuleSet);
+  $("player-count").addEventListener("change", onCount);
+  onRuleSet();
+  $("new-sheet").addEventListener("submit", start);
+  $("import").addEventListener("submit", importRecord);
+  $("all-stats").addEventListener("toggle", () => {
+    if ($("all-stats").open) loadStats();
+  });
+  await refreshList();
+  document.body.dataset.ready = "1";
+}
+
+main();
