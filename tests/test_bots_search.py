@@ -15,7 +15,7 @@ from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.heuristic import CallTurn, pick_call
 from barbu.bots.sampling import HiddenCards, WorldDeals, deal_from_view, forced_of, hidden_cards, sample_hands
 from barbu.bots.search import CALL_EVIDENCE, Budget, CallEvidence, SearchBot
-from barbu.cards import RANKS, SUITS, card, cards_of, mask_of, parse_pbn
+from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, Rules, rules
@@ -278,16 +278,15 @@ def test_the_endgame_solver_agrees_with_brute_force(contract_id: str) -> None:
 
 
 def _reference_solve(t: TrickPlay, contract: Contract, r: Rules, guide: PlayGuide, root: int) -> list[float]:
-    """Max^n on copies of the trick state, one card of each group of equivalent cards."""
+    """Plain max^n on copies of the trick state: every legal card is tried."""
 
     def search(node: TrickPlay) -> list[float]:
         if node.finished:
             raw = contract.raw(contract.tally_from_tricks(node.result()), r.shape)
             return [guide.utility(p, raw) for p in range(node.players)]
         seat = node.turn
-        gone = node.played | node.hands[seat] | mask_of(node.trick)
         best: list[float] | None = None
-        for c in distinct_cards(node.legal_mask(), gone, guide.card_cost):
+        for c in cards_of(node.legal_mask()):
             child = node.copy()
             child.play(c)
             v = search(child)
@@ -328,6 +327,14 @@ def test_the_fast_endgame_solver_agrees_with_plain_max_n_in_every_rule_set(varia
             assert seat is not None
             game.apply(bots[seat].act(seat_view(game, seat)), seat)
     assert checked > 0
+
+
+def test_a_card_on_the_table_keeps_the_cards_around_it_apart() -> None:
+    """Holding Q and 10 with the J in the trick: the Q wins the trick, the 10 does not."""
+    hand = parse_pbn("QT...")
+    gone = hand | (1 << card("JS"))  # what was counted as gone when the J lay in the trick
+    assert distinct_cards(hand, gone, [0.0] * 52) == [card("TS")]
+    assert distinct_cards(hand, hand, [0.0] * 52) == [card("TS"), card("QS")]
 
 
 def test_equivalent_cards_are_tried_once() -> None:

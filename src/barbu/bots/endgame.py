@@ -32,8 +32,9 @@ def distinct_cards(legal: int, gone: int, cost: list[float]) -> list[int]:
     """One card of each group of equivalent legal cards, lowest first.
 
     Two cards of a suit are equivalent when every card between them is in ``gone``
-    (played, or in the same hand) and they cost the same: which one is played changes
-    no trick's winner.
+    (played to an earlier trick, or in the same hand) and they cost the same: which one
+    is played changes no trick's winner. A card of the current trick is not gone: it may
+    fall between two cards, one that beats it and one that does not.
 
     >>> from barbu.cards import parse_pbn, card, card_name
     >>> hand = parse_pbn("KQ9...")
@@ -121,7 +122,7 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         hand = hands[seat]
         legal = legal_for(hand, trick, played)
         cards = (
-            distinct_cards(legal, played | hand | in_trick, cost) if legal & (legal - 1) else (legal.bit_length() - 1,)
+            distinct_cards(legal, played | hand, cost) if legal & (legal - 1) else (legal.bit_length() - 1,)
         )
         best: list[float] | None = None
         for c in cards:

@@ -295,7 +295,8 @@ class SearchBot:
                 guide = PlayGuide.of(base)
                 preferred = play_by_rules(base, me, guide)
                 if base.tricks is not None:
-                    gone = hidden.hand | table.deck & ~(hidden.unseen | hidden.hand)
+                    # played to earlier tricks, or in my hand (not the current trick: see distinct_cards)
+                    gone = (hidden.hand | table.deck & ~(hidden.unseen | hidden.hand)) & ~mask_of(base.tricks.trick)
                     keep = set(distinct_cards(base.legal_mask(), gone, guide.card_cost))
                     moves = [m for m in legal if isinstance(m, Play) and m.card in keep]
                     totals = [0.0] * len(moves)
