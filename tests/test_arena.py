@@ -244,7 +244,6 @@ def test_json_report_schema(tmp_path: Path) -> None:
 
 
 def test_plot_writes_a_png(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     out = tmp_path / "arena.png"
     assert arena_main(["random", "random", "random", "--variant", "french", "-o", "player_count=3",
                        "--games", "2", "--workers", "1", "--plot", str(out), "--quiet"]) == 0  # fmt: skip

@@ -123,8 +123,8 @@ def _with_other_hands(game: Game, seat: int, seed: int) -> Game:
         dealt = [hands[s] | hidden.played[s] for s in range(view.players)]
         if dealt != list(current.dealt):
             break
-    else:  # pragma: no cover - only when nothing is hidden any more
-        pytest.skip("nothing left to hide")
+    else:
+        pytest.fail(f"seat {seat} has nothing left hidden to place elsewhere: pick an earlier position")
     other = Game(game.rules, game.first_declarer)
     for i, deal in enumerate(game.deals):
         assert deal.dealt is not None
