@@ -8,20 +8,18 @@ the page exports.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from barbu.replay import replay_json
 from barbu.server.client import ServerProcess
 from barbu.sheet import DealEntry, Double, Sheet, SheetError, fill_all
 from barbu.sheet.rows import DealRow
 from barbu.sheet.store import SheetStore
-from test_browser_table import ARGS, CHROMIUM
 from test_sheet_model import played_record, tallied
 
 PHONE = {"width": 390, "height": 844}
@@ -39,14 +37,6 @@ def server(db: str) -> Iterator[ServerProcess]:
         yield s
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def version(page: Page) -> int:
