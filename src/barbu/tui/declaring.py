@@ -38,7 +38,7 @@ def _contract_line(rules: Rules, contract_id: str, key: str) -> Text:
     contract = rules.contract(contract_id)
     klass = contract.doubling_class if rules.doubling and contract.doubling_class else ""
     line = Text(f"{key} ", style="bold")
-    line.append(contract.title.ljust(22))
+    line.append(contract.title.ljust(max(len(c.title) for c in rules.contracts) + 1))
     line.append(klass.ljust(9), style="italic")
     line.append(f"T {signed(contract.total(rules.shape)):>5}", style="dim")
     return line
