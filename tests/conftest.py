@@ -1,12 +1,17 @@
-"""Fixtures shared by the test modules: Debian's Chromium driven by Playwright."""
+"""Fixtures shared by the test modules: Debian's Chromium driven by Playwright, and the
+server's store on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
+
+from barbu.server.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium (Playwright's own browser download is not used)."""
@@ -29,3 +34,42 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+POSTGRES = os.environ.get("BARBU_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _postgres_store() -> Iterator[Store]:
+    """A store in a schema of its own on the test PostgreSQL server, dropped afterwards."""
+    import psycopg
+
+    schema = f"barbu_test_{secrets.token_hex(4)}"
+    plain = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+    try:
+        admin = psycopg.connect(plain, connect_timeout=5, autocommit=True)
+    except psycopg.OperationalError as e:
+        pytest.fail(
+            f"PostgreSQL is not reachable at {POSTGRES} ({e}). The storage tests must run on it: start it with "
+            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` "
+            "or point BARBU_TEST_POSTGRES at a server with a database you may create schemas in."
+        )
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in POSTGRES else "?"
+    store = Store(f"{POSTGRES}{sep}options=-csearch_path%3D{schema}")
+    try:
+        yield store
+    finally:
+        store.dispose()
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The server's store, once on SQLite and once on PostgreSQL (which must be running)."""
+    if request.param == "sqlite":
+        s = Store(f"sqlite:///{tmp_path}/store.db")
+        yield s
+        s.dispose()
+    else:
+        yield from _postgres_store()

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import secrets
-from collections.abc import Iterator
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -18,43 +15,6 @@ from barbu.server.intents import action_to_intent, intent_to_action
 from barbu.server.journal import Journal
 from barbu.server.store import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
 from barbu.server.tables import replay
-
-POSTGRES = os.environ.get("BARBU_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-def _postgres_store() -> Iterator[Store]:
-    """A store in a schema of its own on the test PostgreSQL server, dropped afterwards."""
-    import psycopg
-
-    schema = f"barbu_test_{secrets.token_hex(4)}"
-    plain = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
-    try:
-        admin = psycopg.connect(plain, connect_timeout=5, autocommit=True)
-    except psycopg.OperationalError as e:
-        pytest.fail(
-            f"PostgreSQL is not reachable at {POSTGRES} ({e}). The storage tests must run on it: start it with "
-            "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` "
-            "or point BARBU_TEST_POSTGRES at a server with a database you may create schemas in."
-        )
-    admin.execute(f'CREATE SCHEMA "{schema}"')
-    sep = "&" if "?" in POSTGRES else "?"
-    store = Store(f"{POSTGRES}{sep}options=-csearch_path%3D{schema}")
-    try:
-        yield store
-    finally:
-        store.dispose()
-        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Store]:
-    if request.param == "sqlite":
-        s = Store(f"sqlite:///{tmp_path}/store.db")
-        yield s
-        s.dispose()
-    else:
-        yield from _postgres_store()
 
 
 def new_table(store: Store, table_id: str = "t1", seed: str = "secret-seed", creator: str = "1.2.3.4") -> TableRow:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,12 @@ from barbu.server.store import MIGRATIONS, Store, sheet_changes, sheets
 from barbu.sheet import DealEntry, Double, Sheet, SheetError
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.store import SheetStore, slug
-from test_server_store import _postgres_store, new_table, random_log
+from test_server_store import new_table, random_log
 from test_sheet_model import played_record, tallied
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        s = Store(f"sqlite:///{tmp_path}/barbu.db")
-        yield s
-        s.dispose()
-    else:
-        yield from _postgres_store()
 
 
 @pytest.fixture

@@ -153,17 +153,11 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
     except SystemExit as e:
         return int(e.code or 0)
     err = sys.stderr if stdout is None else console.stdout
+    store: SheetStore | None = None
     try:
         if args.from_file:  # a record's sheet: no database involved
             return _from_file(console, args)
         store = SheetStore(args.db)
-    except SheetError as e:
-        print(f"barbu score: {e.message}", file=err)
-        return 1
-    except StoreError as e:
-        print(f"barbu score: {e}", file=err)
-        return 1
-    try:
         return _run(console, store, args)
     except SheetError as e:
         print(f"barbu score: {e.message}", file=err)
@@ -174,7 +168,8 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
     except (EOFError, Cancelled):
         return 0
     finally:
-        store.dispose()
+        if store is not None:
+            store.dispose()
 
 
 def _from_file(console: Console, args: argparse.Namespace) -> int:
