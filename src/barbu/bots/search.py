@@ -59,7 +59,7 @@ from barbu.poker import head_to_head
 from barbu.rulesets import Rules
 from barbu.view import SeatView
 
-DEFAULT_ITERATIONS = 16
+DEFAULT_ITERATIONS = 64
 """Worlds per decision by default (the time cap usually ends the search first)."""
 DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
