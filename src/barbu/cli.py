@@ -8,6 +8,7 @@ Classic Barbu (classic)...
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -118,51 +119,24 @@ def _rules_main(argv: list[str]) -> int:
     return 0
 
 
-def _simulate_main(argv: list[str]) -> int:
-    from barbu.simulate import simulate_main
-
-    return simulate_main(argv)
-
-
-def _replay_main(argv: list[str]) -> int:
-    from barbu.replay import replay_main
-
-    return replay_main(argv)
-
-
-def _serve_main(argv: list[str]) -> int:
-    from barbu.server import serve_main
-
-    return serve_main(argv)
-
-
-def _play_main(argv: list[str]) -> int:
-    from barbu.tui import play_main
-
-    return play_main(argv)
-
-
-def _score_main(argv: list[str]) -> int:
-    from barbu.sheet import score_main
-
-    return score_main(argv)
-
-
-def _arena_main(argv: list[str]) -> int:
-    from barbu.arena import arena_main
-
-    return arena_main(argv)
-
-
-COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
-    "serve": (_serve_main, "serve the web app: lobby, tables against bots and friends, score sheets"),
-    "play": (_play_main, "play a whole game in the terminal against three bots"),
-    "score": (_score_main, "keep the score sheet of a game played with real cards"),
-    "replay": (_replay_main, "check a barbu-record/1 file and derive its scores"),
-    "simulate": (_simulate_main, "play whole games between bots and print the score table"),
-    "arena": (_arena_main, "measure bots against each other on duplicate deals"),
-    "rules": (_rules_main, "print a rule set: players, deck, contracts, values, flags"),
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("barbu.server:serve_main", "serve the web app: lobby, tables against bots and friends, score sheets"),
+    "play": ("barbu.tui:play_main", "play a whole game in the terminal against three bots"),
+    "score": ("barbu.sheet:score_main", "keep the score sheet of a game played with real cards"),
+    "replay": ("barbu.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
+    "simulate": ("barbu.simulate:simulate_main", "play whole games between bots and print the score table"),
+    "arena": ("barbu.arena:arena_main", "measure bots against each other on duplicate deals"),
+    "rules": ("barbu.cli:_rules_main", "print a rule set: players, deck, contracts, values, flags"),
 }
+"""Each subcommand: ``module:function`` taking the arguments after the command name, and its help line.
+The module is imported only when its command runs, so ``barbu replay`` does not load the web app."""
+
+
+def _command(name: str) -> Callable[[list[str]], int]:
+    """The entry function of subcommand ``name``, imported on demand."""
+    module, _, function = COMMANDS[name][0].partition(":")
+    entry: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+    return entry
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"barbu: unknown command {name!r}; commands are: {', '.join(COMMANDS)}", file=sys.stderr)
         return 2
     try:
-        return COMMANDS[name][0](rest)
+        return _command(name)(rest)
     except OptionsError as e:
         print(f"barbu {name}: {e}", file=sys.stderr)
         return 2
