@@ -37,8 +37,6 @@ def server(db: str) -> Iterator[ServerProcess]:
         yield s
 
 
-
-
 def version(page: Page) -> int:
     return int(page.evaluate("document.body.dataset.version"))
 

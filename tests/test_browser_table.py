@@ -19,8 +19,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield s
 
 
-
-
 def view(page: Page) -> Any:
     return page.evaluate("window.barbu.view")
 

@@ -52,9 +52,7 @@ def deal_ok(arrangements: Sequence[Sequence[int]]) -> None:
     """Hand-written test arrangements must be real: 13 cards each, no card twice."""
     flat = [c for a in arrangements for c in a]
     assert all(len(a) == 13 for a in arrangements)
-    assert len(set(flat)) == len(flat), Counter(card_name(c) for c in flat).most_common(
-        3
-    )
+    assert len(set(flat)) == len(flat), Counter(card_name(c) for c in flat).most_common(3)
 
 
 # ------------------------------------------------------- an independent, slow oracle
@@ -107,9 +105,7 @@ def as_value(slow: tuple[int, list[int]]) -> HandValue:
     return slow[0], tuple(slow[1])
 
 
-def slow_is_foul(
-    back: Sequence[int], middle: Sequence[int], front: Sequence[int]
-) -> bool:
+def slow_is_foul(back: Sequence[int], middle: Sequence[int], front: Sequence[int]) -> bool:
     b, m, f = slow_value(back), slow_value(middle), slow_value(front)
     if b < m:
         return True
@@ -154,16 +150,12 @@ def rows(draw: st.DrawFn, size: int) -> list[int]:
     """Rows of ``size`` distinct cards, often from few suits and a narrow (possibly
     wrapping) rank window, so pairs, straights, flushes and full houses are common."""
     if draw(st.booleans()):
-        return draw(
-            st.lists(st.integers(0, 51), min_size=size, max_size=size, unique=True)
-        )
+        return draw(st.lists(st.integers(0, 51), min_size=size, max_size=size, unique=True))
     suits = sorted(draw(st.sets(st.integers(0, 3), min_size=1)))
     width = draw(st.integers(-(-size // len(suits)), 13))
     low = draw(st.integers(0, 12))
     pool = [s * 13 + (low + i) % 13 for s in suits for i in range(width)]
-    return draw(
-        st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True)
-    )
+    return draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True))
 
 
 @st.composite
@@ -343,9 +335,7 @@ def test_five_card_order_matches_slow_oracle(a: list[int], b: list[int]) -> None
 
 
 @given(rows(3), rows(5))
-def test_front_against_middle_matches_padded_comparison(
-    front: list[int], middle: list[int]
-) -> None:
+def test_front_against_middle_matches_padded_comparison(front: list[int], middle: list[int]) -> None:
     f, m = slow_value(front), slow_value(middle)
     padded = (f[0], f[1] + [-1] * 5)
     beats = padded > m
@@ -422,9 +412,7 @@ def test_broadway_is_the_top_straight() -> None:
     assert max(hand_value(h) for h in rank_classes()) == (STRAIGHT_FLUSH, (12,))
 
 
-@pytest.mark.parametrize(
-    "text", ["KS AH 2D 3C 4S", "QS KH AD 2C 3S", "JS QH KD AC 2S", "KH AH 2H 3H 4H"]
-)
+@pytest.mark.parametrize("text", ["KS AH 2D 3C 4S", "QS KH AD 2C 3S", "JS QH KD AC 2S", "KH AH 2H 3H 4H"])
 def test_no_wrap_around_straights(text: str) -> None:
     assert value(text)[0] in (HIGH_CARD, FLUSH)
     assert value(text)[1][0] == 12  # ace high
@@ -514,9 +502,7 @@ def test_front_category_against_middle_category() -> None:
     # Any pair in front over a high-card middle fouls, even twos against an ace.
     assert is_foul(back, cards("AH KH QD JD 9C"), cards("2S 2H 3C"))
     # Front trips of aces under a middle straight are fine.
-    assert not is_foul(
-        cards("2C 2D 2H 2S KC"), cards("9H 8D 7C 6S 5H"), cards("AH AD AC")
-    )
+    assert not is_foul(cards("2C 2D 2H 2S KC"), cards("9H 8D 7C 6S 5H"), cards("AH AD AC"))
 
 
 # ---------------------------------------------------------------------- scoring
@@ -602,10 +588,7 @@ def test_head_to_head_is_antisymmetric_and_sums_to_the_scores(
     deal: list[list[int]],
 ) -> None:
     n = len(deal)
-    results = [
-        [head_to_head(deal[i], deal[j]) if i != j else 0 for j in range(n)]
-        for i in range(n)
-    ]
+    results = [[head_to_head(deal[i], deal[j]) if i != j else 0 for j in range(n)] for i in range(n)]
     for i in range(n):
         for j in range(n):
             assert results[i][j] == -results[j][i]
@@ -614,9 +597,7 @@ def test_head_to_head_is_antisymmetric_and_sums_to_the_scores(
 
 
 @given(deals(), st.randoms(use_true_random=False))
-def test_scores_follow_the_seats_and_ignore_order_within_rows(
-    deal: list[list[int]], rng: random.Random
-) -> None:
+def test_scores_follow_the_seats_and_ignore_order_within_rows(deal: list[list[int]], rng: random.Random) -> None:
     scores = chinese_poker_scores(deal)
     seats = list(range(len(deal)))
     rng.shuffle(seats)

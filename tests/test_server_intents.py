@@ -47,7 +47,7 @@ def test_every_legal_action_round_trips_through_its_intent(variant: str, seed: i
         ({"type": "call", "double": "P1"}, "list of seat numbers"),
         ({"type": "call", "double": [True]}, "list of seat numbers"),
         ({"type": "call", "call": "bravo"}, "unknown call 'bravo'"),
-        ({"type": "call", "word": "maximum"}, "a call takes \"call\", \"double\", \"redouble\"; not 'word'"),
+        ({"type": "call", "word": "maximum"}, 'a call takes "call", "double", "redouble"; not \'word\''),
         ({"type": "call", "dbl": [0]}, "not 'dbl'"),
         ({"type": "call", "call": "maximum", "double": [0]}, "not both"),
         ({"type": "play", "card": "QS", "extra": 1}, "a play takes \"card\"; not 'extra'"),

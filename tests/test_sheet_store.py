@@ -20,8 +20,6 @@ from test_sheet_model import played_record, tallied
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
-
-
 @pytest.fixture
 def sheets_of(store: Store) -> SheetStore:
     store.migrate()

@@ -178,8 +178,11 @@ def test_a_whole_deal_of_each_classic_contract_by_keyboard(contract: str) -> Non
         assert summary is not None and summary.contract == contract and summary.played
         deal = app.table.game.deals[0]
         assert deal.final is not None and list(summary.final) == deal.final
-        plays = [card_name(c) for c, s in zip(deal.plays, deal.play_seats, strict=True)
-                 if s == app.table.seat and c is not None]
+        plays = [
+            card_name(c)
+            for c, s in zip(deal.plays, deal.play_seats, strict=True)
+            if s == app.table.seat and c is not None
+        ]
         assert plays == person_cards
         assert app.query_one("#centre").current == "summary"  # type: ignore[attr-defined]
         assert_fits(app)

@@ -23,6 +23,7 @@ def _notation(names: Sequence[str], value: object) -> object:
         return names[value]
     return value
 
+
 CALL_WORDS = ("pass", "maximum", "table", "flanks", "family")
 """The spoken shorthands of the doubling (RULES.md §2.6)."""
 

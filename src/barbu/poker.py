@@ -174,9 +174,7 @@ def hand_value(cards: Sequence[int]) -> HandValue:
     try:
         if n == 5:
             a, b, c, d, e = cards
-            key = (
-                _RANK_KEY[a] + _RANK_KEY[b] + _RANK_KEY[c] + _RANK_KEY[d] + _RANK_KEY[e]
-            )
+            key = _RANK_KEY[a] + _RANK_KEY[b] + _RANK_KEY[c] + _RANK_KEY[d] + _RANK_KEY[e]
             if a // 13 == b // 13 == c // 13 == d // 13 == e // 13:
                 return _FLUSH_5[key]
             return _VALUE_5[key]
@@ -184,9 +182,7 @@ def hand_value(cards: Sequence[int]) -> HandValue:
             a, b, c = cards
             return _VALUE_3[_RANK_KEY[a] + _RANK_KEY[b] + _RANK_KEY[c]]
     except KeyError:
-        raise ValueError(
-            f"not a poker row: {list(cards)!r} must be distinct cards, ints from 0 to 51"
-        ) from None
+        raise ValueError(f"not a poker row: {list(cards)!r} must be distinct cards, ints from 0 to 51") from None
     raise ValueError(f"a poker row holds 5 cards (back, middle) or 3 (front), not {n}")
 
 
@@ -260,10 +256,7 @@ _Rows: TypeAlias = tuple[HandValue, HandValue, HandValue] | None
 def _rows(arrangement: Sequence[int]) -> _Rows:
     """The three row values of an arrangement, or None if it is fouled."""
     if len(arrangement) != 13:
-        raise ValueError(
-            "an arrangement is 13 cards (back 5, middle 5, front 3), "
-            f"not {len(arrangement)}"
-        )
+        raise ValueError(f"an arrangement is 13 cards (back 5, middle 5, front 3), not {len(arrangement)}")
     back = hand_value(arrangement[0:5])
     middle = hand_value(arrangement[5:10])
     front = hand_value(arrangement[10:13])
@@ -359,7 +352,5 @@ def sort_arrangement(cards: Sequence[int]) -> list[int]:
     '6S 5S 4S 3S 2S JH TH 9H 8H 7H AD 3D 2D'
     """
     if len(cards) != 13:
-        raise ValueError(
-            f"an arrangement is 13 cards (back 5, middle 5, front 3), not {len(cards)}"
-        )
+        raise ValueError(f"an arrangement is 13 cards (back 5, middle 5, front 3), not {len(cards)}")
     return sort_row(cards[0:5]) + sort_row(cards[5:10]) + sort_row(cards[10:13])

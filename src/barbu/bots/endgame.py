@@ -121,9 +121,7 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         ``in_trick``, led by ``leader``) after the tricks of ``played``."""
         hand = hands[seat]
         legal = legal_for(hand, trick, played)
-        cards = (
-            distinct_cards(legal, played | hand, cost) if legal & (legal - 1) else (legal.bit_length() - 1,)
-        )
+        cards = distinct_cards(legal, played | hand, cost) if legal & (legal - 1) else (legal.bit_length() - 1,)
         best: list[float] | None = None
         for c in cards:
             bit = 1 << c

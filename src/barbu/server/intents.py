@@ -74,7 +74,7 @@ def intent_to_action(intent: object) -> Action:
     extra = sorted(k for k in intent if k != "type" and k not in allowed)
     if extra:
         takes = ", ".join(f'"{k}"' for k in allowed) or "no other key"
-        raise IntentError(f'a {kind} takes {takes}; not {", ".join(repr(str(k)) for k in extra)}')
+        raise IntentError(f"a {kind} takes {takes}; not {', '.join(repr(str(k)) for k in extra)}")
     try:
         if kind == "declare":
             return Declare(_text(intent, "contract", 'a contract id such as "no-queens"'))

@@ -57,6 +57,7 @@ GAME_ACTIONS = ("help", "sheet", "hint", "pass_turn", "save")
 TRICK_PAUSE = 1.4
 """Seconds a finished trick stays on the table before a bot leads again, at pace 1."""
 
+
 class BarbuApp(App[int]):
     """The terminal game; see the module docstring."""
 
@@ -207,11 +208,14 @@ class BarbuApp(App[int]):
         elif view.phase in ("contract", "trump", "rank") and mine:
             self.query_one(DeclareChoice).show(view, rules, table.actions)
             switcher.current = "declare"
-            prompt = "You are the declarer: " + {
-                "contract": "choose your contract",
-                "trump": "choose the trump suit",
-                "rank": "choose the rank domino starts from",
-            }[view.phase]
+            prompt = (
+                "You are the declarer: "
+                + {
+                    "contract": "choose your contract",
+                    "trump": "choose the trump suit",
+                    "rank": "choose the rank domino starts from",
+                }[view.phase]
+            )
             keys = "↑↓ choose · Enter take it · F3 hint · F2 sheet · ^S save · ^Q quit"
         elif view.phase == "call":
             panel = self.query_one(CallsPanel)

@@ -115,5 +115,4 @@ class QuitDialog(ModalScreen[str]):
         self.dismiss("")
 
 
-
 __all__ = ["HELP", "HelpScreen", "QuitDialog", "SaveDialog"]

@@ -86,8 +86,12 @@ class ScoreSheet(ModalScreen[None]):
             rows = sheet_rows(self.history, self.rules, self.names)
             for i, row in enumerate(rows):
                 if i % 3 == 2:
-                    table.add_row(*(Text(cell, style="bold", justify="right") if j >= 4 else Text(cell, style="bold")
-                                    for j, cell in enumerate(row)))
+                    table.add_row(
+                        *(
+                            Text(cell, style="bold", justify="right") if j >= 4 else Text(cell, style="bold")
+                            for j, cell in enumerate(row)
+                        )
+                    )
                 else:
                     table.add_row(*(Text(cell, justify="right") if j >= 4 else cell for j, cell in enumerate(row)))
             if not rows:

@@ -49,8 +49,10 @@ def _compact(cards: list[int], width: int) -> Text:
     for suit in range(4):
         ranks = [c % 13 for c in cards if c // 13 == suit]
         if ranks:
-            out.append(SUIT_SYMBOLS[suit] + "".join("23456789TJQKA"[r] for r in sorted(ranks, reverse=True)),
-                       style=suit_style(suit))
+            out.append(
+                SUIT_SYMBOLS[suit] + "".join("23456789TJQKA"[r] for r in sorted(ranks, reverse=True)),
+                style=suit_style(suit),
+            )
     return out
 
 
