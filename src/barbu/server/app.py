@@ -14,7 +14,8 @@ HTTP:
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
-WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`.
+WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`, within the budgets of
+:mod:`barbu.server.limits` (HTTP bodies too are limited there, while they stream).
 
 >>> app = create_app("sqlite://")
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
@@ -24,9 +25,10 @@ WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections import Counter
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,16 +40,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
+from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
 from barbu.server.lobby import create_table, list_tables, rule_sets
-from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
+from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
 from barbu.server.store import Store
 from barbu.server.tables import LiveTable, Settings, TableService
 
 log = logging.getLogger("barbu.server")
 STATIC = Path(__file__).parent / "static"
-OUTBOX_LIMIT = 2000
-"""Frames waiting for a client that does not read; past this the connection is closed."""
 
 _STATUS = {
     "unknown_table": 404,
@@ -62,34 +63,89 @@ def _error(e: ProtocolError) -> JSONResponse:
 
 
 class Connection:
-    """One WebSocket client: an outbox drained by its own task, so a slow reader slows no table."""
+    """One WebSocket client: an outbox drained by its own task, so a slow reader slows no table.
 
-    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+    The outbox is bounded (``outbox_bytes`` characters, ``outbox_frames`` frames): a client
+    that lets more pile up is dropped, closed with a reason, and its frames are forgotten.
+    """
+
+    def __init__(self, websocket: WebSocket, limits: Limits, budget: ConnectionBudget) -> None:
         self.websocket = websocket
+        self.limits = limits
+        self.budget = budget
         self.seat: int | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.actions = Bucket(limits.actions_per_second, limits.action_burst)
-        self.messages = Bucket(limits.messages_per_second, limits.message_burst)
-        self.overflowed = False
+        self.outbox: deque[str] = deque()
+        self.queued_bytes = 0
+        """Characters of the frames queued or being sent."""
+        self.ready = asyncio.Event()
+        self.reason: str | None = None
+        """Why the server closes the connection, once it has decided to."""
+        self.handler: asyncio.Task[Any] | None = None
+        self.pump_task: asyncio.Task[None] | None = None
+        self.receiving = False
 
     def send(self, text: str) -> None:
-        """Queue a frame; a client that lets too many pile up is disconnected."""
-        if self.overflowed:
+        """Queue a frame; a client that lets too many pile up is dropped."""
+        if self.reason is not None:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
+        if self.queued_bytes + len(text) > self.limits.outbox_bytes or len(self.outbox) >= self.limits.outbox_frames:
+            self.drop("too many unread frames: the client does not read what it is sent")
             return
-        self.outbox.put_nowait(text)
+        self.outbox.append(text)
+        self.queued_bytes += len(text)
+        self.ready.set()
+
+    def drop(self, reason: str) -> None:
+        """Forget the queued frames and end the connection (its handler closes it with ``reason``)."""
+        if self.reason is None:
+            self.reason = reason
+        self.outbox.clear()
+        self.queued_bytes = 0
+        self.ready.set()
+        if self.pump_task is not None:
+            self.pump_task.cancel()
+        if self.receiving and self.handler is not None:
+            self.handler.cancel()
 
     async def pump(self) -> None:
         """Send the queued frames in order until the connection ends."""
         while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.websocket.close(code=1008, reason="too many unread frames")
-                return
+            while not self.outbox:
+                self.ready.clear()
+                await self.ready.wait()
+                if self.reason is not None and not self.outbox:
+                    return
+            text = self.outbox[0]
             await self.websocket.send_text(text)
+            self.outbox.popleft()
+            self.queued_bytes -= len(text)
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next message, or None once the connection is dropped while it waits."""
+        self.receiving = True
+        try:
+            return dict(await self.websocket.receive())
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self.reason is None or task is None:
+                raise
+            task.uncancel()
+            return None
+        finally:
+            self.receiving = False
+
+
+def _cost(limits: Limits, kind: str) -> float:
+    return {
+        "ping": limits.ping_cost,
+        "act": limits.act_cost,
+        "sync": limits.sync_cost,
+        "hello": limits.hello_cost,
+    }[kind]
+
+
+_REFUSALS = {"malformed", "too_large", "bad_message", "unknown_type", "rate_limited"}
+"""Refusals that count towards closing a connection that keeps sending them."""
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -98,7 +154,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     store = Store(db)
     service = TableService(store, settings)
     limits = settings.limits
-    connections: Counter[str] = Counter()
+    guard = Guard(limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -111,7 +167,12 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             store.dispose()
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(
+        BodyLimit,
+        limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,
+    )
     app.state.service = service
+    app.state.guard = guard
     app.state.store = store
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -175,50 +236,39 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
-        await websocket.accept()
-        client = websocket.client.host if websocket.client else "unknown"
-        conn = Connection(websocket, limits)
-        if connections[client] >= limits.connections_per_client:
-            error = ProtocolError("table_limit", f"at most {limits.connections_per_client} connections per client")
+        address = websocket.client.host if websocket.client else "unknown"
+        if not guard.admit(address):  # counted before the handshake completes
+            await websocket.accept()
+            limit = limits.connections_per_client
+            error = ProtocolError("table_limit", f"at most {limit} connections per client address")
             await websocket.send_text(encode(error.frame()))
-            await websocket.close(code=1008)
+            await websocket.close(code=1008, reason="too many connections from this address")
             return
-        connections[client] += 1
-        pump = asyncio.create_task(conn.pump())
+        try:
+            await websocket.accept()
+            await serve(websocket, address)
+        finally:
+            guard.release(address)
+
+    async def serve(websocket: WebSocket, address: str) -> None:
+        conn = Connection(websocket, limits, guard.connection())
+        conn.handler = asyncio.current_task()
+        conn.pump_task = asyncio.create_task(conn.pump())
         table: LiveTable | None = None
         try:
-            while not pump.done():
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+            while conn.reason is None and not conn.pump_task.done():
+                message = await conn.receive()
+                if message is None or message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
                 if text is None:
                     text = message.get("bytes") or b""
                 try:
-                    if not conn.messages.take():
-                        raise ProtocolError("rate_limited", f"at most {limits.messages_per_second:g} messages a second")
-                    msg = parse_message(text, limits)
-                    kind = msg["type"]
-                    if kind == "ping":
-                        conn.send(encode({"type": "pong"}))
-                    elif kind == "hello":
-                        if table is not None:
-                            raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
-                        found = await service.get(msg["table"])
-                        await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"))
-                        table = found
-                    elif table is None:
-                        raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
-                    elif kind == "act":
-                        if not conn.actions.take():
-                            raise ProtocolError(
-                                "rate_limited", f"at most {limits.actions_per_second:g} actions a second", msg["id"]
-                            )
-                        await table.act(conn, msg["id"], msg["seq"], msg["action"])
-                    else:
-                        await table.sync(conn, msg["last_seq"])
+                    table = await handle(conn, address, table, text)
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
+                    if e.code in _REFUSALS and guard.refused(conn.budget):
+                        conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")
                     conn.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
@@ -227,12 +277,56 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except WebSocketDisconnect:
             pass
         finally:
-            connections[client] -= 1
-            if connections[client] <= 0:
-                del connections[client]
             if table is not None:
                 await table.leave(conn)
+            await close(conn)
+
+    async def close(conn: Connection) -> None:
+        """Stop the pump; if the server ends the connection, let the last frames out, then say why."""
+        pump = conn.pump_task
+        assert pump is not None
+        if conn.reason is None:
             pump.cancel()
+            return
+        conn.ready.set()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(pump), 1.0)
+        pump.cancel()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(conn.websocket.close(code=1008, reason=conn.reason), 1.0)
+
+    async def handle(conn: Connection, address: str, table: LiveTable | None, text: str | bytes) -> LiveTable | None:
+        """Check, charge and carry out one message; returns the connection's table."""
+        msg = parse_message(text, limits)
+        kind = msg["type"]
+        watching: str | None = None  # the table whose watchers' budget the message draws on
+        if table is not None and conn.seat is None:
+            watching = table.id
+        elif table is None and kind == "hello" and msg.get("key") is None:
+            watching = msg["table"]
+        cost = _cost(limits, kind)
+        if kind == "sync" and table is not None:
+            cost += table.catch_up_frames(msg["last_seq"])
+        try:
+            guard.spend(conn.budget, address, watching, cost, action=kind == "act")
+        except RateLimited as e:
+            raise ProtocolError("rate_limited", e.message, msg.get("id"), retry_after=e.retry_after) from None
+        if kind == "ping":
+            conn.send(encode({"type": "pong"}))
+        elif kind == "hello":
+            if table is not None:
+                raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
+            found = await service.get(msg["table"])
+            await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"))
+            guard.charge(conn.budget, address, watching, found.catch_up_frames(msg.get("last_seq")))
+            return found
+        elif table is None:
+            raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
+        elif kind == "act":
+            await table.act(conn, msg["id"], msg["seq"], msg["action"])
+        else:
+            await table.sync(conn, msg["last_seq"])
+        return table
 
     return app
 

@@ -29,14 +29,17 @@ from barbu.bots import BOT_LEVELS, make_bot
 from barbu.errors import IllegalAction, OutOfTurn
 from barbu.game import Game
 from barbu.record import game_to_record
+from barbu.server.catchup import RecentViews, view_text
 from barbu.server.intents import IntentError, action_to_intent, intent_to_action
 from barbu.server.journal import Journal, Status
-from barbu.server.protocol import Limits, ProtocolError, encode
+from barbu.server.limits import Limits
+from barbu.server.protocol import ProtocolError, encode
 from barbu.server.store import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import seat_view
 
 CATCH_UP_LIMIT = 64
-"""A reconnecting client that missed more events than this gets the current state instead."""
+"""A reconnecting client that missed more events than this gets the current state instead;
+the table keeps the views of this many sequence numbers for each person's seat and the watchers."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,8 @@ class LiveTable:
                 s.away_since = now
         self.sent: dict[int | None, dict[str, str]] = {}
         """The view last sent to each seat's connections (None: the watchers), to send only what changed."""
+        self.views = RecentViews(CATCH_UP_LIMIT)
+        """The views of the last sequence numbers, for catch-ups (none from before the table was loaded)."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
 
@@ -163,9 +168,9 @@ class LiveTable:
             return False
         return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
 
-    def view_frame(self, kind: str, seat: int | None, seq: int, game: Game | None = None) -> str:
+    def view_frame(self, kind: str, seat: int | None, seq: int) -> str:
         """A ``state`` or ``event`` frame: the seat's view and nothing else."""
-        view = seat_view(game or self.game, seat).as_json()
+        view = seat_view(self.game, seat).as_json()
         return encode({"type": kind, "seq": seq, "view": view})
 
     def table_frame(self) -> str:
@@ -201,9 +206,19 @@ class LiveTable:
         whose value changed since the view sent before; the client merges it into that view.
         What was sent is remembered as one JSON text per field: compact, and invisible to the
         garbage collector, which would otherwise walk every remembered view on each full pass.
+        The views of every person's seat (connected or not) and of the watchers go to
+        :attr:`views` as well, for the catch-up of a client that comes back.
         """
-        for seat, connections in self.audiences():
+        connected = dict(self.audiences())
+        kept: list[int | None] = [s.index for s in self.seats if s.kind == "human" or s.connections]
+        if self.spectators:
+            kept.append(None)
+        for seat in kept:
             fields = encoded_fields(seat_view(self.game, seat).as_json())
+            self.views.record(seat, self.seq, fields)
+            connections = connected.get(seat)
+            if not connections:
+                continue
             before = self.sent.get(seat)
             self.sent[seat] = fields
             if before is None:
@@ -235,16 +250,30 @@ class LiveTable:
             out.extend(s.connections)
         return out
 
+    def catch_up_frames(self, last_seq: int | None) -> int:
+        """How many whole views a catch-up from ``last_seq`` sends (at most :data:`CATCH_UP_LIMIT`).
+
+        It is what a ``sync`` or ``hello`` costs beyond its base cost.
+        """
+        if last_seq is None or last_seq > self.seq or self.seq - last_seq > CATCH_UP_LIMIT:
+            return 1
+        return self.seq - last_seq
+
     def catch_up(self, sub: Subscriber, last_seq: int | None) -> None:
         """Send what ``sub`` missed since ``last_seq`` (the current state if it is None or too far).
 
-        Missed events are whole views (no patches); the connection ends at the table's
-        sequence number, where the next broadcast's patch starts.
+        Missed events are whole views (no patches), taken from :attr:`views`: nothing is
+        replayed or built. Events the table does not keep (from before it was loaded) are
+        replaced by the current ``state``. The connection ends at the table's sequence
+        number, where the next broadcast's patch starts.
         """
         if sub.seat not in self.sent:
-            self.sent[sub.seat] = encoded_fields(seat_view(self.game, sub.seat).as_json())
+            self.sent[sub.seat] = self.views.current(sub.seat, self.seq) or encoded_fields(
+                seat_view(self.game, sub.seat).as_json()
+            )
+        state = view_text("state", self.seq, self.sent[sub.seat])
         if last_seq is None or self.seq - last_seq > CATCH_UP_LIMIT:
-            sub.send(self.view_frame("state", sub.seat, self.seq))
+            sub.send(state)
             return
         if last_seq > self.seq:
             sub.send(
@@ -254,17 +283,13 @@ class LiveTable:
                     ).frame()
                 )
             )
-            sub.send(self.view_frame("state", sub.seat, self.seq))
+            sub.send(state)
             return
         if last_seq == self.seq:
             return
-        game = Game.new(self.row.variant, self.row.options, self.row.seed, self.row.first_declarer)
-        history = self.game.history
-        for move in history[:last_seq]:
-            game.apply_unchecked(move.action)
-        for n in range(last_seq, self.seq):
-            game.apply_unchecked(history[n].action)
-            sub.send(self.view_frame("event", sub.seat, n + 1, game))
+        events = self.views.events(sub.seat, last_seq, self.seq)
+        for text in events if events is not None else [state]:
+            sub.send(text)
 
     # -- joining and leaving ---------------------------------------------------------
 
@@ -322,6 +347,7 @@ class LiveTable:
                 self.spectators.discard(sub)
                 if not self.spectators:
                     self.sent.pop(None, None)
+                    self.views.forget(None)
             else:
                 seat = self.seats[sub.seat]
                 seat.connections.discard(sub)
@@ -401,6 +427,7 @@ class LiveTable:
         self.game = replay(stored.table, stored.actions)
         self.seq = len(stored.actions)
         self.sent.clear()
+        self.views.clear()
 
     async def recover(self) -> None:
         """After an unexpected failure: rebuild the game from the log and resend everyone the state."""
@@ -542,7 +569,8 @@ class TableService:
             self._loading[table_id] = pending
             try:
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
-                table = LiveTable(self, stored) if stored is not None else None
+                # the replay of a long game takes tens of milliseconds: not on the event loop
+                table = await asyncio.to_thread(LiveTable, self, stored) if stored is not None else None
                 if table is not None:
                     self.live[table_id] = table
                     table.idle()
