@@ -117,7 +117,14 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as tmp:
-        options = ("--tables-per-client", "100000", "--connections-per-client", "100000")
+        options = (
+            "--tables-per-client",
+            "100000",
+            "--connections-per-client",
+            "100000",
+            "--messages-per-second",
+            "100000",
+        )
         with ServerProcess(f"sqlite:///{tmp}/bench.db", *options) as server:
             assert server.process is not None
             await asyncio.sleep(1.0)

@@ -237,6 +237,15 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
         address = websocket.client.host if websocket.client else "unknown"
+        wait = guard.connect(address)
+        if wait > 0:  # refused at the handshake (HTTP 403), the cheapest refusal, after a pause that
+            if guard.admit(address):  # slows a flood down; held connections count against the address
+                try:
+                    await asyncio.sleep(limits.refused_connection_delay)
+                finally:
+                    guard.release(address)
+            await websocket.close(code=1008, reason="this address opens connections faster than it may")
+            return
         if not guard.admit(address):  # counted before the handshake completes
             await websocket.accept()
             limit = limits.connections_per_client

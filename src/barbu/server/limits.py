@@ -1,9 +1,10 @@
 """What a client may cost the server: budgets by cost, bounded outboxes, frame and body limits.
 
 Every limit is one field of :class:`Limits` (``Settings.limits``). The work a message causes
-is counted in *cost units*: a ping or an action costs 1, a ``hello`` 5, and each whole view a
-message makes the server send (a ``state``, or an ``event`` of a catch-up) one more unit. A
-message is accepted only if every budget it draws on holds its cost:
+is counted in *cost units*: a ping or an action costs 1, a ``hello`` 5, a new connection 2
+(to its address), and each whole view a message makes the server send (a ``state``, or an
+``event`` of a catch-up) one more unit. A message is accepted only if every budget it draws
+on holds its cost:
 
 - the **connection's** budget (``messages_per_second``, ``message_burst``), and for an ``act``
   the connection's action budget as well (``actions_per_second``, ``action_burst``);
@@ -73,6 +74,10 @@ class Limits:
     """A ``sync`` costs this plus one unit per whole view it makes the server send."""
     hello_cost: float = 5.0
     """A ``hello`` may load a table from the database: it costs this plus one unit per view sent."""
+    connect_cost: float = 2.0
+    """A new WebSocket connection costs its address this (the handshake is work too)."""
+    refused_connection_delay: float = 1.0
+    """Seconds a connection refused for its address's rate waits before the refusal (a flood slows down)."""
     refusals_per_second: float = 1.0
     refusal_burst: int = 30
     """Refused messages a connection may send in a row before it is closed."""
@@ -199,6 +204,14 @@ class Guard:
         self.open_connections: dict[str, int] = {}
 
     # -- connections -------------------------------------------------------------------
+
+    def connect(self, address: str) -> float:
+        """Charge a new connection to its address: 0, or the seconds to wait if the address cannot pay."""
+        bucket = self.addresses.bucket(address)
+        wait = bucket.retry_after(self.limits.connect_cost)
+        if wait == 0:
+            bucket.tokens -= self.limits.connect_cost
+        return round(wait, 3)
 
     def admit(self, address: str) -> bool:
         """Count a new connection from ``address`` before its handshake; False if it has too many."""
