@@ -111,10 +111,10 @@ class Connection:
         """Send the queued frames in order until the connection ends."""
         while True:
             while not self.outbox:
+                if self.reason is not None:  # everything queued went out: the handler may close
+                    return
                 self.ready.clear()
                 await self.ready.wait()
-                if self.reason is not None and not self.outbox:
-                    return
             text = self.outbox[0]
             await self.websocket.send_text(text)
             self.outbox.popleft()
@@ -133,15 +133,6 @@ class Connection:
             return None
         finally:
             self.receiving = False
-
-
-def _cost(limits: Limits, kind: str) -> float:
-    return {
-        "ping": limits.ping_cost,
-        "act": limits.act_cost,
-        "sync": limits.sync_cost,
-        "hello": limits.hello_cost,
-    }[kind]
 
 
 _REFUSALS = {"malformed", "too_large", "bad_message", "unknown_type", "rate_limited"}
@@ -313,7 +304,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             watching = table.id
         elif table is None and kind == "hello" and msg.get("key") is None:
             watching = msg["table"]
-        cost = _cost(limits, kind)
+        cost = limits.cost(kind)
         if kind == "sync" and table is not None:
             cost += table.catch_up_frames(msg["last_seq"])
         try:

@@ -94,6 +94,15 @@ class Limits:
     import_bytes: int = 4 * 1024 * 1024
     """Largest HTTP request body of ``POST /api/sheets/import``."""
 
+    def cost(self, kind: str) -> float:
+        """The base cost of a message of type ``kind`` (before the views it makes the server send).
+
+        >>> Limits().cost("sync"), Limits().cost("hello")
+        (1.0, 5.0)
+        """
+        costs = {"ping": self.ping_cost, "act": self.act_cost, "sync": self.sync_cost, "hello": self.hello_cost}
+        return costs[kind]
+
 
 class Bucket:
     """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up.
