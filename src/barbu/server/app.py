@@ -267,7 +267,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                     table = await handle(conn, address, table, text)
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
-                    if e.code in _REFUSALS and guard.refused(conn.budget):
+                    if e.code in _REFUSALS and guard.refused(conn.budget, e.retry_after):
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")

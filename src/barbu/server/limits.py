@@ -15,8 +15,9 @@ on holds its cost:
   players of a table.
 
 A refused message costs nothing and is answered ``rate_limited`` with ``retry_after`` seconds;
-a connection that keeps sending refused messages (more than ``refusal_burst``, refilled at
-``refusals_per_second``) is closed with a reason.
+a connection that keeps sending messages before the time it was told to wait, or messages that
+cannot be read (more than ``refusal_burst`` of them, refilled at ``refusals_per_second``), is
+closed with a reason. A client that waits as told is never closed.
 
 >>> b = Bucket(2.0, 4, clock=lambda: 0.0)
 >>> b.take(3), b.take(3), round(b.retry_after(3), 2)
@@ -80,7 +81,7 @@ class Limits:
     """Seconds a connection refused for its address's rate waits before the refusal (a flood slows down)."""
     refusals_per_second: float = 1.0
     refusal_burst: int = 30
-    """Refused messages a connection may send in a row before it is closed."""
+    """Unreadable messages, or messages sent before the time a refusal said to wait, before a close."""
     outbox_bytes: int = 2 * 1024 * 1024
     """Bytes of frames waiting for one client; past this the client is dropped (a full catch-up is ~0.6 MiB)."""
     outbox_frames: int = 1000
@@ -191,6 +192,9 @@ class ConnectionBudget:
         self.messages = Bucket(limits.messages_per_second, limits.message_burst, clock)
         self.actions = Bucket(limits.actions_per_second, limits.action_burst, clock)
         self.refusals = Bucket(limits.refusals_per_second, limits.refusal_burst, clock)
+        self.clock = clock
+        self.not_before = 0.0
+        """When the last ``rate_limited`` answer told the client it may send again."""
 
 
 class Guard:
@@ -281,8 +285,18 @@ class Guard:
         if table is not None:
             self.tables.bucket(table).charge(cost)
 
-    def refused(self, conn: ConnectionBudget) -> bool:
-        """Count a refused message; True once the connection has sent too many of them in a row."""
+    def refused(self, conn: ConnectionBudget, retry_after: float | None) -> bool:
+        """Count a refused message; True once the connection has sent too many of them.
+
+        A message refused for its rate (``retry_after`` given) counts only if it came before
+        the time the previous refusal said to wait: a client that waits as told is never closed.
+        """
+        if retry_after is not None:
+            now = conn.clock()
+            early = now < conn.not_before
+            conn.not_before = now + retry_after
+            if not early:
+                return False
         return not conn.refusals.take()
 
 
