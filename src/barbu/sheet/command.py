@@ -14,7 +14,6 @@ from typing import Any, TextIO
 
 from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS
-from barbu.server.store import StoreError
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import FORMATS, export_sheet, read_record
@@ -25,6 +24,7 @@ from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
 from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
+from barbu.storage import StoreError
 
 
 def _parser() -> argparse.ArgumentParser:

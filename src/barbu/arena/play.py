@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text
-from barbu.arena_stats import BotReport, DuplicateResult, EntryTally, report_bots
+from barbu.arena.stats import BotReport, DuplicateResult, EntryTally, report_bots
 from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
@@ -231,7 +231,7 @@ def play_game(game: Game, players: Sequence[Bot], tallies: Sequence[EntryTally],
 
 @dataclass(frozen=True)
 class ArenaResult:
-    """The arena's report: one :class:`~barbu.arena_stats.BotReport` per distinct bot."""
+    """The arena's report: one :class:`~barbu.arena.stats.BotReport` per distinct bot."""
 
     lineup: tuple[str, ...]
     variant: str
@@ -288,13 +288,13 @@ class ArenaResult:
 
     def tables(self) -> list[Any]:
         """The report as rich tables: per bot, then points per deal of each contract."""
-        from barbu.arena_report import arena_tables
+        from barbu.arena.report import arena_tables
 
         return arena_tables(self)
 
     def plot(self, path: str | os.PathLike[str]) -> None:
         """Write a PNG chart of points per game and per contract (needs matplotlib)."""
-        from barbu.arena_report import plot_arena
+        from barbu.arena.report import plot_arena
 
         plot_arena(self, path)
 

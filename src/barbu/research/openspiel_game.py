@@ -13,8 +13,8 @@ parameter    default    meaning
 
 Chance nodes draw the first declarer, then deal each deal's cards one at a time from
 the declarer round the table (a seat sees its hand once all cards are dealt). Actions
-are the indexes of :class:`~barbu.encoding.ActionEncoding`; observation and
-information-state tensors are :class:`~barbu.encoding.ObservationEncoding` vectors
+are the indexes of :class:`~barbu.research.encoding.ActionEncoding`; observation and
+information-state tensors are :class:`~barbu.research.encoding.ObservationEncoding` vectors
 of :func:`barbu.view.seat_view`, and the strings are their text. Within a deal the
 observation is perfect recall, so it is also the information state; in ``game`` episodes
 the information-state string adds what the seat saw of the earlier deals. Rewards come
@@ -51,9 +51,9 @@ import pyspiel  # type: ignore[import-not-found]
 from barbu.actions import Call, Declare, NameRank, NameTrump
 from barbu.cards import card_name, cards_of, mask_of
 from barbu.deal import Deal, Phase
-from barbu.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.errors import OptionsError
 from barbu.game import Game
+from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
 
