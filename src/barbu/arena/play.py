@@ -44,7 +44,7 @@ from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
 from barbu.game import Game
-from barbu.rulesets import rules
+from barbu.rulesets import parse_options, rules
 from barbu.view import seat_view
 
 FORMAT = "barbu-arena/1"
@@ -466,8 +466,6 @@ def arena_parser() -> argparse.ArgumentParser:
 def arena_main(argv: list[str]) -> int:
     """Run ``barbu arena`` with ``argv`` (the arguments after ``arena``); returns the exit status."""
     from rich.console import Console
-
-    from barbu.cli import parse_options
 
     parser = arena_parser()
     args = parser.parse_args(argv)

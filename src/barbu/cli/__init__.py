@@ -11,30 +11,10 @@ import argparse
 import importlib
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from barbu.errors import OptionsError
-from barbu.rulesets import DOUBLING_FLAGS, RULE_SETS, Flags, Rules, rules
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` pairs into an options dict; values are JSON (``true``, ``5``, ``"quick"``)
-    or bare words taken as strings.
-
-    >>> parse_options(["rotation=quick", "compulsory_doubles=1", "domino_values=[40,20,5,0]"])
-    {'rotation': 'quick', 'compulsory_doubles': 1, 'domino_values': [40, 20, 5, 0]}
-    """
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise OptionsError(f"options are written key=value, e.g. rotation=quick, not {pair!r}")
-        key, _, value = pair.partition("=")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value.strip()
-    return out
+from barbu.rulesets import RULE_SETS, Flags, Rules, flag_applies, parse_options, rules
 
 
 def rules_text(r: Rules) -> str:
@@ -85,27 +65,6 @@ def rules_text(r: Rules) -> str:
         shown = list(value) if isinstance(value, tuple) else value
         lines.append(f"  {name:<24} {json.dumps(shown)}{mark}")
     return "\n".join(lines)
-
-
-def flag_applies(r: Rules, name: str) -> bool:
-    """Whether flag ``name`` can change anything in rule set ``r`` (for display)."""
-    rs = r.ruleset
-    plays = {c.play for c in r.contracts}
-    if name in DOUBLING_FLAGS or name == "rotation":
-        return rs.doubling
-    if name == "first_five_only":
-        return rs.name == "french"
-    if name == "ravage_city_total":
-        return any(c.id == "ravage-city" for c in r.contracts)
-    if name.startswith("domino_") or name == "removed_card_rule":
-        return "domino" in plays and (name != "removed_card_rule" or bool(r.removed))
-    if name == "heart_lead":
-        return any(c.heart_lead_rule for c in r.contracts)
-    if name in ("must_trump_when_void", "overtrump_required", "undertrump_required"):
-        return any(c.names_trump for c in r.contracts)
-    if name == "early_end":
-        return any(c.ends_early for c in r.contracts)
-    return True
 
 
 def _rules_main(argv: list[str]) -> int:
@@ -160,7 +119,3 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (barbu rules | head)
         sys.stderr.close()
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from barbu.errors import OptionsError
-from barbu.rulesets import RULE_SETS
+from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import FORMATS, export_sheet, read_record
@@ -91,9 +91,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> StoredSheet:
-    from barbu.cli import parse_options
-    from barbu.rulesets import rules
-
     try:
         r = rules(args.variant, parse_options(args.option))
     except OptionsError as e:

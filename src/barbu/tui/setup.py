@@ -34,9 +34,8 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from barbu.bots import BOT_LEVELS
-from barbu.cli import flag_applies
 from barbu.errors import BarbuError
-from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, rules
+from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, flag_applies, rules
 from barbu.tui.saved_game import load_table, new_seed, saved_games
 from barbu.tui.table import SEAT_NAMES, Table, default_bot_level
 
