@@ -1,7 +1,8 @@
 """The arena: bots measured against each other on duplicate deals (``barbu arena``).
 
 :mod:`barbu.arena.play` plays the duplicate games, :mod:`barbu.arena.stats` turns them into
-estimates with confidence intervals, :mod:`barbu.arena.report` draws tables and plots.
+estimates with confidence intervals, :mod:`barbu.arena.report` draws tables and plots and
+:mod:`barbu.arena.command` is ``barbu arena``.
 docs/arena.md describes it.
 """
 
@@ -9,7 +10,6 @@ from barbu.arena.play import (
     ArenaResult,
     ArenaSetup,
     BotSpec,
-    arena_main,
     default_workers,
     play_duplicate,
     play_game,
@@ -21,7 +21,6 @@ __all__ = [
     "ArenaResult",
     "ArenaSetup",
     "BotSpec",
-    "arena_main",
     "default_workers",
     "play_duplicate",
     "play_game",

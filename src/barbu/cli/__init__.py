@@ -84,7 +84,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("barbu.sheet:score_main", "keep the score sheet of a game played with real cards"),
     "replay": ("barbu.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
     "simulate": ("barbu.cli.simulate:simulate_main", "play whole games between bots and print the score table"),
-    "arena": ("barbu.arena:arena_main", "measure bots against each other on duplicate deals"),
+    "arena": ("barbu.arena.command:arena_main", "measure bots against each other on duplicate deals"),
     "rules": ("barbu.cli:_rules_main", "print a rule set: players, deck, contracts, values, flags"),
 }
 """Each subcommand: ``module:function`` taking the arguments after the command name, and its help line.
