@@ -191,7 +191,8 @@ class ActionEncoding:
         """
         kind = type(action)
         if kind is Play:
-            return action.card  # type: ignore[union-attr]
+            assert isinstance(action, Play)
+            return action.card
         if kind is Call:
             assert isinstance(action, Call)
             if action.word not in (None, "pass"):

@@ -41,8 +41,8 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import mask_of
@@ -57,7 +57,7 @@ EPISODES = ("game", "deal")
 REWARDS = ("deal", "game")
 
 
-class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
+class BarbuEnv(AECEnv, EzPickle):
     """The raw environment; :func:`env` wraps it in PettingZoo's order checks.
 
     ``variant`` and ``options`` name the rule set and its flags (RULES.md §4, §6).
