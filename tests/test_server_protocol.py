@@ -15,8 +15,8 @@ import websockets
 
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerProcess, ServerThread, intent_for
-from barbu.server.store import Store
 from barbu.server.tables import CATCH_UP_LIMIT, LiveTable, Settings
+from barbu.storage import Store
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The web app: ``barbu serve`` runs live tables over WebSockets, stored as action logs.
 
-Layers, each in its own module: :mod:`~barbu.server.intents` (actions as JSON),
-:mod:`~barbu.server.store` (SQLAlchemy, Alembic migrations), :mod:`~barbu.server.journal`
+Layers, each in its own module, over the database of :mod:`barbu.storage` (SQLAlchemy,
+Alembic migrations): :mod:`~barbu.server.intents` (actions as JSON), :mod:`~barbu.server.journal`
 (durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
 takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors, limits) and
 :mod:`~barbu.server.app` (FastAPI routes, the WebSocket and the pages in ``static/``).
@@ -58,8 +58,8 @@ def serve_main(argv: list[str]) -> int:
 
     from barbu.server.app import create_app
     from barbu.server.protocol import Limits
-    from barbu.server.store import StoreError
     from barbu.server.tables import Settings
+    from barbu.storage import StoreError
 
     settings = Settings(
         bot_delay=args.bot_delay,

@@ -1,6 +1,6 @@
 """The web app: the lobby's HTTP API, the table WebSocket and the browser pages.
 
-:func:`create_app` builds a FastAPI application around a :class:`~barbu.server.store.Store`
+:func:`create_app` builds a FastAPI application around a :class:`~barbu.storage.Store`
 (migrated on start) and a :class:`~barbu.server.tables.TableService`.
 
 HTTP:
@@ -41,8 +41,8 @@ from barbu.bots import BOT_LEVELS
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
-from barbu.server.store import Store
 from barbu.server.tables import LiveTable, Settings, TableService
+from barbu.storage import Store
 
 log = logging.getLogger("barbu.server")
 STATIC = Path(__file__).parent / "static"

@@ -22,8 +22,8 @@ from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, rules
 from barbu.server.protocol import ProtocolError
-from barbu.server.store import SeatRow, TableRow
 from barbu.server.tables import TableService, credential_hash
+from barbu.storage import SeatRow, TableRow
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from barbu.server.store import Store
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import record_text, sheet_csv
@@ -47,6 +46,7 @@ from barbu.sheet.model import Sheet
 from barbu.sheet.paper import sheet_html, sheet_pdf
 from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import SheetStore, StoredSheet
+from barbu.storage import Store
 
 STATIC = Path(__file__).parent / "static"
 BODY_LIMIT = 64 * 1024

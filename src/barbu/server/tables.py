@@ -32,7 +32,7 @@ from barbu.record import game_to_record
 from barbu.server.intents import IntentError, action_to_intent, intent_to_action
 from barbu.server.journal import Journal, Status
 from barbu.server.protocol import Limits, ProtocolError, encode
-from barbu.server.store import ActionRow, Store, StoredTable, StoreError, TableRow
+from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import seat_view
 
 CATCH_UP_LIMIT = 64
