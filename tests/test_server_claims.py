@@ -73,6 +73,7 @@ def test_the_cookie_is_http_only_strict_and_the_key_buys_it_once(client: TestCli
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
     browser = res.cookies[COOKIE]
     assert keys[0] not in cookie and len(browser) >= 32
+    client.cookies.clear()  # from here on, each request says which browser it comes from
     # the cookie now seats this browser without the key
     conn, msg = hello(client, browser, table=table, seat=0)
     with conn as ws:

@@ -44,6 +44,14 @@ def serve_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--messages-per-second", type=float, default=30.0, help="messages one connection may send a second (default 30)"
     )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
+        "e.g. the public address of a proxy in front of it; repeat for several",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     return p
 
@@ -53,6 +61,13 @@ def serve_main(argv: list[str]) -> int:
     args = serve_parser().parse_args(argv)
     if args.bot_delay < 0 or args.takeover_after < 0:
         print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more")
+        return 2
+    from barbu.server.origin import OriginError, normalise_origin
+
+    try:
+        origins = tuple(normalise_origin(o) for o in args.allow_origin)
+    except OriginError as e:
+        print(f"barbu serve: --allow-origin: {e}")
         return 2
     import uvicorn
 
@@ -72,6 +87,7 @@ def serve_main(argv: list[str]) -> int:
             messages_per_second=args.messages_per_second,
             message_burst=max(60, int(2 * args.messages_per_second)),
         ),
+        allowed_origins=origins,
     )
     try:
         app = create_app(args.db, settings)
