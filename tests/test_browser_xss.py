@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from barbu.server.client import ServerProcess
-from test_browser_table import click_something, deals_done, my_turn
+from test_browser_table import click_something, deals_done, my_turn, wait_for_change
 
 PAYLOADS = [
     "<img src=x onerror=__pwned=1>",
@@ -143,7 +143,7 @@ def test_names_at_table_creation_show_as_typed_in_the_lobby_and_at_the_table(
         page.click("#join button")
         w.clean(f"join field with {name!r}")
         page.goto(links["mine"])
-        page.wait_for_function("window.barbu.table && window.barbu.view")
+        page.wait_for_function("() => window.barbu.table && window.barbu.view")
         assert f"{name} (you)" in texts(page, ".seat .who")
         w.clean(f"table page of {name!r}")
     page.context.close()
@@ -164,7 +164,7 @@ def test_two_named_players_and_a_spectator_play_a_deal_and_nothing_runs(
     spectator.page.goto(links["watch"])
     players = [host, friend]
     for w in (*players, spectator):
-        w.page.wait_for_function("window.barbu.table && window.barbu.table.seats[1].online")
+        w.page.wait_for_function("() => window.barbu.table && window.barbu.table.seats[1].online")
     shown = texts(spectator.page, ".seat .who")
     assert first in shown and second in shown
     for _ in range(400):
@@ -173,14 +173,16 @@ def test_two_named_players_and_a_spectator_play_a_deal_and_nothing_runs(
         acted = False
         for w in players:
             if my_turn(w.page):
+                seq = w.page.evaluate("window.barbu.seq")
                 click_something(w.page)
+                wait_for_change(w.page, seq)
                 acted = True
                 w.clean("a player's page during play")
         if not acted:
             host.page.wait_for_timeout(40)
     assert deals_done(host.page) >= 1
     for w in (*players, spectator):
-        w.page.wait_for_function("window.barbu.view.history.length >= 1")
+        w.page.wait_for_function("() => window.barbu.view.history.length >= 1")
         sheet = texts(w.page, "#sheet")
         assert first[:10] in sheet and second[:10] in sheet  # the score sheet shows the first 10 characters
         w.clean("after the first deal")
@@ -196,7 +198,7 @@ def add_deals(server: ServerProcess, sheet_id: str) -> None:
     entries = [
         {"contract": "trumps", "trump": "C", "doubles": [[1, 0, 1]], "tally": {"tricks": [4, 3, 3, 3]}},
         {"contract": "no-king", "doubles": [[3, 1, 2]], "tally": {"king_of_hearts": 1}},
-        {"contract": "no-queens", "doubles": []},
+        {"contract": "no-queens", "doubles": [[2, 0, 1]]},
     ]
     for entry in entries:
         res = httpx.post(f"{api}/changes", json={"change": "add", "entry": entry, "version": version})
@@ -207,7 +209,7 @@ def add_deals(server: ServerProcess, sheet_id: str) -> None:
 def open_sheet_page(w: Watched, url: str) -> None:
     w.page.goto(url)
     w.page.wait_for_selector("body[data-ready]")
-    w.page.wait_for_function("window.barbuSheet.pending === 0")
+    w.page.wait_for_function("() => window.barbuSheet.pending === 0")
 
 
 def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, browser: Browser) -> None:
@@ -231,7 +233,7 @@ def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, bro
         assert names[0] in page.text_content("#entry-note")  # "…'s contract 1 of 7."
         w.clean(f"new sheet of {names}")
         page.click("#contracts label:first-child")  # the doubles grid names every player
-        page.wait_for_function("window.barbuSheet.pending === 0")
+        page.wait_for_function("() => window.barbuSheet.pending === 0")
         assert all(name in texts(page, "#grid th") for name in names)
         w.clean(f"doubles grid of {names}")
 
@@ -258,7 +260,7 @@ def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, bro
             " === names.join('|')",
             arg=renamed,
         )
-        page.wait_for_function("window.barbuSheet.pending === 0")
+        page.wait_for_function("() => window.barbuSheet.pending === 0")
         retitled = TITLES[(n + 1) % len(TITLES)]
         page.fill("#title-input", retitled)
         page.click("#title-form button[type=submit]")
