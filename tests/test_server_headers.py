@@ -68,6 +68,7 @@ def test_every_answer_carries_the_headers(client: TestClient) -> None:
         assert csp["frame-ancestors"] == ["'none'"], where
         assert csp["form-action"] == ["'self'"], where
         assert "'self'" in csp["connect-src"], where
+        assert csp["require-trusted-types-for"] == ["'script'"], where  # no string becomes HTML
         assert not any("unsafe" in s for sources in csp.values() for s in sources), where
 
 

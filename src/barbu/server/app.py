@@ -38,6 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
+from barbu.server.headers import SecurityHeaders
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
@@ -111,6 +112,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             store.dispose()
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.store = store
 
