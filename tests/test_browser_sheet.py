@@ -43,13 +43,13 @@ def version(page: Page) -> int:
 
 def settle(page: Page) -> None:
     """Wait until the page has no request or preview under way."""
-    page.wait_for_function("window.barbuSheet.pending === 0")
+    page.wait_for_function("() => window.barbuSheet.pending === 0")
 
 
 def saved(page: Page, before: int) -> None:
     """Wait until the sheet moved to the next version; a refusal shown instead fails with its message."""
     page.wait_for_function(
-        f"document.body.dataset.version === '{before + 1}' || "
+        f"() => document.body.dataset.version === '{before + 1}' || "
         "(window.barbuSheet.pending === 0 && document.getElementById('entry-error').textContent !== '')",
         timeout=10000,
     )
@@ -189,7 +189,7 @@ def test_a_whole_classic_game_on_a_phone_then_an_early_deal_edited(
     assert expected.totals != source.totals
     page.click("li.deal[data-deal='3'] summary")
     page.click("button[data-edit='3']")
-    page.wait_for_function("document.getElementById('entry-h').textContent.startsWith('Edit deal 3')")
+    page.wait_for_function("() => document.getElementById('entry-h').textContent.startsWith('Edit deal 3')")
     before = version(page)
     enter_tally(page, {key: moved})
     page.click("#save")
@@ -202,7 +202,7 @@ def test_a_whole_classic_game_on_a_phone_then_an_early_deal_edited(
     assert store.open("phone-game").history.sheet == expected  # the app's store holds it
     store.dispose()
     page.click("#undo")
-    page.wait_for_function(f"document.body.dataset.version === '{before + 2}'")
+    page.wait_for_function(f"() => document.body.dataset.version === '{before + 2}'")
     assert shown_totals(page) == source.totals
     assert errors == []
     page.close()

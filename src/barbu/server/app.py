@@ -51,6 +51,7 @@ from barbu.server.credentials import (
     holder_of,
     set_browser_cookie,
 )
+from barbu.server.headers import SecurityHeaders
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.origin import OriginGuard
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
@@ -70,7 +71,6 @@ _STATUS = {
     "too_large": 413,
     "bad_credential": 403,
     "seat_held": 409,
-    "not_creator": 403,
 }
 
 
@@ -138,6 +138,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.store = store
 

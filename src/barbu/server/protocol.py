@@ -36,7 +36,6 @@ ERROR_CODES: dict[str, str] = {
     "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
     "seat_held": "another browser holds the seat: only an explicit takeover moves it",
     "taken_over": "another browser took the seat over with its invitation link",
-    "not_creator": "only the browser that created the table sees its invitations",
     "cross_origin": "a page of another site may not change anything here nor open a table connection",
     "content_type": "a request body must be sent as application/json",
     "no_credential": "a spectator (no credential) cannot act",

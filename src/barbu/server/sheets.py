@@ -38,6 +38,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from barbu.server.headers import DOCUMENT_POLICY
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import record_text, sheet_csv
@@ -315,7 +316,11 @@ class SheetService:
                 headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
             )
         if fmt == "html":
-            return Response(sheet_html(sheet, stored.title), media_type="text/html; charset=utf-8")
+            return Response(
+                sheet_html(sheet, stored.title),
+                media_type="text/html; charset=utf-8",
+                headers={"Content-Security-Policy": DOCUMENT_POLICY},
+            )
         if fmt == "pdf":
             return Response(
                 sheet_pdf(sheet, stored.title),
