@@ -130,6 +130,8 @@ def test_each_role_may_do_exactly_what_it_is_given(client: TestClient) -> None:
                 "editor": invite(client, sheet, owner, "editor")["key"],
                 "owner": owner,
             }[role]
+            if path.endswith("/redo"):  # something to redo
+                assert client.post(f"/api/sheets/{sheet}/undo", json={}, headers=bearer(owner)).status_code == 200
             before = client.get(f"/api/sheets/{sheet}", headers=bearer(owner)).json()
             links_before = client.get(f"/api/sheets/{sheet}/links", headers=bearer(owner)).json()
             res = request(client, method, path, sheet, key, victim)

@@ -43,6 +43,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -69,8 +70,10 @@ tables = Table(
     Column("created", Float, nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("finished", Float, nullable=True),
+    Column("owner_hash", String(64), nullable=True),
 )
-"""One row per table: its rule set, options and the dealer's seed (never sent to anyone)."""
+"""One row per table: its rule set, options and the dealer's seed (never sent to anyone), and the
+hash of its creator's owner key (``owner_hash``: who may delete it; none for older tables)."""
 
 seats = Table(
     "seats",
@@ -128,6 +131,19 @@ sheet_changes = Table(
 """A sheet's log of changes (``add``, ``tally``, ``edit``, ``delete``, ``insert``, ``players``),
 numbered from 1: the sheet is its base record with these changes replayed up to ``position``."""
 
+sheet_links = Table(
+    "sheet_links",
+    metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("id", String(16), nullable=False, unique=True),
+    Column("sheet_id", String(48), ForeignKey("sheets.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Who may open a score sheet: one row per link (``owner``, ``editor`` or ``viewer``), holding the
+SHA-256 of the link's random key (the key itself is never stored) and a public ``id`` to revoke it by
+(Alembic revision ``v0004``)."""
+
 
 @dataclass(frozen=True)
 class TableRow:
@@ -142,6 +158,8 @@ class TableRow:
     created: float
     status: str = "open"
     finished: float | None = None
+    owner_hash: str | None = None
+    """The hash of the creator's owner key (None: no one may delete the table from the web)."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +294,7 @@ class Store:
                     created=table.created,
                     status=table.status,
                     finished=table.finished,
+                    owner_hash=table.owner_hash,
                 )
             )
             conn.execute(
@@ -368,6 +387,13 @@ class Store:
                 by_table[s["table_id"]].append(_seat_row(s))
             return [(t, by_table[t.id], n) for t, n in rows]
 
+    def delete_table(self, table_id: str) -> bool:
+        """Delete a table, its seats and its action log in one transaction; False if there was none."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(actions).where(actions.c.table_id == table_id))
+            conn.execute(delete(seats).where(seats.c.table_id == table_id))
+            return conn.execute(delete(tables).where(tables.c.id == table_id)).rowcount == 1
+
     def unfinished_tables_of(self, creator: str) -> int:
         """How many tables ``creator`` made that are not finished."""
         with self.engine.connect() as conn:
@@ -387,6 +413,7 @@ def _table_row(r: Any) -> TableRow:
         r["created"],
         r["status"],
         r["finished"],
+        r["owner_hash"],
     )
 
 
@@ -405,5 +432,6 @@ __all__ = [
     "make_engine",
     "metadata",
     "sheet_changes",
+    "sheet_links",
     "sheets",
 ]
