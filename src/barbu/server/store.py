@@ -294,7 +294,7 @@ class Store:
                     created=table.created,
                     status=table.status,
                     finished=table.finished,
-                    owner_hash=table.owner_hash,
+                    **({"owner_hash": table.owner_hash} if table.owner_hash is not None else {}),
                 )
             )
             conn.execute(
