@@ -11,6 +11,8 @@ HTTP:
   ``GET /api/errors`` the protocol's error codes;
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``DELETE /api/tables/{table}`` with the creator's owner key (``Authorization: Bearer KEY``):
+  delete a table whose game is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
@@ -39,6 +41,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
 from barbu.server.lobby import create_table, list_tables, rule_sets
+from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
 from barbu.server.store import Store
@@ -52,6 +55,8 @@ OUTBOX_LIMIT = 2000
 _STATUS = {
     "unknown_table": 404,
     "not_finished": 409,
+    "forbidden": 403,
+    "in_play": 409,
     "table_limit": 429,
     "too_large": 413,
 }
@@ -67,7 +72,7 @@ class Connection:
     def __init__(self, websocket: WebSocket, limits: Limits) -> None:
         self.websocket = websocket
         self.seat: int | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.actions = Bucket(limits.actions_per_second, limits.action_burst)
         self.messages = Bucket(limits.messages_per_second, limits.message_burst)
         self.overflowed = False
@@ -77,19 +82,24 @@ class Connection:
         if self.overflowed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
+            self.close(1008, "too many unread frames")
             return
         self.outbox.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after the frames already queued; nothing is sent after."""
+        if not self.overflowed:
+            self.overflowed = True
+            self.outbox.put_nowait((code, reason))
 
     async def pump(self) -> None:
         """Send the queued frames in order until the connection ends."""
         while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.websocket.close(code=1008, reason="too many unread frames")
+            item = await self.outbox.get()
+            if isinstance(item, tuple):
+                await self.websocket.close(code=item[0], reason=item[1])
                 return
-            await self.websocket.send_text(text)
+            await self.websocket.send_text(item)
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -159,6 +169,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             return _error(e)
         return {
             "table": made.id,
+            "owner": {"key": made.owner_key},
             "watch": f"/t/{made.id}",
             "seats": [
                 {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"} for s, key in sorted(made.credentials.items())
@@ -172,6 +183,15 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except ProtocolError as e:
             return _error(e)
         return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="barbu-{table_id}.json"'})
+
+    @app.delete("/api/tables/{table_id}")
+    async def api_delete(table_id: str, request: Request) -> Any:
+        scheme, _, key = request.headers.get("authorization", "").partition(" ")
+        try:
+            await delete_table(service, table_id, key.strip() if scheme.casefold() == "bearer" else None)
+        except ProtocolError as e:
+            return _error(e)
+        return {"deleted": table_id}
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:

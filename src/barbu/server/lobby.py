@@ -28,10 +28,11 @@ from barbu.server.tables import TableService, credential_hash
 
 @dataclass(frozen=True)
 class NewTable:
-    """A created table: its id and the credential of each person's seat (shown once)."""
+    """A created table: its id, the credential of each person's seat and its owner key (shown once)."""
 
     id: str
     credentials: dict[int, str]
+    owner_key: str
 
 
 def rule_sets() -> list[dict[str, Any]]:
@@ -97,9 +98,12 @@ async def create_table(service: TableService, spec: Mapping[str, Any], creator: 
     seed = secrets.token_hex(16)
     first = Game.new(variant, options, seed).first_declarer
     status = "playing" if not credentials else "open"
-    row = TableRow(table_id, variant, options, seed, first, creator, time.time(), status)
+    owner_key = secrets.token_urlsafe(24)
+    row = TableRow(
+        table_id, variant, options, seed, first, creator, time.time(), status, owner_hash=credential_hash(owner_key)
+    )
     await asyncio.to_thread(service.store.create_table, row, final_rows)
-    return NewTable(table_id, credentials)
+    return NewTable(table_id, credentials, owner_key)
 
 
 async def list_tables(service: TableService, status: str, limit: int = 50) -> list[dict[str, Any]]:

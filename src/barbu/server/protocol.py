@@ -48,6 +48,8 @@ ERROR_CODES: dict[str, str] = {
     "internal": "the server failed on this message; the table was reloaded from its log",
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
+    "forbidden": "only the table's owner (the owner key given at its creation) may do that",
+    "in_play": "the table cannot be deleted: its game is over, or other people play at it",
 }
 """Every error code a client may receive, with what it means."""
 

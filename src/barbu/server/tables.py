@@ -65,6 +65,10 @@ class Subscriber(Protocol):
         """Queue a frame (JSON text) for the client; never blocks."""
         ...
 
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` and ``reason`` after the frames already queued; never blocks."""
+        ...
+
 
 def credential_hash(key: str) -> str:
     """The stored form of a seat's credential (the credential itself is never stored).
@@ -342,6 +346,8 @@ class LiveTable:
                 raise ProtocolError(
                     "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
                 )
+            if self.status == "deleted":
+                raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
                 sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
