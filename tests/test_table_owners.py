@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread, intent_for
@@ -75,7 +76,7 @@ def test_only_the_owner_deletes_and_everyone_at_the_table_is_told(store: Store) 
             for client in (seat, watcher):
                 closed = await client.until("closed")
                 assert "deleted" in closed["reason"]
-                with pytest.raises(Exception):
+                with pytest.raises(websockets.exceptions.ConnectionClosed):
                     while True:
                         await client.recv(timeout=5)
                 assert client.ws.close_code == 4000 and "deleted" in client.ws.close_reason
@@ -138,3 +139,35 @@ def test_a_table_nobody_played_at_may_go_even_with_people_seated(store: Store) -
 
         asyncio.run(scene())
         assert table not in listed(server)
+
+
+def test_the_creators_browser_holds_the_owner_key_in_a_cookie(store: Store) -> None:
+    with ServerThread(create_app(store.url, SLOW)) as server:
+        with httpx.Client(base_url=server.http) as creator, httpx.Client(base_url=server.http) as other:
+            made = creator.post("/api/tables", json={"variant": "classic", "seats": [HUMAN, BOT, BOT, BOT]})
+            cookie = made.headers["set-cookie"]
+            table = made.json()["table"]
+            for part in ("HttpOnly", "SameSite=strict", f"Path=/api/tables/{table}"):
+                assert part.casefold() in cookie.casefold(), cookie
+            assert other.delete(f"/api/tables/{table}").status_code == 403  # no cookie, no key
+            assert creator.delete(f"/api/tables/{table}").json() == {"deleted": table}
+        assert table not in listed(server)
+
+
+def test_the_lobby_offers_its_creator_to_delete_the_table(store: Store, browser: Any) -> None:
+    with ServerThread(create_app(store.url, SLOW)) as server:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.http + "/")
+        page.wait_for_selector("#seats .seat-choice")
+        page.select_option("#seats .seat-choice:nth-child(2) select.kind", "friend")
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#created:not(.hidden)")
+        table = page.get_attribute("#delete-table", "data-table")
+        assert table in listed(server)
+        page.once("dialog", lambda d: d.accept())
+        page.click("#delete-table")
+        page.wait_for_selector("#created.hidden", state="attached")
+        assert table not in listed(server) and errors == []
+        page.close()

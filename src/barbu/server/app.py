@@ -11,7 +11,8 @@ HTTP:
   ``GET /api/errors`` the protocol's error codes;
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
-- ``DELETE /api/tables/{table}`` with the creator's owner key (``Authorization: Bearer KEY``):
+- ``DELETE /api/tables/{table}`` with the creator's owner key (``Authorization: Bearer KEY``, or
+  the HttpOnly cookie ``POST /api/tables`` set in the creator's browser):
   delete a table whose game is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
@@ -49,6 +50,8 @@ from barbu.server.tables import LiveTable, Settings, TableService
 
 log = logging.getLogger("barbu.server")
 STATIC = Path(__file__).parent / "static"
+OWNER_COOKIE = "barbu_table_"
+"""The HttpOnly cookie holding a table's owner key in its creator's browser (its name ends with the table's id)."""
 OUTBOX_LIMIT = 2000
 """Frames waiting for a client that does not read; past this the connection is closed."""
 
@@ -167,14 +170,27 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             made = await create_table(service, spec, client)
         except ProtocolError as e:
             return _error(e)
-        return {
-            "table": made.id,
-            "owner": {"key": made.owner_key},
-            "watch": f"/t/{made.id}",
-            "seats": [
-                {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"} for s, key in sorted(made.credentials.items())
-            ],
-        }
+        answer = JSONResponse(
+            {
+                "table": made.id,
+                "owner": {"key": made.owner_key},
+                "watch": f"/t/{made.id}",
+                "seats": [
+                    {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"}
+                    for s, key in sorted(made.credentials.items())
+                ],
+            }
+        )
+        answer.set_cookie(
+            OWNER_COOKIE + made.id,
+            made.owner_key,
+            max_age=30 * 24 * 3600,
+            path=f"/api/tables/{made.id}",
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+        return answer
 
     @app.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Any:
@@ -187,11 +203,14 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     @app.delete("/api/tables/{table_id}")
     async def api_delete(table_id: str, request: Request) -> Any:
         scheme, _, key = request.headers.get("authorization", "").partition(" ")
+        owner = key.strip() if scheme.casefold() == "bearer" else request.cookies.get(OWNER_COOKIE + table_id)
         try:
-            await delete_table(service, table_id, key.strip() if scheme.casefold() == "bearer" else None)
+            await delete_table(service, table_id, owner)
         except ProtocolError as e:
             return _error(e)
-        return {"deleted": table_id}
+        answer = JSONResponse({"deleted": table_id})
+        answer.delete_cookie(OWNER_COOKIE + table_id, path=f"/api/tables/{table_id}")
+        return answer
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,7 +178,7 @@ class SheetService:
 
     # -- who asks --------------------------------------------------------------------
 
-    def check(self, sheet_id: str, keys: list[str], need: str) -> str:
+    def check(self, sheet_id: str, keys: Sequence[str], need: str) -> str:
         """The caller's role on the sheet, if it may do what ``need`` may; else ``unknown_sheet`` or ``forbidden``."""
         role = self.store.roles(keys).get(sheet_id)
         if role is None:
@@ -192,7 +192,7 @@ class SheetService:
             )
         return role
 
-    def links(self, sheet_id: str) -> list[dict[str, Any]]:
+    def links(self, sheet_id: str) -> Sequence[dict[str, Any]]:
         """The sheet's links (owner, editors, viewers), without their keys."""
         return [link.to_json() for link in self.store.links(sheet_id)]
 
@@ -384,7 +384,7 @@ class SheetService:
         """Statistics of one sheet."""
         return sheet_stats(self._get(sheet_id).history.sheet).to_json()
 
-    def stats_all(self, keys: list[str]) -> dict[str, Any]:
+    def stats_all(self, keys: Sequence[str]) -> dict[str, Any]:
         """Statistics across the sheets the keys open (players matched by name)."""
         found = (self.store.get(s.id) for s in self.store.list(only=self.store.roles(keys)))
         return stats_across(s.history.sheet for s in found if s is not None).to_json()

@@ -395,7 +395,7 @@ class SheetStore:
             raise SheetError("store", f"no sheet {sheet_id!r}: it was removed") from None
         return SheetLink(row["id"], sheet_id, role, row["created"]), key
 
-    def links(self, sheet_id: str) -> list[SheetLink]:
+    def links(self, sheet_id: str) -> Sequence[SheetLink]:
         """The sheet's links, the oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -415,7 +415,13 @@ class SheetStore:
 
     @staticmethod
     def _link_row(sheet_id: str, role: str, key: str, now: float) -> dict[str, Any]:
-        return {"key_hash": key_hash(key), "id": secrets.token_hex(6), "sheet_id": sheet_id, "role": role, "created": now}
+        return {
+            "key_hash": key_hash(key),
+            "id": secrets.token_hex(6),
+            "sheet_id": sheet_id,
+            "role": role,
+            "created": now,
+        }
 
     def count(self) -> int:
         """How many sheets there are."""

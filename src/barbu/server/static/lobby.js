@@ -90,6 +90,7 @@ async function create(ev) {
     box.appendChild(row);
   }
   $("go-watch").href = data.watch;
+  $("delete-table").dataset.table = data.table; // its owner key is in an HttpOnly cookie the server set
   const goSeat = $("go-seat");
   if (mine >= 0) {
     goSeat.href = links[mine];
@@ -100,6 +101,21 @@ async function create(ev) {
   $("created").classList.remove("hidden");
   if (mine >= 0 && data.seats.length === 1) location.href = links[mine];
   else if (data.seats.length === 0) location.href = data.watch;
+  refreshLists();
+}
+
+// Delete the table just created (the browser sends the owner's cookie; the server says if it may).
+async function deleteTable() {
+  const table = $("delete-table").dataset.table;
+  if (!table || !confirm("Delete this table? Everyone at it is disconnected.")) return;
+  const res = await fetch(`/api/tables/${encodeURIComponent(table)}`, { method: "DELETE", credentials: "same-origin" });
+  const data = await res.json();
+  if (!res.ok) {
+    $("delete-error").textContent = data.error.message;
+    return;
+  }
+  localStorage.removeItem(`barbu.links.${table}`);
+  $("created").classList.add("hidden");
   refreshLists();
 }
 
@@ -169,6 +185,7 @@ async function start() {
   });
   onVariant();
   $("create").addEventListener("submit", create);
+  $("delete-table").addEventListener("click", deleteTable);
   $("join").addEventListener("submit", join);
   $("join-link").addEventListener("input", (e) => e.target.setCustomValidity(""));
   refreshLists();
