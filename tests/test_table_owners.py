@@ -171,3 +171,46 @@ def test_the_lobby_offers_its_creator_to_delete_the_table(store: Store, browser:
         page.wait_for_selector("#created.hidden", state="attached")
         assert table not in listed(server) and errors == []
         page.close()
+
+
+def test_a_finished_table_stays_with_its_record(store: Store) -> None:
+    """A whole game's log is stored as the server would have; its owner may not delete it."""
+    import random
+    import time
+
+    from barbu.game import Game
+    from barbu.server.intents import action_to_intent
+    from barbu.server.store import ActionRow, SeatRow, TableRow
+    from barbu.server.tables import credential_hash
+
+    store.migrate()
+    first = 1
+    game = Game.new("king", {}, "seed", first)  # as the server replays it
+    rng = random.Random(3)
+    rows = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        action = rng.choice(game.legal_actions())
+        game.apply(action, seat)
+        rows.append(ActionRow("done", len(rows) + 1, seat, action_to_intent(action), None, "bot"))
+    key = "k" * 32
+    table = TableRow(
+        "done",
+        "king",
+        {},
+        "seed",
+        first,
+        "me",
+        time.time(),
+        "finished",
+        time.time(),
+        credential_hash(key),
+    )
+    store.create_table(table, [SeatRow(s, "bot", "random") for s in range(4)])
+    store.append_actions(rows)
+    with ServerThread(create_app(store.url, SLOW)) as server:
+        refused = delete(server, "done", key)
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "in_play", refused.text
+        assert "over" in refused.json()["error"]["message"]
+        assert httpx.get(f"{server.http}/api/tables/done/record").status_code == 200

@@ -6,7 +6,8 @@ shows at the other. A sheet is stored as its history
 (:class:`~barbu.sheet.history.SheetHistory`): the record it starts from, the log of changes
 (one row per change) and the position in the log (undo and redo move it). The log is the
 truth: opening a sheet replays it. The tables are :data:`barbu.server.store.sheets` and
-:data:`barbu.server.store.sheet_changes` (Alembic revision ``v0002``), its links :data:`barbu.server.store.sheet_links` (``v0004``).
+:data:`barbu.server.store.sheet_changes` (Alembic revision ``v0002``); their links are in
+:data:`barbu.server.store.sheet_links` (``v0004``).
 
 Who may open a sheet is kept in :data:`barbu.server.store.sheet_links`: one row per link
 (``owner``, ``editor`` or ``viewer``), holding only the SHA-256 of the link's random key
