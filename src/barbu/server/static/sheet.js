@@ -253,7 +253,7 @@ async function openLink() {
 function showOwnerLink(link) {
   const box = $("owner-link");
   const text = document.createElement("p");
-  text.textContent = "This sheet is yours. Keep its owner link (it is shown this once): it opens the sheet with every right, from any browser.";
+  text.textContent = "This is the sheet’s owner link: keep it somewhere safe. It opens the sheet with every right, from any browser (this browser remembers it).";
   const input = document.createElement("input");
   input.readOnly = true;
   input.value = link;
