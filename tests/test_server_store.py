@@ -13,8 +13,8 @@ from sqlalchemy import inspect, text
 from barbu.game import Game
 from barbu.server.intents import action_to_intent, intent_to_action
 from barbu.server.journal import Journal
-from barbu.server.store import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
 from barbu.server.tables import replay
+from barbu.storage import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
 
 
 def new_table(store: Store, table_id: str = "t1", seed: str = "secret-seed", creator: str = "1.2.3.4") -> TableRow:

@@ -19,10 +19,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from barbu.server.app import create_app
-from barbu.server.store import Store
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import Sheet
 from barbu.sheet.store import SheetStore
+from barbu.storage import Store
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 RANK = {"none": 0, "viewer": 1, "editor": 2, "owner": 3}

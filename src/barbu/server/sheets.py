@@ -13,7 +13,7 @@ Pages: ``GET /sheets`` (list, start, import, statistics across sheets) and ``GET
 Who asks: every request about a sheet is checked against the keys it carries, in an
 ``Authorization: Bearer KEY`` header or in the HttpOnly cookies ``barbu_sheet_{id}`` that
 ``POST /{id}/session`` sets (never in a query string). A key is the secret of one link of one
-sheet (:data:`barbu.server.store.sheet_links`): ``owner`` (everything, deleting and sharing
+sheet (:data:`barbu.storage.sheet_links`): ``owner`` (everything, deleting and sharing
 too), ``editor`` (enter, edit, undo, rename, retitle) or ``viewer`` (read and export). A sheet
 no key opens answers 404 ``unknown_sheet``, exactly as a sheet that does not exist; a role that
 may not do what is asked answers 403 ``forbidden``; both as ``{"error": {"code", "message"}}``.
@@ -52,7 +52,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from barbu.server.store import Store
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import record_text, sheet_csv
@@ -61,6 +60,7 @@ from barbu.sheet.model import Sheet
 from barbu.sheet.paper import sheet_html, sheet_pdf
 from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import MAX_KEYS, SheetStore, StoredSheet, new_key, role_at_least
+from barbu.storage import Store
 
 STATIC = Path(__file__).parent / "static"
 BODY_LIMIT = 64 * 1024

@@ -5,11 +5,11 @@ The web app (``barbu serve``) and the terminal (``barbu score``) use the same da
 shows at the other. A sheet is stored as its history
 (:class:`~barbu.sheet.history.SheetHistory`): the record it starts from, the log of changes
 (one row per change) and the position in the log (undo and redo move it). The log is the
-truth: opening a sheet replays it. The tables are :data:`barbu.server.store.sheets` and
-:data:`barbu.server.store.sheet_changes` (Alembic revision ``v0002``); their links are in
-:data:`barbu.server.store.sheet_links` (``v0004``).
+truth: opening a sheet replays it. The tables are :data:`barbu.storage.sheets` and
+:data:`barbu.storage.sheet_changes` (Alembic revision ``v0002``); their links are in
+:data:`barbu.storage.sheet_links` (``v0004``).
 
-Who may open a sheet is kept in :data:`barbu.server.store.sheet_links`: one row per link
+Who may open a sheet is kept in :data:`barbu.storage.sheet_links`: one row per link
 (``owner``, ``editor`` or ``viewer``), holding only the SHA-256 of the link's random key
 (:func:`new_key`). The web app answers only to a key (:meth:`SheetStore.roles`); the terminal
 reads the database directly, so it opens every sheet.
@@ -46,10 +46,10 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from barbu.server.store import Store, StoreError, sheet_changes, sheet_links, sheets
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import Sheet
+from barbu.storage import Store, StoreError, sheet_changes, sheet_links, sheets
 
 DEFAULT_DB = "sqlite:///barbu.db"
 """The database ``barbu score`` and ``barbu serve`` use when ``--db`` is not given."""
@@ -176,7 +176,7 @@ class SheetStore:
     """The score sheets of one database.
 
     ``db`` is a database URL (the schema is then created or migrated at once) or the web
-    app's :class:`~barbu.server.store.Store` (which migrates on start).
+    app's :class:`~barbu.storage.Store` (which migrates on start).
     """
 
     def __init__(self, db: str | Store = DEFAULT_DB) -> None:

@@ -76,9 +76,10 @@ async function create(ev) {
     $("create-error").textContent = data.error ? data.error.message : "the table could not be created";
     return;
   }
+  // The links are shown here, and to this browser on the table page while the table waits (the server
+  // lists them to the browser that created it); they are never stored where a script could read them.
   const links = {};
   for (const s of data.seats) links[s.seat] = linkFor(s.link);
-  localStorage.setItem(`barbu.links.${data.table}`, JSON.stringify(links));
   const mine = rows.findIndex((row) => row.querySelector("select.kind").value === "you");
   const box = $("created-links");
   box.innerHTML = "";
@@ -90,7 +91,7 @@ async function create(ev) {
     box.appendChild(row);
   }
   $("go-watch").href = data.watch;
-  $("delete-table").dataset.table = data.table; // its owner key is in an HttpOnly cookie the server set
+  $("delete-table").dataset.table = data.table; // the server knows this browser created it (its HttpOnly cookie)
   const goSeat = $("go-seat");
   if (mine >= 0) {
     goSeat.href = links[mine];
@@ -104,7 +105,7 @@ async function create(ev) {
   refreshLists();
 }
 
-// Delete the table just created (the browser sends the owner's cookie; the server says if it may).
+// Delete the table just created (the browser sends its cookie; the server says if it may).
 async function deleteTable() {
   const table = $("delete-table").dataset.table;
   if (!table || !confirm("Delete this table? Everyone at it is disconnected.")) return;
@@ -114,7 +115,6 @@ async function deleteTable() {
     $("delete-error").textContent = data.error.message;
     return;
   }
-  localStorage.removeItem(`barbu.links.${table}`);
   $("created").classList.add("hidden");
   refreshLists();
 }

@@ -1,11 +1,10 @@
-"""Owners: the hash of a table's owner key, and the links (owner, editor, viewer) of each score sheet.
+"""Owners of score sheets: the links (owner, editor, viewer) of each sheet.
 
 Sheets stored before this revision get no link: the web app does not show them until
 ``barbu score link`` (which reads the database directly) prints an owner link for one.
-Tables stored before it have no owner key, so nobody may delete them from the web.
 
 Revision ID: v0004
-Revises: v0002
+Revises: v0003
 Create Date: 2026-11-27
 """
 
@@ -15,15 +14,13 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "v0004"
-down_revision: str | None = "v0002"
+down_revision: str | None = "v0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
 
 def upgrade() -> None:
-    """Add ``tables.owner_hash`` and the ``sheet_links`` table."""
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("owner_hash", sa.String(64), nullable=True))
+    """Add the ``sheet_links`` table."""
     op.create_table(
         "sheet_links",
         sa.Column("key_hash", sa.String(64), primary_key=True),
@@ -36,8 +33,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the sheets' links and the tables' owner keys."""
+    """Drop the sheets' links."""
     op.drop_index("ix_sheet_links_sheet_id", "sheet_links")
     op.drop_table("sheet_links")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("owner_hash")
