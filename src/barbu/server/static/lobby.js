@@ -99,6 +99,7 @@ async function create(ev) {
     box.appendChild(row);
   }
   $("go-watch").href = data.watch;
+  $("delete-table").dataset.table = data.table; // the server knows this browser created it (its HttpOnly cookie)
   const goSeat = $("go-seat");
   if (mine >= 0) {
     goSeat.href = links[mine];
@@ -113,6 +114,20 @@ async function create(ev) {
 }
 
 // Who sits at table `t`, as nodes: "Ann, bot (heuristic), seat 2 (free)".
+// Delete the table just created (the browser sends its cookie; the server says if it may).
+async function deleteTable() {
+  const table = $("delete-table").dataset.table;
+  if (!table || !confirm("Delete this table? Everyone at it is disconnected.")) return;
+  const res = await fetch(`/api/tables/${encodeURIComponent(table)}`, { method: "DELETE", credentials: "same-origin" });
+  const data = await res.json();
+  if (!res.ok) {
+    $("delete-error").textContent = data.error.message;
+    return;
+  }
+  $("created").classList.add("hidden");
+  refreshLists();
+}
+
 function seatsText(t) {
   const seats = t.seats.map((s) => {
     if (s.kind === "bot") return `bot (${s.level})`;
@@ -179,6 +194,7 @@ async function start() {
   });
   onVariant();
   $("create").addEventListener("submit", create);
+  $("delete-table").addEventListener("click", deleteTable);
   $("join").addEventListener("submit", join);
   $("join-link").addEventListener("input", (e) => e.target.setCustomValidity(""));
   refreshLists();

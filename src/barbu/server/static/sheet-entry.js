@@ -66,6 +66,7 @@ export class DealForm {
   // -- the four modes -----------------------------------------------------------------
 
   async showNext() {
+    if (this.page.view.role === "viewer") return; // a view link enters nothing: the form stays hidden
     const sheet = this.sheet;
     if (sheet.pending !== null) {
       const data = await this.formFor(sheet.pending, {});

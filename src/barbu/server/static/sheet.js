@@ -61,6 +61,7 @@ function render() {
   const v = page.view;
   const sheet = v.sheet;
   document.title = `Barbu — ${v.title}`;
+  document.body.dataset.role = v.role; // owner, editor or viewer: the page offers what the role may do
   $("sheet-title").textContent = v.title;
   $("undo").disabled = !v.can_undo;
   $("redo").disabled = !v.can_redo;
@@ -267,6 +268,100 @@ async function removeSheet() {
   else page.toast(res.data.error.message);
 }
 
+// ---------------------------------------------------------------- links and sharing
+
+// A link carries its key in the fragment (never sent in a request). Exchange it once for an
+// HttpOnly cookie the page's scripts cannot read, then drop it from the address bar and history.
+async function openLink() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (!key) return;
+  window.history.replaceState(null, "", location.pathname + location.search); // (`history` here is undo/redo)
+  const res = await call("POST", `${API}/session`, undefined, key);
+  if (!res.ok) {
+    page.toast(res.data.error.message);
+    return;
+  }
+  if (res.data.role === "owner") showOwnerLink(new URL(`/sheets/${encodeURIComponent(sheetId)}#key=${key}`, location.href).href);
+}
+
+function showOwnerLink(link) {
+  const box = $("owner-link");
+  const text = document.createElement("p");
+  text.textContent = "This is the sheet’s owner link: keep it somewhere safe. It opens the sheet with every right, from any browser (this browser remembers it).";
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.value = link;
+  input.setAttribute("aria-label", "The owner link");
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.className = "secondary";
+  copy.textContent = "Copy";
+  copy.addEventListener("click", () => copyText(input));
+  const done = document.createElement("button");
+  done.type = "button";
+  done.className = "secondary";
+  done.textContent = "I kept it";
+  done.addEventListener("click", () => box.classList.add("hidden"));
+  box.replaceChildren(text, input, copy, done);
+  box.classList.remove("hidden");
+}
+
+async function copyText(input) {
+  input.select();
+  try {
+    await navigator.clipboard.writeText(input.value);
+    page.toast("Copied.");
+  } catch (e) {
+    page.toast("Copy the selected link by hand (the browser does not let the page copy it).");
+  }
+}
+
+async function share(role) {
+  $("share-error").textContent = "";
+  const res = await page.request("POST", "links", { role });
+  if (!res.ok) {
+    $("share-error").textContent = res.data.error.message;
+    return;
+  }
+  const input = $("share-link");
+  input.value = new URL(res.data.link, location.href).href;
+  input.classList.remove("hidden");
+  input.dataset.role = role;
+  await copyText(input);
+  await loadLinks();
+}
+
+async function loadLinks() {
+  const res = await page.request("GET", "links");
+  const list = $("share-links");
+  if (!res.ok) {
+    $("share-error").textContent = res.data.error.message;
+    return;
+  }
+  const items = res.data.map((link) => {
+    const li = document.createElement("li");
+    const when = new Date(link.created * 1000).toLocaleString();
+    const words = { owner: "Your owner link", editor: "Editor invitation", viewer: "View link" }[link.role] || link.role;
+    li.textContent = `${words}, made ${when}`;
+    li.dataset.link = link.id;
+    if (link.role !== "owner") {
+      const revoke = document.createElement("button");
+      revoke.type = "button";
+      revoke.className = "secondary";
+      revoke.textContent = "Revoke";
+      revoke.setAttribute("aria-label", `Revoke the ${words.toLowerCase()} made ${when}`);
+      revoke.addEventListener("click", async () => {
+        const gone = await page.request("DELETE", `links/${encodeURIComponent(link.id)}`);
+        if (!gone.ok) $("share-error").textContent = gone.data.error.message;
+        await loadLinks();
+      });
+      li.append(revoke);
+    }
+    return li;
+  });
+  list.replaceChildren(...items);
+}
+
 // A sheet may also be changed elsewhere (the terminal's `barbu score`, another page): look now and then.
 async function watch() {
   if (document.visibilityState !== "visible" || page.pending || !page.view) return;
@@ -292,6 +387,12 @@ async function main() {
   $("title-form").addEventListener("submit", retitle);
   $("names-form").addEventListener("submit", rename);
   $("remove").addEventListener("click", removeSheet);
+  $("share-viewer").addEventListener("click", () => share("viewer"));
+  $("share-editor").addEventListener("click", () => share("editor"));
+  $("share-box").addEventListener("toggle", () => {
+    if ($("share-box").open) loadLinks();
+  });
+  await openLink();
   const res = await page.request("GET", "");
   if (!res.ok) {
     $("entry-h").textContent = "No such sheet";

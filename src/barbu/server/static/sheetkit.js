@@ -6,8 +6,10 @@ export const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RED = new Set(["H", "D"]);
 
 // A JSON request to the API: {ok, status, data}; a failure to reach the server is an error like any other.
-export async function call(method, path, body) {
-  const init = { method, headers: {} };
+// The browser adds the sheets' HttpOnly cookies itself; `key` (a link's key) rides in the Authorization header.
+export async function call(method, path, body, key) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (key) init.headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

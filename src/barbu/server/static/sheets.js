@@ -67,7 +67,7 @@ async function start(ev) {
     $("new-error").textContent = res.data.error.message;
     return;
   }
-  location.href = `/sheets/${encodeURIComponent(res.data.id)}`;
+  location.href = res.data.owner.link; // the sheet page shows the owner's link once, then drops it from the address
 }
 
 async function importRecord(ev) {
@@ -85,7 +85,7 @@ async function importRecord(ev) {
     $("import-error").textContent = res.data.error.message;
     return;
   }
-  location.href = `/sheets/${encodeURIComponent(res.data.id)}`;
+  location.href = res.data.owner.link;
 }
 
 async function refreshList() {
@@ -96,7 +96,9 @@ async function refreshList() {
     return;
   }
   if (!res.data.length) {
-    box.replaceChildren(el("p", { class: "muted" }, "No sheet yet: start one below."));
+    box.replaceChildren(
+      el("p", { class: "muted" }, "No sheet opened in this browser yet: start one below, or open a link a sheet’s owner gave you."),
+    );
     return;
   }
   const rows = res.data.map((s) => {
