@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from barbu.errors import OptionsError
-from barbu.rulesets import DOUBLING_FLAGS, RULE_SETS, Flags, Rules, rules
+from barbu.rulesets import RULE_SETS, Flags, Rules, applicable_flags, rules
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def rules_text(r: Rules) -> str:
     lines.append("contracts:")
     for c in r.contracts:
         klass = c.doubling_class if r.doubling else "-"
-        values = {k: v for k, v in vars(c).items() if v is not None}
+        values = c.values()
         if c.id == "domino":
             values = {"placings": list(r.flags.domino_values)}
         if c.id == "ravage-city":
@@ -77,35 +77,15 @@ def rules_text(r: Rules) -> str:
     lines.append(f"zero-sum: {zero}")
     lines.append("")
     lines.append("flags (those that have an effect in this rule set):")
+    applicable = applicable_flags(r)
     for name, value in vars(r.flags).items():
-        if not flag_applies(r, name):
+        if name not in applicable:
             continue
         default = getattr(Flags(), name)
         mark = "" if value == default else "   (differs from classic)"
         shown = list(value) if isinstance(value, tuple) else value
         lines.append(f"  {name:<24} {json.dumps(shown)}{mark}")
     return "\n".join(lines)
-
-
-def flag_applies(r: Rules, name: str) -> bool:
-    """Whether flag ``name`` can change anything in rule set ``r`` (for display)."""
-    rs = r.ruleset
-    plays = {c.play for c in r.contracts}
-    if name in DOUBLING_FLAGS or name == "rotation":
-        return rs.doubling
-    if name == "first_five_only":
-        return rs.name == "french"
-    if name == "ravage_city_total":
-        return any(c.id == "ravage-city" for c in r.contracts)
-    if name.startswith("domino_") or name == "removed_card_rule":
-        return "domino" in plays and (name != "removed_card_rule" or bool(r.removed))
-    if name == "heart_lead":
-        return any(c.heart_lead_rule for c in r.contracts)
-    if name in ("must_trump_when_void", "overtrump_required", "undertrump_required"):
-        return any(c.names_trump for c in r.contracts)
-    if name == "early_end":
-        return any(c.ends_early for c in r.contracts)
-    return True
 
 
 def _rules_main(argv: list[str]) -> int:
