@@ -323,7 +323,7 @@ export class DealForm {
     const c = this.choice();
     const box = $("tally");
     $("f-tally").classList.toggle("hidden", !c);
-    box.innerHTML = c ? tallyHtml(c.tally_keys, this.names, this.sheet.tally_totals, this.state.entry.tally || {}) : "";
+    box.innerHTML = c ? tallyHtml(c.tally_keys, this.names, this.sheet.tally_table, this.state.entry.tally || {}) : "";
     showSums(box, this.sheet.tally_totals);
   }
 
@@ -335,7 +335,7 @@ export class DealForm {
   readTally() {
     const c = this.choice();
     if (!c) return { tally: {}, complete: false };
-    const read = readTally($("tally"), c.tally_keys, this.names.length);
+    const read = readTally($("tally"), c.tally_keys, this.names.length, this.sheet.tally_table);
     this.state.entry.tally = read.tally;
     return read;
   }

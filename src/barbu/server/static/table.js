@@ -2,7 +2,7 @@
 // from the frames it sends: this seat's view (hand, public history, legal actions) and the
 // table frame (who sits where). The page asks nothing of its own about the rules: the legal
 // cards and calls it offers are the ones in the view.
-import { SUITS, backEl, cardEl, contractName, isRed, rankText, sortHand } from "./cards.js";
+import { SUITS, backEl, cardEl, contractName, isRed, loadContractTitles, rankText, sortHand } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -151,6 +151,9 @@ const TRICK_CELL = { me: [3, 2], left: [2, 1], top: [1, 2], right: [2, 3], tl: [
 
 // ---------------------------------------------------------------- rendering
 
+// A contract's title in this table's rule set, as the core writes it.
+const title = (id) => contractName(state.view ? state.view.variant : null, id);
+
 function render() {
   const v = state.view;
   if (!v) return;
@@ -173,7 +176,7 @@ function render() {
 function renderInfo(v) {
   const parts = [`<span>Deal ${Math.min(v.deal, v.deals_total)} / ${v.deals_total}</span>`];
   if (v.declarer !== null && !v.game_over) parts.push(`<span>Declarer: ${esc(nameOf(v.declarer))}</span>`);
-  if (v.contract) parts.push(`<span><strong>${esc(contractName(v.contract))}</strong></span>`);
+  if (v.contract) parts.push(`<span><strong>${esc(title(v.contract))}</strong></span>`);
   if (v.trump) parts.push(`<span>Trumps: <span style="color:${isRed("x" + v.trump) ? "#ff9aa5" : "#fff"}">${SUITS[v.trump]}</span></span>`);
   if (v.rank) parts.push(`<span>Domino from ${esc(rankText(v.rank))}</span>`);
   if (v.game_over) parts.push("<span><strong>Game over</strong></span>");
@@ -290,7 +293,7 @@ function settlement(h) {
         .join("")}</table>`
     : "";
   box.innerHTML =
-    `<strong>Deal ${h.deal}: ${esc(contractName(h.contract))}</strong> by ${esc(nameOf(h.declarer))}${h.played ? "" : " (not played)"}` +
+    `<strong>Deal ${h.deal}: ${esc(title(h.contract))}</strong> by ${esc(nameOf(h.declarer))}${h.played ? "" : " (not played)"}` +
     `<table><tr><th></th>${head}</tr>${line("scored", h.raw)}${line("doubles", h.adjustments)}${line("deal", h.final)}</table>${rows}${pairs}`;
   return box;
 }
@@ -464,7 +467,7 @@ function renderActions(v) {
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   if (!mine) return;
   if (v.phase === "contract") {
-    for (const id of v.legal) box.appendChild(button(contractName(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
+    for (const id of v.legal) box.appendChild(button(title(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
   } else if (v.phase === "trump") {
     for (const s of v.legal) box.appendChild(button(`${SUITS[s]} ${s}`, () => act({ type: "trump", suit: s }), { focus: `trump-${s}`, className: isRed("x" + s) ? "suit-red" : "" }));
   } else if (v.phase === "rank") {
@@ -512,7 +515,7 @@ function renderSheet(v) {
   const short = (s) => esc(nameOf(s).replace(" (you)", "*").slice(0, 10));
   const head = `<tr><th>#</th><th>contract</th>${Array.from({ length: n }, (_, s) => `<th>${short(s)}</th>`).join("")}</tr>`;
   const rows = v.history
-    .map((h) => `<tr><td>${h.deal}</td><td>${esc(contractName(h.contract))} <span class="muted">(${short(h.declarer)})</span></td>${h.final.map((x) => `<td>${x}</td>`).join("")}</tr>`)
+    .map((h) => `<tr><td>${h.deal}</td><td>${esc(title(h.contract))} <span class="muted">(${short(h.declarer)})</span></td>${h.final.map((x) => `<td>${x}</td>`).join("")}</tr>`)
     .join("");
   const foot = `<tr><td></td><td>total</td>${v.totals.map((x) => `<td>${x}</td>`).join("")}</tr>`;
   $("sheet").innerHTML = v.history.length
@@ -561,4 +564,7 @@ $("hand").addEventListener("keydown", (ev) => {
   ev.preventDefault();
 });
 
+loadContractTitles()
+  .then(() => state.view && render())
+  .catch(() => toast("the contract titles could not be loaded: contract ids are shown"));
 connect();
