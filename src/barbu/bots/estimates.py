@@ -40,6 +40,7 @@ from barbu.bots.domino_play import best_rank, dependency
 from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, cards_of
 from barbu.contracts import Contract
 from barbu.rulesets import Flags, Rules
+from barbu.tricks import TrickRules
 
 
 def win_chances(hand: int, outstanding: int, players: int) -> list[tuple[int, float]]:
@@ -77,7 +78,7 @@ def _avoid_cost(hand: int, contract: Contract, table: Rules) -> float:
     penalty_out = [0.0] * 4
     for c in cards_of(outstanding & costly):  # the other cards cost nothing
         penalty_out[c // 13] += card_cost[c]
-    heart_rule = contract.heart_lead_rule and table.flags.heart_lead != "free"
+    heart_rule = TrickRules.of(table, contract, None).heart_lead != "free"
     total = 0.0
     for c, p in win_chances(hand, outstanding, n):
         s = c // 13
