@@ -393,7 +393,13 @@ class Rules:
 
     def available(self, own: Sequence[Contract], everyone: Sequence[Contract]) -> list[Contract]:
         """The contracts a declarer may name, given those it named so far (``own``) and
-        those every seat named so far (``everyone``)."""
+        those every seat named so far (``everyone``).
+
+        >>> r = rules("king")
+        >>> rifki = r.contract("king-no-king")
+        >>> [c.id for c in r.available([], [rifki, rifki])][:2]
+        ['king-no-queens', 'king-no-boys']
+        """
         return self.schedule.available(self.contracts, own, everyone)
 
     def total(self, contract: Contract) -> int:
