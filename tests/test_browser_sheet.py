@@ -20,6 +20,7 @@ from barbu.server.client import ServerProcess
 from barbu.sheet import DealEntry, Double, Sheet, SheetError, fill_all
 from barbu.sheet.rows import DealRow
 from barbu.sheet.store import SheetStore
+from barbu.tally_keys import tally_table
 from test_sheet_model import played_record, tallied
 
 PHONE = {"width": 390, "height": 844}
@@ -102,6 +103,10 @@ def enter_deal(page: Page, row: DealRow, sheet: Sheet) -> None:
                 page.click(f"#grid button.cell[data-a='{d.doubler}'][data-b='{d.doubled}']")
     if row.tally is not None:
         enter_tally(page, row.tally)
+        table = tally_table(sheet.rules.deck, sheet.rules.cards_each)
+        for key in row.tally:  # each key asked in the core's words
+            shown = page.inner_text(f"#tally .tally-key[data-key='{key}'] .key-label")
+            assert shown.lower().startswith(table[key]["label"].lower()), (key, shown)
     page.click("#save")
     saved(page, before)
 

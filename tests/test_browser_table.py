@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from barbu.rulesets import rules
 from barbu.server.client import ServerProcess
 
 
@@ -88,7 +89,9 @@ def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: Serv
     assert used_keyboard
     assert page.locator("#sheet table.sheet tbody tr").count() == 1
     page.wait_for_selector("#center .settle")  # the settlement of the deal just played
-    assert "Deal 1:" in page.inner_text("#center .settle")
+    v = view(page)
+    title = rules(v["variant"]).contract(v["history"][0]["contract"]).title  # the core's words, via /api/rules
+    assert f"Deal 1: {title}" in page.inner_text("#center .settle")
     assert errors == []
     page.close()
 

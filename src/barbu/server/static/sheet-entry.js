@@ -350,7 +350,7 @@ export class DealForm {
     const c = this.choice();
     const box = $("tally");
     $("f-tally").classList.toggle("hidden", !c);
-    box.replaceChildren(...(c ? tallyEls(c.tally_keys, this.names, this.sheet.tally_totals, this.state.entry.tally || {}) : []));
+    box.replaceChildren(...(c ? tallyEls(c.tally_keys, this.names, this.sheet.tally_table, this.state.entry.tally || {}) : []));
     showSums(box, this.sheet.tally_totals);
   }
 
@@ -362,7 +362,7 @@ export class DealForm {
   readTally() {
     const c = this.choice();
     if (!c) return { tally: {}, complete: false };
-    const read = readTally($("tally"), c.tally_keys, this.names.length);
+    const read = readTally($("tally"), c.tally_keys, this.names.length, this.sheet.tally_table);
     this.state.entry.tally = read.tally;
     return read;
   }

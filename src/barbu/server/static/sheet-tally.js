@@ -1,44 +1,32 @@
 // The tally inputs of a deal, one kind per tally key of RECORD.md: a number per player
-// (tricks, hearts, queens, jacks and kings), a choice of player (who took A♥ or K♥, who won
-// a trick), the domino's finishing order, cards per suit (Ravage City) and Chinese-poker
-// rows. Which keys a contract needs, and what the counts add up to, is the server's answer.
+// ("count"), a choice of player ("seat"), the domino's finishing order ("order"), cards per
+// suit ("suits") and Chinese-poker rows ("arrangements"). Which keys a contract needs, each
+// key's kind and label, and what the counts add up to, are the server's answer (the sheet's
+// `tally_table`, read from the core's table of tally keys).
 import { el } from "./dom.js";
 import { ordinal, SUIT_SIGN } from "./sheetkit.js";
 
-const COUNT_KEYS = {
-  tricks: "Tricks won",
-  hearts: "Hearts taken (A♥ included)",
-  queens: "Queens taken",
-  jacks_and_kings: "Jacks and kings taken",
-};
-const SEAT_KEYS = ["ace_of_hearts", "king_of_hearts", "first", "second_last", "last"];
 const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
-
-function seatLabel(key, tricks) {
-  return {
-    ace_of_hearts: "Who took A♥",
-    king_of_hearts: "Who took K♥",
-    first: "Who won trick 1",
-    second_last: `Who won trick ${tricks - 1}`,
-    last: `Who won the last trick (${tricks})`,
-  }[key];
-}
+const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const shown = (v) => (v === null || v === undefined ? "" : v);
 
-// The inputs for `keys`, as nodes, filled from `tally` (as the record writes it; blanks as null).
-export function tallyEls(keys, names, totals, tally) {
+// The inputs for `keys`, as nodes, filled from `tally` (as the record writes it; blanks as null);
+// `table` is the sheet's `tally_table`: each key's kind, label and total.
+export function tallyEls(keys, names, table, tally) {
   const n = names.length;
   const seats = [...Array(n).keys()];
   const out = [];
   for (const key of keys) {
     const value = tally[key];
-    if (key in COUNT_KEYS) {
+    const { kind, total } = table[key];
+    const label = cap(table[key].label);
+    if (kind === "count") {
       out.push(
         el(
           "div",
           { class: "tally-key", data: { key } },
-          el("div", { class: "key-label", id: `k-${key}` }, `${COUNT_KEYS[key]} `, el("span", { class: "sum", data: { sum: key } })),
+          el("div", { class: "key-label", id: `k-${key}` }, `${label} `, el("span", { class: "sum", data: { sum: key } })),
           el(
             "div",
             { class: "counts", role: "group", "aria-labelledby": `k-${key}` },
@@ -51,22 +39,22 @@ export function tallyEls(keys, names, totals, tally) {
                   type: "number",
                   inputmode: "numeric",
                   min: 0,
-                  max: totals[key],
+                  max: total,
                   data: { key, seat: p },
                   value: value ? shown(value[p]) : "",
-                  "aria-label": `${COUNT_KEYS[key]}: ${names[p]}`,
+                  "aria-label": `${label}: ${names[p]}`,
                 }),
               ),
             ),
           ),
         ),
       );
-    } else if (SEAT_KEYS.includes(key)) {
+    } else if (kind === "seat") {
       out.push(
         el(
           "div",
           { class: "tally-key", data: { key } },
-          el("div", { class: "key-label", id: `k-${key}` }, seatLabel(key, totals.tricks)),
+          el("div", { class: "key-label", id: `k-${key}` }, label),
           el(
             "div",
             { class: "chips", role: "radiogroup", "aria-labelledby": `k-${key}` },
@@ -74,12 +62,12 @@ export function tallyEls(keys, names, totals, tally) {
           ),
         ),
       );
-    } else if (key === "order") {
+    } else if (kind === "order") {
       out.push(
         el(
           "div",
           { class: "tally-key", data: { key: "order" } },
-          el("div", { class: "key-label", id: "k-order" }, "Finishing order (first out first)"),
+          el("div", { class: "key-label", id: "k-order" }, label),
           el(
             "div",
             { class: "order", role: "group", "aria-labelledby": "k-order" },
@@ -100,12 +88,12 @@ export function tallyEls(keys, names, totals, tally) {
           ),
         ),
       );
-    } else if (key === "suits") {
+    } else if (kind === "suits") {
       out.push(
         el(
           "div",
           { class: "tally-key", data: { key: "suits" } },
-          el("div", { class: "key-label" }, "Cards taken per suit ", el("span", { class: "muted small" }, `(each suit: ${totals.suits.join(", ")})`)),
+          el("div", { class: "key-label" }, `${label} `, el("span", { class: "muted small" }, `(each suit: ${total.join(", ")})`)),
           el(
             "table",
             { class: "suits" },
@@ -138,12 +126,12 @@ export function tallyEls(keys, names, totals, tally) {
           ),
         ),
       );
-    } else if (key === "arrangements") {
+    } else if (kind === "arrangements") {
       out.push(
         el(
           "div",
           { class: "tally-key", data: { key: "arrangements" } },
-          el("div", { class: "key-label" }, "Each player's 13 cards: back 5, middle 5, front 3 ", el("span", { class: "muted small" }, "(e.g. AS KH TD 9C 2S)")),
+          el("div", { class: "key-label" }, `${label} `, el("span", { class: "muted small" }, "(e.g. AS KH TD 9C 2S)")),
           seats.map((p) => {
             const cards = value && value[p] ? value[p] : [];
             const rows = [cards.slice(0, 5), cards.slice(5, 10), cards.slice(10, 13)];
@@ -185,27 +173,29 @@ export function showSums(box, totals) {
   }
 }
 
-// The tally as the record writes it (blanks as null), and whether every box is filled.
-export function readTally(box, keys, n) {
+// The tally as the record writes it (blanks as null), and whether every box is filled;
+// `table` is the sheet's `tally_table`.
+export function readTally(box, keys, n, table) {
   const tally = {};
   let complete = true;
   const num = (input) => (input.value === "" ? null : Number(input.value));
   const seats = [...Array(n).keys()];
   for (const key of keys) {
-    if (key in COUNT_KEYS) {
+    const { kind } = table[key];
+    if (kind === "count") {
       tally[key] = seats.map((p) => num(box.querySelector(`input[data-key="${key}"][data-seat="${p}"]`)));
       complete &&= tally[key].every((v) => v !== null);
-    } else if (SEAT_KEYS.includes(key)) {
+    } else if (kind === "seat") {
       const checked = box.querySelector(`input[data-key="${key}"]:checked`);
       tally[key] = checked ? Number(checked.value) : null;
       complete &&= checked !== null;
-    } else if (key === "order") {
+    } else if (kind === "order") {
       tally[key] = [...box.querySelectorAll(`select[data-key="order"]`)].map((sel) => (sel.value === "" ? null : Number(sel.value)));
       complete &&= tally[key].every((v) => v !== null);
-    } else if (key === "suits") {
+    } else if (kind === "suits") {
       tally[key] = seats.map((p) => [0, 1, 2, 3].map((j) => num(box.querySelector(`input[data-key="suits"][data-seat="${p}"][data-suit="${j}"]`))));
       complete &&= tally[key].every((row) => row.every((v) => v !== null));
-    } else if (key === "arrangements") {
+    } else if (kind === "arrangements") {
       tally[key] = seats.map((p) =>
         [0, 1, 2].flatMap((j) => box.querySelector(`input[data-key="arrangements"][data-seat="${p}"][data-row="${j}"]`).value.split(/[\s,;|]+/).filter(Boolean)),
       );

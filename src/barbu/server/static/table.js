@@ -2,7 +2,7 @@
 // from the frames it sends: this seat's view (hand, public history, legal actions) and the
 // table frame (who sits where). The page asks nothing of its own about the rules: the legal
 // cards and calls it offers are the ones in the view.
-import { SUITS, backEl, cardEl, contractName, isRed, rankText, sortHand } from "./cards.js";
+import { SUITS, backEl, cardEl, contractName, isRed, loadContractTitles, rankText, sortHand } from "./cards.js";
 import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -226,6 +226,9 @@ const TRICK_CELL = { me: [3, 2], left: [2, 1], top: [1, 2], right: [2, 3], tl: [
 
 // ---------------------------------------------------------------- rendering
 
+// A contract's title in this table's rule set, as the core writes it.
+const title = (id) => contractName(state.view ? state.view.variant : null, id);
+
 function render() {
   const v = state.view;
   if (!v) return;
@@ -248,7 +251,7 @@ function render() {
 function renderInfo(v) {
   const parts = [el("span", {}, `Deal ${Math.min(v.deal, v.deals_total)} / ${v.deals_total}`)];
   if (v.declarer !== null && !v.game_over) parts.push(el("span", {}, `Declarer: ${nameOf(v.declarer)}`));
-  if (v.contract) parts.push(el("span", {}, el("strong", {}, contractName(v.contract))));
+  if (v.contract) parts.push(el("span", {}, el("strong", {}, title(v.contract))));
   if (v.trump) parts.push(el("span", {}, "Trumps: ", el("span", { class: `trump-suit${isRed("x" + v.trump) ? " red" : ""}` }, SUITS[v.trump])));
   if (v.rank) parts.push(el("span", {}, `Domino from ${rankText(v.rank)}`));
   if (v.game_over) parts.push(el("span", {}, el("strong", {}, "Game over")));
@@ -368,7 +371,7 @@ function settlement(h) {
   return el(
     "div",
     { class: "settle" },
-    el("strong", {}, `Deal ${h.deal}: ${contractName(h.contract)}`),
+    el("strong", {}, `Deal ${h.deal}: ${title(h.contract)}`),
     ` by ${nameOf(h.declarer)}${h.played ? "" : " (not played)"}`,
     el("table", {}, el("tbody", {}, el("tr", {}, el("th"), head), line("scored", h.raw), line("doubles", h.adjustments), line("deal", h.final))),
     rows,
@@ -538,7 +541,7 @@ function renderActions(v) {
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   if (!mine) return;
   if (v.phase === "contract") {
-    for (const id of v.legal) box.appendChild(button(contractName(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
+    for (const id of v.legal) box.appendChild(button(title(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
   } else if (v.phase === "trump") {
     for (const s of v.legal) box.appendChild(button(`${SUITS[s]} ${s}`, () => act({ type: "trump", suit: s }), { focus: `trump-${s}`, className: isRed("x" + s) ? "suit-red" : "" }));
   } else if (v.phase === "rank") {
@@ -586,7 +589,7 @@ function renderSheet(v) {
   const short = (s) => nameOf(s).replace(" (you)", "*").slice(0, 10);
   const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "contract"), Array.from({ length: n }, (_, s) => el("th", {}, short(s))));
   const rows = v.history.map((h) =>
-    el("tr", {}, el("td", {}, h.deal), el("td", {}, `${contractName(h.contract)} `, el("span", { class: "muted" }, `(${short(h.declarer)})`)), h.final.map((x) => el("td", {}, x))),
+    el("tr", {}, el("td", {}, h.deal), el("td", {}, `${title(h.contract)} `, el("span", { class: "muted" }, `(${short(h.declarer)})`)), h.final.map((x) => el("td", {}, x))),
   );
   const foot = el("tr", {}, el("td"), el("td", {}, "total"), v.totals.map((x) => el("td", {}, x)));
   $("sheet").replaceChildren(
@@ -687,4 +690,7 @@ async function start() {
   connect();
 }
 
+loadContractTitles()
+  .then(() => state.view && render())
+  .catch(() => toast("the contract titles could not be loaded: contract ids are shown"));
 start();
