@@ -39,7 +39,9 @@ class OptionalBuildExt(build_ext):
 
 setup(
     ext_modules=[
-        Extension("barbu._native", ["src/barbu/_native.c"], extra_compile_args=["-O2"], optional=True),
+        Extension(
+            "barbu._native", ["src/barbu/_native.c"], extra_compile_args=["-O2", "-ffp-contract=off"], optional=True
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

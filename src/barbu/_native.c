@@ -16,6 +16,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
 
 #define MAXP 6
 #define MAXT 26
@@ -314,6 +315,359 @@ static int unpack_pairs(PyObject *o, PairT *pairs, int *np, int players) {
     return 0;
 }
 
+
+/* ---- the rules of thumb: the same choices as barbu.bots.card_play.choose_card ---------------- */
+
+#define DECK52 ((1ULL << 52) - 1)
+
+typedef struct {
+    int take; /* kind "take" (else "avoid") */
+    double cost[52];
+    double trick_cost[MAXT];
+    uint64_t costly, positive, deck;
+    int later[MAXT];
+    int tricks;
+} Guide;
+
+static int unpack_guide(PyObject *o, Guide *g, int tricks_total) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 8) {
+        PyErr_SetString(PyExc_ValueError, "a guide is a tuple of 8 fields (see barbu.accel.pack_guide)");
+        return -1;
+    }
+    long v;
+    if (get_int(o, 0, &v) < 0) return -1;
+    g->take = (int)v;
+    PyObject *cost = PyTuple_GET_ITEM(o, 1), *trick = PyTuple_GET_ITEM(o, 2), *later = PyTuple_GET_ITEM(o, 5);
+    if (!PyTuple_Check(cost) || PyTuple_GET_SIZE(cost) != 52 || !PyTuple_Check(trick) ||
+        PyTuple_GET_SIZE(trick) != tricks_total || !PyTuple_Check(later) || PyTuple_GET_SIZE(later) != tricks_total) {
+        PyErr_SetString(PyExc_ValueError, "a guide has 52 card costs and one trick cost per trick");
+        return -1;
+    }
+    for (int c = 0; c < 52; c++) {
+        g->cost[c] = PyFloat_AsDouble(PyTuple_GET_ITEM(cost, c));
+        if (PyErr_Occurred()) return -1;
+    }
+    for (int i = 0; i < tricks_total; i++) {
+        g->trick_cost[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(trick, i));
+        if (PyErr_Occurred()) return -1;
+        int b = PyObject_IsTrue(PyTuple_GET_ITEM(later, i));
+        if (b < 0) return -1;
+        g->later[i] = b;
+    }
+    if (get_mask(PyTuple_GET_ITEM(o, 3), &g->costly) < 0 || get_mask(PyTuple_GET_ITEM(o, 4), &g->positive) < 0 ||
+        get_mask(PyTuple_GET_ITEM(o, 6), &g->deck) < 0 || get_int(o, 7, &v) < 0)
+        return -1;
+    g->tricks = (int)v;
+    return 0;
+}
+
+static uint64_t below(int c) { return (1ULL << c) - 1; }
+static uint64_t above(int c) { return DECK52 & ~((2ULL << c) - 1); }
+static int highest(uint64_t m) { return m ? top_bit(m) : -1; }
+static int pop(uint64_t m) { return __builtin_popcountll(m); }
+
+static double cost_of(uint64_t mask, const double *cost) {
+    double total = 0.0;
+    while (mask) {
+        total += cost[low_bit(mask)];
+        mask &= mask - 1;
+    }
+    return total;
+}
+
+static uint64_t trick_mask(const TP *s) {
+    uint64_t m = 0;
+    for (int i = 0; i < s->tlen; i++) m |= 1ULL << s->trick[i];
+    return m;
+}
+
+/* min over the cards of mask by (cost, card) (low_card) or (cost, -card) */
+static int cheapest(uint64_t mask, const double *cost, int low_card) {
+    int best = -1;
+    while (mask) {
+        int c = low_bit(mask);
+        mask &= mask - 1;
+        if (best < 0 || (low_card ? cost[c] < cost[best] : cost[c] <= cost[best])) best = c;
+    }
+    return best;
+}
+
+static int future_risk(const TP *s, const Guide *g, int index) {
+    if (g->later[index]) return 1;
+    return (g->deck & ~s->played & g->positive) != 0;
+}
+
+static int avoid_discard(const TP *s, int seat, uint64_t legal, uint64_t out, const Guide *g) {
+    const double *cost = g->cost;
+    uint64_t penalty = legal & g->positive;
+    if (penalty) {
+        int best = -1;
+        while (penalty) {
+            int c = low_bit(penalty);
+            penalty &= penalty - 1;
+            if (best < 0 || cost[c] >= cost[best]) best = c;
+        }
+        return best;
+    }
+    uint64_t hand = s->hands[seat];
+    int best = low_bit(legal);
+    double best_danger = -1.0;
+    uint64_t m = legal;
+    while (m) {
+        int c = low_bit(m);
+        m &= m - 1;
+        uint64_t mask = SUIT(c / 13);
+        uint64_t out_s = out & mask;
+        double danger;
+        if (!out_s)
+            danger = 1.0 + (double)(c % 13) / 100.0;
+        else {
+            int beaten = pop(out_s & below(c));
+            int cover = pop(hand & mask & below(c));
+            danger = (double)beaten / (double)(pop(out_s) * (1 + cover)) + (double)(c % 13) / 100.0;
+        }
+        double gain = -cost[c];
+        danger -= (gain > 0.0 ? gain : 0.0) / 10.0;
+        if (danger > best_danger) {
+            best = c;
+            best_danger = danger;
+        }
+    }
+    return best;
+}
+
+static int avoid_lead(const TP *s, int seat, uint64_t legal, uint64_t out, const Guide *g) {
+    const double *cost = g->cost;
+    uint64_t costly = g->costly;
+    int index = s->nwin;
+    int tricks_left = g->tricks - index;
+    double penalty_out = cost_of(out & costly, cost);
+    double per_trick = (penalty_out > 0.0 ? penalty_out : 0.0) / (double)(tricks_left > 1 ? tricks_left : 1);
+    uint64_t hand = s->hands[seat];
+    int n = s->players;
+    int best = -1;
+    double best_score = 0.0;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = SUIT(su);
+        uint64_t mine = legal & mask;
+        if (!mine) continue;
+        uint64_t out_s = out & mask;
+        double trick_cost = g->trick_cost[index];
+        int cand;
+        double p_win, pen;
+        if (!out_s) {
+            cand = (mine & costly) ? cheapest(mine, cost, 0) : top_bit(mine);
+            p_win = 1.0;
+            pen = per_trick * (double)(n - 1);
+        } else {
+            uint64_t safe = mine & ((out_s & -out_s) - 1);
+            if (safe) {
+                cand = top_bit(safe);
+                p_win = pop(out_s) >= n - 1 ? 0.05 : 0.3;
+            } else {
+                cand = low_bit(mine);
+                int lo = pop(out_s & below(cand));
+                int hi = pop(out_s) - lo;
+                p_win = hi ? pow((double)lo / (double)(lo + hi), 2.0) : 1.0;
+            }
+            uint64_t taken = out_s & costly & below(cand);
+            pen = (taken ? cost_of(taken, cost) : 0.0) * 0.5 + per_trick * 0.5;
+        }
+        double score = p_win * (trick_cost + cost[cand] + pen);
+        uint64_t driven = out_s & costly & ~((2ULL << cand) - 1);
+        score -= 0.15 * (driven ? cost_of(driven, cost) : 0.0) * (1.0 - p_win);
+        double risk = trick_cost + per_trick;
+        score += 0.1 * (double)pop(hand & mask & ~((2ULL << cand) - 1)) * (risk > 0.0 ? risk : 0.0);
+        score += 0.02 * (double)pop(mine);
+        if (best < 0 || score < best_score) {
+            best = cand;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static int avoid(const TP *s, int seat, uint64_t legal, const Guide *g) {
+    uint64_t hand = s->hands[seat];
+    const double *cost = g->cost;
+    int index = s->nwin;
+    uint64_t in_trick = trick_mask(s);
+    uint64_t out = g->deck & ~(s->played | in_trick | hand);
+    if (!s->tlen) return avoid_lead(s, seat, legal, out, g);
+    uint64_t led = SUIT(s->trick[0] / 13);
+    uint64_t follow = legal & led;
+    int last = s->tlen == s->players - 1;
+    int high = top_bit(in_trick & led);
+    double trick_cost = g->trick_cost[index];
+    double sum = 0.0;
+    for (int i = 0; i < s->tlen; i++) sum += cost[s->trick[i]];
+    double penalty_now = trick_cost + sum;
+    if (follow) {
+        uint64_t under = follow & below(high);
+        uint64_t over = follow & ~under;
+        if (under) {
+            int best = top_bit(under);
+            if (last && over && penalty_now <= 0 && trick_cost <= 0) {
+                int shed = -1;
+                uint64_t m = over;
+                while (m) {
+                    int c = low_bit(m);
+                    m &= m - 1;
+                    if (cost[c] <= 0) shed = c;
+                }
+                if (shed >= 0 && future_risk(s, g, index)) return shed;
+            }
+            return best;
+        }
+        int low_first = !last && penalty_now > 0 && (out & led & above(low_bit(follow)));
+        if (!(follow & g->costly)) return low_first ? low_bit(follow) : top_bit(follow);
+        return cheapest(follow, cost, low_first);
+    }
+    return avoid_discard(s, seat, legal, out, g);
+}
+
+static int weakest(uint64_t cards, uint64_t out) {
+    int best = -1, k0 = 9, k1 = 99, k2 = 99;
+    uint64_t m = cards;
+    while (m) {
+        int c = low_bit(m);
+        m &= m - 1;
+        uint64_t mask = SUIT(c / 13);
+        uint64_t out_s = out & mask;
+        int master = (!out_s || c > highest(out_s)) ? 1 : 0;
+        int a = master, b = pop(cards & mask), d = c % 13;
+        if (a < k0 || (a == k0 && (b < k1 || (b == k1 && d < k2)))) {
+            best = c;
+            k0 = a;
+            k1 = b;
+            k2 = d;
+        }
+    }
+    return best;
+}
+
+static int inner_sequence(uint64_t mine, uint64_t out) {
+    int best = -1, best_len = 2;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = SUIT(su);
+        int cards[13], k = 0;
+        uint64_t m = mine & mask;
+        while (m) {
+            int c = top_bit(m);
+            m &= ~(1ULL << c);
+            cards[k++] = c;
+        }
+        uint64_t out_s = out & mask;
+        int i = 0;
+        while (i < k) {
+            int j = i;
+            while (j + 1 < k && !(out_s & below(cards[j]) & above(cards[j + 1]))) j++;
+            int length = j - i + 1;
+            int top = cards[i];
+            int over = pop(out_s & above(top));
+            if (length > best_len && over >= 1 && over <= 2 && top % 13 >= 7) {
+                best = top;
+                best_len = length;
+            }
+            i = j + 1;
+        }
+    }
+    return best;
+}
+
+static int take_lead(uint64_t legal, uint64_t out, uint64_t tm) {
+    uint64_t mine_trumps = legal & tm, out_trumps = out & tm;
+    if (mine_trumps && out_trumps) {
+        int inner = inner_sequence(mine_trumps, out);
+        if (inner >= 0) return inner;
+        int top = top_bit(mine_trumps);
+        if (top > top_bit(out_trumps)) return top;
+        if (pop(mine_trumps) >= 4 || pop(mine_trumps) > pop(out_trumps)) return low_bit(mine_trumps);
+    }
+    int best = -1, k0 = -1, k1 = -1;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = SUIT(su);
+        uint64_t mine = legal & mask & ~tm;
+        uint64_t out_s = out & mask;
+        if (mine && out_s && top_bit(mine) > top_bit(out_s)) {
+            int a = pop(out_s), b = pop(mine);
+            if (a > k0 || (a == k0 && b > k1)) {
+                best = top_bit(mine);
+                k0 = a;
+                k1 = b;
+            }
+        }
+    }
+    if (best >= 0) return best;
+    uint64_t side = (legal & ~tm) ? (legal & ~tm) : legal;
+    int inner = inner_sequence(side, out);
+    if (inner >= 0) return inner;
+    int longest = 0, most = -1;
+    for (int su = 0; su < 4; su++) {
+        int cnt = pop(side & SUIT(su));
+        if (cnt >= most) {
+            most = cnt;
+            longest = su;
+        }
+    }
+    return low_bit(side & SUIT(longest));
+}
+
+static int take(const TP *s, int seat, uint64_t legal, const Guide *g) {
+    uint64_t hand = s->hands[seat];
+    uint64_t tm = s->trump >= 0 ? SUIT(s->trump) : 0;
+    uint64_t out = g->deck & ~(s->played | trick_mask(s) | hand);
+    if (!s->tlen) return take_lead(legal, out, tm);
+    uint64_t led = SUIT(s->trick[0] / 13);
+    int trumps_in = 0, cur = -1, cur_led = -1;
+    for (int i = 0; i < s->tlen; i++) {
+        int c = s->trick[i];
+        if ((1ULL << c) & tm) {
+            trumps_in = 1;
+            if (c > cur) cur = c;
+        }
+        if (((1ULL << c) & led) && c > cur_led) cur_led = c;
+    }
+    if (!trumps_in) cur = cur_led;
+    int last = s->tlen == s->players - 1;
+    uint64_t follow = legal & led;
+    if (follow) {
+        if (trumps_in && led != tm) return low_bit(follow);
+        uint64_t beat = follow & above(cur);
+        if (!beat) return low_bit(follow);
+        if (last) return low_bit(beat);
+        uint64_t out_s = out & led;
+        uint64_t masters = out_s ? (beat & above(top_bit(out_s))) : beat;
+        if (masters) return low_bit(masters);
+        return low_bit(follow);
+    }
+    uint64_t ruffs = legal & tm;
+    if (ruffs) {
+        uint64_t winners = trumps_in ? (ruffs & above(cur)) : ruffs;
+        if (winners) return low_bit(winners);
+        uint64_t others = legal & ~tm;
+        return others ? weakest(others, out) : low_bit(ruffs);
+    }
+    return weakest(legal, out);
+}
+
+static int choose(const TP *s, const Guide *g) {
+    uint64_t legal = legal_for(s, s->hands[s->turn], s->trick, s->tlen, s->played);
+    if (!(legal & (legal - 1))) return low_bit(legal);
+    return g->take ? take(s, s->turn, legal, g) : avoid(s, s->turn, legal, g);
+}
+
+static void final_scores(const TP *s, const Model *m, const PairT *pairs, int np, long *fin) {
+    long raw[MAXP];
+    raw_scores(s, m, s->captured, s->winners, s->nwin, raw);
+    for (int p = 0; p < s->players; p++) fin[p] = raw[p];
+    for (int k = 0; k < np; k++) {
+        long delta = pairs[k].m * (raw[pairs[k].a] - raw[pairs[k].b]);
+        fin[pairs[k].a] += delta;
+        fin[pairs[k].b] -= delta;
+    }
+}
+
 /* ---- random numbers for playouts (splitmix64) ------------------------------------------- */
 
 static uint64_t next_random(uint64_t *x) {
@@ -368,17 +722,20 @@ static PyObject *py_raw(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_playouts(PyObject *self, PyObject *args) {
-    PyObject *state, *model, *pairs_o;
+    PyObject *state, *model, *pairs_o, *guide_o;
     Py_ssize_t count;
     unsigned long long seed;
     int record;
-    if (!PyArg_ParseTuple(args, "OOOnKp", &state, &model, &pairs_o, &count, &seed, &record)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOnKpO", &state, &model, &pairs_o, &count, &seed, &record, &guide_o)) return NULL;
     TP start;
     Model m;
     PairT pairs[32];
+    Guide g;
     int np;
     if (unpack(state, &start) < 0 || unpack_model(model, &m) < 0 || unpack_pairs(pairs_o, pairs, &np, start.players) < 0)
         return NULL;
+    int thumb = guide_o != Py_None;
+    if (thumb && unpack_guide(guide_o, &g, start.tricks_total) < 0) return NULL;
     if (count < 0) {
         PyErr_SetString(PyExc_ValueError, "the number of playouts must be 0 or more");
         return NULL;
@@ -394,18 +751,12 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
         while (!s.finished) {
             uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
             if (!legal) break; /* a state whose hands ran out before its last trick */
-            int c = random_card(legal, &rng);
+            int c = thumb ? choose(&s, &g) : random_card(legal, &rng);
             cards[nc++] = c;
             play(&s, c);
         }
-        long raw[MAXP], fin[MAXP];
-        raw_scores(&s, &m, s.captured, s.winners, s.nwin, raw);
-        for (int p = 0; p < n; p++) fin[p] = raw[p];
-        for (int k = 0; k < np; k++) {
-            long delta = pairs[k].m * (raw[pairs[k].a] - raw[pairs[k].b]);
-            fin[pairs[k].a] += delta;
-            fin[pairs[k].b] -= delta;
-        }
+        long fin[MAXP];
+        final_scores(&s, &m, pairs, np, fin);
         PyObject *scores = PyTuple_New(n);
         for (int p = 0; p < n; p++) PyTuple_SET_ITEM(scores, p, PyLong_FromLong(fin[p]));
         if (record) {
@@ -524,61 +875,129 @@ static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64
     v->s.hands[seat] = hand;
 }
 
+static int read_care(PyObject *care_o, int n, double care[MAXP][MAXP]) {
+    if (!PyTuple_Check(care_o) || PyTuple_GET_SIZE(care_o) != n) goto bad;
+    for (int p = 0; p < n; p++) {
+        PyObject *row = PyTuple_GET_ITEM(care_o, p);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != n) goto bad;
+        for (int q = 0; q < n; q++) {
+            care[p][q] = PyFloat_AsDouble(PyTuple_GET_ITEM(row, q));
+            if (PyErr_Occurred()) return -1;
+        }
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "care is one tuple of floats per seat");
+    return -1;
+}
+
+/* Each seat's value of s under perfect play (v's model, care, sign and cost set). */
+static void solve_state(Solver *v, const TP *s, int root, double *out) {
+    v->s = *s;
+    v->n = s->players;
+    v->root = root;
+    for (int p = 0; p < v->n; p++) v->nxt[p] = next_seat(s, p);
+    if (v->s.finished)
+        values(v, out);
+    else if (v->s.tlen == 0 && v->s.nwin == v->s.tricks_total - 1)
+        last_trick(v, v->s.leader, out);
+    else {
+        int trick[MAXP];
+        uint64_t in_trick = 0;
+        for (int i = 0; i < v->s.tlen; i++) {
+            trick[i] = v->s.trick[i];
+            in_trick |= 1ULL << trick[i];
+        }
+        search(v, v->s.turn, v->s.leader, trick, v->s.tlen, in_trick, v->s.played, out);
+    }
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *state, *model, *care_o, *cost_o;
     double sign;
     int root;
     if (!PyArg_ParseTuple(args, "OOOdOi", &state, &model, &care_o, &sign, &cost_o, &root)) return NULL;
     Solver v;
+    TP s;
     memset(&v, 0, sizeof v);
-    if (unpack(state, &v.s) < 0 || unpack_model(model, &v.m) < 0) return NULL;
-    v.n = v.s.players;
-    if (root < 0 || root >= v.n) {
+    if (unpack(state, &s) < 0 || unpack_model(model, &v.m) < 0 || read_care(care_o, s.players, v.care) < 0) return NULL;
+    if (root < 0 || root >= s.players) {
         PyErr_SetString(PyExc_ValueError, "root must be a seat of the state");
         return NULL;
     }
-    v.root = root;
-    v.sign = sign;
-    if (!PyTuple_Check(care_o) || PyTuple_GET_SIZE(care_o) != v.n || !PyTuple_Check(cost_o) ||
-        PyTuple_GET_SIZE(cost_o) != 52) {
-        PyErr_SetString(PyExc_ValueError, "care is one tuple of floats per seat; cost one float per card");
+    if (!PyTuple_Check(cost_o) || PyTuple_GET_SIZE(cost_o) != 52) {
+        PyErr_SetString(PyExc_ValueError, "cost is one float per card");
         return NULL;
-    }
-    for (int p = 0; p < v.n; p++) {
-        PyObject *row = PyTuple_GET_ITEM(care_o, p);
-        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != v.n) {
-            PyErr_SetString(PyExc_ValueError, "care is one tuple of floats per seat");
-            return NULL;
-        }
-        for (int q = 0; q < v.n; q++) {
-            v.care[p][q] = PyFloat_AsDouble(PyTuple_GET_ITEM(row, q));
-            if (PyErr_Occurred()) return NULL;
-        }
     }
     for (int c = 0; c < 52; c++) {
         v.cost[c] = PyFloat_AsDouble(PyTuple_GET_ITEM(cost_o, c));
         if (PyErr_Occurred()) return NULL;
     }
-    for (int p = 0; p < v.n; p++) v.nxt[p] = next_seat(&v.s, p);
+    v.sign = sign;
     double out[MAXP];
-    if (v.s.finished)
-        values(&v, out);
-    else if (v.s.tlen == 0 && v.s.nwin == v.s.tricks_total - 1)
-        last_trick(&v, v.s.leader, out);
-    else {
-        int trick[MAXP];
-        uint64_t in_trick = 0;
-        for (int i = 0; i < v.s.tlen; i++) {
-            trick[i] = v.s.trick[i];
-            in_trick |= 1ULL << trick[i];
-        }
-        Py_BEGIN_ALLOW_THREADS
-        search(&v, v.s.turn, v.s.leader, trick, v.s.tlen, in_trick, v.s.played, out);
-        Py_END_ALLOW_THREADS
-    }
-    PyObject *res = PyList_New(v.n);
-    for (int p = 0; p < v.n; p++) PyList_SET_ITEM(res, p, PyFloat_FromDouble(out[p]));
+    Py_BEGIN_ALLOW_THREADS
+    solve_state(&v, &s, root, out);
+    Py_END_ALLOW_THREADS
+    PyObject *res = PyList_New(s.players);
+    for (int p = 0; p < s.players; p++) PyList_SET_ITEM(res, p, PyFloat_FromDouble(out[p]));
     return res;
+}
+
+static PyObject *py_choose(PyObject *self, PyObject *args) {
+    PyObject *state, *guide;
+    if (!PyArg_ParseTuple(args, "OO", &state, &guide)) return NULL;
+    TP s;
+    Guide g;
+    if (unpack(state, &s) < 0 || unpack_guide(guide, &g, s.tricks_total) < 0) return NULL;
+    if (s.finished) {
+        PyErr_SetString(PyExc_ValueError, "choose needs an unfinished state");
+        return NULL;
+    }
+    return PyLong_FromLong(choose(&s, &g));
+}
+
+static PyObject *py_finish(PyObject *self, PyObject *args) {
+    PyObject *state, *model, *pairs_o, *guide, *care_o;
+    double sign;
+    int endgame, me;
+    if (!PyArg_ParseTuple(args, "OOOOOdii", &state, &model, &pairs_o, &guide, &care_o, &sign, &endgame, &me))
+        return NULL;
+    TP s;
+    Guide g;
+    Solver v;
+    PairT pairs[32];
+    int np;
+    memset(&v, 0, sizeof v);
+    if (unpack(state, &s) < 0 || unpack_model(model, &v.m) < 0 || unpack_pairs(pairs_o, pairs, &np, s.players) < 0 ||
+        unpack_guide(guide, &g, s.tricks_total) < 0 || read_care(care_o, s.players, v.care) < 0)
+        return NULL;
+    if (me < 0 || me >= s.players) {
+        PyErr_SetString(PyExc_ValueError, "me must be a seat of the state");
+        return NULL;
+    }
+    memcpy(v.cost, g.cost, sizeof v.cost);
+    v.sign = sign;
+    double value;
+    Py_BEGIN_ALLOW_THREADS
+    value = 0.0;
+    int solved = 0;
+    while (!s.finished) {
+        if (endgame && s.tricks_total - s.nwin <= endgame) {
+            double out[MAXP];
+            solve_state(&v, &s, me, out);
+            value = out[me];
+            solved = 1;
+            break;
+        }
+        play(&s, choose(&s, &g));
+    }
+    if (!solved) {
+        long fin[MAXP];
+        final_scores(&s, &v.m, pairs, np, fin);
+        value = sign * (double)fin[me];
+    }
+    Py_END_ALLOW_THREADS
+    return PyFloat_FromDouble(value);
 }
 
 static PyMethodDef methods[] = {
@@ -586,8 +1005,11 @@ static PyMethodDef methods[] = {
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
     {"raw", py_raw, METH_VARARGS, "raw(state, model) -> each seat's raw score of the tricks taken so far"},
     {"playouts", py_playouts, METH_VARARGS,
-     "playouts(state, model, pairs, count, seed, record) -> final scores of count random completions"},
+     "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},
     {"solve", py_solve, METH_VARARGS, "solve(state, model, care, sign, cost, root) -> each seat's value"},
+    {"choose", py_choose, METH_VARARGS, "choose(state, guide) -> the rules-of-thumb card of the seat to act"},
+    {"finish", py_finish, METH_VARARGS,
+     "finish(state, model, pairs, guide, care, sign, endgame, me) -> me's value of a rules-of-thumb finish"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from barbu.rulesets import Rules
     from barbu.tricks import TrickPlay
 
-__all__ = ["NATIVE", "legal_mask", "pack", "playouts", "score_model", "solve", "step"]
+__all__ = ["NATIVE", "choose", "finish", "legal_mask", "pack", "pack_guide", "playouts", "score_model", "solve", "step"]
 
 Packed = tuple[int | tuple[int, ...], ...]
 """A trick-play state as the compiled kernels read it (see :func:`pack`)."""
@@ -172,15 +172,59 @@ def _model_raw(model: tuple[int, ...], n: int, captured: list[int], winners: lis
     return raw
 
 
-def playouts(
-    deal: Deal, count: int, seed: int, record: bool = False
-) -> list[tuple[int, ...]] | list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Final scores (raw plus doubling adjustments) of ``count`` random completions of ``deal``.
+def pack_guide(guide: PlayGuide) -> tuple[object, ...] | None:
+    """A :class:`~barbu.bots.card_play.PlayGuide` as the compiled rules of thumb read it
+    (None for the kinds they do not play: Ravage City, domino, arrangements)."""
+    if guide.kind not in ("avoid", "take"):
+        return None
+    return (
+        int(guide.kind == "take"),
+        tuple(guide.card_cost),
+        tuple(guide.trick_cost),
+        guide.costly,
+        guide.positive,
+        tuple(guide.later_trick_costs),
+        guide.deck,
+        guide.tricks,
+    )
 
-    ``deal`` must be in trick play with a contract that has a :func:`score_model`. Each
-    seat to act plays a legal card drawn uniformly (the compiled generator, seeded by
-    ``seed``). With ``record`` each result is ``(scores, cards played)``, so that the
-    pure path can replay it.
+
+def choose(t: TrickPlay, guide: PlayGuide) -> int:
+    """The compiled :func:`~barbu.bots.card_play.choose_card` for the seat to act of ``t``."""
+    packed = pack_guide(guide)
+    if packed is None:
+        raise ValueError(f"the compiled rules of thumb do not play {guide.kind!r} deals")
+    return int(_require().choose(pack(t), packed))
+
+
+def finish(deal: Deal, guide: PlayGuide, me: int, endgame: int) -> float | None:
+    """``me``'s value of finishing ``deal``'s trick play by the rules of thumb for every
+    seat, the last ``endgame`` tricks solved exactly (0: never), as
+    :meth:`barbu.bots.search.SearchBot.finish` works it out; ``deal`` is not changed.
+    None when there is no compiled path for it (not built, or a contract the compiled
+    scoring or rules of thumb do not cover)."""
+    t, contract = deal.tricks, deal.contract
+    if _native is None or t is None or contract is None:
+        return None
+    model = score_model(contract, deal.rules.shape)
+    packed = pack_guide(guide)
+    if model is None or packed is None:
+        return None
+    pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
+    care = tuple(tuple(row) for row in guide.care)
+    return float(_native.finish(pack(t), model, pairs, packed, care, guide.sign, endgame, me))
+
+
+def playouts(
+    deal: Deal, count: int, seed: int, record: bool = False, guide: PlayGuide | None = None
+) -> list[tuple[int, ...]] | list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Final scores (raw plus doubling adjustments) of ``count`` completions of ``deal``.
+
+    ``deal`` must be in trick play with a contract that has a :func:`score_model`. With
+    no ``guide`` each seat to act plays a legal card drawn uniformly (the compiled
+    generator, seeded by ``seed``); with one, the rules of thumb of
+    :func:`~barbu.bots.card_play.choose_card`. With ``record`` each result is
+    ``(scores, cards played)``, so that the pure path can replay it.
     """
     t = deal.tricks
     contract = deal.contract
@@ -190,7 +234,10 @@ def playouts(
     if model is None:
         raise ValueError(f"{contract.id} has no compiled scoring: play it through the pure path")
     pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
-    return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record))
+    policy = None if guide is None else pack_guide(guide)
+    if guide is not None and policy is None:
+        raise ValueError(f"the compiled rules of thumb do not play {guide.kind!r} deals")
+    return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
 
 
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:

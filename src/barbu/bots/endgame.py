@@ -9,8 +9,7 @@ choice: only one of them is tried (:func:`distinct_cards`).
 >>> from barbu.cards import parse_pbn, card
 >>> from barbu.rulesets import rules
 >>> from barbu.tricks import TrickPlay
->>> from barbu import accel
-from barbu.bots.card_play import PlayGuide
+>>> from barbu.bots.card_play import PlayGuide
 >>> r = rules("classic")
 >>> hands = [parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")]
 >>> t = TrickPlay(hands, leader=0, trump=None)
