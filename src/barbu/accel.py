@@ -15,7 +15,7 @@ scoring) before using them. The rules stay in the core: the compiled kernels rep
 >>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, trump=None)
 >>> pack(t)[15] == tuple(t.hands)
 True
->>> legal_mask(t) == t.legal_mask()
+>>> not NATIVE or legal_mask(t) == t.legal_mask()
 True
 """
 
@@ -35,7 +35,19 @@ if TYPE_CHECKING:
     from barbu.rulesets import Rules
     from barbu.tricks import TrickPlay
 
-__all__ = ["NATIVE", "choose", "finish", "legal_mask", "pack", "pack_guide", "playouts", "score_model", "solve", "step"]
+__all__ = [
+    "NATIVE",
+    "choose",
+    "finish",
+    "legal_mask",
+    "pack",
+    "pack_guide",
+    "playouts",
+    "score_model",
+    "solve",
+    "status",
+    "step",
+]
 
 Packed = tuple[int | tuple[int, ...], ...]
 """A trick-play state as the compiled kernels read it (see :func:`pack`)."""
@@ -54,6 +66,19 @@ def _load() -> ModuleType | None:
 _native = _load()
 NATIVE = _native is not None
 """Whether the compiled kernels are in use."""
+
+
+def status() -> str:
+    """One line saying whether the compiled accelerator is in use, and if not why.
+
+    >>> status().startswith("barbu: compiled accelerator")
+    True
+    """
+    if NATIVE:
+        return "barbu: compiled accelerator in use"
+    if os.environ.get("BARBU_PURE") == "1":
+        return "barbu: compiled accelerator switched off by BARBU_PURE=1; the pure-Python path is used"
+    return "barbu: compiled accelerator not built (no C compiler at install?); the pure-Python path is used"
 
 
 def pack(t: TrickPlay) -> Packed:
@@ -240,6 +265,11 @@ def playouts(
     return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
 
 
+def main() -> None:
+    """``python -m barbu.accel``: print :func:`status`."""
+    print(status())
+
+
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:
     """:func:`barbu.bots.endgame.solve` in compiled code, or None when it has no compiled path
     (not built, or a contract with no :func:`score_model`)."""
@@ -250,3 +280,7 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         return None
     care = tuple(tuple(row) for row in guide.care)
     return list(_native.solve(pack(t), model, care, guide.sign, tuple(guide.card_cost), root))
+
+
+if __name__ == "__main__":
+    main()
