@@ -1016,4 +1016,11 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "barbu._native", "Compiled kernels of trick play.", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
