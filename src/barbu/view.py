@@ -18,7 +18,7 @@ the undealt deck are never in it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -200,7 +200,20 @@ class _PlayLog:
     it: one decision costs the actions taken since, not the whole deal.
     """
 
-    __slots__ = ("calls", "captured", "captured_at", "hands", "pairs", "plays", "tricks")
+    __slots__ = (
+        "call_list",
+        "calls",
+        "captured",
+        "captured_at",
+        "cards_left",
+        "hands",
+        "left_at",
+        "pairs",
+        "plays",
+        "rows",
+        "rows_at",
+        "tricks",
+    )
 
     def __init__(self) -> None:
         self.plays: tuple[tuple[int, int | None], ...] = ()
@@ -212,6 +225,11 @@ class _PlayLog:
         """Each hand mask shown so far in this deal, as its cards (hands only shrink)."""
         self.calls = -1
         self.pairs: tuple[tuple[int, int, int], ...] = ()
+        self.call_list: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...] = ()
+        self.left_at: tuple[int, Phase] | None = None
+        self.cards_left: tuple[int, ...] = ()
+        self.rows_at = -1
+        self.rows: tuple[tuple[int, int] | None, ...] | None = None
 
     def hand(self, mask: int) -> tuple[int, ...]:
         """The cards of ``mask``, read once per mask."""
@@ -220,13 +238,32 @@ class _PlayLog:
             cards = self.hands[mask] = tuple(cards_of(mask))
         return cards
 
-    def business(self, d: Deal) -> tuple[tuple[int, int, int], ...]:
-        """``(doubler, doubled, multiplier)`` of each business pair, read again only after a call."""
+    def business(self, d: Deal) -> None:
+        """Read the calls and business pairs again if a call was made since the last view."""
         calls = len(d.doubling.calls) if d.doubling is not None else 0
         if calls != self.calls:
             self.pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in d.pairs())
+            if d.doubling is not None:
+                self.call_list = tuple((c.seat, c.round, c.doubles, c.redoubles) for c in d.doubling.calls)
             self.calls = calls
-        return self.pairs
+
+    def left(self, d: Deal) -> tuple[int, ...]:
+        """How many cards each seat holds, read again only after a play or a change of phase."""
+        at = (len(d.plays), d.phase)
+        if at != self.left_at:
+            self.cards_left = tuple(d.hand(s).bit_count() for s in range(d.players))
+            self.left_at = at
+        return self.cards_left
+
+    def domino_rows(self, d: Deal) -> tuple[tuple[int, int] | None, ...] | None:
+        """The domino rows, read again only after a play."""
+        domino = d.domino
+        if domino is None:
+            return None
+        if self.rows_at != len(d.plays) or self.rows is None:
+            self.rows = tuple(domino.rows())
+            self.rows_at = len(d.plays)
+        return self.rows
 
     def update(self, d: Deal) -> None:
         """Catch up with ``d``'s plays (a deal whose plays shrank is read again from its start)."""
@@ -307,6 +344,25 @@ def _game_log(game: Game) -> _GameLog:
     return log
 
 
+_FIELDS = frozenset(f.name for f in fields(SeatView))
+
+
+def _view(**values: Any) -> SeatView:
+    """A :class:`SeatView` of every field, made without the frozen dataclass's per-field checks
+    (several times faster; the view is as frozen as one made by its constructor).
+
+    >>> from barbu.game import Game
+    >>> game = Game.new("classic", seed=3)
+    >>> view = seat_view(game, 0)
+    >>> view == SeatView(**vars(view)) and set(vars(view)) == _FIELDS
+    True
+    """
+    assert values.keys() == _FIELDS
+    view = object.__new__(SeatView)
+    view.__dict__.update(values)
+    return view
+
+
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (None: a spectator, who sees no hand)."""
     live_deal = game.current
@@ -333,13 +389,11 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     hand = log.hand(deal.hand(seat)) if seat is not None else ()
     if deal.phase is Phase.ARRANGE and seat is not None and seat in deal._arrange_order()[: len(deal.arrangements)]:
         hand = ()
-    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...] = ()
     must: tuple[int, ...] = ()
-    if deal.doubling is not None:
-        calls = tuple((c.seat, c.round, c.doubles, c.redoubles) for c in deal.doubling.calls)
-        if seat is not None and deal.phase is Phase.CALL and to_act == seat:
-            must = tuple(deal.doubling.must_double(seat))
-    return SeatView(
+    log.business(deal)
+    if deal.doubling is not None and seat is not None and deal.phase is Phase.CALL and to_act == seat:
+        must = tuple(deal.doubling.must_double(seat))
+    return _view(
         seat=seat,
         variant=game.rules.name,
         players=players,
@@ -352,16 +406,16 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         contract=deal.contract.id if deal.contract is not None else None,
         trump=SUITS[deal.trump] if deal.trump is not None else None,
         rank=RANKS[deal.rank] if deal.rank is not None else None,
-        calls=calls,
-        pairs=log.business(deal),
+        calls=log.call_list,
+        pairs=log.pairs,
         tricks=log.tricks,
         current_trick=current,
         captured=captured,
-        domino_rows=tuple(domino.rows()) if domino is not None else None,
+        domino_rows=log.domino_rows(deal),
         domino_order=tuple(domino.order) if domino is not None else (),
         plays=log.plays,
         arrangements=tuple(arrangements),
-        cards_left=tuple(deal.hand(s).bit_count() for s in range(players)),
+        cards_left=log.left(deal),
         declared=past.declared,
         contracts_left=tuple(c.id for c in deal.available) if deal.phase is Phase.CONTRACT else (),
         must_double=must,
