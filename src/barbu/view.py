@@ -226,7 +226,7 @@ class _PlayLog:
         self.calls = -1
         self.pairs: tuple[tuple[int, int, int], ...] = ()
         self.call_list: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...] = ()
-        self.left_at: tuple[int, Phase] | None = None
+        self.left_at: tuple[int, Phase, bool] | None = None
         self.cards_left: tuple[int, ...] = ()
         self.rows_at = -1
         self.rows: tuple[tuple[int, int] | None, ...] | None = None
@@ -248,8 +248,9 @@ class _PlayLog:
             self.calls = calls
 
     def left(self, d: Deal) -> tuple[int, ...]:
-        """How many cards each seat holds, read again only after a play or a change of phase."""
-        at = (len(d.plays), d.phase)
+        """How many cards each seat holds, read again only after a play, a change of phase or
+        hands given to a deal dealt without them."""
+        at = (len(d.plays), d.phase, d.dealt is None)
         if at != self.left_at:
             self.cards_left = tuple(d.hand(s).bit_count() for s in range(d.players))
             self.left_at = at
