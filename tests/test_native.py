@@ -84,6 +84,18 @@ def test_a_refused_step_says_what_is_wrong() -> None:
         accel.step(accel.pack(t), 5)
     with pytest.raises(ValueError, match="19 fields"):
         accel.step((1, 2, 3), 0)
+    state = accel.pack(t)
+    for field, value in [
+        (12, 2),
+        (15, (0b111, 0b1100, 0b110000, 0b11000000)),
+        (15, (0b11, 0b11, 0b110000, 0)),
+        (18, (0, 0)),
+    ]:
+        broken = state[:field] + (value,) + state[field + 1 :]
+        with pytest.raises(ValueError, match="one the core could make"):
+            accel.step(broken, 0)
+        with pytest.raises(ValueError, match="one the core could make"):
+            accel._require().legal(broken)
 
 
 @needs_native

@@ -90,6 +90,37 @@ static int seq_ints(PyObject *seq, int *out, int max, int *count, int lo, int hi
     return 0;
 }
 
+/* A state the core could have made: the seat to act follows the trick's leader, hands and
+ * played cards are disjoint, and every seat holds one card per trick still to play (one
+ * fewer once it has played to the current trick), so that no kernel ever meets an empty hand. */
+static int check(const TP *s) {
+    int n = s->players;
+    if (s->direction != 1 && s->direction != -1) goto bad;
+    if (s->finished) return 0;
+    if (s->nwin >= s->tricks_total) goto bad;
+    int turn = ((s->leader + s->direction * s->tlen) % n + n) % n;
+    if (turn != s->turn) goto bad;
+    uint64_t seen = s->played;
+    for (int i = 0; i < s->tlen; i++) {
+        uint64_t bit = 1ULL << s->trick[i];
+        if (seen & bit) goto bad;
+        seen |= bit;
+    }
+    int left = s->tricks_total - s->nwin;
+    for (int p = 0; p < n; p++) {
+        if (seen & s->hands[p]) goto bad;
+        seen |= s->hands[p];
+        int offset = ((p - s->leader) * s->direction % n + n) % n;
+        if (__builtin_popcountll(s->hands[p]) != left - (offset < s->tlen ? 1 : 0)) goto bad;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError,
+                    "a packed state must be one the core could make: seats in turn, disjoint hands, "
+                    "one card per seat for each trick left");
+    return -1;
+}
+
 static int unpack(PyObject *o, TP *s) {
     if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 19) {
         PyErr_SetString(PyExc_ValueError, "a packed state is a tuple of 19 fields (see barbu.accel.pack)");
@@ -130,7 +161,7 @@ static int unpack(PyObject *o, TP *s) {
     if (seq_masks(PyTuple_GET_ITEM(o, 17), s->captured, MAXP, &n) < 0) return -1;
     if (n != s->players) goto bad;
     if (seq_ints(PyTuple_GET_ITEM(o, 18), s->winners, s->tricks_total, &s->nwin, 0, s->players - 1) < 0) return -1;
-    return 0;
+    return check(s);
 bad:
     PyErr_SetString(PyExc_ValueError, "a packed state needs one hand and one captured mask per seat");
     return -1;
@@ -746,7 +777,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     int n = start.players;
     for (Py_ssize_t i = 0; i < count; i++) {
         TP s = start;
-        int cards[52];
+        int cards[MAXT * MAXP];
         int nc = 0;
         while (!s.finished) {
             uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
