@@ -91,7 +91,7 @@ def test_a_refused_step_says_what_is_wrong() -> None:
         (15, (0b11, 0b11, 0b110000, 0)),
         (18, (0, 0)),
     ]:
-        broken = state[:field] + (value,) + state[field + 1 :]
+        broken = (*state[:field], value, *state[field + 1 :])
         with pytest.raises(ValueError, match="one the core could make"):
             accel.step(broken, 0)
         with pytest.raises(ValueError, match="one the core could make"):
