@@ -38,11 +38,27 @@ def test_the_accelerator_is_built_and_in_use() -> None:
     assert accel.NATIVE, "pip install -e . should have built barbu._native (a C compiler is needed)"
 
 
+FLAG_SETS: dict[str, dict[str, object]] = {
+    "classic+flags": {
+        "heart_lead": "broken",
+        "forced_penalty": True,
+        "overtrump_required": False,
+        "undertrump_required": True,
+        "must_trump_when_void": False,
+        "early_end": False,
+    },
+    "classic+free": {"heart_lead": "free", "overtrump_required": False},
+}
+"""House-rule flags the rule sets' defaults do not cover, played on the classic rule set."""
+
+
 def _trick_games(variant: str, games: int) -> Iterator[tuple[Game, Deal]]:
-    """Every trick deal of seeded random games of ``variant``, at every card decision."""
+    """Every trick deal of seeded random games of ``variant`` (or of a :data:`FLAG_SETS`
+    name), at every card decision."""
     rng = random.Random(variant)
     for g in range(games):
-        game = Game.new(variant, seed=f"native:{variant}:{g}")
+        options = FLAG_SETS.get(variant)
+        game = Game.new("classic" if options else variant, options, seed=f"native:{variant}:{g}")
         while not game.is_over:
             deal = game.current
             assert deal is not None
@@ -53,7 +69,7 @@ def _trick_games(variant: str, games: int) -> Iterator[tuple[Game, Deal]]:
 
 
 @needs_native
-@pytest.mark.parametrize("variant", sorted(RULE_SETS))
+@pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
 def test_legal_cards_states_and_scores_are_identical(variant: str) -> None:
     seen_end = 0
     for game, deal in _trick_games(variant, 2):
@@ -120,7 +136,7 @@ def test_native_playouts_replay_identically_through_the_pure_path(variant: str) 
 
 
 @needs_native
-@pytest.mark.parametrize("variant", sorted(RULE_SETS))
+@pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
 def test_the_rules_of_thumb_choose_identically(variant: str) -> None:
     """At every card decision of seeded random games (calls and pairs included), the compiled
     rules of thumb pick the card :func:`choose_card` picks."""
@@ -171,7 +187,7 @@ def test_rules_of_thumb_playouts_and_finishes_are_identical(variant: str) -> Non
 
 
 @needs_native
-@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player"])
+@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "classic+flags"])
 def test_the_endgame_solver_is_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(variant)
     positions: list[tuple[TrickPlay, Deal]] = []
