@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from barbu import Game, accel, seat_view
-from barbu.actions import Play
+from barbu.actions import Action
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.endgame import solve
 from barbu.bots.search import SearchBot
@@ -24,6 +24,7 @@ from barbu.cards import cards_of
 from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, rules
 from barbu.tricks import TrickPlay
+from barbu.view import SeatView
 
 PURE = os.environ.get("BARBU_PURE") == "1"
 needs_native = pytest.mark.skipif(PURE, reason="BARBU_PURE=1 forces the pure path")
@@ -210,25 +211,26 @@ def test_the_endgame_solver_is_identical(variant: str, monkeypatch: pytest.Monke
 
 
 @needs_native
-def test_the_search_bot_decides_identically(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Same seed, same number of worlds (no time cap): the same action at every card decision."""
-    game = Game.new("classic", seed="native:search")
+@pytest.mark.parametrize("variant", ["classic", "king"])
+def test_the_search_bot_decides_identically(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed, same number of worlds (no time cap): the same action at every kind of
+    decision (cards, calls, contracts, trumps), on both paths."""
+    game = Game.new(variant, seed=f"native:search:{variant}")
     rng = random.Random(5)
-    views = []
+    cards: list[SeatView] = []
+    others: list[SeatView] = []
     while not game.is_over:
-        deal = game.current
-        assert deal is not None
-        if deal.phase is Phase.PLAY and deal.tricks is not None and len(game.legal_actions()) > 1:
-            seat = game.to_act
-            assert seat is not None
-            views.append(seat_view(game, seat))
+        seat = game.to_act
+        assert seat is not None
+        if len(game.legal_actions()) > 1:
+            (cards if game.phase == "play" else others).append(seat_view(game, seat))
         actions = game.legal_actions()
         game.apply(actions[rng.randrange(len(actions))])
-    views = views[:: len(views) // 24]
-    assert len(views) >= 24
+    views = cards[:: len(cards) // 16] + others[:: max(1, len(others) // 8)]
+    assert len(views) >= 20 and any(v.phase != "play" for v in views)
 
-    def decide() -> list[Play]:
-        return [SearchBot(seed=i, iterations=8, seconds=None).act(v) for i, v in enumerate(views)]  # type: ignore[misc]
+    def decide() -> list[Action]:
+        return [SearchBot(seed=i, iterations=6, seconds=None).act(v) for i, v in enumerate(views)]
 
     native = decide()
     _without_native(monkeypatch)

@@ -40,6 +40,7 @@ __all__ = [
     "choose",
     "finish",
     "legal_mask",
+    "line",
     "pack",
     "pack_guide",
     "playouts",
@@ -238,6 +239,21 @@ def finish(deal: Deal, guide: PlayGuide, me: int, endgame: int) -> float | None:
     pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
     care = tuple(tuple(row) for row in guide.care)
     return float(_native.finish(pack(t), model, pairs, packed, care, guide.sign, endgame, me))
+
+
+def line(deal: Deal, guide: PlayGuide) -> tuple[int, ...] | None:
+    """The cards the rules of thumb play, for every seat, from ``deal``'s position to its end
+    (:func:`~barbu.bots.card_play.choose_card` at each turn), worked out in compiled code;
+    ``deal`` is not changed. None when there is no compiled path for it."""
+    t, contract = deal.tricks, deal.contract
+    if _native is None or t is None or contract is None:
+        return None
+    model = score_model(contract, deal.rules.shape)
+    policy = pack_guide(guide)
+    if model is None or policy is None:
+        return None
+    [(_, cards)] = _native.playouts(pack(t), model, (), 1, 0, True, policy)
+    return tuple(cards)
 
 
 def playouts(

@@ -233,6 +233,10 @@ class SearchBot:
                 compiled = accel.finish(d, guide, me, endgame)
                 if compiled is not None:
                     return compiled
+            elif heuristic:
+                cards = accel.line(d, guide)
+                for c in cards or ():
+                    d.play_unchecked(c)
             while not t.finished:
                 if endgame and t.tricks_total - len(t.winners) <= endgame:
                     assert d.contract is not None
