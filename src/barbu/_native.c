@@ -190,12 +190,19 @@ static PyObject *int_tuple(const int *m, int n) {
 }
 
 static PyObject *pack(const TP *s) {
+    PyObject *hands = mask_tuple(s->hands, s->players), *trick = int_tuple(s->trick, s->tlen),
+             *captured = mask_tuple(s->captured, s->players), *winners = int_tuple(s->winners, s->nwin);
+    if (!hands || !trick || !captured || !winners) {
+        Py_XDECREF(hands);
+        Py_XDECREF(trick);
+        Py_XDECREF(captured);
+        Py_XDECREF(winners);
+        return NULL;
+    }
     return Py_BuildValue("(iiiiiKKiiiiiiKiNNNN)", s->players, s->direction, s->trump, s->heart_rule, s->heart_broken,
                          (unsigned long long)s->penalty, (unsigned long long)s->early_end, s->must_trump,
                          s->overtrump, s->undertrump, s->tricks_total, s->leader, s->turn,
-                         (unsigned long long)s->played, s->finished, mask_tuple(s->hands, s->players),
-                         int_tuple(s->trick, s->tlen), mask_tuple(s->captured, s->players),
-                         int_tuple(s->winners, s->nwin));
+                         (unsigned long long)s->played, s->finished, hands, trick, captured, winners);
 }
 
 /* ---- the rules: the same facts as TrickPlay.legal_for, taker and play ----------------- */
@@ -789,15 +796,31 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
         long fin[MAXP];
         final_scores(&s, &m, pairs, np, fin);
         PyObject *scores = PyTuple_New(n);
-        for (int p = 0; p < n; p++) PyTuple_SET_ITEM(scores, p, PyLong_FromLong(fin[p]));
-        if (record) {
-            PyObject *pair = Py_BuildValue("(NN)", scores, int_tuple(cards, nc));
-            PyList_SET_ITEM(out, i, pair);
-        } else {
-            PyList_SET_ITEM(out, i, scores);
+        if (!scores) goto fail;
+        for (int p = 0; p < n; p++) {
+            PyObject *x = PyLong_FromLong(fin[p]);
+            if (!x) {
+                Py_DECREF(scores);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(scores, p, x);
         }
+        PyObject *item = scores;
+        if (record) {
+            PyObject *played = int_tuple(cards, nc);
+            if (!played) {
+                Py_DECREF(scores);
+                goto fail;
+            }
+            item = Py_BuildValue("(NN)", scores, played); /* takes both references, even on failure */
+            if (!item) goto fail;
+        }
+        PyList_SET_ITEM(out, i, item);
     }
     return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 /* ---- the endgame solver: the same search as barbu.bots.endgame.solve ------------------------ */
@@ -810,7 +833,6 @@ typedef struct {
     double cost[52];
     int root, n;
     int nxt[MAXP];
-    long nodes;
 } Solver;
 
 static void values(Solver *v, double *out) {
@@ -861,7 +883,6 @@ static void last_trick(Solver *v, int leader, double *out) {
 
 static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64_t in_trick, uint64_t played,
                    double *best) {
-    v->nodes++;
     uint64_t hand = v->s.hands[seat];
     uint64_t legal = legal_for(&v->s, hand, trick, tlen, played);
     int cards[52];
