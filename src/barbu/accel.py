@@ -25,12 +25,11 @@ import os
 import random
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from barbu.contracts import Contract, DealShape, TrickResult
 
 if TYPE_CHECKING:
-    from barbu.bots.card_play import PlayGuide
     from barbu.deal import Deal
     from barbu.rulesets import Rules
     from barbu.tricks import TrickPlay
@@ -49,6 +48,23 @@ __all__ = [
     "status",
     "step",
 ]
+
+
+class PlayGuide(Protocol):
+    """What the compiled rules of thumb and searches read of a
+    :class:`barbu.bots.card_play.PlayGuide` (the core does not import the bots)."""
+
+    card_cost: list[float]
+    trick_cost: list[float]
+    kind: str
+    costly: int
+    positive: int
+    later_trick_costs: list[bool]
+    deck: int
+    tricks: int
+    care: list[list[float]]
+    sign: float
+
 
 Packed = tuple[int | tuple[int, ...], ...]
 """A trick-play state as the compiled kernels read it (see :func:`pack`)."""

@@ -1,5 +1,6 @@
 // Cards drawn in CSS, and the words the pages use for Barbu's contracts, suits and ranks.
 // Nothing here knows a rule: which card is legal always comes from the server's view.
+import { el } from "./dom.js";
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -55,23 +56,17 @@ export function sortHand(names) {
  * `size` is "hand" (default), "small" or "mini".
  */
 export function cardEl(name, { button = false, size = "", extra = "" } = {}) {
-  const el = document.createElement(button ? "button" : "div");
-  el.className = `card ${isRed(name) ? "red" : "black"} ${size} ${extra}`.trim();
-  el.dataset.card = name;
-  el.setAttribute("aria-label", cardLabel(name));
-  if (!button) el.setAttribute("role", "img");
   const rank = rankText(name[0]);
   const suit = SUITS[name[1]];
-  el.innerHTML =
-    `<span class="idx" aria-hidden="true">${rank}<br>${suit}</span>` +
-    `<span class="pip" aria-hidden="true">${suit}</span>`;
-  return el;
+  return el(
+    button ? "button" : "div",
+    { class: `card ${isRed(name) ? "red" : "black"} ${size} ${extra}`.trim(), data: { card: name }, "aria-label": cardLabel(name), role: button ? null : "img" },
+    el("span", { class: "idx", "aria-hidden": "true" }, rank, el("br"), suit),
+    el("span", { class: "pip", "aria-hidden": "true" }, suit),
+  );
 }
 
 /** A face-down card. */
 export function backEl(size = "mini") {
-  const el = document.createElement("div");
-  el.className = `card back ${size}`;
-  el.setAttribute("aria-hidden", "true");
-  return el;
+  return el("div", { class: `card back ${size}`, "aria-hidden": "true" });
 }
