@@ -1,7 +1,7 @@
 """The web app: ``barbu serve`` runs live tables over WebSockets, stored as action logs.
 
-Layers, each in its own module: :mod:`~barbu.server.intents` (actions as JSON),
-:mod:`~barbu.server.store` (SQLAlchemy, Alembic migrations), :mod:`~barbu.server.journal`
+Layers, each in its own module, over the database of :mod:`barbu.storage` (SQLAlchemy,
+Alembic migrations): :mod:`~barbu.server.intents` (actions as JSON), :mod:`~barbu.server.journal`
 (durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
 takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors),
 :mod:`~barbu.server.limits` (what a client may cost), :mod:`~barbu.server.catchup` (recent views) and
@@ -49,6 +49,14 @@ def serve_parser() -> argparse.ArgumentParser:
         help="cost units one connection may spend a second (a ping costs 1; default 30); "
         "an address may spend 4 times as much, the watchers of a table twice as much",
     )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
+        "e.g. the public address of a proxy in front of it; repeat for several",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     return p
 
@@ -59,12 +67,19 @@ def serve_main(argv: list[str]) -> int:
     if args.bot_delay < 0 or args.takeover_after < 0:
         print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more")
         return 2
+    from barbu.server.origin import OriginError, normalise_origin
+
+    try:
+        origins = tuple(normalise_origin(o) for o in args.allow_origin)
+    except OriginError as e:
+        print(f"barbu serve: --allow-origin: {e}")
+        return 2
     import uvicorn
 
     from barbu.server.app import create_app
     from barbu.server.limits import Limits
-    from barbu.server.store import StoreError
     from barbu.server.tables import Settings
+    from barbu.storage import StoreError
 
     settings = Settings(
         bot_delay=args.bot_delay,
@@ -81,6 +96,7 @@ def serve_main(argv: list[str]) -> int:
             table_per_second=2 * args.messages_per_second,
             table_burst=max(160, int(4 * args.messages_per_second)),
         ),
+        allowed_origins=origins,
     )
     try:
         app = create_app(args.db, settings)

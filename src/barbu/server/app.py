@@ -1,21 +1,29 @@
 """The web app: the lobby's HTTP API, the table WebSocket and the browser pages.
 
-:func:`create_app` builds a FastAPI application around a :class:`~barbu.server.store.Store`
+:func:`create_app` builds a FastAPI application around a :class:`~barbu.storage.Store`
 (migrated on start) and a :class:`~barbu.server.tables.TableService`.
 
 HTTP:
 
 - ``GET /`` the lobby page; ``GET /t/{table}`` the table page (the seat's credential rides
-  in the link's fragment, which browsers never send in a request);
+  in the link's fragment, which browsers never send in a request, and the page trades it
+  for a cookie: :mod:`barbu.server.credentials`);
 - ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels,
   ``GET /api/errors`` the protocol's error codes;
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
+- ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
+  ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
+  is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
 WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`, within the budgets of
 :mod:`barbu.server.limits` (HTTP bodies too are limited there, while they stream).
+
+Every state-changing request and every WebSocket handshake passes the origin check of
+:mod:`barbu.server.origin` first.
 
 >>> app = create_app("sqlite://")
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
@@ -40,12 +48,22 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
+from barbu.server.credentials import (
+    add_credential_routes,
+    browser_holder,
+    ensure_browser,
+    holder_of,
+    set_browser_cookie,
+)
+from barbu.server.headers import SecurityHeaders
 from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
 from barbu.server.lobby import create_table, list_tables, rule_sets
+from barbu.server.origin import OriginGuard
+from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
-from barbu.server.store import Store
 from barbu.server.tables import LiveTable, Settings, TableService
+from barbu.storage import Store
 
 log = logging.getLogger("barbu.server")
 STATIC = Path(__file__).parent / "static"
@@ -53,8 +71,12 @@ STATIC = Path(__file__).parent / "static"
 _STATUS = {
     "unknown_table": 404,
     "not_finished": 409,
+    "in_play": 409,
+    "not_creator": 403,
     "table_limit": 429,
     "too_large": 413,
+    "bad_credential": 403,
+    "seat_held": 409,
 }
 
 
@@ -74,6 +96,7 @@ class Connection:
         self.limits = limits
         self.budget = budget
         self.seat: int | None = None
+        self.holder = browser_holder(dict(websocket.cookies))
         self.outbox: deque[str] = deque()
         self.queued_bytes = 0
         """Characters of the frames queued or being sent."""
@@ -104,6 +127,14 @@ class Connection:
         self.ready.set()
         if self.pump_task is not None:
             self.pump_task.cancel()
+        if self.receiving and self.handler is not None:
+            self.handler.cancel()
+
+    def close(self, reason: str) -> None:
+        """Close the connection after the frames already queued (its handler closes it with ``reason``)."""
+        if self.reason is None:
+            self.reason = reason
+        self.ready.set()
         if self.receiving and self.handler is not None:
             self.handler.cancel()
 
@@ -162,12 +193,15 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         BodyLimit,
         limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,
     )
+    app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.guard = guard
     app.state.store = store
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_sheet_routes(app, store)
+    add_credential_routes(app, service)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -205,17 +239,32 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except ValueError:
             return _error(ProtocolError("bad_request", "the table settings are not valid JSON"))
         client = request.client.host if request.client else "unknown"
+        secret, new = ensure_browser(request)
         try:
-            made = await create_table(service, spec, client)
+            made = await create_table(service, spec, client, holder_of(secret))
         except ProtocolError as e:
             return _error(e)
-        return {
-            "table": made.id,
-            "watch": f"/t/{made.id}",
-            "seats": [
-                {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"} for s, key in sorted(made.credentials.items())
-            ],
-        }
+        response = JSONResponse(
+            {
+                "table": made.id,
+                "watch": f"/t/{made.id}",
+                "seats": [
+                    {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"}
+                    for s, key in sorted(made.credentials.items())
+                ],
+            }
+        )
+        if new:
+            set_browser_cookie(response, request, secret)
+        return response
+
+    @app.delete("/api/tables/{table_id}")
+    async def api_delete(table_id: str, request: Request) -> Any:
+        try:
+            await delete_table(service, table_id, browser_holder(dict(request.cookies)))
+        except ProtocolError as e:
+            return _error(e)
+        return {"deleted": table_id}
 
     @app.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Any:
@@ -302,7 +351,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         watching: str | None = None  # the table whose watchers' budget the message draws on
         if table is not None and conn.seat is None:
             watching = table.id
-        elif table is None and kind == "hello" and msg.get("key") is None:
+        elif table is None and kind == "hello" and msg.get("key") is None and msg.get("seat") is None:
             watching = msg["table"]
         cost = limits.cost(kind)
         if kind == "sync" and table is not None:
@@ -317,7 +366,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             if table is not None:
                 raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
             found = await service.get(msg["table"])
-            await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"))
+            await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"), msg.get("seat"))
             guard.charge(conn.budget, address, watching, found.catch_up_frames(msg.get("last_seq")))
             return found
         elif table is None:

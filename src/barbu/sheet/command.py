@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from barbu.errors import OptionsError
-from barbu.rulesets import RULE_SETS
-from barbu.server.store import StoreError
+from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import FORMATS, export_sheet, read_record
@@ -25,6 +24,7 @@ from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
 from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
+from barbu.storage import StoreError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -87,13 +87,19 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true")
     remove = sub.add_parser("remove", parents=[common], help="delete a whole sheet and its history")
     remove.add_argument("sheet")
+    link = sub.add_parser(
+        "link",
+        parents=[common],
+        help="print a new link to a sheet for the web app (barbu serve); sheets made here have none until then",
+    )
+    link.add_argument("--sheet", "-s", help="sheet id, its start or title (default: the latest)")
+    link.add_argument(
+        "--role", choices=("owner", "editor", "viewer"), default="owner", help="what the link lets do (default owner)"
+    )
     return parser
 
 
 def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> StoredSheet:
-    from barbu.cli import parse_options
-    from barbu.rulesets import rules
-
     try:
         r = rules(args.variant, parse_options(args.option))
     except OptionsError as e:
@@ -204,6 +210,15 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
         for note in sheet.notes:
             console.say(f"note: {note}")
+        return 0
+    if command == "link":
+        sheet_id = store.resolve(args.sheet)
+        _, key = store.add_link(sheet_id, args.role)
+        console.say(
+            f"a new {args.role} link to sheet {sheet_id!r}, shown this once (keep it; anyone holding it is "
+            f"{'a' if args.role == 'viewer' else 'an'} {args.role} of the sheet):\n  /sheets/{sheet_id}#key={key}\n"
+            "open it on the server's address, e.g. http://127.0.0.1:8000/sheets/…"
+        )
         return 0
     if command == "remove":
         console.say(f"removed sheet {store.remove(args.sheet)!r}")

@@ -2,9 +2,9 @@
 
 One agent per seat (``player_0`` … ``player_{n-1}``, seat numbers of the core). Each agent
 observes a dict: ``observation``, the float32 vector of its seat's view
-(:class:`~barbu.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
+(:class:`~barbu.research.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
 only), and ``action_mask``, int8 over the rule set's fixed action space
-(:class:`~barbu.encoding.ActionEncoding`), taken from the core's legal actions.
+(:class:`~barbu.research.encoding.ActionEncoding`), taken from the core's legal actions.
 
 Episodes are a whole game (``episode="game"``) or a single deal (``episode="deal"``,
 optionally with a fixed ``contract``). Rewards, in points of the rule set:
@@ -41,15 +41,15 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import mask_of
 from barbu.deal import Phase
-from barbu.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
+from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
 
@@ -57,7 +57,7 @@ EPISODES = ("game", "deal")
 REWARDS = ("deal", "game")
 
 
-class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
+class BarbuEnv(AECEnv, EzPickle):
     """The raw environment; :func:`env` wraps it in PettingZoo's order checks.
 
     ``variant`` and ``options`` name the rule set and its flags (RULES.md §4, §6).
@@ -100,14 +100,14 @@ class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
                 raise OptionsError(
                     "contract= needs episode='deal': in a whole game each contract is declared once a set"
                 )
-            if self.table_rules.ruleset.choice == "fixed_order":
+            if not self.table_rules.schedule.declarer_chooses:
                 raise OptionsError(f"{variant} plays its contracts in a fixed order: contract= cannot choose one")
             self.table_rules.contract(contract)  # raises OptionsError naming the rule set's contracts
         self.episode = episode
         self.contract = contract
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.sign = -1 if self.table_rules.ruleset.penalty_points else 1
+        self.sign = self.table_rules.sign
         """+1, or -1 where the rule set scores penalty points: rewards are ``sign * points``."""
         self.actions = ActionEncoding(self.table_rules)
         self.observations = ObservationEncoding(self.table_rules)
@@ -276,7 +276,7 @@ class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
         """The action indexes that take a core ``action`` for the agent to act.
 
         One index, except for a Chinese-poker :class:`~barbu.actions.Arrange`: the ten
-        :class:`~barbu.encoding.Place` actions of its back and middle rows. A spoken call
+        :class:`~barbu.research.encoding.Place` actions of its back and middle rows. A spoken call
         (``maximum``, ``flanks`` …) is expanded by the core first; an illegal one raises
         :class:`~barbu.errors.IllegalAction`.
         """
