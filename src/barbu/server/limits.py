@@ -14,10 +14,11 @@ on holds its cost:
   the messages of connections that do not hold a seat, so that watchers never starve the
   players of a table.
 
-A refused message costs nothing and is answered ``rate_limited`` with ``retry_after`` seconds;
-a connection that keeps sending messages before the time it was told to wait, or messages that
-cannot be read (more than ``refusal_burst`` of them, refilled at ``refusals_per_second``), is
-closed with a reason. A client that waits as told is never closed.
+A refused message costs nothing and is answered ``rate_limited`` with ``retry_after`` seconds,
+and the server reads nothing more from that connection for that long (a flood waits in its own
+buffers and costs no work). A connection that keeps sending messages without waiting as told,
+or messages that cannot be read (more than ``refusal_burst`` of them, refilled at
+``refusals_per_second``), is closed with a reason. A client that waits as told is never closed.
 
 >>> b = Bucket(2.0, 4, clock=lambda: 0.0)
 >>> b.take(3), b.take(3), round(b.retry_after(3), 2)
@@ -192,9 +193,6 @@ class ConnectionBudget:
         self.messages = Bucket(limits.messages_per_second, limits.message_burst, clock)
         self.actions = Bucket(limits.actions_per_second, limits.action_burst, clock)
         self.refusals = Bucket(limits.refusals_per_second, limits.refusal_burst, clock)
-        self.clock = clock
-        self.not_before = 0.0
-        """When the last ``rate_limited`` answer told the client it may send again."""
 
 
 class Guard:
@@ -274,7 +272,7 @@ class Guard:
         for bucket, what in buckets:
             wait = bucket.retry_after(cost)
             if wait > 0:
-                raise RateLimited(f"{what}; this message costs {cost:g}", round(wait, 3))
+                raise RateLimited(f"{what}; this message costs {cost:g}", max(0.001, round(wait, 3)))
         for bucket, _ in buckets:
             bucket.tokens -= cost
 
@@ -285,18 +283,8 @@ class Guard:
         if table is not None:
             self.tables.bucket(table).charge(cost)
 
-    def refused(self, conn: ConnectionBudget, retry_after: float | None) -> bool:
-        """Count a refused message; True once the connection has sent too many of them.
-
-        A message refused for its rate (``retry_after`` given) counts only if it came before
-        the time the previous refusal said to wait: a client that waits as told is never closed.
-        """
-        if retry_after is not None:
-            now = conn.clock()
-            early = now < conn.not_before
-            conn.not_before = now + retry_after
-            if not early:
-                return False
+    def refused(self, conn: ConnectionBudget) -> bool:
+        """Count a message that could not be read or did not wait as told; True once there were too many."""
         return not conn.refusals.take()
 
 
