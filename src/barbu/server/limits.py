@@ -32,6 +32,7 @@ or messages that cannot be read (more than ``refusal_burst`` of them, refilled a
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -222,7 +223,7 @@ class Guard:
         wait = bucket.retry_after(self.limits.connect_cost)
         if wait == 0:
             bucket.tokens -= self.limits.connect_cost
-        return round(wait, 3)
+        return math.ceil(wait * 1000) / 1000
 
     def admit(self, address: str) -> bool:
         """Count a new connection from ``address`` before its handshake; False if it has too many."""
@@ -272,7 +273,7 @@ class Guard:
         for bucket, what in buckets:
             wait = bucket.retry_after(cost)
             if wait > 0:
-                raise RateLimited(f"{what}; this message costs {cost:g}", max(0.001, round(wait, 3)))
+                raise RateLimited(f"{what}; this message costs {cost:g}", math.ceil(wait * 1000) / 1000)
         for bucket, _ in buckets:
             bucket.tokens -= cost
 
