@@ -15,6 +15,7 @@ takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors, limits
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def serve_parser() -> argparse.ArgumentParser:
@@ -52,14 +53,24 @@ def serve_main(argv: list[str]) -> int:
     """Run ``barbu serve`` with ``argv``; returns the exit status."""
     args = serve_parser().parse_args(argv)
     if args.bot_delay < 0 or args.takeover_after < 0:
-        print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more")
+        print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more", file=sys.stderr)
         return 2
     import uvicorn
 
     from barbu.server.app import create_app
     from barbu.server.protocol import Limits
-    from barbu.server.store import StoreError
+    from barbu.server.store import Store, StoreError
     from barbu.server.tables import Settings
+
+    try:  # open and migrate the database now: a wrong --db is one line, before anything is served
+        store = Store(args.db)
+        try:
+            store.migrate()
+        finally:
+            store.dispose()
+    except StoreError as e:
+        print(f"barbu serve: {e}", file=sys.stderr)
+        return 2
 
     settings = Settings(
         bot_delay=args.bot_delay,
@@ -76,7 +87,7 @@ def serve_main(argv: list[str]) -> int:
     try:
         app = create_app(args.db, settings)
     except StoreError as e:
-        print(f"barbu serve: {e}")
+        print(f"barbu serve: {e}", file=sys.stderr)
         return 2
     print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     uvicorn.run(

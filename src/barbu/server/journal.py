@@ -99,12 +99,14 @@ class Journal:
     def _commit(self, batch: list[_Entry]) -> None:
         try:
             self.store.append_actions([r for e in batch for r in e.rows], [s for e in batch for s in e.statuses])
-        except Exception:
+        except Exception as error:
             if len(batch) > 1:  # find the faulty entry: the others still deserve their commit
                 for e in batch:
                     self._commit([e])
                 return
-            self._settle(batch[0], StoreError("the database refused the action; it was not recorded"))
+            if not isinstance(error, StoreError):
+                error = StoreError("the database refused the action, so it did not happen: try again in a moment")
+            self._settle(batch[0], error)
             return
         self.commits += 1
         self.rows_written += sum(len(e.rows) for e in batch)
