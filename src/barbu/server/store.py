@@ -340,7 +340,7 @@ class Store:
             if "not a database" in text or "malformed" in text:
                 raise StoreError(f"{where} is damaged or is not a SQLite database: give --db another file") from None
             raise StoreError(
-                f"cannot connect to the database {where}: is it running, and may this user use it?"
+                f"cannot open the database {where}: no connection (is it running, and may this user use it?)"
             ) from None
 
     def checkpoint(self) -> None:
