@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 from sqlalchemy.engine import make_url
 
-from barbu.record import game_from_record
+from barbu.replay import replay_json
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread, intent_for
 from barbu.server.protocol import Limits
@@ -128,7 +128,9 @@ def test_postgresql_cut_mid_game_changes_nothing_and_play_resumes() -> None:
                 stored = direct.load_table(table_id)
                 assert stored is not None and stored.table.status == "finished"
                 record = httpx.get(f"{server.http}/api/tables/{table_id}/record").json()
-                assert game_from_record(record).is_over
+                checked = replay_json(record)
+                assert checked["valid"] and checked["complete"], checked
+                assert checked["totals"] == list(live.game.totals)
             direct.dispose()
     finally:
         proxy.close()

@@ -310,7 +310,19 @@ def make_engine(url: str) -> Engine:
         except ImportError:
             raise StoreError("PostgreSQL needs the psycopg driver: pip install 'psycopg[binary]'") from None
         return create_engine(
-            url, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT}
+            url,
+            pool_size=5,
+            max_overflow=5,
+            pool_pre_ping=True,
+            # a connection that stops answering (no reset, no reply) fails within seconds, not hours
+            connect_args={
+                "connect_timeout": CONNECT_TIMEOUT,
+                "keepalives": 1,
+                "keepalives_idle": 10,
+                "keepalives_interval": 5,
+                "keepalives_count": 3,
+                "tcp_user_timeout": 20_000,
+            },
         )
     return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
 
