@@ -25,7 +25,7 @@ from barbu.replay import replay_json
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread, intent_for
 from barbu.server.protocol import Limits
-from barbu.server.store import Store
+from barbu.server.store import Store, StoreError
 from barbu.server.tables import LiveTable, Settings, replay
 from barbu.view import seat_view
 from conftest import POSTGRES, postgres_schema
@@ -226,3 +226,39 @@ def test_a_failed_join_leaves_no_ghost_and_a_retry_succeeds(tmp_path: Path) -> N
         asyncio.run(main())
         stored = Store(f"sqlite:///{path}").load_table(table_id)
         assert stored is not None and [s.name for s in stored.seats[:2]] == ["Ann", "Bea"]
+
+
+def test_a_commit_whose_answer_was_lost_is_taken_from_the_log(tmp_path: Path, monkeypatch: Any) -> None:
+    """The database committed but the answer never came: the table reads its log before the next change."""
+    app = create_app(f"sqlite:///{tmp_path / 'lost.db'}", Settings(bot_delay=0.0, limits=FAST))
+    journal = app.state.service.journal
+    working = journal.write
+    lost: list[int] = []
+
+    async def answer_lost(rows: Any, statuses: Any = ()) -> None:
+        await working(rows, statuses)
+        if not lost:
+            lost.append(rows[0].seq)
+            raise StoreError("the database is not answering, so the action did not happen: try again in a moment")
+
+    with ServerThread(app) as server:
+        table_id, keys = make_table(server, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3)
+
+        async def main() -> None:
+            me = await SeatClient(server.ws).connect()
+            await me.hello(table_id, keys[0])
+            await until_my_turn_or_over(me)
+            assert me.view is not None
+            monkeypatch.setattr(journal, "write", answer_lost)
+            intent = intent_for(me.view, me.view["legal"][0])
+            ref = await me.act(intent)
+            assert (await me.answer(ref))["code"] == "storage"
+            await me.act(intent, ref=ref)  # the same action again: it was in fact recorded, so once only
+            again = await me.answer(ref)
+            assert again["type"] == "ack" and again["seq"] == lost[0], again
+            await until_my_turn_or_over(me)  # and the bots play on
+            assert me.seq is not None and me.seq > lost[0]
+            await me.close()
+
+        asyncio.run(main())
+        assert matches_log(app.state.service.live[table_id], Store(f"sqlite:///{tmp_path / 'lost.db'}"))

@@ -194,6 +194,7 @@ class LiveTable:
             return
         self._from_log(stored)
         self.resend()
+        self.schedule()
 
     def resend(self) -> None:
         """Send every connection its whole view and the table frame (after the table took its log's state)."""
