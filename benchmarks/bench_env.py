@@ -36,7 +36,7 @@ import numpy as np
 
 def env_steps(seconds: float, episode: str = "game") -> float:
     """PettingZoo: ``last()`` then ``step(random legal index)``, classic rules."""
-    from barbu.env import env
+    from barbu.research.env import env
 
     e = env("classic", episode=episode)
     rng = np.random.default_rng(1)
@@ -89,7 +89,7 @@ def _pyspiel_steps(game_name: str, params: dict[str, str] | None, seconds: float
 
 def openspiel_barbu_steps(seconds: float) -> float:
     """``python_barbu`` through pyspiel: single classic deals, observed at every decision."""
-    import barbu.openspiel_game  # noqa: F401  (registers python_barbu)
+    import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
 
     return _pyspiel_steps("python_barbu", {"variant": "classic", "episode": "deal"}, seconds, observe=True)
 

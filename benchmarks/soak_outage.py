@@ -37,8 +37,8 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from barbu.server.client import SeatClient, ServerProcess, intent_for
-from barbu.server.store import Store
 from barbu.server.tables import replay
+from barbu.storage import Store
 from barbu.view import seat_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from barbu.bots import BOT_LEVELS, Bot, make_bot
-from barbu.env import BarbuEnv
+from barbu.research.env import BarbuEnv
 
 LEVEL = "search" if "search" in BOT_LEVELS else "heuristic"
 SETTINGS: dict[str, Any] = {"iterations": 8, "seconds": None} if LEVEL == "search" else {}

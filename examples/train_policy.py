@@ -1,14 +1,14 @@
 """Train a small policy on one contract through the PettingZoo environment, and show it beats random.
 
 The learner holds seat 0 (``player_0``) in single-deal episodes of one contract
-(``barbu.env`` with ``episode="deal"`` and ``contract=...``); the three other seats play
+(``barbu.research.env`` with ``episode="deal"`` and ``contract=...``); the three other seats play
 uniformly at random. Undoubled negative deals are played out
 (``skip_undoubled_negative: false``) so that every deal has card play to learn from, and
 every seat passes in the calls whenever it may (a compulsory double aside): the calls
 are not what is learned here, and the deal scores are the card play's alone.
 
 The policy is small: eight weights. Each legal card gets a few numbers read from the
-observation vector (:meth:`~barbu.encoding.ObservationEncoding.part` gives its
+observation vector (:meth:`~barbu.research.encoding.ObservationEncoding.part` gives its
 sections): its rank, whether the seat leads, follows above or below the highest card of
 the suit led so far, discards, or plays a trump. A card's logit is the weights times its
 numbers, and the policy is the soft-max over the legal cards (the action mask). It learns
@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from barbu.encoding import score_unit
-from barbu.env import BarbuEnv
+from barbu.research.encoding import score_unit
+from barbu.research.env import BarbuEnv
 
 LEARNER = "player_0"
 FEATURES = ("rank", "lead", "lead rank", "over", "under", "under rank", "discard rank", "trump")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from barbu.server.store import Store
+from barbu.storage import Store
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium (Playwright's own browser download is not used)."""

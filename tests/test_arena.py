@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from barbu import Game
 from barbu.actions import Action, Play
-from barbu.arena import ArenaSetup, BotSpec, arena_main, play_duplicate, play_game, run_arena, seat_entries
-from barbu.arena_stats import (
+from barbu.arena import ArenaSetup, BotSpec, play_duplicate, play_game, run_arena, seat_entries
+from barbu.arena.command import arena_main
+from barbu.arena.stats import (
     DecisionTimes,
     DuplicateResult,
     EntryTally,

@@ -467,3 +467,16 @@ def test_settlement_uses_raw_scores_only() -> None:
     assert settle(raw, pairs) == [15 + 40, -15 + 5, -5, -40]
     assert settle(raw, []) == [0, 0, 0, 0]
     assert sum(settle([7, -3, 12, 0, 5], [Pair(4, 1, 2), Pair(0, 3, 1), Pair(2, 4, 1)])) == 0
+
+
+def test_a_call_that_names_a_seat_twice_is_refused_and_changes_nothing() -> None:
+    """One call, one story: ``double [0, 0]`` would read as one double live and two in the log."""
+    d = calls()
+    say(d, PASS)
+    before = (list(d.calls), d.pairs(), d.to_act)
+    with pytest.raises(IllegalAction, match="names seat 0 twice"):
+        d.call(2, Call(double=(0, 0)))
+    say(d, Call(double=(0, 1)))
+    with pytest.raises(IllegalAction, match="names seat 2 twice"):
+        d.call(3, Call(redouble=(2, 2)))
+    assert d.calls[: len(before[0])] == before[0] and d.pairs() == [p for p in d.pairs() if p.doubler == 2]

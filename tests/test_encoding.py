@@ -1,4 +1,4 @@
-"""The fixed action space and the observation vector of the research adapters (barbu.encoding)."""
+"""The fixed action space and the observation vector of the research adapters (barbu.research.encoding)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from barbu import Call, Declare, Game, Play, seat_view
 from barbu.actions import Arrange
 from barbu.bots import legal_choices
 from barbu.cards import card, cards_of, mask_of
-from barbu.encoding import PHASES, ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.research.encoding import PHASES, ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import rules
 
 TABLES = [

@@ -1,4 +1,4 @@
-"""The PettingZoo environment (barbu.env): PettingZoo's own checks, rewards, errors."""
+"""The PettingZoo environment (barbu.research.env): PettingZoo's own checks, rewards, errors."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 from barbu import IllegalAction, OptionsError, seat_view
 from barbu.actions import Arrange, Call, Play
 from barbu.bots import make_bot
-from barbu.env import BarbuEnv, env
+from barbu.research.env import BarbuEnv, env
 
 
 def _random_episode(e: BarbuEnv, seed: int) -> tuple[dict[str, float], int]:

@@ -12,7 +12,7 @@ import pytest
 from barbu import Game, seat_view
 from barbu.actions import Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.arena import play_game
-from barbu.arena_stats import EntryTally
+from barbu.arena.stats import EntryTally
 from barbu.bots import Bot, RandomBot
 from barbu.bots.external import GIVE_UP_AFTER, BotFailure, ExternalBot, parse_answer
 from barbu.cards import card

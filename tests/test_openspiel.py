@@ -1,4 +1,4 @@
-"""The OpenSpiel game (barbu.openspiel_game): OpenSpiel's own checks, search, resampling."""
+"""The OpenSpiel game (barbu.research.openspiel_game): OpenSpiel's own checks, search, resampling."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from barbu import OptionsError
-from barbu.openspiel_game import GAME_NAME, BarbuState, _exclusions, load
+from barbu.research.openspiel_game import GAME_NAME, BarbuState, _exclusions, load
 
 DEAL_GAMES = [
     {"variant": "classic", "episode": "deal"},

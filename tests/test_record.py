@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from barbu.cli.simulate import simulate
 from barbu.record import game_from_record, game_to_record
 from barbu.replay import replay_json
-from barbu.simulate import simulate
 
 RECORDS = Path(__file__).parent / "records"
 HANDS = ["AK73.QJ5.T9.8765", "T864.932.A43.KQJ", "Q9.T84.KQJ65.T94", "J52.AK76.872.A32"]
@@ -110,14 +110,14 @@ def test_not_an_object_or_wrong_format_is_a_usage_error(tmp_path: Path) -> None:
     for text, in_json in (("[1, 2]", True), ('{"format": "pgn"}', True), ("{not json", True), ("[]", False)):
         f = tmp_path / "r.json"
         f.write_text(text)
-        args = [sys.executable, "-m", "barbu.cli", "replay", str(f)] + (["--json"] if in_json else [])
+        args = [sys.executable, "-m", "barbu", "replay", str(f)] + (["--json"] if in_json else [])
         done = subprocess.run(args, capture_output=True, text=True)
         assert done.returncode == 2, done
         if in_json:
             out = json.loads(done.stdout)
             assert out["valid"] is False and set(out) == {"valid", "usage"}
     done = subprocess.run(
-        [sys.executable, "-m", "barbu.cli", "replay", str(tmp_path / "missing.json"), "--json"],
+        [sys.executable, "-m", "barbu", "replay", str(tmp_path / "missing.json"), "--json"],
         capture_output=True,
         text=True,
     )
@@ -127,14 +127,14 @@ def test_not_an_object_or_wrong_format_is_a_usage_error(tmp_path: Path) -> None:
 def test_exit_codes_and_standard_input() -> None:
     good = json.dumps(doc({"declarer": 0, "contract": "no-tricks", "calls": PASSES}))
     done = subprocess.run(
-        [sys.executable, "-m", "barbu.cli", "replay", "-", "--json"],
+        [sys.executable, "-m", "barbu", "replay", "-", "--json"],
         input=good,
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["valid"] is True
     bad = json.dumps(doc({"declarer": 1}))
-    done = subprocess.run([sys.executable, "-m", "barbu.cli", "replay", "-"], input=bad, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "barbu", "replay", "-"], input=bad, capture_output=True, text=True)
     assert done.returncode == 1
     assert "deal 1" in done.stdout and "declarer" in done.stdout
 

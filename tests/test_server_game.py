@@ -16,8 +16,8 @@ from barbu.record import game_from_record
 from barbu.rulesets import rules
 from barbu.server.client import SeatClient, ServerProcess, intent_for
 from barbu.server.intents import intent_to_action
-from barbu.server.store import Store
 from barbu.server.tables import replay
+from barbu.storage import Store
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 HISTORY_KEYS = {

@@ -15,8 +15,8 @@ import websockets
 
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerProcess, ServerThread, intent_for
-from barbu.server.store import Store
 from barbu.server.tables import CATCH_UP_LIMIT, LiveTable, Settings
+from barbu.storage import Store
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +190,7 @@ def test_bad_table_settings_are_refused_with_what_is_allowed(server: ServerProce
         assert r.status_code == 400, spec
         error = r.json()["error"]
         assert error["code"] == "bad_request" and words in error["message"], error
-    r = httpx.post(server.http + "/api/tables", content=b"{not json")
+    r = httpx.post(server.http + "/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.json()["error"]["code"] == "bad_request"
     assert httpx.get(server.http + "/api/tables?status=lost").status_code == 400
 

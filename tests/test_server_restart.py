@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 
 from barbu.server.client import SeatClient, ServerProcess, intent_for
-from barbu.server.store import Store
 from barbu.server.tables import replay
+from barbu.storage import Store
 
 FAST = ("--bot-delay", "0", "--actions-per-second", "1000", "--messages-per-second", "1000")
 

@@ -25,8 +25,8 @@ from barbu.replay import replay_json
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread, intent_for
 from barbu.server.protocol import Limits
-from barbu.server.store import Store, StoreError
 from barbu.server.tables import LiveTable, Settings, replay
+from barbu.storage import Store, StoreError
 from barbu.view import seat_view
 from conftest import POSTGRES, postgres_schema
 from db_proxy import DbProxy

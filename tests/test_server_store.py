@@ -13,8 +13,8 @@ from sqlalchemy import inspect, text
 from barbu.game import Game
 from barbu.server.intents import action_to_intent, intent_to_action
 from barbu.server.journal import Journal
-from barbu.server.store import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
 from barbu.server.tables import replay
+from barbu.storage import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
 
 
 def new_table(store: Store, table_id: str = "t1", seed: str = "secret-seed", creator: str = "1.2.3.4") -> TableRow:
@@ -52,7 +52,7 @@ def test_migrations_build_exactly_the_schema_of_the_code(store: Store) -> None:
         assert {"tables", "seats", "actions", "sheets", "sheet_changes", "alembic_version"} <= set(
             inspect(conn).get_table_names()
         )
-        assert conn.execute(text("select version_num from alembic_version")).scalar_one() == "v0002"
+        assert conn.execute(text("select version_num from alembic_version")).scalar_one() == "v0003"
 
 
 def test_a_table_is_its_settings_its_seats_and_its_action_log(store: Store) -> None:

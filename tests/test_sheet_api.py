@@ -27,6 +27,7 @@ from barbu.sheet.store import SheetStore
 from test_sheet_model import played_record, tallied
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -133,8 +134,10 @@ def test_every_refusal_says_why_and_changes_nothing(client: TestClient) -> None:
     done = change(client, sheet, {"change": "tally", "tally": {"tricks": [6, 3, 2, 2]}, "version": v})
     assert done["sheet"]["deals"][1]["final"] == [60, -15, 10, 10] and done["version"] == v + 1
     # what cannot be read at all
-    assert client.post(f"/api/sheets/{sheet}/changes", content=b"{nope").json()["error"]["kind"] == "request"
-    assert client.post(f"/api/sheets/{sheet}/changes", content=b"x" * 70000).status_code == 413
+    assert (
+        client.post(f"/api/sheets/{sheet}/changes", content=b"{nope", headers=JSON).json()["error"]["kind"] == "request"
+    )
+    assert client.post(f"/api/sheets/{sheet}/changes", content=b"x" * 70000, headers=JSON).status_code == 413
     assert client.post("/api/sheets/missing/changes", json={"change": "add"}).status_code == 404
     assert client.get("/api/sheets/missing").status_code == 404
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from barbu.cli.simulate import simulate
 from barbu.record import deal_json, game_from_record
 from barbu.replay import replay_json
 from barbu.rulesets import RULE_SETS, rules
 from barbu.sheet import DealEntry, Double, LaterDealError, Sheet, SheetError, fill, fill_all
 from barbu.sheet.doubles import calls_of_grid
 from barbu.sheet.history import SheetHistory
-from barbu.simulate import simulate
 from barbu.tally import tally_json
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]

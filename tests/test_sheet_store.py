@@ -10,10 +10,10 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import inspect, select, update
 
-from barbu.server.store import MIGRATIONS, Store, sheet_changes, sheets
 from barbu.sheet import DealEntry, Double, Sheet, SheetError
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.store import SheetStore, slug
+from barbu.storage import MIGRATIONS, Store, sheet_changes, sheets
 from test_server_store import new_table, random_log
 from test_sheet_model import played_record, tallied
 
@@ -176,7 +176,7 @@ def test_a_database_url_is_migrated_when_opened(tmp_path: Path) -> None:
 
 
 def test_an_unreachable_database_is_a_clear_error() -> None:
-    from barbu.server.store import StoreError
+    from barbu.storage import StoreError
 
     with pytest.raises(StoreError, match="cannot open the database"):
         SheetStore("postgresql://nobody@127.0.0.1:1/none")

@@ -13,10 +13,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static
 
-from barbu.cli import flag_applies
 from barbu.errors import OptionsError
 from barbu.record import game_to_record
-from barbu.rulesets import RULE_SETS, rules
+from barbu.rulesets import RULE_SETS, flag_applies, rules
 from barbu.tui import make_app
 from barbu.tui.app import BarbuApp
 from barbu.tui.saved_game import save_table

@@ -189,6 +189,12 @@ class Doubling:
         for t in (*call.double, *call.redouble):
             if not isinstance(t, int) or isinstance(t, bool):
                 raise IllegalAction("call", f"seat {seat}: calls name seats 0-{self.players - 1}, not {t!r}", seat)
+        for name, seats in (("double", call.double), ("redouble", call.redouble)):
+            repeated = sorted({t for t in seats if seats.count(t) > 1})
+            if repeated:
+                raise IllegalAction(
+                    "call", f"seat {seat}: {name} names seat {repeated[0]} twice; name each seat once", seat
+                )
         options = self.options(seat)
         dbl_ok, rdbl_ok, must = options
         if word is None or word == "pass":

@@ -19,7 +19,8 @@ barbu.errors.OptionsError: unknown flag 'colour'; flags are: player_count, rotat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -448,6 +449,50 @@ def rules(variant: str = "classic", options: Mapping[str, Any] | None = None) ->
         updates[name] = _check_value(rs, players, name, value)
     flags = replace(flags, **updates)
     return Rules(ruleset=rs, players=players, flags=flags, options=opts)
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` pairs into an options dict; values are JSON (``true``, ``5``, ``"quick"``)
+    or bare words taken as strings.
+
+    >>> parse_options(["rotation=quick", "compulsory_doubles=1", "domino_values=[40,20,5,0]"])
+    {'rotation': 'quick', 'compulsory_doubles': 1, 'domino_values': [40, 20, 5, 0]}
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise OptionsError(f"options are written key=value, e.g. rotation=quick, not {pair!r}")
+        key, _, value = pair.partition("=")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def flag_applies(r: Rules, name: str) -> bool:
+    """Whether flag ``name`` can change anything in rule set ``r`` (for display).
+
+    >>> flag_applies(rules("classic"), "heart_lead"), flag_applies(rules("king"), "rotation")
+    (True, False)
+    """
+    rs = r.ruleset
+    plays = {c.play for c in r.contracts}
+    if name in DOUBLING_FLAGS or name == "rotation":
+        return rs.doubling
+    if name == "first_five_only":
+        return rs.name == "french"
+    if name == "ravage_city_total":
+        return any(c.id == "ravage-city" for c in r.contracts)
+    if name.startswith("domino_") or name == "removed_card_rule":
+        return "domino" in plays and (name != "removed_card_rule" or bool(r.removed))
+    if name == "heart_lead":
+        return any(c.heart_lead_rule for c in r.contracts)
+    if name in ("must_trump_when_void", "overtrump_required", "undertrump_required"):
+        return any(c.names_trump for c in r.contracts)
+    if name == "early_end":
+        return any(c.ends_early for c in r.contracts)
+    return True
 
 
 def _is_int(v: object) -> bool:

@@ -1,7 +1,7 @@
 """The web app: ``barbu serve`` runs live tables over WebSockets, stored as action logs.
 
-Layers, each in its own module: :mod:`~barbu.server.intents` (actions as JSON),
-:mod:`~barbu.server.store` (SQLAlchemy, Alembic migrations), :mod:`~barbu.server.journal`
+Layers, each in its own module, over the database of :mod:`barbu.storage` (SQLAlchemy,
+Alembic migrations): :mod:`~barbu.server.intents` (actions as JSON), :mod:`~barbu.server.journal`
 (durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
 takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors, limits) and
 :mod:`~barbu.server.app` (FastAPI routes, the WebSocket and the pages in ``static/``).
@@ -45,6 +45,14 @@ def serve_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--messages-per-second", type=float, default=30.0, help="messages one connection may send a second (default 30)"
     )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
+        "e.g. the public address of a proxy in front of it; repeat for several",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     return p
 
@@ -55,12 +63,19 @@ def serve_main(argv: list[str]) -> int:
     if args.bot_delay < 0 or args.takeover_after < 0:
         print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more", file=sys.stderr)
         return 2
+    from barbu.server.origin import OriginError, normalise_origin
+
+    try:
+        origins = tuple(normalise_origin(o) for o in args.allow_origin)
+    except OriginError as e:
+        print(f"barbu serve: --allow-origin: {e}", file=sys.stderr)
+        return 2
     import uvicorn
 
     from barbu.server.app import create_app
     from barbu.server.protocol import Limits
-    from barbu.server.store import Store, StoreError
     from barbu.server.tables import Settings
+    from barbu.storage import Store, StoreError
 
     try:  # open and migrate the database now: a wrong --db is one line, before anything is served
         store = Store(args.db)
@@ -83,6 +98,7 @@ def serve_main(argv: list[str]) -> int:
             messages_per_second=args.messages_per_second,
             message_burst=max(60, int(2 * args.messages_per_second)),
         ),
+        allowed_origins=origins,
     )
     try:
         app = create_app(args.db, settings)

@@ -8,7 +8,7 @@ table. One table never has more than one action in flight (its lock is held unti
 commit), so the order within a table is the order of its sequence numbers.
 
 >>> import asyncio
->>> from barbu.server.store import ActionRow, SeatRow, Store, TableRow
+>>> from barbu.storage import ActionRow, SeatRow, Store, TableRow
 >>> store = Store("sqlite://"); store.migrate()
 >>> store.create_table(TableRow("t", "classic", {}, "s", 0, "me", 0.0), [SeatRow(i, "bot", "random") for i in range(4)])
 >>> async def main() -> int:
@@ -30,7 +30,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from barbu.server.store import ActionRow, Store, StoreError
+from barbu.storage import ActionRow, Store, StoreError
 
 Status = tuple[str, str, float | None]
 """A table status change written with the actions: ``(table_id, status, finished)``."""

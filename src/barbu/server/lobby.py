@@ -23,8 +23,8 @@ from barbu.game import Game
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, rules
 from barbu.server.protocol import ProtocolError
-from barbu.server.store import SeatRow, StoreError, TableRow
 from barbu.server.tables import TableService, credential_hash
+from barbu.storage import SeatRow, StoreError, TableRow
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,14 @@ def rule_sets() -> list[dict[str, Any]]:
     return out
 
 
-async def create_table(service: TableService, spec: Mapping[str, Any], creator: str) -> NewTable:
-    """Create a table from the lobby's settings; raise ``bad_request`` or ``table_limit``."""
+async def create_table(
+    service: TableService, spec: Mapping[str, Any], creator: str, browser: str | None = None
+) -> NewTable:
+    """Create a table from the lobby's settings; raise ``bad_request`` or ``table_limit``.
+
+    ``creator`` is the client's address (for the per-client limit); ``browser``, the hash of
+    the creating browser's cookie, may list the invitations until their seats are claimed.
+    """
     variant, options, seat_rows = check_spec(spec)
     credentials: dict[int, str] = {}
     final_rows = []
@@ -104,7 +110,7 @@ async def create_table(service: TableService, spec: Mapping[str, Any], creator: 
     status = "playing" if not credentials else "open"
     row = TableRow(table_id, variant, options, seed, first, creator, time.time(), status)
     try:
-        await asyncio.to_thread(service.store.create_table, row, final_rows)
+        await asyncio.to_thread(service.store.create_table, row, final_rows, credentials, browser)
     except StoreError as e:
         raise ProtocolError("storage", str(e)) from None
     return NewTable(table_id, credentials)

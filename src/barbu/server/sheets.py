@@ -40,7 +40,6 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.server.bodies import BodyError, loads, read_json
-from barbu.server.store import Store, StoreError
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import record_text, sheet_csv
@@ -49,6 +48,7 @@ from barbu.sheet.model import Sheet
 from barbu.sheet.paper import sheet_html, sheet_pdf
 from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import SheetStore, StoredSheet
+from barbu.storage import Store, StoreError
 
 STATIC = Path(__file__).parent / "static"
 BODY_LIMIT = 64 * 1024

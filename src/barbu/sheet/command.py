@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from barbu.errors import OptionsError
-from barbu.rulesets import RULE_SETS
-from barbu.server.store import StoreError
+from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import FORMATS, export_sheet, read_record
@@ -25,6 +24,7 @@ from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
 from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
+from barbu.storage import StoreError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -91,9 +91,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> StoredSheet:
-    from barbu.cli import parse_options
-    from barbu.rulesets import rules
-
     try:
         r = rules(args.variant, parse_options(args.option))
     except OptionsError as e:

@@ -5,8 +5,8 @@ The web app (``barbu serve``) and the terminal (``barbu score``) use the same da
 shows at the other. A sheet is stored as its history
 (:class:`~barbu.sheet.history.SheetHistory`): the record it starts from, the log of changes
 (one row per change) and the position in the log (undo and redo move it). The log is the
-truth: opening a sheet replays it. The tables are :data:`barbu.server.store.sheets` and
-:data:`barbu.server.store.sheet_changes` (Alembic revision ``v0002``).
+truth: opening a sheet replays it. The tables are :data:`barbu.storage.sheets` and
+:data:`barbu.storage.sheet_changes` (Alembic revision ``v0002``).
 
 Every save checks the sheet's ``version``: a save made on a sheet that was changed
 elsewhere since it was opened is refused (kind ``store``) and changes nothing.
@@ -36,10 +36,10 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from barbu.names import TITLE_LIMIT, TextError, check_text
-from barbu.server.store import Store, StoreError, sheet_changes, sheets
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import Sheet
+from barbu.storage import Store, StoreError, sheet_changes, sheets
 
 DEFAULT_DB = "sqlite:///barbu.db"
 """The database ``barbu score`` and ``barbu serve`` use when ``--db`` is not given."""
@@ -117,7 +117,7 @@ class SheetStore:
     """The score sheets of one database.
 
     ``db`` is a database URL (the schema is then created or migrated at once) or the web
-    app's :class:`~barbu.server.store.Store` (which migrates on start).
+    app's :class:`~barbu.storage.Store` (which migrates on start).
     """
 
     def __init__(self, db: str | Store = DEFAULT_DB) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from barbu.errors import BarbuError
-from barbu.rulesets import RULE_SETS
+from barbu.rulesets import RULE_SETS, parse_options
 
 if TYPE_CHECKING:
     from barbu.tui.app import BarbuApp
@@ -80,7 +80,6 @@ def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
     screen; with them it starts the game they choose, through the same
     :func:`~barbu.tui.setup.open_table`."""
     from barbu.bots import BOT_LEVELS
-    from barbu.cli import parse_options
     from barbu.tui.app import BarbuApp
     from barbu.tui.setup import GameChoice, open_table, seed_of
 

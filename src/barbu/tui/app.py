@@ -27,7 +27,7 @@ from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, Static
 
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
-from barbu.bots import make_bot
+from barbu.bots import Bot, make_bot
 from barbu.errors import IllegalAction
 from barbu.game import Game
 from barbu.tui.arrangement import ArrangementPanel
@@ -508,9 +508,9 @@ class BarbuApp(App[int]):
         self.refresh_table()
         self.run_worker(self._hint(level, bot, table.view(), table.actions), group="hint", exclusive=True)
 
-    async def _hint(self, level: str, bot: object, view: SeatView, stamp: int) -> None:
+    async def _hint(self, level: str, bot: Bot, view: SeatView, stamp: int) -> None:
         try:
-            action: Action = await asyncio.to_thread(bot.act, view)  # type: ignore[attr-defined]
+            action: Action = await asyncio.to_thread(bot.act, view)
         finally:
             self.hint_running = False
         if self.table.actions != stamp:

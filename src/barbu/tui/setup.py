@@ -30,13 +30,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from barbu.bots import BOT_LEVELS
-from barbu.cli import flag_applies
 from barbu.errors import BarbuError
-from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, rules
+from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, flag_applies, rules
 from barbu.tui.saved_game import load_table, new_seed, saved_games
 from barbu.tui.table import SEAT_NAMES, Table, default_bot_level
 
@@ -125,6 +125,13 @@ def base_rules(variant: str, players: int) -> Rules:
     """The rule set's own rules for ``players`` (its defaults, no house rules)."""
     rs = RULE_SETS[variant]
     return rules(variant, {"player_count": players} if len(rs.player_counts) > 1 else {})
+
+
+def _field_value(widget: Widget) -> Any:
+    """The value of a house rule's field: a checkbox, a text field or a choice."""
+    if isinstance(widget, Checkbox | Input | Select):
+        return widget.value
+    raise TypeError(f"a house rule's field is a checkbox, a text field or a choice, not {type(widget).__name__}")
 
 
 def _rule_set_line(name: str, chosen: bool) -> Text:
@@ -311,7 +318,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
                 if isinstance(current, int):
                     current = min(current, contracts)
             widget.value = current if keep and current is not Select.NULL else default
-        self.shown[name] = widget.value  # type: ignore[attr-defined]
+        self.shown[name] = _field_value(widget)
 
     def _note(self, widget_id: str | None, value: object) -> None:
         """A house rule the person changed keeps its value when the rule set changes."""
@@ -380,7 +387,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             if not flag_applies(base, name):
                 continue
             widget = self.query_one(f"#flag-{name}")
-            value: Any = typed_flag(name, widget.value) if isinstance(widget, Input) else widget.value  # type: ignore[attr-defined]
+            value: Any = typed_flag(name, widget.value) if isinstance(widget, Input) else _field_value(widget)
             default = getattr(base.flags, name)
             if value != (list(default) if isinstance(default, tuple) else default):
                 out[name] = value

@@ -76,9 +76,10 @@ async function create(ev) {
     $("create-error").textContent = data.error ? data.error.message : "the table could not be created";
     return;
   }
+  // The links are shown here, and to this browser on the table page while the table waits (the server
+  // lists them to the browser that created it); they are never stored where a script could read them.
   const links = {};
   for (const s of data.seats) links[s.seat] = linkFor(s.link);
-  localStorage.setItem(`barbu.links.${data.table}`, JSON.stringify(links));
   const mine = rows.findIndex((row) => row.querySelector("select.kind").value === "you");
   const box = $("created-links");
   box.innerHTML = "";

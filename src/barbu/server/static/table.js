@@ -6,8 +6,19 @@ import { SUITS, backEl, cardEl, contractName, isRed, rankText, sortHand } from "
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
+const apiBase = `/api/tables/${encodeURIComponent(tableId)}`;
+
+// The seat's key rides in the invitation link's fragment. It is traded once for a cookie that no
+// script can read (POST …/claim) and dropped from the address bar at once; it is never stored.
+// From then on the page asks for its seat by number ("#seat=N") and the cookie proves it.
 const params = new URLSearchParams(location.hash.slice(1));
-const key = params.get("key");
+let linkKey = params.get("key");
+let wanted = /^\d+$/.test(params.get("seat") || "") ? Number(params.get("seat")) : null; // the seat asked for
+if (linkKey !== null) setAddress(wanted);
+
+function setAddress(seat) {
+  history.replaceState(null, "", `${location.pathname}${seat === null ? "" : `#seat=${seat}`}`);
+}
 
 const state = {
   view: null,
@@ -41,9 +52,9 @@ function connect() {
   setConn("connecting…", null);
   ws.onopen = () => {
     const hello = { type: "hello", table: tableId };
-    if (key) hello.key = key;
+    if (wanted !== null) hello.seat = wanted;
     const name = localStorage.getItem("barbu.name");
-    if (key && name) hello.name = name;
+    if (wanted !== null && name) hello.name = name;
     if (state.seq !== null) hello.last_seq = state.seq;
     ws.send(JSON.stringify(hello));
   };
@@ -55,6 +66,62 @@ function connect() {
     setTimeout(connect, delay);
   };
 }
+
+function reconnect() {
+  const old = state.ws;
+  state.ws = null;
+  if (old) {
+    old.onclose = null;
+    old.close();
+  }
+  state.seq = null;
+  state.view = null;
+  state.seat = null;
+  connect();
+}
+
+// Trade the link's key for the seat's cookie; {ok, data} as the server answers.
+async function claim(takeover) {
+  try {
+    const res = await fetch(`${apiBase}/claim`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: wanted, key: linkKey, takeover }),
+    });
+    return { ok: res.ok, data: await res.json() };
+  } catch (e) {
+    return { ok: false, data: { error: { code: "network", message: "the server cannot be reached: reload the page to try again" } } };
+  }
+}
+
+function claimed(data) {
+  linkKey = null;
+  wanted = data.seat;
+  setAddress(wanted);
+  $("takeover").classList.add("hidden");
+}
+
+// The seat is open in another browser: watch meanwhile, and take it over only if the player says so.
+function offerTakeover(message) {
+  wanted = null;
+  $("takeover-text").textContent = message;
+  $("takeover").classList.remove("hidden");
+}
+
+$("takeover-yes").addEventListener("click", async () => {
+  const r = await claim(true);
+  if (r.ok) {
+    claimed(r.data);
+    reconnect();
+  } else {
+    toast(r.data.error ? r.data.error.message : "the seat could not be taken over");
+  }
+});
+
+$("takeover-no").addEventListener("click", () => {
+  linkKey = null;
+  $("takeover").classList.add("hidden");
+});
 
 function setConn(text, on) {
   $("conn-text").textContent = text;
@@ -87,6 +154,7 @@ function handle(f) {
       break;
     case "table":
       state.table = f;
+      refreshInvites();
       render();
       break;
     case "ack":
@@ -96,7 +164,17 @@ function handle(f) {
     case "error":
       if (state.pending && (f.id === state.pending.id || !f.id)) state.pending = null;
       toast(f.message);
-      if (f.code === "unknown_table" || f.code === "bad_credential") {
+      if (f.code === "taken_over") {
+        state.ws.onclose = null; // the server closes this connection; coming back is the player's choice
+        state.seat = null;
+        wanted = null;
+        setAddress(null);
+        setConn("seat taken over in another browser", false);
+      } else if (f.code === "bad_credential" && wanted !== null && state.seat === null) {
+        wanted = null; // this browser does not hold the seat: watch instead
+        setAddress(null);
+        reconnect();
+      } else if (f.code === "unknown_table" || f.code === "bad_credential") {
         state.ws.onclose = null;
         setConn(f.code === "unknown_table" ? "no such table" : "wrong key", false);
       } else if (f.code === "stale" && state.seq !== null) {
@@ -534,19 +612,48 @@ function renderResult(v) {
   box.classList.remove("hidden");
 }
 
+// The invitations of the seats nobody claimed yet: the server shows them to the browser that
+// created the table (its cookie says so), while the table waits for its players.
+let invites = [];
+let invitesAsked = null;
+
+async function refreshInvites() {
+  const open = state.table && state.table.status === "open";
+  const asked = open ? state.table.seats.map((s) => `${s.seat}:${s.joined}`).join(",") : null;
+  if (asked === invitesAsked) return;
+  invitesAsked = asked;
+  invites = [];
+  if (open) {
+    try {
+      const res = await fetch(`${apiBase}/invitations`);
+      if (res.ok) invites = (await res.json()).seats;
+    } catch (e) {
+      invites = [];
+    }
+  }
+  render();
+}
+
 function renderInvite() {
   const box = $("invite");
-  const stored = localStorage.getItem(`barbu.links.${tableId}`);
   const open = state.table && state.table.status === "open";
-  if (!stored || !open) {
+  const shown = open ? invites.filter((s) => s.seat !== state.seat) : [];
+  if (!shown.length) {
     box.classList.add("hidden");
     return;
   }
-  const links = JSON.parse(stored);
-  $("invite-links").innerHTML = Object.entries(links)
-    .filter(([seat]) => Number(seat) !== state.seat)
-    .map(([seat, link]) => `<label>Seat ${esc(seat)} <input readonly value="${esc(link)}"></label>`)
-    .join("");
+  const list = $("invite-links");
+  list.textContent = "";
+  for (const s of shown) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.readOnly = true;
+    input.value = new URL(s.link, location.href).href;
+    input.setAttribute("aria-label", `Invitation link of seat ${s.seat}`);
+    input.addEventListener("focus", () => input.select());
+    label.append(`Seat ${s.seat} `, input);
+    list.appendChild(label);
+  }
   box.classList.remove("hidden");
 }
 
@@ -561,4 +668,19 @@ $("hand").addEventListener("keydown", (ev) => {
   ev.preventDefault();
 });
 
-connect();
+async function start() {
+  if (linkKey !== null) {
+    const r = await claim(false);
+    if (r.ok) claimed(r.data);
+    else if (r.data.error && r.data.error.code === "seat_held") offerTakeover(r.data.error.message);
+    else {
+      wanted = null;
+      linkKey = null;
+      setAddress(null);
+      toast(r.data.error ? r.data.error.message : "this link does not open a seat");
+    }
+  }
+  connect();
+}
+
+start();

@@ -9,14 +9,11 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from barbu.arena_stats import Estimate
-
-if TYPE_CHECKING:
-    from barbu.arena import ArenaResult
+from barbu.arena.play import ArenaResult
+from barbu.arena.stats import Estimate
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 """Bar colours, one per bot."""

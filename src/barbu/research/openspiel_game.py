@@ -13,8 +13,8 @@ parameter    default    meaning
 
 Chance nodes draw the first declarer, then deal each deal's cards one at a time from
 the declarer round the table (a seat sees its hand once all cards are dealt). Actions
-are the indexes of :class:`~barbu.encoding.ActionEncoding`; observation and
-information-state tensors are :class:`~barbu.encoding.ObservationEncoding` vectors
+are the indexes of :class:`~barbu.research.encoding.ActionEncoding`; observation and
+information-state tensors are :class:`~barbu.research.encoding.ObservationEncoding` vectors
 of :func:`barbu.view.seat_view`, and the strings are their text. Within a deal the
 observation is perfect recall, so it is also the information state; in ``game`` episodes
 the information-state string adds what the seat saw of the earlier deals. Rewards come
@@ -46,14 +46,15 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found]
+import pyspiel
 
 from barbu.actions import Call, Declare, NameRank, NameTrump
 from barbu.cards import card_name, cards_of, mask_of
 from barbu.deal import Deal, Phase
-from barbu.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.domino import DominoPlay
 from barbu.errors import OptionsError
 from barbu.game import Game
+from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
 
@@ -145,8 +146,8 @@ class _Static:
         else:
             if self.contract is not None:
                 first = [r.contract(self.contract)]
-            elif r.scheduled_contract(0) is not None:
-                first = [r.scheduled_contract(0)]  # type: ignore[list-item]
+            elif (scheduled := r.scheduled_contract(0)) is not None:
+                first = [scheduled]
             else:
                 first = list(r.contracts)
             totals = {r.total(c) for c in first}
@@ -168,7 +169,7 @@ class _Static:
         return -float(per_deal * deals), float(per_deal * deals), moves
 
 
-class BarbuGame(pyspiel.Game):  # type: ignore[misc]
+class BarbuGame(pyspiel.Game):
     """The ``python_barbu`` game; see the module docstring for its parameters."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -237,7 +238,7 @@ class _Table:
         return other
 
 
-class BarbuState(pyspiel.State):  # type: ignore[misc]
+class BarbuState(pyspiel.State):
     """A state of ``python_barbu``."""
 
     def __init__(self, game: BarbuGame) -> None:
@@ -434,7 +435,8 @@ class BarbuState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(int(probability_sampler() * 2**53))
         game = self.get_game()
         if t.game is None or t.over:
-            return self.clone()  # type: ignore[no-any-return]
+            same: BarbuState = self.clone()
+            return same
         static = t.static
         start = t.deal_start
         if t.hands is not None:
@@ -447,10 +449,10 @@ class BarbuState(pyspiel.State):  # type: ignore[misc]
             hands = _sample_hands(deal, player_id, static, tuple(history), rng)
             new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
             new += _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
-        state = game.new_initial_state()
+        state: BarbuState = game.new_initial_state()
         for a in new:
             state.apply_action(a)
-        return state  # type: ignore[no-any-return]
+        return state
 
 
 class BarbuObserver:
@@ -527,7 +529,8 @@ def _exclusions(deal: Deal, player: int, static: _Static) -> list[int]:
     excluded = [0] * n
     if not deal.plays:
         return excluded
-    unseen = static.deck & ~deal.dealt[player]  # type: ignore[index]
+    assert deal.dealt is not None, "a deal whose cards are known"
+    unseen = static.deck & ~deal.dealt[player]
     for c in deal.plays:
         if c is not None:
             unseen &= ~(1 << c)
@@ -556,7 +559,11 @@ def _exclusions(deal: Deal, player: int, static: _Static) -> list[int]:
                     after = seats[i + 1] if i + 1 < len(seats) else deal.to_act
                     if (probe.turn == seat) != (after == seat):
                         excluded[seat] |= 1 << x
-        play.play(c)  # type: ignore[arg-type]
+        if isinstance(play, DominoPlay):
+            play.play(c)
+        else:
+            assert c is not None, "only domino has passes"
+            play.play(c)
     return excluded
 
 

@@ -2,9 +2,9 @@
 
 One agent per seat (``player_0`` … ``player_{n-1}``, seat numbers of the core). Each agent
 observes a dict: ``observation``, the float32 vector of its seat's view
-(:class:`~barbu.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
+(:class:`~barbu.research.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
 only), and ``action_mask``, int8 over the rule set's fixed action space
-(:class:`~barbu.encoding.ActionEncoding`), taken from the core's legal actions.
+(:class:`~barbu.research.encoding.ActionEncoding`), taken from the core's legal actions.
 
 Episodes are a whole game (``episode="game"``) or a single deal (``episode="deal"``,
 optionally with a fixed ``contract``). Rewards, in points of the rule set:
@@ -41,15 +41,15 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import mask_of
 from barbu.deal import Phase
-from barbu.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
+from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
 
@@ -57,7 +57,7 @@ EPISODES = ("game", "deal")
 REWARDS = ("deal", "game")
 
 
-class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
+class BarbuEnv(AECEnv, EzPickle):
     """The raw environment; :func:`env` wraps it in PettingZoo's order checks.
 
     ``variant`` and ``options`` name the rule set and its flags (RULES.md §4, §6).
@@ -276,7 +276,7 @@ class BarbuEnv(AECEnv, EzPickle):  # type: ignore[misc]
         """The action indexes that take a core ``action`` for the agent to act.
 
         One index, except for a Chinese-poker :class:`~barbu.actions.Arrange`: the ten
-        :class:`~barbu.encoding.Place` actions of its back and middle rows. A spoken call
+        :class:`~barbu.research.encoding.Place` actions of its back and middle rows. A spoken call
         (``maximum``, ``flanks`` …) is expanded by the core first; an illegal one raises
         :class:`~barbu.errors.IllegalAction`.
         """

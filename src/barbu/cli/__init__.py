@@ -11,30 +11,10 @@ import argparse
 import importlib
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from barbu.errors import OptionsError
-from barbu.rulesets import DOUBLING_FLAGS, RULE_SETS, Flags, Rules, rules
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` pairs into an options dict; values are JSON (``true``, ``5``, ``"quick"``)
-    or bare words taken as strings.
-
-    >>> parse_options(["rotation=quick", "compulsory_doubles=1", "domino_values=[40,20,5,0]"])
-    {'rotation': 'quick', 'compulsory_doubles': 1, 'domino_values': [40, 20, 5, 0]}
-    """
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise OptionsError(f"options are written key=value, e.g. rotation=quick, not {pair!r}")
-        key, _, value = pair.partition("=")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value.strip()
-    return out
+from barbu.rulesets import RULE_SETS, Flags, Rules, flag_applies, parse_options, rules
 
 
 def rules_text(r: Rules) -> str:
@@ -87,27 +67,6 @@ def rules_text(r: Rules) -> str:
     return "\n".join(lines)
 
 
-def flag_applies(r: Rules, name: str) -> bool:
-    """Whether flag ``name`` can change anything in rule set ``r`` (for display)."""
-    rs = r.ruleset
-    plays = {c.play for c in r.contracts}
-    if name in DOUBLING_FLAGS or name == "rotation":
-        return rs.doubling
-    if name == "first_five_only":
-        return rs.name == "french"
-    if name == "ravage_city_total":
-        return any(c.id == "ravage-city" for c in r.contracts)
-    if name.startswith("domino_") or name == "removed_card_rule":
-        return "domino" in plays and (name != "removed_card_rule" or bool(r.removed))
-    if name == "heart_lead":
-        return any(c.heart_lead_rule for c in r.contracts)
-    if name in ("must_trump_when_void", "overtrump_required", "undertrump_required"):
-        return any(c.names_trump for c in r.contracts)
-    if name == "early_end":
-        return any(c.ends_early for c in r.contracts)
-    return True
-
-
 def _rules_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="barbu rules", description="Print a rule set, derived from its data.")
     parser.add_argument("variant", nargs="?", help=f"one of {', '.join(RULE_SETS)}; all when omitted")
@@ -124,8 +83,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("barbu.tui:play_main", "play a whole game in the terminal against three bots"),
     "score": ("barbu.sheet:score_main", "keep the score sheet of a game played with real cards"),
     "replay": ("barbu.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
-    "simulate": ("barbu.simulate:simulate_main", "play whole games between bots and print the score table"),
-    "arena": ("barbu.arena:arena_main", "measure bots against each other on duplicate deals"),
+    "simulate": ("barbu.cli.simulate:simulate_main", "play whole games between bots and print the score table"),
+    "arena": ("barbu.arena.command:arena_main", "measure bots against each other on duplicate deals"),
     "rules": ("barbu.cli:_rules_main", "print a rule set: players, deck, contracts, values, flags"),
 }
 """Each subcommand: ``module:function`` taking the arguments after the command name, and its help line.
@@ -160,7 +119,3 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (barbu rules | head)
         sys.stderr.close()
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """Alembic's environment: runs the migrations on the connection the store hands over.
 
-There is no ``alembic.ini``: :meth:`barbu.server.store.Store.migrate` builds the
+There is no ``alembic.ini``: :meth:`barbu.storage.Store.migrate` builds the
 configuration in code and passes its open connection in ``config.attributes``.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from barbu.server.store import metadata
+from barbu.storage import metadata
 
 
 def run_migrations() -> None:

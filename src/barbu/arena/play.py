@@ -21,7 +21,6 @@ Repeated specs are one bot in the report.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
@@ -30,7 +29,6 @@ import random
 import shlex
 import shutil
 import signal
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -39,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text
-from barbu.arena_stats import BotReport, DuplicateResult, EntryTally, report_bots
+from barbu.arena.stats import BotReport, DuplicateResult, EntryTally, report_bots
 from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
@@ -231,7 +229,7 @@ def play_game(game: Game, players: Sequence[Bot], tallies: Sequence[EntryTally],
 
 @dataclass(frozen=True)
 class ArenaResult:
-    """The arena's report: one :class:`~barbu.arena_stats.BotReport` per distinct bot."""
+    """The arena's report: one :class:`~barbu.arena.stats.BotReport` per distinct bot."""
 
     lineup: tuple[str, ...]
     variant: str
@@ -285,18 +283,6 @@ class ArenaResult:
             "bots": [b.as_json() for b in self.bots],
             "duplicates": [list(row) for row in self.duplicates],
         }
-
-    def tables(self) -> list[Any]:
-        """The report as rich tables: per bot, then points per deal of each contract."""
-        from barbu.arena_report import arena_tables
-
-        return arena_tables(self)
-
-    def plot(self, path: str | os.PathLike[str]) -> None:
-        """Write a PNG chart of points per game and per contract (needs matplotlib)."""
-        from barbu.arena_report import plot_arena
-
-        plot_arena(self, path)
 
 
 def default_workers() -> int:
@@ -428,90 +414,3 @@ def _write_records(folder: Path, seed: int, results: Sequence[DuplicateResult]) 
         for rotation, record in enumerate(r.records):
             path = folder / f"arena-{seed}-{r.index + 1}-{rotation + 1}.json"
             path.write_text(json.dumps(record, indent=1) + "\n")
-
-
-# -- the command line ---------------------------------------------------------------
-
-
-def arena_parser() -> argparse.ArgumentParser:
-    """The arguments of ``barbu arena``."""
-    parser = argparse.ArgumentParser(
-        prog="barbu arena",
-        description="Play bots against each other on duplicate deals (each deal set played once per rotation "
-        "of the bots through the seats) and report points per game and per contract with 95%% intervals.",
-        epilog="Bots: " + ", ".join(BOT_LEVELS) + ", LEVEL:key=value,... (e.g. search:seconds=0.2), "
-        "external:COMMAND (a program speaking JSON lines, see docs/arena.md).",
-    )
-    parser.add_argument(
-        "bots", nargs="+", metavar="BOT", help="one bot spec per seat, e.g. heuristic random random random"
-    )
-    parser.add_argument("--variant", default="classic", help="rule set (default classic)")
-    parser.add_argument(
-        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option (JSON value)"
-    )
-    parser.add_argument("--games", type=int, default=100, help="duplicate games (deal sets), default 100")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: every core)")
-    parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per decision of an external bot"
-    )
-    parser.add_argument("--external-log", metavar="FILE", help="append the standard error of external bots to FILE")
-    parser.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE (- for standard output)")
-    parser.add_argument("--plot", metavar="FILE.png", help="write a chart of the report as a PNG")
-    parser.add_argument("--records", metavar="DIR", help="write every game as a barbu-record/1 file in DIR")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
-    return parser
-
-
-def arena_main(argv: list[str]) -> int:
-    """Run ``barbu arena`` with ``argv`` (the arguments after ``arena``); returns the exit status."""
-    from rich.console import Console
-
-    from barbu.cli import parse_options
-
-    parser = arena_parser()
-    args = parser.parse_args(argv)
-    if args.workers is not None and args.workers < 1:
-        parser.error("--workers must be at least 1")
-    if args.plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            parser.error("--plot needs matplotlib: pip install 'barbu[arena]'")
-    try:
-        result = run_arena(
-            args.bots,
-            variant=args.variant,
-            options=parse_options(args.option),
-            games=args.games,
-            seed=args.seed,
-            workers=args.workers,
-            timeout=args.timeout,
-            external_log=args.external_log,
-            progress=not args.quiet,
-            records=args.records,
-        )
-    except (ValueError, BarbuError) as e:
-        parser.error(str(e))
-    except KeyboardInterrupt:
-        print("arena interrupted: no report", file=sys.stderr)
-        return 130
-    if not args.quiet:
-        console = Console(highlight=False)
-        for table in result.tables():
-            console.print(table)
-    if args.json:
-        text = json.dumps(result.as_json(), indent=1) + "\n"
-        if args.json == "-":
-            sys.stdout.write(text)
-        else:
-            Path(args.json).write_text(text)
-    if args.plot:
-        result.plot(args.plot)
-    if result.illegal:
-        print(f"warning: {result.illegal} illegal action(s); see the failures in the report", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(arena_main(sys.argv[1:]))

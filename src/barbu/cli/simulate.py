@@ -17,6 +17,7 @@ from typing import Any
 from barbu.bots import BOT_LEVELS, make_bot
 from barbu.game import Game
 from barbu.record import game_to_record
+from barbu.rulesets import parse_options
 from barbu.view import seat_view
 
 
@@ -62,8 +63,6 @@ def simulate_main(argv: list[str]) -> int:
     """Run ``barbu simulate``."""
     from rich.console import Console
     from rich.table import Table
-
-    from barbu.cli import parse_options
 
     parser = argparse.ArgumentParser(prog="barbu simulate", description="Play whole games between bots.")
     parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")

@@ -1,6 +1,6 @@
 """Numbers for learners: one fixed action space and one observation vector per rule set.
 
-The research adapters (:mod:`barbu.env` for PettingZoo, :mod:`barbu.openspiel_game` for
+The research adapters (:mod:`barbu.research.env` for PettingZoo, :mod:`barbu.research.openspiel_game` for
 OpenSpiel) speak in integers and arrays. This module turns the core's actions into
 indexes of one fixed action space (:class:`ActionEncoding`) and a seat's view
 (:func:`barbu.view.seat_view`, and nothing else) into a float vector
@@ -191,7 +191,8 @@ class ActionEncoding:
         """
         kind = type(action)
         if kind is Play:
-            return action.card  # type: ignore[union-attr]
+            assert isinstance(action, Play)
+            return action.card
         if kind is Call:
             assert isinstance(action, Call)
             if action.word not in (None, "pass"):

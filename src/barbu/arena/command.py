@@ -1,0 +1,97 @@
+"""``barbu arena`` on the command line: the arguments, the run, the tables, JSON and chart.
+
+>>> arena_parser().parse_args(["random"] * 4 + ["--games", "3"]).games
+3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from barbu.arena.play import run_arena
+from barbu.arena.report import arena_tables, plot_arena
+from barbu.bots import BOT_LEVELS
+from barbu.bots.external import DEFAULT_TIMEOUT_S
+from barbu.errors import BarbuError
+from barbu.rulesets import parse_options
+
+
+def arena_parser() -> argparse.ArgumentParser:
+    """The arguments of ``barbu arena``."""
+    parser = argparse.ArgumentParser(
+        prog="barbu arena",
+        description="Play bots against each other on duplicate deals (each deal set played once per rotation "
+        "of the bots through the seats) and report points per game and per contract with 95%% intervals.",
+        epilog="Bots: " + ", ".join(BOT_LEVELS) + ", LEVEL:key=value,... (e.g. search:seconds=0.2), "
+        "external:COMMAND (a program speaking JSON lines, see docs/arena.md).",
+    )
+    parser.add_argument(
+        "bots", nargs="+", metavar="BOT", help="one bot spec per seat, e.g. heuristic random random random"
+    )
+    parser.add_argument("--variant", default="classic", help="rule set (default classic)")
+    parser.add_argument(
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option (JSON value)"
+    )
+    parser.add_argument("--games", type=int, default=100, help="duplicate games (deal sets), default 100")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: every core)")
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per decision of an external bot"
+    )
+    parser.add_argument("--external-log", metavar="FILE", help="append the standard error of external bots to FILE")
+    parser.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE (- for standard output)")
+    parser.add_argument("--plot", metavar="FILE.png", help="write a chart of the report as a PNG")
+    parser.add_argument("--records", metavar="DIR", help="write every game as a barbu-record/1 file in DIR")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
+    return parser
+
+
+def arena_main(argv: list[str]) -> int:
+    """Run ``barbu arena`` with ``argv`` (the arguments after ``arena``); returns the exit status."""
+    from rich.console import Console
+
+    parser = arena_parser()
+    args = parser.parse_args(argv)
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            parser.error("--plot needs matplotlib: pip install 'barbu[arena]'")
+    try:
+        result = run_arena(
+            args.bots,
+            variant=args.variant,
+            options=parse_options(args.option),
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            timeout=args.timeout,
+            external_log=args.external_log,
+            progress=not args.quiet,
+            records=args.records,
+        )
+    except (ValueError, BarbuError) as e:
+        parser.error(str(e))
+    except KeyboardInterrupt:
+        print("arena interrupted: no report", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        console = Console(highlight=False)
+        for table in arena_tables(result):
+            console.print(table)
+    if args.json:
+        text = json.dumps(result.as_json(), indent=1) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            Path(args.json).write_text(text)
+    if args.plot:
+        plot_arena(result, args.plot)
+    if result.illegal:
+        print(f"warning: {result.illegal} illegal action(s); see the failures in the report", file=sys.stderr)
+    return 0
