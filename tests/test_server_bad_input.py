@@ -26,6 +26,7 @@ from barbu.server.bodies import MAX_DEPTH, BodyError, loads, read_json
 from barbu.server.client import SeatClient, ServerThread, free_port
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
+JSON = {"content-type": "application/json"}
 BAD_NAMES = ["x\ud800", "a\x07b", "a\x00", "x" * 41, "\u202eevil"]
 
 
@@ -37,7 +38,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def send(client: TestClient, method: str, path: str, body: Any) -> Any:
     """``body`` as ASCII JSON (lone surrogates escaped, as a browser's JSON.stringify sends them)."""
-    return client.request(method, path, content=json.dumps(body), headers={"content-type": "application/json"})
+    return client.request(method, path, content=json.dumps(body), headers=JSON)
 
 
 def nested(depth: int) -> bytes:
@@ -54,13 +55,13 @@ def test_deeply_nested_json_is_a_typed_400_on_every_route(client: TestClient) ->
         *[("POST", f"/api/sheets/{sheet}/{name}") for name in ("changes", "undo", "redo", "form", "preview", "fill")],
     ]
     for method, path in routes:
-        res = client.request(method, path, content=nested(3000))
+        res = client.request(method, path, content=nested(3000), headers=JSON)
         assert res.status_code == 400, (path, res.status_code, res.text)
         error = res.json()["error"]
         assert error.get("code", error.get("kind")) in ("bad_request", "request"), (path, error)
         assert f"{MAX_DEPTH} levels" in error["message"], (path, error)
     # nesting within the limit is read as before
-    ok = client.post("/api/sheets", content=b'{"players": ["Ann", "Bob", "Cat", "Dan"], "options": {}}')
+    ok = client.post("/api/sheets", content=b'{"players": ["Ann", "Bob", "Cat", "Dan"], "options": {}}', headers=JSON)
     assert ok.status_code == 200, ok.text
 
 

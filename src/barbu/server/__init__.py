@@ -15,7 +15,6 @@ takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors, limits
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def serve_parser() -> argparse.ArgumentParser:
@@ -61,14 +60,14 @@ def serve_main(argv: list[str]) -> int:
     """Run ``barbu serve`` with ``argv``; returns the exit status."""
     args = serve_parser().parse_args(argv)
     if args.bot_delay < 0 or args.takeover_after < 0:
-        print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more", file=sys.stderr)
+        print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more")
         return 2
     from barbu.server.origin import OriginError, normalise_origin
 
     try:
         origins = tuple(normalise_origin(o) for o in args.allow_origin)
     except OriginError as e:
-        print(f"barbu serve: --allow-origin: {e}", file=sys.stderr)
+        print(f"barbu serve: --allow-origin: {e}")
         return 2
     import uvicorn
 
@@ -84,7 +83,7 @@ def serve_main(argv: list[str]) -> int:
         finally:
             store.dispose()
     except StoreError as e:
-        print(f"barbu serve: {e}", file=sys.stderr)
+        print(f"barbu serve: {e}")
         return 2
 
     settings = Settings(
@@ -103,7 +102,7 @@ def serve_main(argv: list[str]) -> int:
     try:
         app = create_app(args.db, settings)
     except StoreError as e:
-        print(f"barbu serve: {e}", file=sys.stderr)
+        print(f"barbu serve: {e}")
         return 2
     print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     uvicorn.run(
