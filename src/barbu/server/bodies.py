@@ -66,7 +66,7 @@ def loads(raw: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise BodyError("malformed", "the body is not UTF-8 text: send JSON encoded as UTF-8") from None
+            raise BodyError("malformed", "the text is not UTF-8: send JSON encoded as UTF-8") from None
     else:
         text = raw
     deep = depth(text)
@@ -77,7 +77,7 @@ def loads(raw: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise BodyError("malformed", "the body is not valid JSON") from None
+        raise BodyError("malformed", "the text is not valid JSON") from None
 
 
 async def read_json(request: _Request, limit: int, empty: Any = None) -> Any:

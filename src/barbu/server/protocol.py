@@ -15,7 +15,7 @@ was wrong.
 >>> parse_message('{"type": "act"', Limits())
 Traceback (most recent call last):
 ...
-barbu.server.protocol.ProtocolError: malformed: the body is not valid JSON: expecting an object like {"type": "ping"}
+barbu.server.protocol.ProtocolError: malformed: the text is not valid JSON: expecting an object like {"type": "ping"}
 >>> ProtocolError("stale", "seq 3 is behind the table's 5").frame()
 {'type': 'error', 'code': 'stale', 'message': "seq 3 is behind the table's 5"}
 """
