@@ -24,9 +24,10 @@ from sqlalchemy.engine import make_url
 from barbu.replay import replay_json
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread, intent_for
+from barbu.server.journal import Journal
 from barbu.server.protocol import Limits
 from barbu.server.tables import LiveTable, Settings, replay
-from barbu.storage import Store, StoreError
+from barbu.storage import ActionRow, Store, StoreError
 from barbu.view import seat_view
 from conftest import POSTGRES, postgres_schema
 from db_proxy import DbProxy
@@ -262,3 +263,27 @@ def test_a_commit_whose_answer_was_lost_is_taken_from_the_log(tmp_path: Path, mo
 
         asyncio.run(main())
         assert matches_log(app.state.service.live[table_id], Store(f"sqlite:///{tmp_path / 'lost.db'}"))
+
+
+def test_a_database_that_cannot_be_used_fails_a_whole_batch_at_once() -> None:
+    """Writes waiting together all get ``storage`` after one attempt, not one connection timeout each."""
+    calls: list[int] = []
+
+    class Down:
+        def append_actions(self, rows: Any, statuses: Any = ()) -> None:
+            calls.append(len(list(rows)))
+            time.sleep(0.05)  # meanwhile the other writes queue up
+            raise StoreError("the database is not answering, so the action did not happen: try again in a moment")
+
+    journal = Journal(Down())  # type: ignore[arg-type]
+
+    async def main() -> list[Any]:
+        journal.start()
+        writes = [journal.write([ActionRow("t", seq, 0, {"type": "pass"})]) for seq in range(1, 21)]
+        results = await asyncio.gather(*writes, return_exceptions=True)
+        await journal.stop()
+        return results
+
+    results = asyncio.run(main())
+    assert all(isinstance(r, StoreError) and "try again" in str(r) for r in results), results
+    assert sum(calls) == 20 and len(calls) <= 3, calls

@@ -205,8 +205,13 @@ class StoreError(Exception):
 
     Every method of :class:`Store` raises this (never a driver's exception): a lost
     connection, a locked SQLite file, a timeout, a refused value. The message says what
-    to do, in words for a person.
+    to do, in words for a person. ``refused`` is True when the database refused these
+    values (a conflict, text it cannot store), False when it could not be used at all.
     """
+
+    def __init__(self, message: str, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 LOCK_WAIT = 30.0
@@ -252,9 +257,11 @@ def _failure(e: BaseException, doing: str) -> StoreError:
     text = str(getattr(e, "orig", None) or e).lower()
     if isinstance(e, IntegrityError):
         why = "the database refused the write (it conflicts with what is stored)"
-    elif isinstance(e, UnicodeError) or "surrogate" in text or "encode" in text:
+        return StoreError(f"{why}, so {doing} did not happen", refused=True)
+    if isinstance(e, UnicodeError) or "surrogate" in text or "encode" in text:
         why = "the database cannot store this text (it holds characters that are not valid Unicode)"
-    elif "locked" in text or "busy" in text:
+        return StoreError(f"{why}, so {doing} did not happen", refused=True)
+    if "locked" in text or "busy" in text:
         why = "the database is locked by another program"
     elif "not a database" in text or "malformed" in text:
         why = "the database file is damaged or is not a SQLite database"
