@@ -500,6 +500,8 @@ class LiveTable:
                 raise ProtocolError(
                     "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
                 )
+            if self.status == "deleted":
+                raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
             await self._check_log(ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
