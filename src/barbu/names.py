@@ -2,9 +2,10 @@
 
 A name (a player's, a seat's) or a title (a score sheet's) is text of 1 to ``limit``
 characters once its runs of white space are made single spaces and its ends trimmed. It
-may hold any letter, digit, mark, symbol or punctuation of Unicode, but no control
-character (``U+0000``–``U+001F``, ``U+007F``–``U+009F``), no lone surrogate (which no
-database can store) and no bidirectional override (which makes text read as another).
+may hold any character of Unicode but a control character (``U+0000``–``U+001F``,
+``U+007F``–``U+009F``; tabs and line breaks count as white space) and a lone surrogate
+(which no database can store). Pages insert names as text, so markup in a name is shown,
+never run.
 
 >>> check_text("  Ann   Lee ", "name", 40)
 'Ann Lee'
@@ -23,8 +24,6 @@ NAME_LIMIT = 40
 TITLE_LIMIT = 120
 """The longest score-sheet title."""
 
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
 
 class TextError(ValueError):
     """Text that cannot be a name or title: ``field`` names what was given, the message what is allowed."""
@@ -37,8 +36,6 @@ class TextError(ValueError):
 
 def _refused(c: str) -> str | None:
     """Why the character ``c`` cannot be in a name (None if it can)."""
-    if c in _BIDI:
-        return "a bidirectional override"
     category = unicodedata.category(c)
     if category == "Cs":
         return "a lone surrogate"
