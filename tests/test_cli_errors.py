@@ -25,7 +25,7 @@ class names, dunder methods, Python literals and codec advice."""
 
 RECORD = {"format": "barbu-record/1", "variant": "classic", "players": ["Ann", "Bob", "Cat", "Dan"], "deals": []}
 LONG = ["--games", "100000"]
-ARENA = ["random", "random", "random", "random", "--quiet", *LONG]
+ARENA = ["arena", "random", "random", "random", "random", "--quiet", *LONG]
 
 
 def barbu(args: list[str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
