@@ -221,3 +221,11 @@ def test_replay_names_the_players_a_record_names(files: Path) -> None:
     assert done.returncode == 1
     assert "Bob" in done.stdout and "Cat" in done.stdout, done.stdout
     assert json.loads(barbu(["replay", str(bad), "--json"], files).stdout)["error"]["seat"] == 1
+
+
+def test_an_unreachable_database_is_one_line_without_the_driver_class(files: Path) -> None:
+    """Not an argument mistake (the server may be down), but still one line a person can read."""
+    done = barbu(["score", "--db", "postgresql://postgres@127.0.0.1:1/nothing", "list"], files)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "127.0.0.1" in lines[0] and not LEAKS.search(lines[0]), done.stderr
