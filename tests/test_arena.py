@@ -272,8 +272,8 @@ def test_table_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
         (["search:iterations=0"] + ["random"] * 3, "bad settings in 'search:iterations=0'"),
         (["external:"] + ["random"] * 3, "external needs a command"),
         (["external:no-such-program-here"] + ["random"] * 3, "cannot find the program"),
-        (["random"] * 4 + ["--games", "0"], "argument --games: must be a whole number, 1 or more, not '0'"),
-        (["random"] * 4 + ["--workers", "0"], "argument --workers: must be a whole number, 1 or more, not '0'"),
+        (["random"] * 4 + ["--games", "0"], "argument --games: '0' is out of range; give a whole number 1 or more"),
+        (["random"] * 4 + ["--workers", "0"], "argument --workers: '0' is out of range; give a whole number 1 or more"),
     ],
 )
 def test_bad_arguments_are_refused_clearly(argv: list[str], message: str) -> None:

@@ -16,7 +16,7 @@ words (no ``[Errno 2]``, no exception class names).
 >>> parser.parse_args(["--games", "0"])
 Traceback (most recent call last):
 ...
-barbu.usage.UsageError: argument --games: must be a whole number, 1 or more, not '0'
+barbu.usage.UsageError: argument --games: '0' is out of range; give a whole number 1 or more
 >>> database_url("bogus://x")
 Traceback (most recent call last):
 ...
@@ -26,6 +26,7 @@ barbu.usage.UsageError: --db 'bogus://x' is not a database barbu can use; give s
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -85,17 +86,17 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
     >>> whole_number(0, 65535)("99999")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be a whole number from 0 to 65535, not '99999'
+    argparse.ArgumentTypeError: '99999' is out of range; give a whole number from 0 to 65535
     """
-    allowed = f" from {low} to {high}" if high is not None else f", {low} or more"
+    allowed = f"from {low} to {high}" if high is not None else f"{low} or more"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            value = None
-        if value is None or value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be a whole number{allowed}, not {text!r}")
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give one {allowed}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range; give a whole number {allowed}")
         return value
 
     return parse
@@ -109,7 +110,7 @@ def number(low: float, above: bool = False) -> Callable[[str], float]:
     >>> number(0, above=True)("0")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be a number above 0, not '0'
+    argparse.ArgumentTypeError: '0' is out of range; give a number above 0
     """
     allowed = f"above {low:g}" if above else f"{low:g} or more"
 
@@ -117,9 +118,9 @@ def number(low: float, above: bool = False) -> Callable[[str], float]:
         try:
             value = float(text)
         except ValueError:
-            value = float("nan")
-        if not (value > low if above else value >= low) or value == float("inf"):
-            raise argparse.ArgumentTypeError(f"must be a number {allowed}, not {text!r}")
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number; give one {allowed}") from None
+        if not (value > low if above else value >= low) or not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range; give a number {allowed}")
         return value
 
     return parse
@@ -256,7 +257,7 @@ def name_seats(text: str, players: Sequence[str] | None) -> str:
     def named(m: re.Match[str]) -> str:
         number = m.group(1) or m.group(2)
         seat = int(number)
-        if seat >= len(names) or not names[seat]:
+        if seat >= len(names) or not isinstance(names[seat], str) or not names[seat]:
             return m.group(0)
         return f"({names[seat]}, seat {number})" if m.group(1) else names[seat]
 

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     >>> with contextlib.redirect_stderr(io.StringIO()) as err:
     ...     status = main(["simulate", "--games", "0"])
     >>> status, err.getvalue()
-    (2, "barbu simulate: error: argument --games: must be a whole number, 1 or more, not '0'\\n")
+    (2, "barbu simulate: error: argument --games: '0' is out of range; give a whole number 1 or more\\n")
     """
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help"):
