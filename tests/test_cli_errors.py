@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -148,6 +149,8 @@ BAD: list[tuple[str, list[str], str]] = [
     ("serve-actions-rate", ["serve", "--actions-per-second", "0", "--db", "sqlite://", "--port", "0"], "'0'"),
     ("serve-messages-rate", ["serve", "--messages-per-second", "-3", "--db", "sqlite://", "--port", "0"], "'-3'"),
     ("serve-log-level", ["serve", "--log-level", "loud", "--db", "sqlite://", "--port", "0"], "'loud'"),
+    ("serve-host-not-here", ["serve", "--host", "192.0.2.1", "--port", "0", "--db", "sqlite://"], "192.0.2.1"),
+    ("serve-db-not-a-database", ["serve", "--db", "sqlite:///{tmp}/binary.json", "--port", "0"], "binary.json"),
     # barbu rules
     ("rules-variant", ["rules", "bridge"], "'bridge'"),
     ("rules-option", ["rules", "classic", "-o", "colour=red"], "'colour'"),
@@ -229,3 +232,14 @@ def test_an_unreachable_database_is_one_line_without_the_driver_class(files: Pat
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "127.0.0.1" in lines[0] and not LEAKS.search(lines[0]), done.stderr
+
+
+def test_serve_refuses_a_port_in_use(files: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = barbu(["serve", "--port", str(port), "--db", "sqlite://"], files)
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip()
+    assert "\n" not in line and str(port) in line and not LEAKS.search(line), line
