@@ -119,6 +119,8 @@ BAD: list[tuple[str, list[str], str]] = [
     ("score-edit-zero", ["score", "--db", DB, "edit", "0"], "'0'"),
     ("score-add-tally", ["score", "--db", DB, "add", "--contract", "trumps", "--tally", "{tricks"], "{tricks"),
     ("score-to-choice", ["score", "--db", DB, "export", "--to", "docx"], "'docx'"),
+    ("score-to-without-from", ["score", "--to", "csv", "--db", DB, "list"], "--to csv"),
+    ("score-output-without-to", ["score", "--from", "{tmp}/saved.json", "-o", "{tmp}/x.csv"], "x.csv"),
     # barbu play
     ("play-pace-negative", ["play", "--pace", "-1", "--seed", "1"], "'-1'"),
     ("play-resume-variant", ["play", "--resume", "{tmp}/saved.json", "--variant", "king"], "king"),
@@ -243,3 +245,15 @@ def test_serve_refuses_a_port_in_use(files: Path) -> None:
     assert done.returncode == 2, done.stderr
     line = done.stderr.strip()
     assert "\n" not in line and str(port) in line and not LEAKS.search(line), line
+
+
+def test_score_names_the_players_of_a_refused_record(files: Path) -> None:
+    example = Path(__file__).parent / "records" / "w4-trumps-redouble.json"
+    doc = json.loads(example.read_text())
+    doc["deals"][0]["calls"][0]["seat"] = 2
+    bad = files / "bad.json"
+    bad.write_text(json.dumps(doc))
+    for args in (["--from", str(bad)], ["--db", DB.format(tmp=files), "import", str(bad)]):
+        done = barbu(["score", *args], files)
+        assert done.returncode == 1
+        assert "Bob" in done.stderr and "Cat" in done.stderr and "\n" not in done.stderr.strip(), done.stderr
