@@ -24,7 +24,7 @@ from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
 from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
 from barbu.storage import StoreError
-from barbu.usage import CommandParser, UsageError, database_url, output_file, read_text, whole_number
+from barbu.usage import CommandParser, UsageError, database_url, name_seats, output_file, read_text, whole_number
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -175,6 +175,10 @@ def _check_arguments(args: argparse.Namespace) -> None:
     """Refuse what the arguments alone show to be wrong, before any database or file is touched."""
     output = getattr(args, "output", None)
     fmt = args.to if args.from_file or args.command == "export" else None
+    if args.to and not fmt:
+        raise UsageError(f"--to {args.to} goes with --from FILE; to write a stored sheet use: barbu score export --to")
+    if output and not fmt:
+        raise UsageError(f"-o {output} goes with --to; add --to and one of {', '.join(FORMATS)}")
     if fmt == "pdf" and not output:
         raise UsageError("--to pdf needs a file; add -o FILE.pdf")
     if output and fmt:
@@ -205,7 +209,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 def _from_file(console: Console, args: argparse.Namespace) -> int:
     text = console.stdin.read().removeprefix("\ufeff") if args.from_file == "-" else args.text
-    sheet = read_record(text)
+    sheet = _read_record(text)
     if args.to:
         console.say(export_sheet(sheet, args.to, args.output, Path(args.from_file).stem))
     else:
@@ -230,7 +234,7 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
             console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {s.deals:>3} deals  {', '.join(s.players)}")
         return 0
     if command == "import":
-        sheet = read_record(args.text)
+        sheet = _read_record(args.text)
         stored = store.create(SheetHistory(sheet), args.title or Path(args.file).stem)
         console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
         for note in sheet.notes:
@@ -277,6 +281,20 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         store.save(stored)
         console.say(f"deal {args.deal} deleted; the sheet has {len(sheet.rows)} deals")
     return 0
+
+
+def _read_record(text: str) -> Sheet:
+    """The sheet of a record; a refusal names the seats by the record's players where it gives them."""
+    try:
+        return read_record(text)
+    except SheetError as e:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError:
+            raise e from None
+        names = doc.get("players") if isinstance(doc, dict) else None
+        message = name_seats(e.message, names if isinstance(names, list) else None)
+        raise SheetError(e.kind, message, e.deal, e.seat) from None
 
 
 def _tally(text: str) -> dict[str, Any]:
