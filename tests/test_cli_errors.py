@@ -257,3 +257,14 @@ def test_score_names_the_players_of_a_refused_record(files: Path) -> None:
         done = barbu(["score", *args], files)
         assert done.returncode == 1
         assert "Bob" in done.stderr and "Cat" in done.stderr and "\n" not in done.stderr.strip(), done.stderr
+
+
+def test_ctrl_c_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import barbu.cli
+
+    def interrupted(_argv: list[str]) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(barbu.cli, "_command", lambda _name: interrupted)
+    assert barbu.cli.main(["simulate"]) == 130
+    assert capsys.readouterr().err == "barbu simulate: interrupted\n"

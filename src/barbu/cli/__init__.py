@@ -131,3 +131,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (barbu rules | head)
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl+C: stopped on purpose, not a fault
+        print(f"barbu {name}: interrupted", file=sys.stderr)
+        return 130
