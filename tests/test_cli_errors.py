@@ -268,3 +268,14 @@ def test_ctrl_c_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch, caps
     monkeypatch.setattr(barbu.cli, "_command", lambda _name: interrupted)
     assert barbu.cli.main(["simulate"]) == 130
     assert capsys.readouterr().err == "barbu simulate: interrupted\n"
+
+
+def test_score_names_the_players_of_a_sheet_in_its_refusals(files: Path) -> None:
+    db = ["--db", DB.format(tmp=files)]
+    assert barbu(["score", *db, "new", "--players", "Ann,Bob,Cat,Dan", "--no-play"], files).returncode == 0
+    tally = json.dumps({"tricks": [6, 3, 2, 2]})
+    done = barbu(
+        ["score", *db, "add", "--contract", "trumps", "--trump", "S", "--doubles", "bob>bob", "--tally", tally], files
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == "barbu score: Bob cannot double itself", done.stderr
