@@ -248,6 +248,16 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         console.say(json.dumps(stats.to_json(), indent=1) if args.json else stats_text(stats).rstrip("\n"))
         return 0
     stored = store.open(args.sheet)
+    try:
+        return _on_sheet(console, store, stored, args)
+    except SheetError as e:  # the sheet knows its players: name them, not seat numbers
+        players = stored.history.sheet.players
+        raise SheetError(e.kind, name_seats(e.message, players), e.deal, e.seat) from None
+
+
+def _on_sheet(console: Console, store: SheetStore, stored: StoredSheet, args: argparse.Namespace) -> int:
+    """Run a subcommand that works on one stored sheet."""
+    command = args.command
     history = stored.history
     if command == "play":
         return Session(console, store, stored).run()
