@@ -151,6 +151,7 @@ BAD: list[tuple[str, list[str], str]] = [
     ("serve-actions-rate", ["serve", "--actions-per-second", "0", "--db", "sqlite://", "--port", "0"], "'0'"),
     ("serve-messages-rate", ["serve", "--messages-per-second", "-3", "--db", "sqlite://", "--port", "0"], "'-3'"),
     ("serve-log-level", ["serve", "--log-level", "loud", "--db", "sqlite://", "--port", "0"], "'loud'"),
+    ("serve-allow-origin", ["serve", "--allow-origin", "nowhere", "--db", "sqlite://", "--port", "0"], "'nowhere'"),
     ("serve-host-not-here", ["serve", "--host", "192.0.2.1", "--port", "0", "--db", "sqlite://"], "192.0.2.1"),
     ("serve-db-not-a-database", ["serve", "--db", "sqlite:///{tmp}/binary.json", "--port", "0"], "binary.json"),
     # barbu rules

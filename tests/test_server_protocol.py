@@ -190,7 +190,7 @@ def test_bad_table_settings_are_refused_with_what_is_allowed(server: ServerProce
         assert r.status_code == 400, spec
         error = r.json()["error"]
         assert error["code"] == "bad_request" and words in error["message"], error
-    r = httpx.post(server.http + "/api/tables", content=b"{not json")
+    r = httpx.post(server.http + "/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.json()["error"]["code"] == "bad_request"
     assert httpx.get(server.http + "/api/tables?status=lost").status_code == 400
 

@@ -27,6 +27,7 @@ from barbu.sheet.store import SheetStore
 from test_sheet_model import played_record, tallied
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -133,8 +134,10 @@ def test_every_refusal_says_why_and_changes_nothing(client: TestClient) -> None:
     done = change(client, sheet, {"change": "tally", "tally": {"tricks": [6, 3, 2, 2]}, "version": v})
     assert done["sheet"]["deals"][1]["final"] == [60, -15, 10, 10] and done["version"] == v + 1
     # what cannot be read at all
-    assert client.post(f"/api/sheets/{sheet}/changes", content=b"{nope").json()["error"]["kind"] == "request"
-    assert client.post(f"/api/sheets/{sheet}/changes", content=b"x" * 70000).status_code == 413
+    assert (
+        client.post(f"/api/sheets/{sheet}/changes", content=b"{nope", headers=JSON).json()["error"]["kind"] == "request"
+    )
+    assert client.post(f"/api/sheets/{sheet}/changes", content=b"x" * 70000, headers=JSON).status_code == 413
     assert client.post("/api/sheets/missing/changes", json={"change": "add"}).status_code == 404
     assert client.get("/api/sheets/missing").status_code == 404
 
@@ -355,7 +358,13 @@ def test_the_terminal_and_the_web_page_share_the_store(db: str, client: TestClie
     out = io.StringIO()
     argv = ["new", "--db", db, "--players", ",".join(NAMES), "--title", "kitchen", "--no-play"]
     assert score_main(argv, io.StringIO(), out) == 0
-    assert [s["id"] for s in client.get("/api/sheets").json()] == ["kitchen"]  # started in the terminal …
+    assert client.get("/api/sheets").json() == []  # started in the terminal, it has no link yet …
+    out = io.StringIO()
+    assert score_main(["link", "--db", db, "--sheet", "kitchen"], io.StringIO(), out) == 0
+    key = out.getvalue().split("#key=")[1].split()[0]
+    opened = client.post("/api/sheets/kitchen/session", headers={"Authorization": f"Bearer {key}"})
+    assert opened.json() == {"id": "kitchen", "role": "owner"}  # … until the owner's link is opened here …
+    assert [s["id"] for s in client.get("/api/sheets").json()] == ["kitchen"]
     change(client, "kitchen", {"change": "add", "entry": {"contract": "no-king"}})  # … a deal on the page …
     out = io.StringIO()
     assert score_main(["show", "--db", db], io.StringIO(), out) == 0

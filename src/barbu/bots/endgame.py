@@ -8,11 +8,11 @@ choice: only one of them is tried (:func:`distinct_cards`).
 
 >>> from barbu.cards import parse_pbn, card
 >>> from barbu.rulesets import rules
->>> from barbu.tricks import TrickPlay
+>>> from barbu.tricks import TrickPlay, TrickRules
 >>> from barbu.bots.card_play import PlayGuide
 >>> r = rules("classic")
 >>> hands = [parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")]
->>> t = TrickPlay(hands, leader=0, trump=None)
+>>> t = TrickPlay(hands, leader=0, rules=TrickRules())
 >>> contract = r.contract("no-last-two")
 >>> solve(t, contract, r, PlayGuide(contract, r), root=0)
 [-10.0, 0.0, 0.0, -20.0]
@@ -20,6 +20,7 @@ choice: only one of them is tried (:func:`distinct_cards`).
 
 from __future__ import annotations
 
+from barbu import accel
 from barbu.bots.card_play import PlayGuide
 from barbu.contracts import Contract, TrickResult
 from barbu.rulesets import Rules
@@ -65,8 +66,12 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     ``t``'s rule code which cards are legal (:meth:`~barbu.tricks.TrickPlay.legal_for`)
     and who takes a trick (:meth:`~barbu.tricks.TrickPlay.taker`). The scores of a
     finished deal are worked out once per distinct outcome (cards taken and trick
-    winners).
+    winners). With the compiled accelerator (:mod:`barbu.accel`) the same search runs
+    in compiled code, with the same result.
     """
+    compiled = accel.solve(t, contract, table, guide, root)
+    if compiled is not None:
+        return compiled
     shape = table.shape
     cost = guide.card_cost
     care = guide.care
@@ -77,7 +82,7 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     legal_for = t.legal_for
     taker = t.taker
     total = t.tricks_total
-    early_end = t.early_end
+    early_end = t.rules.early_end
     hands = list(t.hands)
     captured = list(t.captured)
     winners = list(t.winners)

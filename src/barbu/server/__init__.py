@@ -60,6 +60,14 @@ def serve_parser() -> argparse.ArgumentParser:
         default=30.0,
         help="messages one connection may send a second (default 30)",
     )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
+        "e.g. the public address of a proxy in front of it; repeat for several",
+    )
     p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="uvicorn log level (default warning)")
     return p
 
@@ -71,6 +79,12 @@ def serve_main(argv: list[str]) -> int:
     :class:`~barbu.usage.UsageError`, which ``barbu`` prints on one line (exit status 2).
     """
     args = serve_parser().parse_args(argv)
+    from barbu.server.origin import OriginError, normalise_origin
+
+    try:
+        origins = tuple(normalise_origin(o) for o in args.allow_origin)
+    except OriginError as e:
+        raise UsageError(f"--allow-origin: {e}") from None
     database_url(args.db)
     _check_address(args.host, args.port)
     _open_database(args.db)
@@ -92,6 +106,7 @@ def serve_main(argv: list[str]) -> int:
             messages_per_second=args.messages_per_second,
             message_burst=max(60, int(2 * args.messages_per_second)),
         ),
+        allowed_origins=origins,
     )
     try:
         app = create_app(args.db, settings)

@@ -6,15 +6,23 @@
 HTTP:
 
 - ``GET /`` the lobby page; ``GET /t/{table}`` the table page (the seat's credential rides
-  in the link's fragment, which browsers never send in a request);
+  in the link's fragment, which browsers never send in a request, and the page trades it
+  for a cookie: :mod:`barbu.server.credentials`);
 - ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels,
   ``GET /api/errors`` the protocol's error codes;
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
+- ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
+  ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
+  is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
 WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`.
+
+Every state-changing request and every WebSocket handshake passes the origin check of
+:mod:`barbu.server.origin` first.
 
 >>> app = create_app("sqlite://")
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
@@ -38,7 +46,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
+from barbu.server.credentials import (
+    add_credential_routes,
+    browser_holder,
+    ensure_browser,
+    holder_of,
+    set_browser_cookie,
+)
+from barbu.server.headers import SecurityHeaders
 from barbu.server.lobby import create_table, list_tables, rule_sets
+from barbu.server.origin import OriginGuard
+from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
 from barbu.server.tables import LiveTable, Settings, TableService
@@ -52,8 +70,12 @@ OUTBOX_LIMIT = 2000
 _STATUS = {
     "unknown_table": 404,
     "not_finished": 409,
+    "in_play": 409,
+    "not_creator": 403,
     "table_limit": 429,
     "too_large": 413,
+    "bad_credential": 403,
+    "seat_held": 409,
 }
 
 
@@ -67,6 +89,8 @@ class Connection:
     def __init__(self, websocket: WebSocket, limits: Limits) -> None:
         self.websocket = websocket
         self.seat: int | None = None
+        self.holder = browser_holder(dict(websocket.cookies))
+        self.close_reason = "too many unread frames"
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.actions = Bucket(limits.actions_per_second, limits.action_burst)
         self.messages = Bucket(limits.messages_per_second, limits.message_burst)
@@ -82,12 +106,19 @@ class Connection:
             return
         self.outbox.put_nowait(text)
 
+    def close(self, reason: str) -> None:
+        """Close the connection after the frames already queued."""
+        if not self.overflowed:
+            self.overflowed = True
+            self.close_reason = reason
+            self.outbox.put_nowait(None)
+
     async def pump(self) -> None:
         """Send the queued frames in order until the connection ends."""
         while True:
             text = await self.outbox.get()
             if text is None:
-                await self.websocket.close(code=1008, reason="too many unread frames")
+                await self.websocket.close(code=1008, reason=self.close_reason)
                 return
             await self.websocket.send_text(text)
 
@@ -111,11 +142,14 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             store.dispose()
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.store = store
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_sheet_routes(app, store)
+    add_credential_routes(app, service)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -153,17 +187,32 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except ValueError:
             return _error(ProtocolError("bad_request", "the table settings are not valid JSON"))
         client = request.client.host if request.client else "unknown"
+        secret, new = ensure_browser(request)
         try:
-            made = await create_table(service, spec, client)
+            made = await create_table(service, spec, client, holder_of(secret))
         except ProtocolError as e:
             return _error(e)
-        return {
-            "table": made.id,
-            "watch": f"/t/{made.id}",
-            "seats": [
-                {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"} for s, key in sorted(made.credentials.items())
-            ],
-        }
+        response = JSONResponse(
+            {
+                "table": made.id,
+                "watch": f"/t/{made.id}",
+                "seats": [
+                    {"seat": s, "link": f"/t/{made.id}#seat={s}&key={key}"}
+                    for s, key in sorted(made.credentials.items())
+                ],
+            }
+        )
+        if new:
+            set_browser_cookie(response, request, secret)
+        return response
+
+    @app.delete("/api/tables/{table_id}")
+    async def api_delete(table_id: str, request: Request) -> Any:
+        try:
+            await delete_table(service, table_id, browser_holder(dict(request.cookies)))
+        except ProtocolError as e:
+            return _error(e)
+        return {"deleted": table_id}
 
     @app.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Any:
@@ -205,7 +254,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                         if table is not None:
                             raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
                         found = await service.get(msg["table"])
-                        await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"))
+                        await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"), msg.get("seat"))
                         table = found
                     elif table is None:
                         raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))

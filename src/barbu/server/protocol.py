@@ -1,7 +1,8 @@
 """The table protocol: the messages a client sends, the frames it receives, the typed errors.
 
 Every message is one JSON object with a ``type``. A connection first says ``hello``
-(the table, and the seat's credential unless it only watches), then ``act`` (an intent
+(the table, and the seat's credential, or the number of a seat the browser's cookie
+holds, unless it only watches), then ``act`` (an intent
 with a client action id and the sequence number it acts on), ``sync`` (the last
 sequence number it saw) or ``ping``. The server answers with ``welcome``, ``state`` and
 ``event`` frames (each carrying a seat's view and only that: a whole ``view``, or a
@@ -32,7 +33,12 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many messages or actions per second on this connection",
     "unknown_type": "the message type is not one of hello, act, sync, ping",
     "unknown_table": "no table has that id",
-    "bad_credential": "the credential is not the one of any seat of this table",
+    "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
+    "seat_held": "another browser holds the seat: only an explicit takeover moves it",
+    "taken_over": "another browser took the seat over with its invitation link",
+    "not_creator": "only the browser that created the table may delete it",
+    "cross_origin": "a page of another site may not change anything here nor open a table connection",
+    "content_type": "a request body must be sent as application/json",
     "no_credential": "a spectator (no credential) cannot act",
     "not_joined": "say hello to a table before anything else",
     "already_joined": "this connection is already at a table",
@@ -48,6 +54,7 @@ ERROR_CODES: dict[str, str] = {
     "internal": "the server failed on this message; the table was reloaded from its log",
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
+    "in_play": "the table cannot be deleted: its game is over, or other people play at it",
 }
 """Every error code a client may receive, with what it means."""
 
@@ -151,6 +158,9 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
         for key in ("key", "name"):
             if msg.get(key) is not None and not isinstance(msg[key], str):
                 raise ProtocolError("malformed", f'"{key}" must be a string')
+        seat = msg.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 16):
+            raise ProtocolError("malformed", '"seat" must be a seat number (an integer from 0) this browser holds')
         _seq(msg, "last_seq", required=False)
     elif kind == "act":
         ref = msg.get("id")

@@ -54,15 +54,24 @@ class Settings:
     idle_unload_after: float = 60.0
     """Seconds a table with nobody connected stays in memory."""
     limits: Limits = field(default_factory=Limits)
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://host[:port]``) besides the server's own whose pages may change things:
+    the public address of a proxy in front of the server (see :mod:`barbu.server.origin`)."""
 
 
 class Subscriber(Protocol):
     """One connection to a table (a seat's, or a watcher's with ``seat`` None)."""
 
     seat: int | None
+    holder: str | None
+    """The hash of the connection's browser cookie (None: a program without one)."""
 
     def send(self, text: str) -> None:
         """Queue a frame (JSON text) for the client; never blocks."""
+        ...
+
+    def close(self, reason: str) -> None:
+        """End the connection once the frames queued before are sent."""
         ...
 
 
@@ -93,6 +102,8 @@ class LiveSeat:
     connections: set[Subscriber] = field(default_factory=set)
     away_since: float | None = None
     """When the seat's last connection closed (monotonic clock), for takeover."""
+    holder: str | None = None
+    """The browser holding the seat (its cookie's hash), once one claimed it with the seat's key."""
 
     def public(self, stand_in: bool) -> dict[str, Any]:
         """What everyone may know about the seat."""
@@ -127,7 +138,7 @@ def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
 class LiveTable:
     """One table in memory. Every change and every read for a client happens under :attr:`lock`."""
 
-    def __init__(self, service: TableService, stored: StoredTable) -> None:
+    def __init__(self, service: TableService, stored: StoredTable, holders: Mapping[int, str] | None = None) -> None:
         self.service = service
         self.row = stored.table
         self.id = stored.table.id
@@ -135,6 +146,8 @@ class LiveTable:
         self.game = replay(stored.table, stored.actions)
         self.seq = len(stored.actions)
         self.seats = [LiveSeat(s.seat, s.kind, s.bot_level, s.credential_hash, s.name, s.joined) for s in stored.seats]
+        for index, holder in (holders or {}).items():
+            self.seats[index].holder = holder
         self.spectators: set[Subscriber] = set()
         self.lock = asyncio.Lock()
         self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()
@@ -268,17 +281,43 @@ class LiveTable:
 
     # -- joining and leaving ---------------------------------------------------------
 
-    async def join(self, sub: Subscriber, key: str | None, name: str | None, last_seq: int | None) -> None:
-        """Seat ``sub`` (by its credential ``key``; a watcher without one) and send it the state."""
+    def seat_of_key(self, key: str) -> LiveSeat:
+        """The seat whose credential is ``key``; ``bad_credential`` if there is none."""
+        digest = credential_hash(key)
+        found = None
+        for s in self.seats:
+            if s.credential_hash is not None and hmac.compare_digest(s.credential_hash, digest):
+                found = s
+        if found is None:
+            raise ProtocolError("bad_credential", "this key is not the credential of any seat of this table")
+        return found
+
+    async def join(
+        self, sub: Subscriber, key: str | None, name: str | None, last_seq: int | None, seat_index: int | None = None
+    ) -> None:
+        """Seat ``sub`` and send it the state.
+
+        The seat is the one of the credential ``key`` (refused with ``seat_held`` if another
+        browser claimed it), or seat ``seat_index`` if the connection's browser holds it;
+        without either, ``sub`` watches.
+        """
         async with self.lock:
             seat: LiveSeat | None = None
             if key is not None:
-                digest = credential_hash(key)
-                for s in self.seats:
-                    if s.credential_hash is not None and hmac.compare_digest(s.credential_hash, digest):
-                        seat = s
-                if seat is None:
-                    raise ProtocolError("bad_credential", "this key is not the credential of any seat of this table")
+                seat = self.seat_of_key(key)
+                if seat.holder is not None and seat.holder != sub.holder:
+                    raise ProtocolError(
+                        "seat_held",
+                        f"seat {seat.index} is held by another browser: open its link in a browser "
+                        "and choose to take the seat over there",
+                    )
+            elif seat_index is not None:
+                if seat_index >= len(self.seats) or sub.holder is None or self.seats[seat_index].holder != sub.holder:
+                    raise ProtocolError(
+                        "bad_credential",
+                        f"this browser does not hold seat {seat_index} of this table: open the seat's invitation link",
+                    )
+                seat = self.seats[seat_index]
             self._cancel_unload()
             if seat is None:
                 sub.seat = None
@@ -309,6 +348,51 @@ class LiveTable:
             self.catch_up(sub, last_seq)
             self.broadcast_table()
             self.schedule()
+
+    async def claim(
+        self, key: str, holder: str, takeover: bool = False, seat_index: int | None = None
+    ) -> tuple[int, bool]:
+        """Give the seat of ``key`` (which must be seat ``seat_index`` if given) to the browser
+        ``holder``: (the seat, whether another browser held it).
+
+        A seat another browser holds moves only with ``takeover``; that browser's connections
+        are then told (``taken_over``) and closed, so its player notices.
+        """
+        async with self.lock:
+            seat = self.seat_of_key(key)
+            if seat_index is not None and seat_index != seat.index:
+                raise ProtocolError(
+                    "bad_credential", f"this key is the credential of seat {seat.index}, not of seat {seat_index}"
+                )
+            if seat.holder == holder:
+                return seat.index, False
+            if seat.holder is not None and not takeover:
+                raise ProtocolError(
+                    "seat_held",
+                    f"seat {seat.index} is open in another browser. Take it over only if the seat is yours: "
+                    "that browser will be told and let go",
+                )
+            await asyncio.to_thread(self.service.store.claim_seat, self.id, seat.index, holder)
+            taken = seat.holder is not None
+            seat.holder = holder
+            others = [c for c in seat.connections if c.holder != holder]
+            for c in others:
+                error = ProtocolError(
+                    "taken_over",
+                    f"seat {seat.index} was taken over from another browser with its invitation link; "
+                    "if that was not you, open your link again to take it back",
+                )
+                c.send(encode(error.frame()))
+                c.close("seat taken over")
+                seat.connections.discard(c)
+                c.seat = None
+            if others:
+                if not seat.connections:
+                    self.sent.pop(seat.index, None)
+                    seat.away_since = time.monotonic()
+                self.broadcast_table()
+                self.schedule()
+            return seat.index, taken
 
     async def sync(self, sub: Subscriber, last_seq: int) -> None:
         """Send ``sub`` what it missed since ``last_seq``."""
@@ -342,6 +426,8 @@ class LiveTable:
                 raise ProtocolError(
                     "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
                 )
+            if self.status == "deleted":
+                raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
                 sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
@@ -542,7 +628,8 @@ class TableService:
             self._loading[table_id] = pending
             try:
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
-                table = LiveTable(self, stored) if stored is not None else None
+                holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
+                table = LiveTable(self, stored, holders) if stored is not None else None
                 if table is not None:
                     self.live[table_id] = table
                     table.idle()

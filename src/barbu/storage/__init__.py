@@ -26,7 +26,7 @@ runs the migrations, as ``barbu serve`` does on start.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -127,6 +128,39 @@ sheet_changes = Table(
 )
 """A sheet's log of changes (``add``, ``tally``, ``edit``, ``delete``, ``insert``, ``players``),
 numbered from 1: the sheet is its base record with these changes replayed up to ``position``."""
+
+sheet_links = Table(
+    "sheet_links",
+    metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("id", String(16), nullable=False, unique=True),
+    Column("sheet_id", String(48), ForeignKey("sheets.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Who may open a score sheet: one row per link (``owner``, ``editor`` or ``viewer``), holding the
+SHA-256 of the link's random key (the key itself is never stored) and a public ``id`` to revoke it by
+(Alembic revision ``v0004``)."""
+
+seat_claims = Table(
+    "seat_claims",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("invitation", String(64), nullable=True),
+    Column("holder", String(64), nullable=True),
+)
+"""Which browser holds a person's seat (``holder``: the SHA-256 of that browser's cookie, never the
+cookie), and the seat's invitation key until a browser claims the seat, for the table's creator
+to send (the table's seed, in the same database, is as secret as an unsent invitation)."""
+
+table_creators = Table(
+    "table_creators",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("browser", String(64), nullable=False),
+)
+"""The browser that created a table (the SHA-256 of its cookie): it alone sees the invitations."""
 
 
 @dataclass(frozen=True)
@@ -262,8 +296,18 @@ class Store:
 
     # -- writing -------------------------------------------------------------------
 
-    def create_table(self, table: TableRow, seat_rows: Sequence[SeatRow]) -> None:
-        """Store a new table and its seats in one transaction."""
+    def create_table(
+        self,
+        table: TableRow,
+        seat_rows: Sequence[SeatRow],
+        invitations: Mapping[int, str] | None = None,
+        creator_browser: str | None = None,
+    ) -> None:
+        """Store a new table and its seats in one transaction.
+
+        ``invitations`` are the people's seat keys, kept for ``creator_browser`` (a cookie's
+        hash) to list until each seat is claimed (:meth:`claim_seat`, :meth:`invitations`).
+        """
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
@@ -293,6 +337,13 @@ class Store:
                     for s in seat_rows
                 ],
             )
+            if invitations:
+                conn.execute(
+                    insert(seat_claims),
+                    [{"table_id": table.id, "seat": n, "invitation": key} for n, key in sorted(invitations.items())],
+                )
+            if creator_browser is not None:
+                conn.execute(insert(table_creators).values(table_id=table.id, browser=creator_browser))
 
     def append_actions(self, rows: Iterable[ActionRow], statuses: Iterable[tuple[str, str, float | None]] = ()) -> None:
         """Append actions and status changes ``(table_id, status, finished)`` in ONE committed transaction."""
@@ -327,7 +378,40 @@ class Store:
                 update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(joined=True, name=name)
             )
 
+    def claim_seat(self, table_id: str, seat: int, holder: str) -> None:
+        """Give the seat to the browser ``holder`` (a cookie's hash); its invitation is spent."""
+        with self.engine.begin() as conn:
+            where = (seat_claims.c.table_id == table_id) & (seat_claims.c.seat == seat)
+            done = conn.execute(update(seat_claims).where(where).values(holder=holder, invitation=None))
+            if done.rowcount == 0:  # a table made before claims existed
+                conn.execute(insert(seat_claims).values(table_id=table_id, seat=seat, holder=holder))
+
     # -- reading -------------------------------------------------------------------
+
+    def seat_holders(self, table_id: str) -> dict[int, str]:
+        """The browser (a cookie's hash) holding each claimed seat of the table."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(seat_claims.c.seat, seat_claims.c.holder).where(
+                    seat_claims.c.table_id == table_id, seat_claims.c.holder.is_not(None)
+                )
+            )
+            return {int(r.seat): str(r.holder) for r in found}
+
+    def invitations(self, table_id: str, browser: str | None) -> dict[int, str] | None:
+        """The unclaimed seats' keys if ``browser`` (a cookie's hash) created the table, else None."""
+        with self.engine.connect() as conn:
+            creator = conn.execute(
+                select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
+            ).scalar_one_or_none()
+            if creator is None or browser is None or creator != browser:
+                return None
+            found = conn.execute(
+                select(seat_claims.c.seat, seat_claims.c.invitation)
+                .where(seat_claims.c.table_id == table_id, seat_claims.c.invitation.is_not(None))
+                .order_by(seat_claims.c.seat)
+            )
+            return {int(r.seat): str(r.invitation) for r in found}
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """The table with its seats and its whole action log in order, or None."""
@@ -368,6 +452,21 @@ class Store:
                 by_table[s["table_id"]].append(_seat_row(s))
             return [(t, by_table[t.id], n) for t, n in rows]
 
+    def delete_table(self, table_id: str) -> bool:
+        """Delete a table, its seats, claims, creator and action log in one transaction; False if there was none."""
+        with self.engine.begin() as conn:
+            for child in (actions, seat_claims, table_creators, seats):
+                conn.execute(delete(child).where(child.c.table_id == table_id))
+            return bool(conn.execute(delete(tables).where(tables.c.id == table_id)).rowcount == 1)
+
+    def table_creator(self, table_id: str) -> str | None:
+        """The browser that created the table (its cookie's hash), or None (a table made before creators were kept)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
+            ).scalar_one_or_none()
+            return str(found) if found is not None else None
+
     def unfinished_tables_of(self, creator: str) -> int:
         """How many tables ``creator`` made that are not finished."""
         with self.engine.connect() as conn:
@@ -404,6 +503,9 @@ __all__ = [
     "database_url",
     "make_engine",
     "metadata",
+    "seat_claims",
     "sheet_changes",
+    "sheet_links",
     "sheets",
+    "table_creators",
 ]

@@ -1,0 +1,178 @@
+"""Cross-site request defence: only the server's own pages (or allowed origins) change anything.
+
+A page on another site can make a visitor's browser send requests here, with the
+visitor's cookies. Browsers say where such a request comes from: ``Origin`` (the page's
+scheme, host and port) on every cross-origin request and every POST, and
+``Sec-Fetch-Site`` (``same-origin``, ``same-site``, ``cross-site`` or ``none``) on every
+request. :class:`OriginGuard`, an ASGI middleware, looks at both on every request that may
+change something (any method but GET, HEAD and OPTIONS) and on every WebSocket handshake:
+
+- an ``Origin`` equal to the request's own (the scheme, the ``Host`` header) or listed in
+  the allowed origins passes, unless ``Sec-Fetch-Site`` says the request crossed sites
+  (the two signals must agree); any other ``Origin`` (``null`` included) is refused;
+- without ``Origin``, ``Sec-Fetch-Site`` decides (``same-origin`` and ``none`` pass);
+- a request with neither comes from a program (a bot, a script, curl), not from a page a
+  visitor was lured to: it passes, and answers to the same checks as everyone else.
+
+A refused HTTP request gets a 403 JSON error with code ``cross_origin`` and never reaches
+its route; a refused WebSocket handshake is closed with code 1008 (policy violation)
+before the connection is accepted, so no message is ever read. A body sent to a
+state-changing route must be ``application/json`` (415 ``content_type`` otherwise): an
+HTML form, the one cross-site request a browser sends without asking the server first,
+can only send form encodings or plain text.
+
+>>> guard = OriginGuard(None, ["https://barbu.example:443"])
+>>> guard.allowed
+frozenset({'https://barbu.example'})
+>>> guard.refusal("POST", {"origin": "https://barbu.example", "host": "127.0.0.1:8000"}, "http") is None
+True
+>>> guard.refusal("POST", {"origin": "http://evil.example", "host": "127.0.0.1:8000"}, "http")
+'a page of http://evil.example may not change things on http://127.0.0.1:8000 (cross-origin request refused)'
+>>> guard.refusal("POST", {}, "http") is None  # a program: no browser headers at all
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing: never checked."""
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+class OriginError(ValueError):
+    """An allowed origin that is not ``scheme://host[:port]`` with scheme http or https."""
+
+
+def normalise_origin(text: str) -> str:
+    """``scheme://host[:port]`` in lower case, without the scheme's default port.
+
+    >>> normalise_origin("HTTPS://Barbu.Example:443")
+    'https://barbu.example'
+    >>> normalise_origin("http://127.0.0.1:8000/")
+    'http://127.0.0.1:8000'
+    >>> normalise_origin("barbu.example")
+    Traceback (most recent call last):
+    ...
+    barbu.server.origin.OriginError: 'barbu.example' is not an origin: write scheme://host[:port], e.g. https://barbu.example
+    """
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if (
+        parts is None
+        or parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise OriginError(f"{text!r} is not an origin: write scheme://host[:port], e.g. https://barbu.example")
+    scheme = parts.scheme.lower()
+    host = parts.hostname.lower()
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    if port is None or port == DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
+def _own_origin(scheme: str, host: str) -> str | None:
+    """The origin of a request made to ``host`` (the Host header) over ``scheme``."""
+    web = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    try:
+        return normalise_origin(f"{web}://{host}")
+    except OriginError:
+        return None
+
+
+class OriginGuard:
+    """ASGI middleware refusing cross-site state changes and WebSocket handshakes (see the module)."""
+
+    def __init__(self, app: ASGIApp | None, allowed_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(normalise_origin(o) for o in allowed_origins)
+
+    def refusal(self, method: str, headers: Mapping[str, str], scheme: str) -> str | None:
+        """Why a request with these (lower-case) headers is refused, or None if it passes."""
+        if method in SAFE_METHODS:
+            return None
+        origin = headers.get("origin")
+        site = headers.get("sec-fetch-site")
+        if origin is None:
+            if site is None or site in ("same-origin", "none"):
+                return None
+            return f"a page of another site (Sec-Fetch-Site: {site}) may not change things here (cross-origin)"
+        own = _own_origin(scheme, headers.get("host", ""))
+        try:
+            claimed = normalise_origin(origin)
+        except OriginError:
+            return f"a page of origin {origin!r} may not change things here (cross-origin)"
+        if claimed in self.allowed:
+            return None
+        if claimed != own:
+            return f"a page of {claimed} may not change things on {own} (cross-origin request refused)"
+        if site is not None and site not in ("same-origin", "none"):
+            return f"the request crossed sites (Sec-Fetch-Site: {site}) though its origin is {own} (cross-origin)"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.app is not None
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        method = "WEBSOCKET" if kind == "websocket" else str(scope.get("method", "GET")).upper()
+        why = self.refusal(method, headers, str(scope.get("scheme", "http")))
+        if why is not None:
+            if kind == "websocket":
+                await receive()  # the handshake's websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": "cross-origin connection refused"})
+            else:
+                await _json_error(send, 403, "cross_origin", why)
+            return
+        if kind == "http" and method not in SAFE_METHODS and _has_body(headers):
+            media = headers.get("content-type", "").split(";")[0].strip().lower()
+            if media != "application/json":
+                shown = media or "none"
+                message = f"the body must be sent as Content-Type: application/json, not {shown}"
+                await _json_error(send, 415, "content_type", message)
+                return
+        await self.app(scope, receive, send)
+
+
+def _has_body(headers: Mapping[str, str]) -> bool:
+    if "transfer-encoding" in headers:
+        return True
+    length = headers.get("content-length", "0").strip()
+    return not (length.isdigit() and int(length) == 0)
+
+
+async def _json_error(send: Send, status: int, code: str, message: str) -> None:
+    """An error answer in the shape of both JSON APIs (tables read ``code``, score sheets ``kind``)."""
+    body = json.dumps({"error": {"code": code, "kind": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["SAFE_METHODS", "OriginError", "OriginGuard", "normalise_origin"]
