@@ -23,7 +23,7 @@ from barbu.bots.search import SearchBot
 from barbu.cards import cards_of
 from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, rules
-from barbu.tricks import TrickPlay
+from barbu.tricks import TrickPlay, TrickRules
 from barbu.view import SeatView
 
 PURE = os.environ.get("BARBU_PURE") == "1"
@@ -96,7 +96,7 @@ def test_legal_cards_states_and_scores_are_identical(variant: str) -> None:
 
 @needs_native
 def test_a_refused_step_says_what_is_wrong() -> None:
-    t = TrickPlay([0b11, 0b1100, 0b110000, 0b11000000], leader=0, trump=None)
+    t = TrickPlay([0b11, 0b1100, 0b110000, 0b11000000], leader=0, rules=TrickRules())
     with pytest.raises(ValueError, match="legal card"):
         accel.step(accel.pack(t), 5)
     with pytest.raises(ValueError, match="19 fields"):

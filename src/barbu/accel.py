@@ -10,9 +10,9 @@ scoring) before using them. The rules stay in the core: the compiled kernels rep
 :func:`score_model` read from the contract's own :meth:`~barbu.contracts.Contract.raw`;
 ``tests/test_native.py`` proves both paths identical. See docs/native.md.
 
->>> from barbu.tricks import TrickPlay
+>>> from barbu.tricks import TrickPlay, TrickRules
 >>> from barbu.cards import parse_pbn
->>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, trump=None)
+>>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, rules=TrickRules())
 >>> pack(t)[15] == tuple(t.hands)
 True
 >>> not NATIVE or legal_mask(t) == t.legal_mask()
@@ -100,18 +100,18 @@ def status() -> str:
 
 def pack(t: TrickPlay) -> Packed:
     """``t``'s state as a tuple of plain ints (the compiled kernels' input)."""
-    heart_rule = t.heart_lead_rule
+    r = t.rules
     return (
         t.players,
-        t.direction,
-        -1 if t.trump is None else t.trump,
-        int(heart_rule),
-        int(t.heart_lead == "broken"),
-        t.penalty,
-        t.early_end,
-        int(t.must_trump_when_void),
-        int(t.overtrump_required),
-        int(t.undertrump_required),
+        r.direction,
+        -1 if r.trump is None else r.trump,
+        int(r.heart_lead != "free"),
+        int(r.heart_lead == "broken"),
+        r.penalty,
+        r.early_end,
+        int(r.must_trump_when_void),
+        int(r.overtrump_required),
+        int(r.undertrump_required),
         t.tricks_total,
         t.leader,
         t.turn,
