@@ -119,6 +119,7 @@ BAD: list[tuple[str, list[str], str]] = [
     ("score-edit-zero", ["score", "--db", DB, "edit", "0"], "'0'"),
     ("score-add-tally", ["score", "--db", DB, "add", "--contract", "trumps", "--tally", "{tricks"], "{tricks"),
     ("score-to-choice", ["score", "--db", DB, "export", "--to", "docx"], "'docx'"),
+    ("score-link-role", ["score", "--db", DB, "link", "--role", "boss"], "'boss'"),
     ("score-to-without-from", ["score", "--to", "csv", "--db", DB, "list"], "--to csv"),
     ("score-output-without-to", ["score", "--from", "{tmp}/saved.json", "-o", "{tmp}/x.csv"], "x.csv"),
     # barbu play
