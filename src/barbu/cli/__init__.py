@@ -83,7 +83,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("barbu.server:serve_main", "serve the web app: lobby, tables against bots and friends, score sheets"),
     "play": ("barbu.tui:play_main", "play a whole game in the terminal against three bots"),
     "score": ("barbu.sheet:score_main", "keep the score sheet of a game played with real cards"),
-    "replay": ("barbu.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
+    "replay": ("barbu.cli.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
     "simulate": ("barbu.cli.simulate:simulate_main", "play whole games between bots and print the score table"),
     "arena": ("barbu.arena.command:arena_main", "measure bots against each other on duplicate deals"),
     "rules": ("barbu.cli:_rules_main", "print a rule set: players, deck, contracts, values, flags"),
