@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import deque
 from collections.abc import AsyncIterator
@@ -48,6 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
+from barbu.server.bodies import BodyError, read_json
 from barbu.server.credentials import (
     add_credential_routes,
     browser_holder,
@@ -77,6 +77,7 @@ _STATUS = {
     "too_large": 413,
     "bad_credential": 403,
     "seat_held": 409,
+    "storage": 503,
 }
 
 
@@ -170,6 +171,8 @@ _UNREADABLE = {"malformed", "too_large", "bad_message", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
 EARLY = 0.002
 """A message read this soon after a rate refusal's pause was waiting: sent without waiting as told."""
+MIN_PAUSE = 0.005
+"""Shorter pauses are too short to tell a waiting message from one sent as told."""
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -229,17 +232,18 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     async def api_tables(status: str = "open", limit: int = 50) -> Any:
         if status not in ("open", "playing", "finished"):
             return _error(ProtocolError("bad_request", "status must be open, playing or finished"))
-        return await list_tables(service, status, max(1, min(limit, 200)))
+        try:
+            return await list_tables(service, status, max(1, min(limit, 200)))
+        except ProtocolError as e:
+            return _error(e)
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> Any:
-        body = await request.body()
-        if len(body) > limits.message_bytes:
-            return _error(ProtocolError("too_large", f"table settings are at most {limits.message_bytes} bytes"))
         try:
-            spec = json.loads(body or b"{}")
-        except ValueError:
-            return _error(ProtocolError("bad_request", "the table settings are not valid JSON"))
+            spec = await read_json(request, limits.message_bytes)
+        except BodyError as e:
+            code = "too_large" if e.code == "too_large" else "bad_request"
+            return _error(ProtocolError(code, f"table settings: {e.message}"))
         client = request.client.host if request.client else "unknown"
         secret, new = ensure_browser(request)
         try:
@@ -307,7 +311,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         conn.pump_task = asyncio.create_task(conn.pump())
         table: LiveTable | None = None
         loop = asyncio.get_running_loop()
-        pause = 0.0  # after a rate refusal: read nothing until the time it gave
+        pause = 0.0  # after a rate refusal: read nothing for half the time it gave
         try:
             while conn.reason is None and not conn.pump_task.done():
                 if pause > 0:
@@ -316,8 +320,9 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                         break
                 asked = loop.time()
                 message = await conn.receive()
-                # a message there at once after the pause was sent without waiting as told
-                early, pause = pause > 0 and loop.time() - asked < EARLY, 0.0
+                # a message there at once after the pause was sent without waiting as told (a client
+                # that waits as told sends half a retry_after after the pause ends)
+                early, pause = pause >= MIN_PAUSE and loop.time() - asked < EARLY, 0.0
                 if message is None or message["type"] == "websocket.disconnect":
                     break
                 if early and guard.refused(conn.budget):
@@ -330,7 +335,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                     table = await handle(conn, address, table, text)
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
-                    pause = e.retry_after or 0.0
+                    pause = (e.retry_after or 0.0) / 2
                     if e.code in _UNREADABLE and guard.refused(conn.budget):
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory

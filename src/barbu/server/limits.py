@@ -15,25 +15,20 @@ on holds its cost:
   players of a table.
 
 A refused message costs nothing and is answered ``rate_limited`` with ``retry_after`` seconds,
-and the server reads nothing more from that connection for that long (a flood waits in its own
-buffers and costs no work). A connection that keeps sending messages without waiting as told,
+and the server reads nothing more from that connection for half that long (a flood waits in its
+own buffers and costs no work). A connection that keeps sending messages without waiting as told,
 or messages that cannot be read (more than ``refusal_burst`` of them, refilled at
 ``refusals_per_second``), is closed with a reason. A client that waits as told is never closed.
 
 >>> b = Bucket(2.0, 4, clock=lambda: 0.0)
 >>> b.take(3), b.take(3), round(b.retry_after(3), 2)
 (True, False, 1.0)
->>> json_depth('{"type": "act", "action": {"cards": ["QS"]}}')
-3
->>> json_depth('["[[[", {"a": []}]')
-3
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -58,7 +53,8 @@ class Limits:
     message_bytes: int = 8192
     """Longest WebSocket message accepted (a Chinese-poker arrangement is about 150 bytes)."""
     json_depth: int = 8
-    """Deepest nesting of arrays and objects in a message (the protocol needs 3)."""
+    """Deepest nesting of arrays and objects in a WebSocket message (the protocol needs 3;
+    HTTP bodies have their own, :data:`barbu.server.bodies.MAX_DEPTH`)."""
     actions_per_second: float = 10.0
     action_burst: int = 10
     messages_per_second: float = 30.0
@@ -293,31 +289,6 @@ def _units(n: float) -> str:
     return f"{n:g} cost unit" + ("" if n == 1 else "s")
 
 
-# -- JSON depth -----------------------------------------------------------------------------
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(r"[\[\]{}]")
-
-
-def json_depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in JSON ``text`` (brackets in strings do not count).
-
-    Linear and without recursion, so it can run before the parser (whose recursion a deeply
-    nested message would exhaust).
-
-    >>> json_depth("[[1], {}]"), json_depth('"{"'), json_depth("3")
-    (2, 0, 0)
-    """
-    depth = deepest = 0
-    for m in _BRACKETS.finditer(_STRING.sub("", text)):
-        if m.group() in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
 # -- HTTP bodies ------------------------------------------------------------------------------
 
 
@@ -396,4 +367,4 @@ async def _refuse(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["BodyLimit", "Bucket", "Budgets", "ConnectionBudget", "Guard", "Limits", "RateLimited", "json_depth"]
+__all__ = ["BodyLimit", "Bucket", "Budgets", "ConnectionBudget", "Guard", "Limits", "RateLimited"]

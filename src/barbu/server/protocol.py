@@ -16,7 +16,7 @@ was wrong.
 >>> parse_message('{"type": "act"', Limits())
 Traceback (most recent call last):
 ...
-barbu.server.protocol.ProtocolError: malformed: the message is not valid JSON: expecting an object like {"type": "ping"}
+barbu.server.protocol.ProtocolError: malformed: the text is not valid JSON: expecting an object like {"type": "ping"}
 >>> ProtocolError("stale", "seq 3 is behind the table's 5").frame()
 {'type': 'error', 'code': 'stale', 'message': "seq 3 is behind the table's 5"}
 """
@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from barbu.server.limits import Limits, json_depth
+from barbu.server.bodies import BodyError, depth, loads
+from barbu.server.limits import Limits
 
 ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
@@ -52,7 +53,8 @@ ERROR_CODES: dict[str, str] = {
     "illegal": "the rules do not allow that action now",
     "game_over": "the game is over",
     "table_limit": "this client has too many unfinished tables or connections",
-    "storage": "the database could not record the action; it did not happen",
+    "storage": "the database could not record the change, so nothing changed: try again in a moment",
+    "bad_name": "the name is not 1 to 40 characters of printable text",
     "internal": "the server failed on this message; the table was reloaded from its log",
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
@@ -122,18 +124,16 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
         decoded = text if isinstance(text, str) else text.decode()
     except UnicodeDecodeError:
         raise ProtocolError("malformed", "the message is not UTF-8 text") from None
-    depth = json_depth(decoded)
-    if depth > limits.json_depth:
+    deep = depth(decoded)
+    if deep > limits.json_depth:
         raise ProtocolError(
             "bad_message",
-            f"messages nest arrays and objects at most {limits.json_depth} levels deep; this one nests {depth}",
+            f"messages nest arrays and objects at most {limits.json_depth} levels deep; this one nests {deep}",
         )
     try:
-        msg = json.loads(decoded)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError(
-            "malformed", 'the message is not valid JSON: expecting an object like {"type": "ping"}'
-        ) from None
+        msg = loads(decoded, limits.json_depth)
+    except BodyError as e:
+        raise ProtocolError("malformed", f'{e.message}: expecting an object like {{"type": "ping"}}') from None
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", 'a message is a JSON object like {"type": "ping"}')
     kind = msg.get("type")
