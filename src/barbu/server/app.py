@@ -170,9 +170,7 @@ class Connection:
 _UNREADABLE = {"malformed", "too_large", "bad_message", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
 EARLY = 0.002
-"""A message read this soon after a rate refusal's pause was waiting: sent without waiting as told."""
-MIN_PAUSE = 0.005
-"""Shorter pauses are too short to tell a waiting message from one sent as told."""
+"""A message read this soon after it was asked for was waiting already (shorter pauses tell nothing)."""
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -312,6 +310,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         table: LiveTable | None = None
         loop = asyncio.get_running_loop()
         pause = 0.0  # after a rate refusal: read nothing for half the time it gave
+        not_before = 0.0  # when the last rate refusal said the client may send again
         try:
             while conn.reason is None and not conn.pump_task.done():
                 if pause > 0:
@@ -320,9 +319,10 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                         break
                 asked = loop.time()
                 message = await conn.receive()
-                # a message there at once after the pause was sent without waiting as told (a client
-                # that waits as told sends half a retry_after after the pause ends)
-                early, pause = pause >= MIN_PAUSE and loop.time() - asked < EARLY, 0.0
+                # a message there at once was waiting, so it was sent before it was asked for: before
+                # the time the refusal gave, since the pause is half of it (one sent as told comes later)
+                early = loop.time() - asked < EARLY and asked < not_before
+                pause = not_before = 0.0
                 if message is None or message["type"] == "websocket.disconnect":
                     break
                 if early and guard.refused(conn.budget):
@@ -335,7 +335,9 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                     table = await handle(conn, address, table, text)
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
-                    pause = (e.retry_after or 0.0) / 2
+                    if e.retry_after is not None and e.retry_after >= 2 * EARLY:
+                        pause = e.retry_after / 2
+                        not_before = loop.time() + e.retry_after
                     if e.code in _UNREADABLE and guard.refused(conn.budget):
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
