@@ -169,8 +169,6 @@ class Connection:
 
 _UNREADABLE = {"malformed", "too_large", "bad_message", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
-EARLY = 0.002
-"""A message read this soon after it was asked for was waiting already (shorter pauses tell nothing)."""
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -308,37 +306,31 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         conn.handler = asyncio.current_task()
         conn.pump_task = asyncio.create_task(conn.pump())
         table: LiveTable | None = None
-        loop = asyncio.get_running_loop()
         pause = 0.0  # after a rate refusal: read nothing for half the time it gave
-        not_before = 0.0  # when the last rate refusal said the client may send again
+        limited = False  # whether the previous message was refused for its rate
         try:
             while conn.reason is None and not conn.pump_task.done():
                 if pause > 0:
                     await asyncio.sleep(pause)
                     if conn.reason is not None:
                         break
-                asked = loop.time()
                 message = await conn.receive()
-                # a message there at once was waiting, so it was sent before it was asked for: before
-                # the time the refusal gave, since the pause is half of it (one sent as told comes later)
-                early = loop.time() - asked < EARLY and asked < not_before
-                pause = not_before = 0.0
+                pause = 0.0
                 if message is None or message["type"] == "websocket.disconnect":
-                    break
-                if early and guard.refused(conn.budget):
-                    conn.reason = "too many refused messages: slow down or fix the client"
                     break
                 text = message.get("text")
                 if text is None:
                     text = message.get("bytes") or b""
                 try:
                     table = await handle(conn, address, table, text)
+                    limited = False
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
-                    if e.retry_after is not None and e.retry_after >= 2 * EARLY:
-                        pause = e.retry_after / 2
-                        not_before = loop.time() + e.retry_after
-                    if e.code in _UNREADABLE and guard.refused(conn.budget):
+                    pause = (e.retry_after or 0.0) / 2
+                    # a client that waits as told is accepted next time; refused twice running, it did not wait
+                    again = e.code == "rate_limited" and limited
+                    limited = e.code == "rate_limited"
+                    if (again or e.code in _UNREADABLE) and guard.refused(conn.budget):
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")

@@ -16,8 +16,8 @@ on holds its cost:
 
 A refused message costs nothing and is answered ``rate_limited`` with ``retry_after`` seconds,
 and the server reads nothing more from that connection for half that long (a flood waits in its
-own buffers and costs no work). A connection that keeps sending messages without waiting as told,
-or messages that cannot be read (more than ``refusal_burst`` of them, refilled at
+own buffers and costs no work). A connection refused for its rate twice in a row (it did not
+wait as told), or sending messages that cannot be read (more than ``refusal_burst`` of them, refilled at
 ``refusals_per_second``), is closed with a reason. A client that waits as told is never closed.
 
 >>> b = Bucket(2.0, 4, clock=lambda: 0.0)
