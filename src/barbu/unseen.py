@@ -37,6 +37,8 @@ the view, ready for the fast door (``apply_unchecked``, ``legal_mask``, ``copy``
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -134,33 +136,84 @@ def shown_not_held(view: SeatView, table: Rules | None = None) -> tuple[int, ...
     'AKQJT9876543...'
     """
     r = table or view_rules(view)
-    n = view.players
-    shown = [0] * n
-    if view.contract is None or not view.plays:
-        return tuple(shown)
-    deal = _anything_held(view, r)
-    play = deal.cardplay
-    if play is None:
-        return tuple(shown)
     plays = view.plays
-    gone = 0
-    for i, (s, c) in enumerate(plays):
-        bit = 0 if c is None else 1 << c
-        out = r.deck & ~gone & ~bit
-        allows: Callable[[int], bool]
-        if isinstance(play, TrickPlay):
-            assert c is not None, "only domino has passes"
-            allows = _trick_door(play, c)
-            shown[s] |= _not_held(allows, out, bit)
-            play.play(c)
+    if view.contract is None or not plays:
+        return (0,) * view.players
+    key = (id(r), view.deal_number, view.declarer, view.contract, view.trump, view.rank, view.calls)
+    with _LOCK:
+        known = _PROGRESS.get(key)
+        if known is not None and known.rules is r and plays[: len(known.plays)] == known.plays:
+            _PROGRESS.move_to_end(key)
+            start = known.resumed()
         else:
-            following = plays[i + 1][0] if i + 1 < len(plays) else view.to_act
-            allows = _domino_door(play, s, c, moved_on=following != s)
-            shown[s] |= _not_held(allows, out, bit)
-            play.turn = s
-            play.play(c)
-        gone |= bit
-    return tuple(shown)
+            start = None
+    if start is None:
+        deal = _anything_held(view, r)
+        if deal.cardplay is None:
+            return (0,) * view.players
+        start = _Progress(r, plays[:1], deal.cardplay, [0] * view.players, 0)
+    # Every play but the last is read with the seat that acted after it; the last with the
+    # seat to act now, so the progress kept for later views stops before it.
+    done = len(start.plays) - 1
+    start.advance(plays, done, len(plays) - 1)
+    start.plays = plays
+    with _LOCK:
+        _PROGRESS[key] = start.resumed()
+        while len(_PROGRESS) > 256:
+            _PROGRESS.popitem(last=False)
+    start.advance(plays, len(plays) - 1, len(plays), view.to_act)
+    return tuple(start.shown)
+
+
+class _Progress:
+    """What :func:`shown_not_held` has read of one deal's plays: ``plays[:-1]`` are read (each
+    with the seat that acted after it), ``play`` stands before ``plays[-1]``."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        plays: tuple[tuple[int, int | None], ...],
+        play: TrickPlay | DominoPlay,
+        shown: list[int],
+        gone: int,
+    ) -> None:
+        self.rules = rules
+        self.plays = plays
+        self.play = play
+        self.shown = shown
+        self.gone = gone
+
+    def resumed(self) -> _Progress:
+        """An independent copy to read further plays with."""
+        return _Progress(self.rules, self.plays, self.play.copy(), list(self.shown), self.gone)
+
+    def advance(
+        self, plays: tuple[tuple[int, int | None], ...], start: int, stop: int, then: int | None = None
+    ) -> None:
+        """Read ``plays[start:stop]``; ``then`` is the seat that acted after the last of them
+        when no play follows it."""
+        play = self.play
+        deck = self.rules.deck
+        for i in range(start, stop):
+            s, c = plays[i]
+            bit = 0 if c is None else 1 << c
+            out = deck & ~self.gone & ~bit
+            if isinstance(play, TrickPlay):
+                assert c is not None, "only domino has passes"
+                self.shown[s] |= _not_held(_trick_door(play, c), out, bit)
+                play.play(c)
+            else:
+                following = plays[i + 1][0] if i + 1 < len(plays) else then
+                self.shown[s] |= _not_held(_domino_door(play, s, c, moved_on=following != s), out, bit)
+                play.turn = s
+                play.play(c)
+            self.gone |= bit
+
+
+_LOCK = threading.Lock()
+_PROGRESS: OrderedDict[tuple[Any, ...], _Progress] = OrderedDict()
+"""The latest progress per deal (its rules, number, declarer, choices and calls): a bot asks
+again after each play, and reads only the plays since (a few hundred deals kept)."""
 
 
 def _not_held(allows: Callable[[int], bool], out: int, bit: int) -> int:
