@@ -430,11 +430,7 @@ function renderCenter(v) {
 }
 
 function button(label, onClick, { focus, disabled = false, className = "" } = {}) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = label;
-  if (className) b.className = className;
-  if (focus) b.dataset.focus = focus;
+  const b = el("button", { type: "button", class: className || null, data: focus ? { focus } : {} }, label);
   b.disabled = disabled || !!state.pending;
   b.addEventListener("click", onClick);
   return b;
