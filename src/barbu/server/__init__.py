@@ -74,7 +74,17 @@ def serve_main(argv: list[str]) -> int:
     from barbu.server.app import create_app
     from barbu.server.protocol import Limits
     from barbu.server.tables import Settings
-    from barbu.storage import StoreError
+    from barbu.storage import Store, StoreError
+
+    try:  # open and migrate the database now: a wrong --db is one line, before anything is served
+        store = Store(args.db)
+        try:
+            store.migrate()
+        finally:
+            store.dispose()
+    except StoreError as e:
+        print(f"barbu serve: {e}")
+        return 2
 
     settings = Settings(
         bot_delay=args.bot_delay,
