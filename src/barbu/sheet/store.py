@@ -189,7 +189,8 @@ class SheetStore:
                 self.store.migrate()
             except SQLAlchemyError as e:
                 self.store.dispose()
-                raise StoreError(f"cannot open the database {db}: {e.__class__.__name__}: {e}") from None
+                reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]  # the driver's words, one line
+                raise StoreError(f"cannot open the database {db}: {reason}") from None
         self.engine = self.store.engine
 
     def dispose(self) -> None:
