@@ -7,10 +7,23 @@
 'trump'
 """
 
-from barbu.actions import Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
+from barbu.actions import (
+    Action,
+    Arrange,
+    Call,
+    Declare,
+    EnterTally,
+    NameRank,
+    NameTrump,
+    Pass,
+    Play,
+    action_from_json,
+    action_to_json,
+)
 from barbu.cards import CardSet, card, card_name
 from barbu.deal import Deal, Phase
 from barbu.errors import (
+    ActionNotationError,
     BarbuError,
     IllegalAction,
     NotationError,
@@ -26,6 +39,7 @@ from barbu.view import SeatView, seat_view
 __all__ = [
     "RULE_SETS",
     "Action",
+    "ActionNotationError",
     "Arrange",
     "BarbuError",
     "Call",
@@ -47,6 +61,8 @@ __all__ = [
     "Rules",
     "SeatView",
     "TallyError",
+    "action_from_json",
+    "action_to_json",
     "card",
     "card_name",
     "rules",

@@ -4,6 +4,15 @@
 (Declare('no-queens'), Call(double=(0,)), Play('QS'))
 >>> str(Call(word="maximum")), str(Play(card("TH")))
 ('maximum', 'TH')
+
+Between programs (the web page, the server's action log, external bots) an action
+travels as one small JSON object with the record's keys (RECORD.md):
+:func:`action_to_json` writes it and :func:`action_from_json` reads it back.
+
+>>> action_to_json(Call(double=(0, 2)))
+{'type': 'call', 'double': [0, 2]}
+>>> action_from_json({"type": "play", "card": "qs"})
+Play('QS')
 """
 
 from __future__ import annotations
@@ -12,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from barbu.cards import RANKS, SUITS, card, card_name
+from barbu.cards import RANKS, SUITS, card, card_name, parse_rank, parse_suit
+from barbu.errors import ActionNotationError, NotationError
 
 CARD_NAMES = tuple(card_name(c) for c in range(52))
 
@@ -196,3 +206,117 @@ def action_words(action: Action) -> str:
         type(action), "arrangement" if isinstance(action, Arrange) else type(action).__name__
     )
     return f"{kind} {action_text(action)}"
+
+
+# -- actions as JSON ---------------------------------------------------------------------
+
+ACTION_KEYS: dict[str, tuple[str, ...]] = {
+    "declare": ("contract",),
+    "trump": ("suit",),
+    "rank": ("rank",),
+    "call": ("call", "double", "redouble"),
+    "play": ("card",),
+    "pass": (),
+    "arrange": ("cards",),
+}
+"""The keys each action ``type`` takes besides ``type`` (a record's keys: a call's are those of
+a record's calls, a card, suit or rank in record notation)."""
+
+ACTION_TYPES = tuple(ACTION_KEYS)
+"""The ``type`` of every action a seat takes at a table."""
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON object of an action (the inverse of :func:`action_from_json`).
+
+    >>> action_to_json(NameTrump(1)), action_to_json(Pass())
+    ({'type': 'trump', 'suit': 'H'}, {'type': 'pass'})
+    >>> action_to_json(Call(word="maximum")), action_to_json(Call())
+    ({'type': 'call', 'call': 'maximum'}, {'type': 'call'})
+    """
+    if isinstance(action, Declare):
+        return {"type": "declare", "contract": action.contract}
+    if isinstance(action, NameTrump):
+        return {"type": "trump", "suit": SUITS[action.suit]}
+    if isinstance(action, NameRank):
+        return {"type": "rank", "rank": RANKS[action.rank]}
+    if isinstance(action, Play):
+        return {"type": "play", "card": card_name(action.card)}
+    if isinstance(action, Pass):
+        return {"type": "pass"}
+    if isinstance(action, Arrange):
+        return {"type": "arrange", "cards": [card_name(c) for c in action.cards]}
+    if isinstance(action, Call):
+        out: dict[str, Any] = {"type": "call"}
+        if action.word is not None:
+            out["call"] = action.word
+        if action.double:
+            out["double"] = list(action.double)
+        if action.redouble:
+            out["redouble"] = list(action.redouble)
+        return out
+    raise ActionNotationError(f"{action!r} is not an action a seat takes at a table: a tally is entered, not played")
+
+
+def _text(obj: Mapping[str, Any], key: str, what: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str):
+        raise ActionNotationError(f'a {obj["type"]} needs "{key}", {what}')
+    return value
+
+
+def _seats(obj: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    value = obj.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in value):
+        raise ActionNotationError(f'"{key}" must be a list of seat numbers, e.g. [0, 2]')
+    return tuple(value)
+
+
+def action_from_json(obj: object) -> Action:
+    """The action a JSON object names; raises :class:`~barbu.errors.ActionNotationError`
+    saying what is wrong and what is allowed when it names none. Whether the action is
+    legal now is the game's question (``Game.apply``).
+
+    >>> action_from_json({"type": "call", "call": "maximum"})
+    Call(word='maximum')
+    >>> action_from_json({"type": "play"})
+    Traceback (most recent call last):
+    ...
+    barbu.errors.ActionNotationError: a play needs "card", a card in record notation such as "QS"
+    """
+    if not isinstance(obj, Mapping):
+        raise ActionNotationError('an action must be an object such as {"type": "play", "card": "QS"}')
+    kind = obj.get("type")
+    if kind not in ACTION_TYPES:
+        raise ActionNotationError(f"unknown action type {kind!r}; types are: {', '.join(ACTION_TYPES)}")
+    allowed = ACTION_KEYS[kind]
+    extra = sorted(str(k) for k in obj if k != "type" and k not in allowed)
+    if extra:
+        takes = ", ".join(f'"{k}"' for k in allowed) or "no other key"
+        raise ActionNotationError(f"a {kind} takes {takes}; not {', '.join(repr(k) for k in extra)}")
+    try:
+        if kind == "declare":
+            return Declare(_text(obj, "contract", 'a contract id such as "no-queens"'))
+        if kind == "trump":
+            return NameTrump(parse_suit(_text(obj, "suit", "one of S H D C")))
+        if kind == "rank":
+            return NameRank(parse_rank(_text(obj, "rank", "one of 2 3 4 5 6 7 8 9 T J Q K A")))
+        if kind == "play":
+            return Play(card(_text(obj, "card", 'a card in record notation such as "QS"')))
+        if kind == "pass":
+            return Pass()
+        if kind == "arrange":
+            cards = obj.get("cards")
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise ActionNotationError('an arrange needs "cards": 13 cards, back 5, middle 5, front 3')
+            return Arrange(tuple(card(c) for c in cards))
+    except ActionNotationError:
+        raise
+    except NotationError as e:
+        raise ActionNotationError(str(e)) from None
+    word = obj.get("call")
+    if word is not None and word not in CALL_WORDS:
+        raise ActionNotationError(f"unknown call {word!r}; the spoken calls are: {', '.join(CALL_WORDS)}")
+    if word is not None and ("double" in obj or "redouble" in obj):
+        raise ActionNotationError('a call is either spoken ("call") or lists "double" and "redouble", not both')
+    return Call(double=_seats(obj, "double"), redouble=_seats(obj, "redouble"), word=word)

@@ -21,6 +21,11 @@ class NotationError(BarbuError, ValueError):
     """Text that is not a card, suit, rank or hand in record notation."""
 
 
+class ActionNotationError(NotationError):
+    """A JSON object that names no action at all (unknown type, a key missing or extra, a
+    value that is not a card, suit, rank or seat list); the game is left untouched."""
+
+
 class OptionsError(BarbuError, ValueError):
     """An unknown rule set, an unknown flag, or a flag value that is not allowed."""
 

@@ -37,12 +37,12 @@ from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
 from barbu.bots.estimates import SEAT_EDGE, best_trump, hand_edge
-from barbu.bots.sampling import conceal, deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.cards import RANKS, SUITS, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal
 from barbu.doubling import skip_split
 from barbu.rulesets import Rules
+from barbu.unseen import deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
 DECLARER_EDGE = 0.15
@@ -93,6 +93,14 @@ class HeuristicBot:
         hidden = hidden_cards(view, table)
         deal = conceal(deal_from_view(view, sample_hands(hidden, self.rng), table, hidden), view.seat)
         return play_by_rules(deal, view.seat)
+
+
+def conceal(deal: Deal, seat: int) -> Deal:
+    """Blank every hand but ``seat``'s in the deal's play state, so the rules of thumb cannot read them."""
+    play = deal.tricks if deal.tricks is not None else deal.domino
+    if play is not None:
+        play.hands = [h if s == seat else 0 for s, h in enumerate(play.hands)]
+    return deal
 
 
 def play_by_rules(deal: Deal, seat: int, guide: PlayGuide | None = None) -> Play | Pass:

@@ -1,7 +1,7 @@
 """The ``search`` bot: determinized search under hidden information.
 
 For each decision the bot deals the cards it cannot see in ways that agree with
-everything its seat has seen (:mod:`barbu.bots.sampling`: its hand, the cards played,
+everything its seat has seen (:mod:`barbu.unseen`: its hand, the cards played,
 voids shown, domino passes), rebuilds the deal in each such *world* from the view's
 public actions, and tries every candidate in every world, finishing the deal with the
 heuristic rules for all seats (:mod:`barbu.bots.card_play`) or, once few tricks are
@@ -52,12 +52,12 @@ from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.estimates import trump_tricks
 from barbu.bots.heuristic import CallTurn, contract_value, pick_call, play_by_rules
-from barbu.bots.sampling import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
 from barbu.poker import head_to_head
 from barbu.rulesets import Rules
+from barbu.unseen import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
 DEFAULT_ITERATIONS = 64

@@ -1,8 +1,8 @@
 """The web app: ``barbu serve`` runs live tables over WebSockets, stored as action logs.
 
 Layers, each in its own module, over the database of :mod:`barbu.storage` (SQLAlchemy,
-Alembic migrations): :mod:`~barbu.server.intents` (actions as JSON), :mod:`~barbu.server.journal`
-(durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
+Alembic migrations; actions travel as the core's :func:`barbu.actions.action_to_json`):
+:mod:`~barbu.server.journal` (durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
 takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors, limits) and
 :mod:`~barbu.server.app` (FastAPI routes, the WebSocket and the pages in ``static/``).
 

@@ -194,7 +194,7 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class ActionRow:
-    """One accepted action: ``intent`` is its JSON form (see :mod:`barbu.server.intents`)."""
+    """One accepted action: ``intent`` is its JSON form (:func:`barbu.actions.action_to_json`)."""
 
     table_id: str
     seq: int
