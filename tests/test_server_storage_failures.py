@@ -173,10 +173,14 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
                 assert created.status_code == 503 and created.json()["error"]["code"] == "storage"
             ref = await me.act(intent)
             assert (await me.answer(ref))["type"] == "ack"
+            deadline = time.monotonic() + 30  # until the bots wait for this seat again: the table is still
+            while not (live.game.is_over or live.game.to_act == 0) and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
+            assert matches_log(live, Store(f"sqlite:///{path}"))
             await me.close()
 
         asyncio.run(main())
-        assert matches_log(app.state.service.live[table_id], Store(f"sqlite:///{path}"))
 
 
 def test_a_failed_join_leaves_no_ghost_and_a_retry_succeeds(tmp_path: Path) -> None:
