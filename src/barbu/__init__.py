@@ -8,7 +8,28 @@
 """
 
 from barbu.actions import Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
-from barbu.cards import CardSet, card, card_name
+from barbu.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    FIVE,
+    FOUR,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    SPADES,
+    TEN,
+    THREE,
+    TWO,
+    CardSet,
+    card,
+    card_name,
+)
 from barbu.deal import Deal, Phase
 from barbu.errors import (
     BarbuError,
@@ -24,7 +45,24 @@ from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.view import SeatView, seat_view
 
 __all__ = [
+    "ACE",
+    "CLUBS",
+    "DIAMONDS",
+    "EIGHT",
+    "FIVE",
+    "FOUR",
+    "HEARTS",
+    "JACK",
+    "KING",
+    "NINE",
+    "QUEEN",
     "RULE_SETS",
+    "SEVEN",
+    "SIX",
+    "SPADES",
+    "TEN",
+    "THREE",
+    "TWO",
     "Action",
     "Arrange",
     "BarbuError",

@@ -8,7 +8,7 @@ whether the action is *legal* is then the core's question, asked through
 action log stores each action (with its seat added).
 
 >>> intent_to_action({"type": "play", "card": "qs"})
-Play('QS')
+Play(card('QS'))
 >>> intent_to_action({"type": "call", "double": [0, 2]})
 Call(double=(0, 2))
 >>> action_to_intent(intent_to_action({"type": "trump", "suit": "h"}))
