@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from barbu.actions import Action
 from barbu.arrangement import Arrangements
+from barbu.bots.errors import BotError
 from barbu.view import SeatView
 
 
@@ -75,5 +76,5 @@ BOT_LEVELS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "heuristic": _
 def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
     """A bot of the named level (``random``, …) with a seed and its settings."""
     if level not in BOT_LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
+        raise BotError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
     return BOT_LEVELS[level](seed=seed, **settings)

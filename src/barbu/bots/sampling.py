@@ -41,6 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from barbu.actions import Call, Declare, NameRank, NameTrump
+from barbu.bots.errors import BotError
 from barbu.cards import ACE, FULL_DECK, HEARTS, RANKS, SUIT_MASKS, SUITS, cards_of, mask_of
 from barbu.deal import Deal, Phase
 from barbu.domino import DominoPlay
@@ -88,7 +89,7 @@ class HiddenCards:
 def hidden_cards(view: SeatView, table: Rules | None = None) -> HiddenCards:
     """The unseen cards of ``view``'s seat and what the play has shown about them."""
     if view.seat is None:
-        raise ValueError("a spectator's view has no seat: hidden cards are those of a seat")
+        raise BotError("a spectator's view has no seat: hidden cards are those of a seat")
     r = table or view_rules(view)
     n = view.players
     hand = mask_of(view.hand)
@@ -285,7 +286,7 @@ def _matched_hands(
 
     for c in cards:
         if not place(c, set()):
-            raise ValueError("no deal agrees with this view: the view's facts contradict each other")
+            raise BotError("no deal agrees with this view: the view's facts contradict each other")
     hands = [0] * hidden.players
     for s, cs in held.items():
         hands[s] = mask_of(cs)

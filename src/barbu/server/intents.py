@@ -28,7 +28,7 @@ from typing import Any
 
 from barbu.actions import CALL_WORDS, Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.cards import RANKS, SUITS, card, card_name, parse_rank, parse_suit
-from barbu.errors import NotationError
+from barbu.errors import BarbuError, NotationError
 
 INTENT_KEYS: dict[str, tuple[str, ...]] = {
     "declare": ("contract",),
@@ -45,7 +45,7 @@ INTENT_TYPES = tuple(INTENT_KEYS)
 """The ``type`` of every intent a seat may send."""
 
 
-class IntentError(ValueError):
+class IntentError(BarbuError, ValueError):
     """An intent that does not name an action at all (the game is left untouched)."""
 
 

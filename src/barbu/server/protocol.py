@@ -27,6 +27,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from barbu.errors import BarbuError
+
 ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
     "too_large": "the message is longer than the server accepts",
@@ -61,7 +63,7 @@ ERROR_CODES: dict[str, str] = {
 MESSAGE_TYPES = ("hello", "act", "sync", "ping")
 
 
-class ProtocolError(Exception):
+class ProtocolError(BarbuError):
     """A refused message: ``code`` (one of :data:`ERROR_CODES`) and a message to act on.
 
     ``ref`` is the client action id the error answers, ``kind`` the phase of an

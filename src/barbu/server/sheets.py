@@ -52,6 +52,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from barbu.errors import BarbuError
 from barbu.server.headers import DOCUMENT_POLICY
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
@@ -83,7 +84,7 @@ MAY = {
 """What each role may do, in the words of a refusal."""
 
 
-class RequestError(Exception):
+class RequestError(BarbuError):
     """A request the API cannot read (``request``, ``too_large``)."""
 
     def __init__(self, kind: str, message: str) -> None:
@@ -92,7 +93,7 @@ class RequestError(Exception):
         self.message = message
 
 
-class AccessError(Exception):
+class AccessError(BarbuError):
     """A sheet the caller's keys do not open (``unknown_sheet``, 404) or may not do that with (``forbidden``, 403)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -111,7 +112,7 @@ def unknown(sheet_id: str) -> AccessError:
     )
 
 
-class Stale(Exception):
+class Stale(BarbuError):
     """The page acted on an older version of the sheet; ``view`` is the sheet as it is now."""
 
     def __init__(self, message: str, view: dict[str, Any]) -> None:

@@ -53,6 +53,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
+from barbu.errors import BarbuError
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
 
@@ -212,7 +214,7 @@ class StoredTable:
     actions: list[ActionRow] = field(default_factory=list)
 
 
-class StoreError(Exception):
+class StoreError(BarbuError):
     """The database could not be reached or refused a write."""
 
 
