@@ -5,6 +5,9 @@
 >>> game.apply(Declare("trumps"))
 >>> game.phase
 'trump'
+>>> import barbu
+>>> barbu.__version__
+'0.2.0'
 """
 
 from barbu.actions import Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
@@ -43,6 +46,9 @@ from barbu.errors import (
 from barbu.game import Game
 from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.view import SeatView, seat_view
+
+__version__ = "0.2.0"
+"""The package's version (CHANGELOG.md); the one place it is written."""
 
 __all__ = [
     "ACE",
