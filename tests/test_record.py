@@ -124,6 +124,7 @@ def test_not_an_object_or_wrong_format_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2
 
 
+@pytest.mark.cli  # barbu replay's text output is printed with rich, so not in the fast lane
 def test_exit_codes_and_standard_input() -> None:
     good = json.dumps(doc({"declarer": 0, "contract": "no-tricks", "calls": PASSES}))
     done = subprocess.run(
