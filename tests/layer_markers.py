@@ -44,12 +44,14 @@ MODULES = {
     "test_game": "core",
     "test_invariants": "core",
     "test_layers": "core",
+    "test_native": "core",
     "test_perft": "core",
     "test_poker": "core",
     "test_rulesets": "core",
     "test_tricks": "core",
     "test_variants": "core",
     "test_view": "core",
+    "test_view_incremental": "core",
     "test_worked_examples": "core",
     # records and replay
     "test_record": "record",
@@ -63,9 +65,15 @@ MODULES = {
     "test_table_owners": "server",
     "test_arena": "cli",
     "test_cli": "cli",
+    "test_cli_errors": "cli",
     "test_errors": "cli",
+    # helpers the test modules import (their doctests run too)
+    "db_proxy": "server",
+    "layer_markers": "core",
+    "reference_rules": "core",
+    "table_setup": "core",
 }
-"""The layer of each test module whose name does not start with one of :data:`PREFIXES`."""
+"""The layer of each module of ``tests/`` whose name does not start with one of :data:`PREFIXES`."""
 
 SOURCE_PACKAGES = {
     "bots": "bots",
@@ -76,6 +84,7 @@ SOURCE_PACKAGES = {
     "tui": "tui",
     "arena": "cli",
     "cli": "cli",
+    "usage": "cli",
 }
 """The layer of the doctests of each package of ``src/barbu``."""
 
@@ -91,7 +100,7 @@ class NoLayer(pytest.UsageError):
 
 
 def module_layer(path: Path) -> str:
-    """The layer of the test module at ``path`` (``tests/test_*.py``)."""
+    """The layer of the module of ``tests/`` at ``path``."""
     stem = path.stem
     for prefix, layer in PREFIXES.items():
         if stem.startswith(prefix):
@@ -109,8 +118,8 @@ def source_layer(parts: tuple[str, ...]) -> str | None:
     if not parts:
         return None
     head = parts[0]
-    if len(parts) == 1 and head.endswith(".py"):
-        return SOURCE_MODULES.get(head[:-3], "core")
+    if len(parts) == 1 and "." in head:  # a module of the core (or its C source, its built library)
+        return SOURCE_MODULES.get(head.partition(".")[0], "core")
     if head in SOURCE_PACKAGES:
         return SOURCE_PACKAGES[head]
     if head == "__pycache__" or head.startswith("."):
@@ -121,7 +130,7 @@ def source_layer(parts: tuple[str, ...]) -> str | None:
 def layer_of(path: Path) -> str | None:
     """The layer of a test file or of a path of ``src/barbu``; None for anything else."""
     parts = path.parts
-    if path.parent.name == "tests" and path.name.startswith("test_") and path.suffix == ".py":
+    if path.parent.name == "tests" and path.suffix == ".py" and path.name != "conftest.py":
         return module_layer(path)
     for i in range(len(parts) - 1):
         if parts[i] == "src" and parts[i + 1] == "barbu":
@@ -183,7 +192,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         layer = layer_of(item.path)
         if layer is None:
-            raise NoLayer(f"{item.nodeid} belongs to no layer: it is neither in tests/test_*.py nor in src/barbu")
+            raise NoLayer(f"{item.nodeid} belongs to no layer: it is neither in tests/ nor in src/barbu")
         own = [m.name for m in item.iter_markers() if m.name in LAYERS]
         if len(own) > 1:
             raise NoLayer(f"{item.nodeid} names several layers ({', '.join(own)}): a test belongs to one")
