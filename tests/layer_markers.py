@@ -5,8 +5,8 @@ The layers are the markers declared in pyproject.toml: ``core``, ``record``, ``b
 its layer here, from its file name (:data:`PREFIXES`, then :data:`MODULES`), and each doctest
 of ``src/barbu`` from its module's place (:func:`source_layer`). A test module that has no
 layer stops the run with a message saying where to give it one, so no test can fall outside
-every lane. A single test may name another layer with its own marker when it needs more than
-its module does.
+every lane. A test takes its module's layer: one that needs more than its module belongs in
+a module of the layer it needs.
 
 ``python -m pytest -m "core or record"`` is the fast lane: only pytest and Hypothesis besides
 the core. For a ``-m`` expression, files of a layer it cannot select are not even collected
@@ -184,17 +184,19 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with its module's layer, unless the test names a layer itself.
+    """Mark each test with its module's layer; a test may not name a layer itself.
 
-    A test that needs more than its module (``barbu replay``'s text output, printed with
-    rich, in a record module) says so with its own marker, e.g. ``@pytest.mark.cli``.
+    ``-m`` leaves out whole files by their layer, so a test that needs more than its module
+    (``barbu replay``'s text output, printed with rich) belongs in a module of that layer.
     """
     for item in items:
         layer = layer_of(item.path)
         if layer is None:
             raise NoLayer(f"{item.nodeid} belongs to no layer: it is neither in tests/ nor in src/barbu")
         own = [m.name for m in item.iter_markers() if m.name in LAYERS]
-        if len(own) > 1:
-            raise NoLayer(f"{item.nodeid} names several layers ({', '.join(own)}): a test belongs to one")
-        if not own:
-            item.add_marker(getattr(pytest.mark, layer))
+        if own:
+            raise NoLayer(
+                f"{item.nodeid} is marked {', '.join(own)}: a test takes its module's layer ({layer}); "
+                "move it to a module of the layer it needs"
+            )
+        item.add_marker(getattr(pytest.mark, layer))

@@ -15,6 +15,7 @@ import barbu
 from barbu.cli import main, rules_text
 from barbu.replay import replay_json
 from barbu.rulesets import RULE_SETS, rules
+from test_record import doc
 
 ZERO_SUM = {
     "classic": "yes",
@@ -100,3 +101,18 @@ def test_the_changelog_has_a_section_for_this_version() -> None:
     changelog = Path(barbu.__file__).parents[2] / "CHANGELOG.md"
     versions = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog.read_text(), flags=re.MULTILINE)
     assert versions and versions[0] == barbu.__version__, versions
+
+
+SPEC_RECORDS = Path(__file__).parent / "spec_records"
+
+
+def test_replay_without_json_prints_text_with_the_same_exit_codes() -> None:
+    """barbu replay's text output (printed with rich): the fault located in words, the --json exit codes."""
+    bad = json.dumps(doc({"declarer": 1}))
+    done = subprocess.run([sys.executable, "-m", "barbu", "replay", "-"], input=bad, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "deal 1" in done.stdout and "declarer" in done.stdout
+    for name, code in (("v_w2_tally", 0), ("e_play_follow_suit", 1), ("u_wrong_format", 2)):
+        command = [sys.executable, "-m", "barbu", "replay", str(SPEC_RECORDS / f"{name}.json")]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == code, (name, done.stderr)
