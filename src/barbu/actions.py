@@ -1,9 +1,15 @@
 """The actions a seat can take, as small immutable values.
 
->>> Declare("no-queens"), Call(double=(0,)), Play(card("QS"))
-(Declare('no-queens'), Call(double=(0,)), Play('QS'))
->>> str(Call(word="maximum")), str(Play(card("TH")))
-('maximum', 'TH')
+Each action's ``repr`` is an expression that gives it back after ``from barbu import *``
+(cards by name, suits and ranks by their constants); ``str`` is its record notation.
+
+>>> from barbu import *
+>>> Declare("no-queens"), Call(double=(0,)), Play(card("QS")), NameTrump(HEARTS), NameRank(JACK)
+(Declare('no-queens'), Call(double=(0,)), Play(card('QS')), NameTrump(HEARTS), NameRank(JACK))
+>>> eval(repr(Play(card("QS")))) == Play(card("QS"))
+True
+>>> str(Call(word="maximum")), str(Play(card("TH"))), str(NameTrump(HEARTS))
+('maximum', 'TH', 'H')
 
 Between programs (the web page, the server's action log, external bots) an action
 travels as one small JSON object with the record's keys (RECORD.md):
@@ -12,7 +18,7 @@ travels as one small JSON object with the record's keys (RECORD.md):
 >>> action_to_json(Call(double=(0, 2)))
 {'type': 'call', 'double': [0, 2]}
 >>> action_from_json({"type": "play", "card": "qs"})
-Play('QS')
+Play(card('QS'))
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from barbu.cards import RANKS, SUITS, card, card_name, parse_rank, parse_suit
+from barbu.cards import RANK_CONSTANTS, RANKS, SUIT_CONSTANTS, SUITS, card, card_name, parse_rank, parse_suit
 from barbu.errors import ActionNotationError, NotationError
 
 CARD_NAMES = tuple(card_name(c) for c in range(52))
@@ -32,6 +38,20 @@ def _notation(names: Sequence[str], value: object) -> object:
     if type(value) is int and 0 <= value < len(names):
         return names[value]
     return value
+
+
+def _constant(names: Sequence[str], value: int) -> str:
+    """``names[value]`` as a bare name (a constant of :mod:`barbu`), else the value's repr."""
+    if type(value) is int and 0 <= value < len(names):
+        return names[value]
+    return repr(value)
+
+
+def _card_expr(value: int) -> str:
+    """``card('QS')`` for a card, the value's repr for anything else (an action to refuse)."""
+    if type(value) is int and 0 <= value < 52:
+        return f"card({CARD_NAMES[value]!r})"
+    return repr(value)
 
 
 CALL_WORDS = ("pass", "maximum", "table", "flanks", "family")
@@ -58,7 +78,7 @@ class NameTrump:
     suit: int
 
     def __repr__(self) -> str:
-        return f"NameTrump({_notation(SUITS, self.suit)!r})"
+        return f"NameTrump({_constant(SUIT_CONSTANTS, self.suit)})"
 
     def __str__(self) -> str:
         return str(_notation(SUITS, self.suit))
@@ -71,7 +91,7 @@ class NameRank:
     rank: int
 
     def __repr__(self) -> str:
-        return f"NameRank({_notation(RANKS, self.rank)!r})"
+        return f"NameRank({_constant(RANK_CONSTANTS, self.rank)})"
 
     def __str__(self) -> str:
         return str(_notation(RANKS, self.rank))
@@ -121,7 +141,7 @@ class Play:
     card: int
 
     def __repr__(self) -> str:
-        return f"Play({_notation(CARD_NAMES, self.card)!r})"
+        return f"Play({_card_expr(self.card)})"
 
     def __str__(self) -> str:
         return str(_notation(CARD_NAMES, self.card))
@@ -140,12 +160,30 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Arrange:
-    """A Chinese-poker arrangement: 13 cards, back 5, middle 5, front 3."""
+    """A Chinese-poker arrangement: 13 cards, back 5, middle 5, front 3.
+
+    >>> a = Arrange.parse("AS KS QS JS TS | 9H 8H 7H 6H 5H | 4D 3D 2D")
+    >>> a
+    Arrange.parse('AS KS QS JS TS | 9H 8H 7H 6H 5H | 4D 3D 2D')
+    >>> a.cards[:3] == (card("AS"), card("KS"), card("QS"))
+    True
+    """
 
     cards: tuple[int, ...]
 
+    @classmethod
+    def parse(cls, text: str) -> Arrange:
+        """The arrangement of the cards named in ``text``, in the order written.
+
+        Bars between the rows are optional; the cards are not checked against a hand
+        here (the game does that when the arrangement is played).
+        """
+        return cls(tuple(card(t) for t in text.replace("|", " ").split()))
+
     def __repr__(self) -> str:
-        return f"Arrange({tuple(_notation(CARD_NAMES, c) for c in self.cards)!r})"
+        if all(type(c) is int and 0 <= c < 52 for c in self.cards):
+            return f"Arrange.parse({str(self)!r})"
+        return f"Arrange({self.cards!r})"
 
     def __str__(self) -> str:
         names = [str(_notation(CARD_NAMES, c)) for c in self.cards]
@@ -157,6 +195,9 @@ class EnterTally:
     """The tally of a deal played with real cards (RECORD.md's tally keys)."""
 
     tally: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"EnterTally({dict(self.tally)!r})"
 
     def __str__(self) -> str:
         return f"tally {dict(self.tally)}"
@@ -173,7 +214,7 @@ def parse_play(text: str) -> Play | Pass:
     """A card or ``pass`` as written in a record's ``play`` list.
 
     >>> parse_play("qs"), parse_play("pass")
-    (Play('QS'), Pass())
+    (Play(card('QS')), Pass())
     """
     if text.strip().lower() == "pass":
         return Pass()

@@ -49,6 +49,7 @@ from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.deal import Deal, Phase
 from barbu.domino import DominoPlay
 from barbu.doubling import forced_doublers
+from barbu.errors import ViewError
 from barbu.rulesets import Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.view import SeatView
@@ -90,7 +91,7 @@ class HiddenCards:
 def hidden_cards(view: SeatView, table: Rules | None = None) -> HiddenCards:
     """The unseen cards of ``view``'s seat and what the play has shown about them."""
     if view.seat is None:
-        raise ValueError("a spectator's view has no seat: hidden cards are those of a seat")
+        raise ViewError("a spectator's view has no seat: hidden cards are those of a seat")
     r = table or view_rules(view)
     n = view.players
     hand = mask_of(view.hand)
@@ -338,7 +339,7 @@ def _matched_hands(
 
     for c in cards:
         if not place(c, set()):
-            raise ValueError("no deal agrees with this view: the view's facts contradict each other")
+            raise ViewError("no deal agrees with this view: the view's facts contradict each other")
     hands = [0] * hidden.players
     for s, cs in held.items():
         hands[s] = mask_of(cs)

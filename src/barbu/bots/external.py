@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from barbu.actions import CALL_WORDS, Action, Arrange, Call, Declare, NameRank, NameTrump, action_from_json, parse_play
+from barbu.bots.errors import BotError
 from barbu.cards import card, parse_rank, parse_suit
 from barbu.errors import ActionNotationError, NotationError
 from barbu.view import SeatView
@@ -48,7 +49,7 @@ SHORT_LIFE = 10
 """A run of the program that ends (exit, crash, timeout) before this many answers is short."""
 
 
-class BotFailure(Exception):
+class BotFailure(BotError):
     """A bot that crashed, did not answer in time, or answered something that is not an action."""
 
 
@@ -179,9 +180,9 @@ class ExternalBot:
     ) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.command:
-            raise ValueError("an external bot needs a command, e.g. external:python3 examples/external_bot.py")
+            raise BotError("an external bot needs a command, e.g. external:python3 examples/external_bot.py")
         if timeout <= 0:
-            raise ValueError(f"the timeout must be positive seconds, not {timeout}")
+            raise BotError(f"the timeout must be positive seconds, not {timeout}")
         self.name = name or "external:" + shlex.join(self.command)
         self.seed = seed
         self.timeout = timeout

@@ -36,6 +36,7 @@ from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, P
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
+from barbu.bots.errors import BotError
 from barbu.bots.estimates import SEAT_EDGE, best_trump, hand_edge
 from barbu.cards import RANKS, SUITS, mask_of
 from barbu.contracts import Contract
@@ -72,7 +73,7 @@ class HeuristicBot:
             return Arrange(best_arrangement(mask_of(view.hand)))
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now (phase {phase}, seat {view.to_act} to act)")
+            raise BotError(f"seat {view.seat} has nothing to do now (phase {phase}, seat {view.to_act} to act)")
         if len(legal) == 1:
             return legal[0]
         if phase == "contract":

@@ -3,6 +3,9 @@
 >>> main(["rules", "classic"])  # doctest: +ELLIPSIS
 Classic Barbu (classic)...
 0
+>>> main(["--version"])
+barbu 0.2.0
+0
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from barbu import __version__
 from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS, Flags, Rules, applicable_flags, parse_options, rules
 from barbu.usage import CommandParser, UsageError
@@ -114,8 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     (2, "barbu simulate: error: argument --games: '0' is out of range; give a whole number 1 or more\\n")
     """
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("-V", "--version"):
+        print(f"barbu {__version__}")
+        return 0
     if not args or args[0] in ("-h", "--help"):
-        print("usage: barbu COMMAND [ARGS]\n\ncommands:")
+        print("usage: barbu COMMAND [ARGS], or barbu --version\n\ncommands:")
         for name, (_, text) in COMMANDS.items():
             print(f"  {name:<10} {text}")
         print("\nbarbu COMMAND --help for a command's options")

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from barbu.errors import BarbuError
 from barbu.server.bodies import BodyError, loads
 
 ERROR_CODES: dict[str, str] = {
@@ -64,7 +65,7 @@ ERROR_CODES: dict[str, str] = {
 MESSAGE_TYPES = ("hello", "act", "sync", "ping")
 
 
-class ProtocolError(Exception):
+class ProtocolError(BarbuError):
     """A refused message: ``code`` (one of :data:`ERROR_CODES`) and a message to act on.
 
     ``ref`` is the client action id the error answers, ``kind`` the phase of an

@@ -55,6 +55,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from barbu.errors import BarbuError
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
 
@@ -214,7 +216,7 @@ class StoredTable:
     actions: list[ActionRow] = field(default_factory=list)
 
 
-class StoreError(Exception):
+class StoreError(BarbuError):
     """The database could not be reached or refused a write: nothing was written.
 
     Every method of :class:`Store` raises this (never a driver's exception): a lost
