@@ -38,7 +38,7 @@ class Declare:
         return f"Declare({self.contract!r})"
 
     def __str__(self) -> str:
-        return self.contract
+        return self.contract if isinstance(self.contract, str) else repr(self.contract)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +91,7 @@ class Call:
 
     def __str__(self) -> str:
         if self.word is not None:
-            return self.word
+            return self.word if isinstance(self.word, str) else repr(self.word)
         parts = []
         if self.double:
             parts.append("double " + " ".join(f"P{s}" for s in self.double))

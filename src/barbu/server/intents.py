@@ -49,6 +49,20 @@ class IntentError(ValueError):
     """An intent that does not name an action at all (the game is left untouched)."""
 
 
+def _brief(value: object) -> str:
+    """A value as a client may be shown it: short text or a number as written, else only its JSON kind.
+
+    >>> _brief("play"), _brief(7), _brief([[["deep"]]]), _brief("x" * 100)[-5:]
+    ("'play'", '7', 'a list', "x'...")
+    """
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+    if value is None or isinstance(value, bool | int | float):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:40] + "..."
+    return {dict: "an object", list: "a list"}.get(type(value), f"a {type(value).__name__}")
+
+
 def _text(intent: Mapping[str, Any], key: str, what: str) -> str:
     value = intent.get(key)
     if not isinstance(value, str):
@@ -69,12 +83,12 @@ def intent_to_action(intent: object) -> Action:
         raise IntentError('an action must be an object such as {"type": "play", "card": "QS"}')
     kind = intent.get("type")
     if kind not in INTENT_TYPES:
-        raise IntentError(f"unknown action type {kind!r}; types are: {', '.join(INTENT_TYPES)}")
+        raise IntentError(f"unknown action type {_brief(kind)}; types are: {', '.join(INTENT_TYPES)}")
     allowed = INTENT_KEYS[kind]
     extra = sorted(k for k in intent if k != "type" and k not in allowed)
     if extra:
         takes = ", ".join(f'"{k}"' for k in allowed) or "no other key"
-        raise IntentError(f"a {kind} takes {takes}; not {', '.join(repr(str(k)) for k in extra)}")
+        raise IntentError(f"a {kind} takes {takes}; not {', '.join(_brief(str(k)) for k in extra[:5])}")
     try:
         if kind == "declare":
             return Declare(_text(intent, "contract", 'a contract id such as "no-queens"'))
@@ -95,7 +109,7 @@ def intent_to_action(intent: object) -> Action:
         raise IntentError(str(e)) from None
     word = intent.get("call")
     if word is not None and word not in CALL_WORDS:
-        raise IntentError(f"unknown call {word!r}; the spoken calls are: {', '.join(CALL_WORDS)}")
+        raise IntentError(f"unknown call {_brief(word)}; the spoken calls are: {', '.join(CALL_WORDS)}")
     if word is not None and ("double" in intent or "redouble" in intent):
         raise IntentError('a call is either spoken ("call") or lists "double" and "redouble", not both')
     return Call(double=_seats(intent, "double"), redouble=_seats(intent, "redouble"), word=word)

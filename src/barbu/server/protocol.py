@@ -146,6 +146,8 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
         raise ProtocolError(
             "malformed", 'the message is not valid JSON: expecting an object like {"type": "ping"}'
         ) from None
+    except RecursionError:
+        raise ProtocolError("malformed", "the message is nested too deep: a message is a flat JSON object") from None
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", 'a message is a JSON object like {"type": "ping"}')
     kind = msg.get("type")
