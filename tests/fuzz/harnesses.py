@@ -24,6 +24,7 @@ escape, which the coverage-guided fuzzer reports as a crash (the server would an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -63,10 +64,8 @@ def record(data: bytes) -> None:
             pass
         else:
             json.dumps(out)
-    try:
+    with contextlib.suppress(BarbuError):
         read_record(text)
-    except BarbuError:
-        pass
 
 
 def intent(data: bytes) -> None:
