@@ -75,7 +75,7 @@ def play_rotation(
         for s in range(n)
     ]
     result = RotationResult(game, hero_seat)
-    sign = -1 if g.rules.ruleset.penalty_points else 1
+    sign = g.rules.sign
     seen = 0
     while not g.is_over:
         seat = g.to_act
@@ -282,12 +282,12 @@ def calibrate(variant: str, deals: int, seed: int) -> int:
     player = SearchBot(seed=seed)
     deck = cards_of(r.deck)
     n = r.players
-    sign = -1 if r.ruleset.penalty_points else 1
+    sign = r.sign
     print(f"{variant}: declarer's raw score against its estimate, {deals} deals per contract")
     for c in r.contracts:
         xs: list[float] = []
         ys: list[float] = []
-        index = r.contracts.index(c) * n if r.ruleset.choice == "fixed_order" else 0
+        index = r.contracts.index(c) * n if not r.schedule.declarer_chooses else 0
         for _ in range(deals):
             rng.shuffle(deck)
             hands = [sum(1 << x for x in deck[s::n]) for s in range(n)]

@@ -69,7 +69,7 @@ def to_play(
     :func:`opening_calls`.
     """
     r = rules(variant, options)
-    index = french_index(r, contract) if r.ruleset.choice == "fixed_order" else 0
+    index = french_index(r, contract) if not r.schedule.declarer_chooses else 0
     deal = Deal(r, index, declarer, list(dealt), r.contracts)
     if deal.phase is Phase.CONTRACT:
         deal.apply(Declare(contract), declarer)

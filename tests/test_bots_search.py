@@ -19,7 +19,7 @@ from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, Rules, rules
-from barbu.tricks import TrickPlay
+from barbu.tricks import TrickPlay, TrickRules
 from barbu.view import SeatView
 
 TINY = {"iterations": 2, "seconds": None}
@@ -247,7 +247,7 @@ def test_the_endgame_solver_agrees_with_brute_force(contract_id: str) -> None:
         deck = list(range(52))
         rng.shuffle(deck)
         hands = [sum(1 << c for c in deck[13 * s : 13 * s + 13]) for s in range(4)]
-        t = TrickPlay(hands, leader=rng.randrange(4), trump=0 if contract.names_trump else None)
+        t = TrickPlay(hands, leader=rng.randrange(4), rules=TrickRules(trump=0 if contract.names_trump else None))
         while t.tricks_total - len(t.winners) > 3:
             t.play(rng.choice(cards_of(t.legal_mask())))
         guide = PlayGuide(contract, r)
@@ -324,7 +324,7 @@ def test_equivalent_cards_are_tried_once() -> None:
 
 def test_trick_play_copies_keep_every_slot() -> None:
     """The search relies on cheap, complete copies of the trick state."""
-    t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, trump=0)
+    t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, rules=TrickRules(trump=0))
     t.play(card("AS"))
     copy = t.copy()
     for name in TrickPlay.__slots__:

@@ -20,6 +20,7 @@ from barbu.server.client import ServerProcess
 from barbu.sheet import DealEntry, Double, Sheet, SheetError, fill_all
 from barbu.sheet.rows import DealRow
 from barbu.sheet.store import SheetStore
+from barbu.tally_keys import tally_table
 from test_sheet_model import played_record, tallied
 
 PHONE = {"width": 390, "height": 844}
@@ -43,13 +44,13 @@ def version(page: Page) -> int:
 
 def settle(page: Page) -> None:
     """Wait until the page has no request or preview under way."""
-    page.wait_for_function("window.barbuSheet.pending === 0")
+    page.wait_for_function("() => window.barbuSheet.pending === 0")
 
 
 def saved(page: Page, before: int) -> None:
     """Wait until the sheet moved to the next version; a refusal shown instead fails with its message."""
     page.wait_for_function(
-        f"document.body.dataset.version === '{before + 1}' || "
+        f"() => document.body.dataset.version === '{before + 1}' || "
         "(window.barbuSheet.pending === 0 && document.getElementById('entry-error').textContent !== '')",
         timeout=10000,
     )
@@ -102,6 +103,10 @@ def enter_deal(page: Page, row: DealRow, sheet: Sheet) -> None:
                 page.click(f"#grid button.cell[data-a='{d.doubler}'][data-b='{d.doubled}']")
     if row.tally is not None:
         enter_tally(page, row.tally)
+        table = tally_table(sheet.rules.deck, sheet.rules.cards_each)
+        for key in row.tally:  # each key asked in the core's words
+            shown = page.inner_text(f"#tally .tally-key[data-key='{key}'] .key-label")
+            assert shown.lower().startswith(table[key]["label"].lower()), (key, shown)
     page.click("#save")
     saved(page, before)
 
@@ -162,8 +167,12 @@ def test_a_whole_classic_game_on_a_phone_then_an_early_deal_edited(
     page.select_option("#first", str(source.first_declarer))
     page.fill("#title", "Phone game")
     page.click("#new-sheet button[type=submit]")
-    page.wait_for_url("**/sheets/phone-game")
+    page.wait_for_url(lambda url: "/sheets/phone-game" in url)
     page.wait_for_selector("body[data-ready='1']")
+    owner_link = page.input_value("#owner-link input")  # shown once to its creator …
+    assert page.url == server.http + "/sheets/phone-game" and "#key=" in owner_link  # … and gone from the address
+    assert page.evaluate("document.cookie") == ""  # the key is in an HttpOnly cookie no script reads
+    page.click("#owner-link button:text('I kept it')")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing sticks out
     sheet = Sheet.new("classic", players=source.players, first_declarer=source.first_declarer)
     simple = next(
@@ -189,20 +198,21 @@ def test_a_whole_classic_game_on_a_phone_then_an_early_deal_edited(
     assert expected.totals != source.totals
     page.click("li.deal[data-deal='3'] summary")
     page.click("button[data-edit='3']")
-    page.wait_for_function("document.getElementById('entry-h').textContent.startsWith('Edit deal 3')")
+    page.wait_for_function("() => document.getElementById('entry-h').textContent.startsWith('Edit deal 3')")
     before = version(page)
     enter_tally(page, {key: moved})
     page.click("#save")
     saved(page, before)
     assert shown_totals(page) == expected.totals
-    record = httpx.get(server.http + page.get_attribute("#x-record", "href")).json()  # type: ignore[operator]
+    assert httpx.get(server.http + page.get_attribute("#x-record", "href")).status_code == 404  # type: ignore[operator]
+    record = page.request.get(server.http + page.get_attribute("#x-record", "href")).json()  # type: ignore[operator]
     assert replay_json(record)["totals"] == shown_totals(page)
     assert Sheet.from_record(record) == expected
     store = SheetStore(db)
     assert store.open("phone-game").history.sheet == expected  # the app's store holds it
     store.dispose()
     page.click("#undo")
-    page.wait_for_function(f"document.body.dataset.version === '{before + 2}'")
+    page.wait_for_function(f"() => document.body.dataset.version === '{before + 2}'")
     assert shown_totals(page) == source.totals
     assert errors == []
     page.close()
@@ -213,7 +223,7 @@ def test_the_page_shows_the_shortcut_and_the_servers_refusals(
 ) -> None:
     made = httpx.post(server.http + "/api/sheets", json={"players": ["Ann", "Bob", "Cat", "Dan"], "title": "refusals"})
     page = browser.new_page(viewport=PHONE)
-    page.goto(server.http + f"/sheets/{made.json()['id']}")
+    page.goto(server.http + made.json()["owner"]["link"])
     page.wait_for_selector("body[data-ready='1']")
     page.check("#contracts input[value='no-queens']")
     settle(page)
@@ -245,13 +255,13 @@ def test_the_page_shows_the_shortcut_and_the_servers_refusals(
     assert page.inner_text("li.deal[data-deal='2'] summary").split()[-4:] == ["+60", "-15", "+10", "+10"]
     # the exported record imports back, from the sheets page, as a sheet of its own
     record = tmp_path / "refusals.barbu.json"
-    record.write_text(httpx.get(server.http + page.get_attribute("#x-record", "href")).text)  # type: ignore[operator]
+    record.write_text(page.request.get(server.http + page.get_attribute("#x-record", "href")).text())  # type: ignore[operator]
     totals = shown_totals(page)
     page.goto(server.http + "/sheets")
     page.wait_for_selector("body[data-ready='1']")
     page.set_input_files("#import-file", str(record))
     page.click("#import button[type=submit]")
-    page.wait_for_url("**/sheets/refusals-2")
+    page.wait_for_url(lambda url: "/sheets/refusals-2" in url)
     page.wait_for_selector("body[data-ready='1']")
     assert shown_totals(page) == totals and page.locator("li.deal").count() == 2
     page.close()
@@ -283,7 +293,7 @@ def test_a_deal_of_each_kind_of_tally_through_the_page(
         },
     ).json()
     page = browser.new_page(viewport=PHONE)
-    page.goto(server.http + f"/sheets/{made['id']}")
+    page.goto(server.http + made["owner"]["link"])
     page.wait_for_selector("body[data-ready='1']")
     if contract is None:
         assert page.is_checked(f"#contracts input[value='{row.contract}']")  # fixed by the schedule
@@ -302,3 +312,56 @@ def test_a_deal_of_each_kind_of_tally_through_the_page(
     assert shown_totals(page) == expected.totals == replay_json(expected.record())["totals"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.close()
+
+
+def test_a_view_link_an_editor_invitation_and_a_stranger(server: ServerProcess, browser: Browser) -> None:
+    """The owner shares from the page; each holder is offered only what their link allows; a revoked
+    invitation opens nothing; a stranger sees no sheet at all."""
+    made = httpx.post(server.http + "/api/sheets", json={"players": ["Ann", "Bob", "Cat", "Dan"], "title": "shared"})
+    sheet = made.json()["id"]
+    owner = browser.new_context().new_page()
+    owner.goto(server.http + made.json()["owner"]["link"])
+    owner.wait_for_selector("body[data-ready='1'][data-role='owner']")
+    owner.click("#share-box summary")
+    links = {}
+    for role in ("viewer", "editor"):
+        owner.click(f"#share-{role}")
+        owner.wait_for_function(f"document.getElementById('share-link').dataset.role === '{role}'")
+        links[role] = owner.input_value("#share-link")
+        assert links[role].startswith(f"{server.http}/sheets/{sheet}#key=")
+    owner.wait_for_function("document.querySelectorAll('#share-links li').length === 3")
+
+    viewer = browser.new_context().new_page()
+    viewer.goto(links["viewer"])
+    viewer.wait_for_selector("body[data-ready='1'][data-role='viewer']")
+    assert viewer.inner_text("#sheet-title") == "shared"
+    for hidden in ("#entry", "#undo", "#settings-box", "#remove", "#share-box"):
+        assert viewer.is_hidden(hidden), hidden
+    assert viewer.request.get(server.http + f"/api/sheets/{sheet}/export/csv").ok  # reads and exports
+
+    editor = browser.new_context().new_page()
+    editor.goto(links["editor"])
+    editor.wait_for_selector("body[data-ready='1'][data-role='editor']")
+    assert editor.is_visible("#entry") and editor.is_visible("#undo")
+    editor.click("#settings-box summary")
+    assert editor.is_visible("#title-form") and editor.is_hidden("#remove") and editor.is_hidden("#share-box")
+    editor.check("#contracts input[value='no-king']")
+    settle(editor)
+    editor.click("#save")
+    saved(editor, 1)
+
+    stranger = browser.new_context().new_page()
+    stranger.goto(server.http + f"/sheets/{sheet}")
+    stranger.wait_for_selector("#deals .error-box")
+    assert "no sheet" in stranger.inner_text("#deals .error-box")
+    stranger.goto(server.http + "/sheets")
+    stranger.wait_for_selector("body[data-ready='1']")
+    assert "No sheet opened in this browser" in stranger.inner_text("#sheet-list")
+
+    owner.click("#share-links li:has-text('Editor invitation') button")
+    owner.wait_for_function("document.querySelectorAll('#share-links li').length === 2")
+    editor.reload()
+    editor.wait_for_selector("#deals .error-box")
+    assert "no sheet" in editor.inner_text("#deals .error-box")
+    for p in (owner, viewer, editor, stranger):
+        p.context.close()

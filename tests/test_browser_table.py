@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from barbu.rulesets import rules
 from barbu.server.client import ServerProcess
 
 
@@ -50,7 +51,7 @@ def click_something(page: Page) -> None:
 
 def wait_for_change(page: Page, seq: int) -> None:
     page.wait_for_function(
-        f"window.barbu.seq > {seq} || (window.barbu.view && window.barbu.view.game_over)", timeout=15000
+        f"() => window.barbu.seq > {seq} || (window.barbu.view && window.barbu.view.game_over)", timeout=15000
     )
 
 
@@ -65,7 +66,7 @@ def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: Serv
         page.select_option(f"#seats .seat-choice:nth-child({i + 1}) select.level", "random")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/**")
-    page.wait_for_function("window.barbu.view !== null && window.barbu.table !== null")
+    page.wait_for_function("() => window.barbu.view !== null && window.barbu.table !== null")
     assert "Zoé (you)" in page.inner_text(".seat.mine")
     used_keyboard = False
     while deals_done(page) < 1:
@@ -88,7 +89,9 @@ def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: Serv
     assert used_keyboard
     assert page.locator("#sheet table.sheet tbody tr").count() == 1
     page.wait_for_selector("#center .settle")  # the settlement of the deal just played
-    assert "Deal 1:" in page.inner_text("#center .settle")
+    v = view(page)
+    title = rules(v["variant"]).contract(v["history"][0]["contract"]).title  # the core's words, via /api/rules
+    assert f"Deal 1: {title}" in page.inner_text("#center .settle")
     assert errors == []
     page.close()
 
@@ -103,7 +106,7 @@ def test_four_browsers_play_a_deal_together(server: ServerProcess, browser: Brow
         pages.append(page)
     for page in pages:
         page.wait_for_function(
-            "window.barbu.view !== null && window.barbu.table && window.barbu.table.status === 'playing'"
+            "() => window.barbu.view !== null && window.barbu.table && window.barbu.table.status === 'playing'"
         )
     while deals_done(pages[0]) < 1:
         actor = next((p for p in pages if my_turn(p)), None)
@@ -129,7 +132,7 @@ def test_a_reload_mid_trick_resumes_the_table(server: ServerProcess, browser: Br
     ).json()
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(server.http + made["seats"][0]["link"])
-    page.wait_for_function("window.barbu.view !== null")
+    page.wait_for_function("() => window.barbu.view !== null")
     while True:  # play until a trick is under way and it is our turn again
         page.wait_for_function(
             "() => { const s = window.barbu; return s.view.to_act === s.seat && !s.pending; }", timeout=15000
@@ -145,7 +148,7 @@ def test_a_reload_mid_trick_resumes_the_table(server: ServerProcess, browser: Br
     assert trick_cards == len(before["current_trick"]["cards"]) > 0
     assert page.evaluate("document.documentElement.scrollWidth") <= 392  # no sideways scrolling on a phone
     page.reload()
-    page.wait_for_function("window.barbu.view !== null")
+    page.wait_for_function("() => window.barbu.view !== null")
     after = view(page)
     assert after == before
     assert page.locator("#center .trick .card").count() == trick_cards

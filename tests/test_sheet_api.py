@@ -358,7 +358,13 @@ def test_the_terminal_and_the_web_page_share_the_store(db: str, client: TestClie
     out = io.StringIO()
     argv = ["new", "--db", db, "--players", ",".join(NAMES), "--title", "kitchen", "--no-play"]
     assert score_main(argv, io.StringIO(), out) == 0
-    assert [s["id"] for s in client.get("/api/sheets").json()] == ["kitchen"]  # started in the terminal …
+    assert client.get("/api/sheets").json() == []  # started in the terminal, it has no link yet …
+    out = io.StringIO()
+    assert score_main(["link", "--db", db, "--sheet", "kitchen"], io.StringIO(), out) == 0
+    key = out.getvalue().split("#key=")[1].split()[0]
+    opened = client.post("/api/sheets/kitchen/session", headers={"Authorization": f"Bearer {key}"})
+    assert opened.json() == {"id": "kitchen", "role": "owner"}  # … until the owner's link is opened here …
+    assert [s["id"] for s in client.get("/api/sheets").json()] == ["kitchen"]
     change(client, "kitchen", {"change": "add", "entry": {"contract": "no-king"}})  # … a deal on the page …
     out = io.StringIO()
     assert score_main(["show", "--db", db], io.StringIO(), out) == 0

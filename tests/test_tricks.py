@@ -14,7 +14,7 @@ from barbu import IllegalAction, Pass, Play
 from barbu.cards import card
 from barbu.deal import Phase
 from barbu.rulesets import rules
-from barbu.tricks import TrickPlay
+from barbu.tricks import TrickPlay, TrickRules
 from table_setup import cards, hands, legal_cards, play_all, to_play
 
 
@@ -349,7 +349,7 @@ def test_early_end_mask_stops_as_soon_as_every_penalty_card_is_out() -> None:
     # A 4-card position played on TrickPlay: the two hearts of this position are the
     # "penalty cards"; they are out after trick 2.
     dealt = hands("AS KS 2D 3D", "2H 3H 4C 5C", "4D 5D 6D 7D", "8D 9D TD JD")
-    t = TrickPlay(dealt, leader=0, trump=None, direction=-1, early_end=dealt[1] & hands("2H 3H")[0])
+    t = TrickPlay(dealt, leader=0, rules=TrickRules(direction=-1, early_end=dealt[1] & hands("2H 3H")[0]))
     for c in cards("AS JD 4D 2H"):
         t.play(c)
     assert not t.finished

@@ -15,7 +15,7 @@ from textual.widgets import Input, OptionList, Select, Static
 
 from barbu.errors import OptionsError
 from barbu.record import game_to_record
-from barbu.rulesets import RULE_SETS, flag_applies, rules
+from barbu.rulesets import RULE_SETS, applicable_flags, rules
 from barbu.tui import make_app
 from barbu.tui.app import BarbuApp
 from barbu.tui.saved_game import save_table
@@ -116,7 +116,7 @@ def test_every_rule_set_with_its_description_players_and_house_rules() -> None:
             assert screen.query_one("#players-row").display == (len(rs.player_counts) > 1)
             base = base_rules(name, rs.player_counts[0])
             shown = [f for f in FLAG_ORDER if screen.query_one(f"#row-{f}").display]
-            assert shown == [f for f in FLAG_ORDER if flag_applies(base, f)]
+            assert shown == [f for f in FLAG_ORDER if f in applicable_flags(base)]
             for flag in shown:
                 widget = screen.query_one(f"#flag-{flag}")
                 default = getattr(base.flags, flag)
@@ -124,7 +124,7 @@ def test_every_rule_set_with_its_description_players_and_house_rules() -> None:
                     assert isinstance(widget, FlagToggle) and widget.value == default
                 elif flag == "compulsory_doubles":
                     assert isinstance(widget, Select)
-                    assert [v for _, v in widget._options] == list(range(rs.contracts_per_declarer + 1))
+                    assert [v for _, v in widget._options] == list(range(base.contracts_per_declarer + 1))
             bots = [i for i in range(4) if screen.query_one(f"#bot-row-{i}").display]
             assert len(bots) == rs.player_counts[0] - 1
             assert screen.options() == {}  # nothing touched: the rule set as it is

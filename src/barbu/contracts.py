@@ -1,9 +1,11 @@
-"""The contracts of Barbu: one small class each, registered by id.
+"""The contracts of Barbu: one small class per way of playing and scoring, used as values.
 
 A contract knows how it is played (tricks, domino or Chinese-poker arrangements),
-which cards are its penalty cards, when it ends early, which keys its tally has and
-how a tally turns into raw scores. Its values are fields, so rule sets reuse a class
-with other values (RULES.md §3, §4).
+which cards are its penalty cards, when it ends early, which keys its tally has, how a
+tally turns into raw scores, and what each card and each trick is worth to its taker
+(:meth:`Contract.play_facts`, which the bots read). Its id, title and values are fields,
+so rule sets use a class with other values and names (RULES.md §3, §4): King's Rıfkı is
+``NoKing(id="king-no-king", title=..., king=-320, doubling_class=None)``.
 
 Scoring goes one way only: a played deal is first turned into the tally a scorekeeper
 would write down, and the tally is scored. A tallied deal from a real table and a
@@ -12,26 +14,29 @@ played deal therefore score through the same code.
 >>> no_queens = NoQueens(per_queen=-6)
 >>> no_queens.raw({"queens": [0, 2, 1, 1]}, DealShape(players=4, tricks=13))
 [0, -12, -6, -6]
+>>> NoKing(id="king-no-king", title="Rıfkı", king=-320).values()
+{'king': -320}
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, make_card, rank_mask
+from barbu.tally_keys import (
+    ACE_OF_HEARTS,
+    HEART_CARDS,
+    JACKS_AND_KINGS,
+    KING_OF_HEARTS,
+    QUEENS,
+    TALLY_KEYS,
+)
 
 Tally = dict[str, Any]
 """What each seat took in a deal, keyed as RECORD.md's tally table
 (arrangements hold card ints here, card names in records)."""
-
-KING_OF_HEARTS = make_card(HEARTS, KING)
-ACE_OF_HEARTS = make_card(HEARTS, ACE)
-QUEENS = rank_mask(QUEEN)
-JACKS_AND_KINGS = rank_mask(JACK) | rank_mask(KING)
-HEART_CARDS = SUIT_MASKS[HEARTS]
 
 
 @dataclass(frozen=True)
@@ -76,32 +81,69 @@ class TrickResult:
         return [self.winners.count(s) for s in range(len(self.captured))]
 
 
-REGISTRY: dict[str, type[Contract]] = {}
-"""Every contract class by its id."""
-
-
 @dataclass(frozen=True)
+class PlayFacts:
+    """What taking cards and tricks is worth in a contract, in raw points to the taker.
+
+    ``cards[c]`` is what card ``c`` gives the seat that takes it, ``tricks[i]`` what trick
+    ``i + 1`` gives its winner; ``longest_suit`` is the penalty shared by the seats that took
+    the most cards of one suit (Ravage City), 0 elsewhere. For a trick contract whose
+    points come from cards and tricks only, the values add up to the contract total.
+
+    >>> facts = NoHearts(per_heart=-2, ace=-6).play_facts(DealShape(players=4, tricks=13))
+    >>> facts.cards[ACE_OF_HEARTS], facts.cards[ACE_OF_HEARTS - 1], sum(facts.tricks)
+    (-6, -2, 0)
+    """
+
+    cards: tuple[int, ...]
+    tricks: tuple[int, ...]
+    longest_suit: int = 0
+
+
+def _facts(shape: DealShape, cards: Sequence[tuple[int, int]] = (), tricks: Sequence[int] | None = None) -> PlayFacts:
+    """Play facts from ``(mask, value)`` pairs (values add up on a card in several masks)
+    and per-trick values (none: every trick worth 0)."""
+    values = [0] * 52
+    for mask, value in cards:
+        m = mask & shape.deck
+        while m:
+            low = m & -m
+            values[low.bit_length() - 1] += value
+            m ^= low
+    return PlayFacts(tuple(values), tuple(tricks) if tricks is not None else (0,) * shape.tricks)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Contract(ABC):
     """Base of the contract classes; see the module docstring.
 
-    Class attributes say how the contract plays; instance fields hold its values.
+    Class attributes say how the contract plays; instance fields hold its id, title and values.
     """
 
-    id: ClassVar[str] = ""
-    title: ClassVar[str] = ""
-    doubling_class: ClassVar[str | None] = "negative"
+    id: str
+    title: str
+    doubling_class: str | None = "negative"
     """``negative`` or ``positive`` for the doubling rules; None in rule sets without doubling."""
+    ends_early: bool = False
+    """True when the deal stops once all its penalty cards are taken (flag ``early_end``)."""
+
     play: ClassVar[str] = "tricks"
     """``tricks``, ``domino`` or ``arrange``."""
     names_trump: ClassVar[bool] = False
     heart_lead_rule: ClassVar[bool] = False
-    ends_early: ClassVar[bool] = False
-    """True when the deal stops once all its penalty cards are taken (flag ``early_end``)."""
+    reads_flags: ClassVar[tuple[str, ...]] = ()
+    """Flags of RULES.md §6 that this contract's own play or scoring reads (besides the
+    trick flags that follow from ``names_trump``, ``heart_lead_rule`` and ``ends_early``)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.id:
-            REGISTRY[cls.id] = cls
+    def values(self) -> dict[str, Any]:
+        """The contract's values (its fields other than id, title and the doubling and
+        early-end facts), None values left out."""
+        skip = {f.name for f in fields(Contract)}
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in skip and getattr(self, f.name) is not None
+        }
 
     def penalty_cards(self, deck: int) -> int:
         """The contract's penalty cards within ``deck`` (for ``forced_penalty``)."""
@@ -113,31 +155,12 @@ class Contract(ABC):
 
     def tally_from_tricks(self, result: TrickResult) -> Tally:
         """The tally a scorekeeper would write for a played trick deal."""
-        tricks = result.tricks()
         full: Tally = {}
-        for key in self.tally_keys():
-            if key == "tricks":
-                full[key] = tricks
-            elif key == "hearts":
-                full[key] = result.count(HEART_CARDS)
-            elif key == "ace_of_hearts":
-                full[key] = result.holder(ACE_OF_HEARTS)
-            elif key == "queens":
-                full[key] = result.count(QUEENS)
-            elif key == "jacks_and_kings":
-                full[key] = result.count(JACKS_AND_KINGS)
-            elif key == "king_of_hearts":
-                full[key] = result.holder(KING_OF_HEARTS)
-            elif key == "first":
-                full[key] = result.winners[0]
-            elif key == "second_last":
-                full[key] = result.winners[-2]
-            elif key == "last":
-                full[key] = result.winners[-1]
-            elif key == "suits":
-                full[key] = [[(c & SUIT_MASKS[s]).bit_count() for s in range(4)] for c in result.captured]
-            else:  # pragma: no cover - every key above is handled
-                raise ValueError(f"no trick tally for {key}")
+        for name in self.tally_keys():
+            fill = TALLY_KEYS[name].fill
+            if fill is None:  # pragma: no cover - trick contracts have trick keys only
+                raise ValueError(f"a trick deal does not fill the tally key {name}")
+            full[name] = fill(result)
         return full
 
     @abstractmethod
@@ -147,6 +170,10 @@ class Contract(ABC):
     @abstractmethod
     def total(self, shape: DealShape) -> int:
         """The contract total ``T``: the sum of a deal's raw scores."""
+
+    @abstractmethod
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        """What each card and each trick is worth to its taker (see :class:`PlayFacts`)."""
 
 
 def _per_seat(counts: Sequence[int], value: int) -> list[int]:
@@ -159,12 +186,12 @@ def _to_seat(players: int, seat: int, value: int) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NoTricks(Contract):
     """No tricks: each trick won costs ``per_trick``."""
 
-    id: ClassVar[str] = "no-tricks"
-    title: ClassVar[str] = "No tricks"
+    id: str = "no-tricks"
+    title: str = "No tricks"
     per_trick: int = -2
 
     def tally_keys(self) -> tuple[str, ...]:
@@ -176,13 +203,16 @@ class NoTricks(Contract):
     def total(self, shape: DealShape) -> int:
         return self.per_trick * shape.tricks
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape, tricks=[self.per_trick] * shape.tricks)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class NoHearts(Contract):
     """No hearts: each heart costs ``per_heart``; the ace of hearts ``ace`` if set."""
 
-    id: ClassVar[str] = "no-hearts"
-    title: ClassVar[str] = "No hearts"
+    id: str = "no-hearts"
+    title: str = "No hearts"
     heart_lead_rule: ClassVar[bool] = True
     per_heart: int = -2
     ace: int | None = -6
@@ -204,14 +234,20 @@ class NoHearts(Contract):
         extra = self.ace - self.per_heart if self.ace is not None else 0
         return self.per_heart * hearts + extra
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        if self.ace is None:
+            return _facts(shape, [(HEART_CARDS, self.per_heart)])
+        ace = 1 << ACE_OF_HEARTS
+        return _facts(shape, [(HEART_CARDS & ~ace, self.per_heart), (ace, self.ace)])
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class NoQueens(Contract):
     """No queens: each queen costs ``per_queen``; ends with the fourth queen."""
 
-    id: ClassVar[str] = "no-queens"
-    title: ClassVar[str] = "No queens"
-    ends_early: ClassVar[bool] = True
+    id: str = "no-queens"
+    title: str = "No queens"
+    ends_early: bool = True
     per_queen: int = -6
 
     def penalty_cards(self, deck: int) -> int:
@@ -226,15 +262,18 @@ class NoQueens(Contract):
     def total(self, shape: DealShape) -> int:
         return self.per_queen * (shape.deck & QUEENS).bit_count()
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape, [(QUEENS, self.per_queen)])
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class NoKing(Contract):
     """No king of hearts (the Barbu): K♥ costs ``king``; ends when it falls."""
 
-    id: ClassVar[str] = "no-king"
-    title: ClassVar[str] = "No king of hearts"
+    id: str = "no-king"
+    title: str = "No king of hearts"
     heart_lead_rule: ClassVar[bool] = True
-    ends_early: ClassVar[bool] = True
+    ends_early: bool = True
     king: int = -20
 
     def penalty_cards(self, deck: int) -> int:
@@ -249,16 +288,44 @@ class NoKing(Contract):
     def total(self, shape: DealShape) -> int:
         return self.king
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape, [(1 << KING_OF_HEARTS, self.king)])
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
+class NoBoys(Contract):
+    """No boys (King's "Boys"): each jack or king costs ``per_card``; ends with the eighth."""
+
+    id: str = "no-boys"
+    title: str = "No jacks or kings"
+    ends_early: bool = True
+    per_card: int = -60
+
+    def penalty_cards(self, deck: int) -> int:
+        return deck & JACKS_AND_KINGS
+
+    def tally_keys(self) -> tuple[str, ...]:
+        return ("jacks_and_kings",)
+
+    def raw(self, tally: Tally, shape: DealShape) -> list[int]:
+        return _per_seat(tally["jacks_and_kings"], self.per_card)
+
+    def total(self, shape: DealShape) -> int:
+        return self.per_card * (shape.deck & JACKS_AND_KINGS).bit_count()
+
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape, [(JACKS_AND_KINGS, self.per_card)])
+
+
+@dataclass(frozen=True, kw_only=True)
 class NoLastTwo(Contract):
     """No last two: trick ``N-1`` costs ``second_last``, trick ``N`` costs ``last``.
 
     With ``second_last`` 0 (Salad's "no last trick") the tally has only ``last``.
     """
 
-    id: ClassVar[str] = "no-last-two"
-    title: ClassVar[str] = "No last two"
+    id: str = "no-last-two"
+    title: str = "No last two"
     second_last: int = -10
     last: int = -20
 
@@ -274,14 +341,21 @@ class NoLastTwo(Contract):
     def total(self, shape: DealShape) -> int:
         return self.second_last + self.last
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        tricks = [0] * shape.tricks
+        tricks[-1] = self.last
+        if shape.tricks > 1:
+            tricks[-2] += self.second_last
+        return _facts(shape, tricks=tricks)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class Trumps(Contract):
     """Trumps: the declarer names a suit; each trick won gives ``per_trick``."""
 
-    id: ClassVar[str] = "trumps"
-    title: ClassVar[str] = "Trumps"
-    doubling_class: ClassVar[str | None] = "positive"
+    id: str = "trumps"
+    title: str = "Trumps"
+    doubling_class: str | None = "positive"
     names_trump: ClassVar[bool] = True
     per_trick: int = 5
 
@@ -294,15 +368,24 @@ class Trumps(Contract):
     def total(self, shape: DealShape) -> int:
         return self.per_trick * shape.tricks
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape, tricks=[self.per_trick] * shape.tricks)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class Domino(Contract):
     """Domino (Fan Tan): placings score the rule set's ``domino_values``."""
 
-    id: ClassVar[str] = "domino"
-    title: ClassVar[str] = "Domino"
-    doubling_class: ClassVar[str | None] = "positive"
+    id: str = "domino"
+    title: str = "Domino"
+    doubling_class: str | None = "positive"
     play: ClassVar[str] = "domino"
+    reads_flags: ClassVar[tuple[str, ...]] = (
+        "domino_values",
+        "domino_start",
+        "domino_ace_replays",
+        "removed_card_rule",
+    )
 
     def tally_keys(self) -> tuple[str, ...]:
         return ("order",)
@@ -316,13 +399,17 @@ class Domino(Contract):
     def total(self, shape: DealShape) -> int:
         return sum(shape.domino_values)
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape)  # no cards or tricks are taken
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class RavageCity(Contract):
     """Ravage City: the most cards of one suit shares ``ravage_city_total``."""
 
-    id: ClassVar[str] = "ravage-city"
-    title: ClassVar[str] = "Ravage City"
+    id: str = "ravage-city"
+    title: str = "Ravage City"
+    reads_flags: ClassVar[tuple[str, ...]] = ("ravage_city_total",)
 
     def tally_keys(self) -> tuple[str, ...]:
         return ("suits",)
@@ -337,13 +424,16 @@ class RavageCity(Contract):
     def total(self, shape: DealShape) -> int:
         return shape.ravage_city_total
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return PlayFacts((0,) * 52, (0,) * shape.tricks, longest_suit=shape.ravage_city_total)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class ChinesePoker(Contract):
     """Chinese poker: three poker rows per seat, compared pairwise, times four."""
 
-    id: ClassVar[str] = "chinese-poker"
-    title: ClassVar[str] = "Chinese poker"
+    id: str = "chinese-poker"
+    title: str = "Chinese poker"
     play: ClassVar[str] = "arrange"
 
     def tally_keys(self) -> tuple[str, ...]:
@@ -357,13 +447,16 @@ class ChinesePoker(Contract):
     def total(self, shape: DealShape) -> int:
         return 0
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape)  # no cards or tricks are taken
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class Salad(Contract):
     """Salad: every penalty at once, over all tricks; ``last`` None for French's four parts."""
 
-    id: ClassVar[str] = "salad"
-    title: ClassVar[str] = "Salad"
+    id: str = "salad"
+    title: str = "Salad"
     heart_lead_rule: ClassVar[bool] = True
     per_trick: int = -5
     per_heart: int = -10
@@ -399,14 +492,21 @@ class Salad(Contract):
             + (self.last or 0)
         )
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        tricks = [self.per_trick] * shape.tricks
+        if self.last is not None:
+            tricks[-1] += self.last
+        cards = [(HEART_CARDS, self.per_heart), (QUEENS, self.per_queen), (1 << KING_OF_HEARTS, self.king)]
+        return _facts(shape, cards, tricks)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class MoreTricks(Contract):
     """More tricks (French): each trick won gives ``per_trick`` (penalty points)."""
 
-    id: ClassVar[str] = "more-tricks"
-    title: ClassVar[str] = "More tricks"
-    doubling_class: ClassVar[str | None] = None
+    id: str = "more-tricks"
+    title: str = "More tricks"
+    doubling_class: str | None = None
     per_trick: int = -5
 
     def tally_keys(self) -> tuple[str, ...]:
@@ -418,14 +518,17 @@ class MoreTricks(Contract):
     def total(self, shape: DealShape) -> int:
         return self.per_trick * shape.tricks
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        return _facts(shape, tricks=[self.per_trick] * shape.tricks)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class FirstAndLast(Contract):
     """Neither first nor last (French): trick 1 costs ``first``, trick ``N`` ``last``."""
 
-    id: ClassVar[str] = "first-and-last"
-    title: ClassVar[str] = "Neither first nor last"
-    doubling_class: ClassVar[str | None] = None
+    id: str = "first-and-last"
+    title: str = "Neither first nor last"
+    doubling_class: str | None = None
     first: int = 40
     last: int = 40
 
@@ -440,129 +543,27 @@ class FirstAndLast(Contract):
     def total(self, shape: DealShape) -> int:
         return self.first + self.last
 
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        tricks = [0] * shape.tricks
+        tricks[0] += self.first
+        tricks[-1] += self.last
+        return _facts(shape, tricks=tricks)
 
-@dataclass(frozen=True)
-class KingNoKing(NoKing):
-    """Rıfkı (King): K♥ costs ``king``."""
-
-    id: ClassVar[str] = "king-no-king"
-    title: ClassVar[str] = "Rıfkı (no king of hearts)"
-    doubling_class: ClassVar[str | None] = None
-    king: int = -320
-
-
-@dataclass(frozen=True)
-class KingNoQueens(NoQueens):
-    """Girls (King): each queen costs ``per_queen``."""
-
-    id: ClassVar[str] = "king-no-queens"
-    title: ClassVar[str] = "Girls (no queens)"
-    doubling_class: ClassVar[str | None] = None
-    per_queen: int = -100
-
-
-@dataclass(frozen=True)
-class KingNoBoys(Contract):
-    """Boys (King): each jack or king costs ``per_card``; ends with the eighth."""
-
-    id: ClassVar[str] = "king-no-boys"
-    title: ClassVar[str] = "Boys (no jacks or kings)"
-    doubling_class: ClassVar[str | None] = None
-    ends_early: ClassVar[bool] = True
-    per_card: int = -60
-
-    def penalty_cards(self, deck: int) -> int:
-        return deck & JACKS_AND_KINGS
-
-    def tally_keys(self) -> tuple[str, ...]:
-        return ("jacks_and_kings",)
-
-    def raw(self, tally: Tally, shape: DealShape) -> list[int]:
-        return _per_seat(tally["jacks_and_kings"], self.per_card)
-
-    def total(self, shape: DealShape) -> int:
-        return self.per_card * (shape.deck & JACKS_AND_KINGS).bit_count()
-
-
-@dataclass(frozen=True)
-class KingNoHearts(NoHearts):
-    """Hearts (King): each heart costs ``per_heart``; ends with the 13th heart."""
-
-    id: ClassVar[str] = "king-no-hearts"
-    title: ClassVar[str] = "Hearts (no hearts)"
-    doubling_class: ClassVar[str | None] = None
-    ends_early: ClassVar[bool] = True
-    per_heart: int = -30
-    ace: int | None = None
-
-
-@dataclass(frozen=True)
-class KingNoLastTwo(NoLastTwo):
-    """Last two (King): tricks ``N-1`` and ``N`` cost ``second_last`` and ``last``."""
-
-    id: ClassVar[str] = "king-no-last-two"
-    title: ClassVar[str] = "Last two"
-    doubling_class: ClassVar[str | None] = None
-    second_last: int = -180
-    last: int = -180
-
-
-@dataclass(frozen=True)
-class KingNoTricks(NoTricks):
-    """No tricks (King): each trick costs ``per_trick``."""
-
-    id: ClassVar[str] = "king-no-tricks"
-    title: ClassVar[str] = "No tricks"
-    doubling_class: ClassVar[str | None] = None
-    per_trick: int = -50
-
-
-@dataclass(frozen=True)
-class KingTrumps(Trumps):
-    """Trumps (King): each trick gives ``per_trick``."""
-
-    id: ClassVar[str] = "king-trumps"
-    title: ClassVar[str] = "Trumps"
-    doubling_class: ClassVar[str | None] = None
-    per_trick: int = 50
-
-
-ALL_TALLY_KEYS = (
-    "tricks",
-    "hearts",
-    "ace_of_hearts",
-    "queens",
-    "jacks_and_kings",
-    "king_of_hearts",
-    "first",
-    "second_last",
-    "last",
-    "order",
-    "suits",
-    "arrangements",
-)
 
 __all__ = [
-    "ALL_TALLY_KEYS",
-    "REGISTRY",
     "ChinesePoker",
     "Contract",
     "DealShape",
     "Domino",
     "FirstAndLast",
-    "KingNoBoys",
-    "KingNoHearts",
-    "KingNoKing",
-    "KingNoLastTwo",
-    "KingNoQueens",
-    "KingNoTricks",
-    "KingTrumps",
     "MoreTricks",
+    "NoBoys",
     "NoHearts",
     "NoKing",
     "NoLastTwo",
     "NoQueens",
     "NoTricks",
+    "PlayFacts",
     "RavageCity",
     "Salad",
     "Tally",

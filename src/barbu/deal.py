@@ -25,7 +25,7 @@ from barbu.doubling import Doubling, Pair, settle, skip_split
 from barbu.errors import IllegalAction, OutOfTurn
 from barbu.rulesets import Rules
 from barbu.tally import check_tally
-from barbu.tricks import TrickPlay
+from barbu.tricks import TrickPlay, TrickRules
 
 _SUIT_PLAYS: list[dict[int, tuple[Play, ...]]] = [{}, {}, {}, {}]
 
@@ -316,7 +316,7 @@ class Deal:
             if trumps and c // 13 == self.trump:
                 return f"seat {seat} must beat {card_name(max(trumps))} when it can: it may play {allowed}"
             return f"seat {seat} must play a trump ({SUIT_NAMES[self.trump]}): it may play {allowed}"
-        if t.penalty and not (legal & ~t.penalty):
+        if t.rules.penalty and not (legal & ~t.rules.penalty):
             return f"seat {seat} must give a penalty card: it may play {allowed}"
         return f"seat {seat} may play {allowed}"
 
@@ -439,20 +439,8 @@ class Deal:
                 openers=openers,
             )
             return
-        deck = self.rules.deck
-        penalty = contract.penalty_cards(deck)
         self.cardplay = self.tricks = TrickPlay(
-            list(self.dealt),
-            self.declarer,
-            self.trump if contract.names_trump else None,
-            direction=self.rules.direction,
-            heart_lead=flags.heart_lead,
-            heart_lead_rule=contract.heart_lead_rule,
-            penalty=penalty if flags.forced_penalty else 0,
-            early_end=penalty if (contract.ends_early and flags.early_end) else 0,
-            must_trump_when_void=flags.must_trump_when_void,
-            overtrump_required=flags.overtrump_required,
-            undertrump_required=flags.undertrump_required,
+            list(self.dealt), self.declarer, TrickRules.of(self.rules, contract, self.trump)
         )
 
     def arrangements_by_seat(self) -> list[tuple[int, ...] | None]:

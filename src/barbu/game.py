@@ -127,22 +127,8 @@ class Game:
         self.deals.append(Deal(self.rules, i, declarer, hands, self._available(declarer, own), forced))
 
     def _available(self, declarer: int, own: Sequence[Deal]) -> list[Contract]:
-        r = self.rules
-        if r.ruleset.choice == "king":
-            negatives_declared = sum(1 for d in own if d.contract and not d.contract.names_trump)
-            trumps_declared = sum(1 for d in own if d.contract and d.contract.names_trump)
-            out = []
-            for c in r.contracts:
-                if c.names_trump:
-                    if trumps_declared < 2:
-                        out.append(c)
-                elif negatives_declared < 3:
-                    times = sum(1 for d in self.deals if d.contract is not None and d.contract.id == c.id)
-                    if times < 2:
-                        out.append(c)
-            return out
-        used = {d.contract.id for d in own if d.contract is not None}
-        return [c for c in r.contracts if c.id not in used]
+        named = [d.contract for d in own if d.contract is not None]
+        return self.rules.available(named, [d.contract for d in self.deals if d.contract is not None])
 
     def give_hands(self, hands: Sequence[int]) -> None:
         """Give the current deal its hands (masks), before any action of that deal.
@@ -202,8 +188,7 @@ class Game:
 
     def ranking(self) -> list[int]:
         """Rank per seat, 1 = best; equal totals share a rank (french: lowest is best)."""
-        sign = 1 if self.rules.ruleset.penalty_points else -1
-        keys = [sign * t for t in self.totals]
+        keys = [-self.rules.sign * t for t in self.totals]
         return [1 + sum(1 for k in keys if k < mine) for mine in keys]
 
     def winners(self) -> list[int]:

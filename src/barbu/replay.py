@@ -95,7 +95,7 @@ def replay_json(doc: object) -> dict[str, Any]:
     if game.is_over:
         out["ranking"] = game.ranking()
         out["winners"] = game.winners()
-        if game.rules.ruleset.choice == "king":
+        if game.rules.ruleset.positive_totals_win:
             out["winners_turkish"] = game.winners_turkish()
     else:
         assert isinstance(doc, dict)

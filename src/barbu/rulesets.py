@@ -32,14 +32,8 @@ from barbu.contracts import (
     DealShape,
     Domino,
     FirstAndLast,
-    KingNoBoys,
-    KingNoHearts,
-    KingNoKing,
-    KingNoLastTwo,
-    KingNoQueens,
-    KingNoTricks,
-    KingTrumps,
     MoreTricks,
+    NoBoys,
     NoHearts,
     NoKing,
     NoLastTwo,
@@ -50,6 +44,7 @@ from barbu.contracts import (
     Trumps,
 )
 from barbu.errors import OptionsError
+from barbu.schedule import FixedOrder, OnceEach, Quotas, Schedule
 
 
 @dataclass(frozen=True)
@@ -113,18 +108,18 @@ class RuleSet:
     name: str
     title: str
     player_counts: tuple[int, ...]
-    contracts_per_declarer: int
     contracts: Mapping[int, tuple[Contract, ...]]
     doubling: bool = True
     direction: int = 1
-    choice: str = "once_each"
-    """``once_each`` (each declarer names each contract once), ``fixed_order`` (french)
-    or ``king`` (3 negatives and 2 trumps each, each negative twice a game at most)."""
+    schedule: Schedule = field(default_factory=OnceEach)
+    """Which contracts each declarer names (:mod:`barbu.schedule`)."""
     fixed_rotation: bool = False
     low_rank: int = 0
     removed: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     flag_defaults: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     penalty_points: bool = False
+    positive_totals_win: bool = False
+    """``king``'s custom: every seat with a positive total wins (:meth:`barbu.game.Game.winners_turkish`)."""
     blurb: str = ""
 
 
@@ -168,13 +163,15 @@ _FRENCH = (
     Domino(),
 )
 _KING = (
-    KingNoKing(),
-    KingNoQueens(),
-    KingNoBoys(),
-    KingNoHearts(),
-    KingNoLastTwo(),
-    KingNoTricks(),
-    KingTrumps(),
+    NoKing(id="king-no-king", title="Rıfkı (no king of hearts)", doubling_class=None, king=-320),
+    NoQueens(id="king-no-queens", title="Girls (no queens)", doubling_class=None, per_queen=-100),
+    NoBoys(id="king-no-boys", title="Boys (no jacks or kings)", doubling_class=None, per_card=-60),
+    NoHearts(
+        id="king-no-hearts", title="Hearts (no hearts)", doubling_class=None, ends_early=True, per_heart=-30, ace=None
+    ),
+    NoLastTwo(id="king-no-last-two", title="Last two", doubling_class=None, second_last=-180, last=-180),
+    NoTricks(id="king-no-tricks", title="No tricks", doubling_class=None, per_trick=-50),
+    Trumps(id="king-trumps", title="Trumps", doubling_class=None, per_trick=50),
 )
 
 RULE_SETS: dict[str, RuleSet] = {
@@ -184,7 +181,6 @@ RULE_SETS: dict[str, RuleSet] = {
             "classic",
             "Classic Barbu",
             (4,),
-            7,
             {4: _CLASSIC},
             blurb="Four players, seven contracts each, 28 deals, with doubling.",
         ),
@@ -192,7 +188,6 @@ RULE_SETS: dict[str, RuleSet] = {
             "ravage-city",
             "Barbu with Ravage City",
             (4,),
-            8,
             {4: _RAVAGE},
             flag_defaults={4: {"domino_values": (50, 25, 10, 0)}},
             blurb="Classic plus Ravage City (most cards of one suit), re-balanced values, 32 deals.",
@@ -201,7 +196,6 @@ RULE_SETS: dict[str, RuleSet] = {
             "chinese-poker",
             "Barbu with Ravage City and Chinese poker",
             (4,),
-            9,
             {4: (*_RAVAGE, ChinesePoker())},
             flag_defaults={4: {"domino_values": (50, 25, 10, 0)}},
             blurb="Ravage City plus Chinese poker (three poker rows each), 36 deals.",
@@ -210,7 +204,6 @@ RULE_SETS: dict[str, RuleSet] = {
             "salad",
             "Salad Barbu",
             (4, 5),
-            6,
             {4: _SALAD, 5: _SALAD},
             removed={5: ("2S", "2C")},
             blurb="The five negatives at salad values plus the Salad (all penalties at once).",
@@ -219,7 +212,6 @@ RULE_SETS: dict[str, RuleSet] = {
             "five-player",
             "Five-player Barbu",
             (5,),
-            7,
             {5: _CLASSIC},
             removed={5: ("2C", "2D")},
             flag_defaults={5: {"domino_values": (45, 25, 10, 0, -6)}},
@@ -229,10 +221,9 @@ RULE_SETS: dict[str, RuleSet] = {
             "french",
             "Simplified French Barbu",
             (4, 3, 5),
-            8,
             {3: _FRENCH, 4: _FRENCH, 5: _FRENCH},
             doubling=False,
-            choice="fixed_order",
+            schedule=FixedOrder(first_five=5),
             fixed_rotation=True,
             removed={3: ("2C",), 5: ("2S", "2C")},
             flag_defaults={
@@ -250,11 +241,10 @@ RULE_SETS: dict[str, RuleSet] = {
             "king",
             "King (Rıfkı)",
             (4,),
-            5,
             {4: _KING},
             doubling=False,
             direction=-1,
-            choice="king",
+            schedule=Quotas(negatives=3, trumps=2, per_negative=2),
             fixed_rotation=True,
             flag_defaults={
                 4: {
@@ -264,13 +254,13 @@ RULE_SETS: dict[str, RuleSet] = {
                     "undertrump_required": True,
                 }
             },
+            positive_totals_win=True,
             blurb="Turkish King: anticlockwise, 20 deals, 3 negatives and 2 trumps each.",
         ),
         RuleSet(
             "thirty-two",
             "Barbu with the 32-card deck",
             (4,),
-            7,
             {4: _CLASSIC},
             low_rank=SEVEN,
             flag_defaults={4: {"domino_values": (45, 20, 5, 0)}},
@@ -324,19 +314,29 @@ class Rules:
         return self.deck.bit_count() // self.players
 
     @cached_property
+    def schedule(self) -> Schedule:
+        """Which contracts each declarer names (:mod:`barbu.schedule`)."""
+        return self.ruleset.schedule
+
+    @cached_property
     def contracts(self) -> tuple[Contract, ...]:
         """The contracts in table order (french: its fixed order)."""
-        cs = self.ruleset.contracts[self.players]
-        if self.ruleset.choice == "fixed_order" and self.flags.first_five_only:
-            cs = cs[:5]
-        return cs
+        return self.schedule.select(self.ruleset.contracts[self.players], self.flags.first_five_only)
 
     @cached_property
     def contracts_per_declarer(self) -> int:
         """``K``: how many deals each seat declares."""
-        if self.ruleset.choice == "fixed_order" and self.flags.first_five_only:
-            return 5
-        return self.ruleset.contracts_per_declarer
+        return self.schedule.per_declarer(self.contracts)
+
+    @cached_property
+    def sign(self) -> int:
+        """+1 where a higher total is better, -1 where the rule set scores penalty points
+        (``french``): ``sign * points`` is what a seat wants high.
+
+        >>> rules("classic").sign, rules("french").sign
+        (1, -1)
+        """
+        return -1 if self.ruleset.penalty_points else 1
 
     @cached_property
     def deal_count(self) -> int:
@@ -390,9 +390,18 @@ class Rules:
 
     def scheduled_contract(self, deal_index: int) -> Contract | None:
         """The contract fixed by the schedule (``french``), else None."""
-        if self.ruleset.choice != "fixed_order":
-            return None
-        return self.contracts[deal_index // self.players]
+        return self.schedule.fixed(self.contracts, deal_index, self.players)
+
+    def available(self, own: Sequence[Contract], everyone: Sequence[Contract]) -> list[Contract]:
+        """The contracts a declarer may name, given those it named so far (``own``) and
+        those every seat named so far (``everyone``).
+
+        >>> r = rules("king")
+        >>> rifki = r.contract("king-no-king")
+        >>> [c.id for c in r.available([], [rifki, rifki])][:2]
+        ['king-no-queens', 'king-no-boys']
+        """
+        return self.schedule.available(self.contracts, own, everyone)
 
     def total(self, contract: Contract) -> int:
         """The contract total ``T`` under these rules."""
@@ -400,18 +409,11 @@ class Rules:
 
     def game_total(self) -> int:
         """The sum of all raw scores of a whole game (0 where the rule set is zero-sum)."""
-        shape = self.shape
-        if self.ruleset.choice == "king":
-            negatives = [c for c in self.contracts if not c.names_trump]
-            trumps = [c for c in self.contracts if c.names_trump]
-            return 2 * sum(c.total(shape) for c in negatives) + 2 * self.players * sum(c.total(shape) for c in trumps)
-        return self.players * sum(c.total(shape) for c in self.contracts)
+        return self.schedule.game_total(self.contracts, self.shape)
 
     def set_total(self) -> int | None:
         """The sum of one declarer's set, or None where sets differ (``king``)."""
-        if self.ruleset.choice == "king":
-            return None
-        return sum(c.total(self.shape) for c in self.contracts)
+        return self.schedule.set_total(self.contracts, self.shape)
 
     def as_options(self) -> dict[str, Any]:
         """The options as a record writes them."""
@@ -441,12 +443,13 @@ def rules(variant: str = "classic", options: Mapping[str, Any] | None = None) ->
             raise OptionsError(f"player_count {n!r} is not allowed in {variant}: use one of {counts}")
         players = n
     flags = replace(Flags(), **rs.flag_defaults.get(players, {}))
+    base = Rules(ruleset=rs, players=players, flags=flags, options={})
     updates: dict[str, Any] = {}
     for name, value in opts.items():
         if name == "player_count":
             continue
-        _check_applies(rs, name)
-        updates[name] = _check_value(rs, players, name, value)
+        _refuse_idle(base, name)
+        updates[name] = _check_value(base, name, value)
     flags = replace(flags, **updates)
     return Rules(ruleset=rs, players=players, flags=flags, options=opts)
 
@@ -470,45 +473,58 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def flag_applies(r: Rules, name: str) -> bool:
-    """Whether flag ``name`` can change anything in rule set ``r`` (for display).
-
-    >>> flag_applies(rules("classic"), "heart_lead"), flag_applies(rules("king"), "rotation")
-    (True, False)
-    """
-    rs = r.ruleset
-    plays = {c.play for c in r.contracts}
-    if name in DOUBLING_FLAGS or name == "rotation":
-        return rs.doubling
-    if name == "first_five_only":
-        return rs.name == "french"
-    if name == "ravage_city_total":
-        return any(c.id == "ravage-city" for c in r.contracts)
-    if name.startswith("domino_") or name == "removed_card_rule":
-        return "domino" in plays and (name != "removed_card_rule" or bool(r.removed))
-    if name == "heart_lead":
-        return any(c.heart_lead_rule for c in r.contracts)
-    if name in ("must_trump_when_void", "overtrump_required", "undertrump_required"):
-        return any(c.names_trump for c in r.contracts)
-    if name == "early_end":
-        return any(c.ends_early for c in r.contracts)
-    return True
-
-
 def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_applies(rs: RuleSet, name: str) -> None:
-    if (name in DOUBLING_FLAGS or name == "rotation") and not rs.doubling:
-        raise OptionsError(f"{name} does not apply to {rs.name}: it has no doubling and its own fixed rotation")
-    if name == "first_five_only" and rs.name != "french":
-        raise OptionsError(f"first_five_only applies to french only, not {rs.name}")
-    if name == "ravage_city_total" and rs.name not in ("ravage-city", "chinese-poker"):
-        raise OptionsError(f"ravage_city_total applies to ravage-city and chinese-poker only, not {rs.name}")
+TRUMP_FLAGS = ("must_trump_when_void", "overtrump_required", "undertrump_required")
+"""The flags of trick play under a trump suit."""
+REFUSED_WHERE_IDLE = frozenset({*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total"})
+"""The flags a rule set refuses where they have no effect (RULES.md §6, Validity); the
+others are accepted by every rule set, without effect where nothing reads them."""
 
 
-def _check_value(rs: RuleSet, players: int, name: str, value: Any) -> Any:
+def applicable_flags(r: Rules) -> frozenset[str]:
+    """The flags of RULES.md §6 that can change something in ``r``, derived from its
+    contracts, its doubling, its rotation and its schedule (never from its name).
+
+    >>> sorted(applicable_flags(rules("king")))  # doctest: +NORMALIZE_WHITESPACE
+    ['early_end', 'forced_penalty', 'heart_lead', 'must_trump_when_void', 'overtrump_required',
+     'undertrump_required']
+    >>> "ravage_city_total" in applicable_flags(rules("ravage-city"))
+    True
+    """
+    out: set[str] = set(r.schedule.reads_flags)
+    if r.doubling:
+        out.update(DOUBLING_FLAGS)
+    if not r.ruleset.fixed_rotation:
+        out.add("rotation")
+    for c in r.contracts:
+        out.update(c.reads_flags)
+        if c.heart_lead_rule:
+            out.add("heart_lead")
+        if c.names_trump:
+            out.update(TRUMP_FLAGS)
+        if c.ends_early:
+            out.add("early_end")
+        if c.play == "tricks" and c.penalty_cards(r.deck):
+            out.add("forced_penalty")
+    if not r.removed:
+        out.discard("removed_card_rule")
+    return frozenset(out)
+
+
+def _refuse_idle(r: Rules, name: str) -> None:
+    """Refuse flag ``name`` where it is in :data:`REFUSED_WHERE_IDLE` and has no effect in ``r``."""
+    if name not in REFUSED_WHERE_IDLE or name in applicable_flags(r):
+        return
+    where = [n for n in RULE_SETS if name in applicable_flags(rules(n))]
+    listed = " and ".join([", ".join(where[:-1]), where[-1]] if len(where) > 1 else where)
+    raise OptionsError(f"{name} does not apply to {r.name}: it applies to {listed} only")
+
+
+def _check_value(base: Rules, name: str, value: Any) -> Any:
+    players = base.players
     default = getattr(Flags(), name)
     if name in FLAG_CHOICES:
         if value not in FLAG_CHOICES[name]:
@@ -520,7 +536,7 @@ def _check_value(rs: RuleSet, players: int, name: str, value: Any) -> Any:
             raise OptionsError(f"{name} must be true or false, not {value!r}")
         return value
     if name == "compulsory_doubles":
-        k = rs.contracts_per_declarer
+        k = base.contracts_per_declarer
         if not _is_int(value) or not 0 <= value <= k:
             raise OptionsError(f"compulsory_doubles must be an integer from 0 to {k}, not {value!r}")
         return value

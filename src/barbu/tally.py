@@ -2,7 +2,8 @@
 
 :func:`check_tally` turns a tally as written in a record (JSON values, card names
 for Chinese-poker arrangements) into the engine's form, refusing missing or extra
-keys, wrong types and sums that do not add up. :func:`tally_json` goes back.
+keys, wrong types and sums that do not add up; each key is checked by its kind in
+:data:`barbu.tally_keys.TALLY_KEYS`. :func:`tally_json` goes back.
 
 >>> from barbu.rulesets import rules
 >>> r = rules("classic")
@@ -19,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from barbu.cards import HEARTS, SUIT_MASKS, card, card_name, mask_of
-from barbu.contracts import JACKS_AND_KINGS, QUEENS, Contract, Tally
+from barbu.cards import SUIT_MASKS, card, card_name, mask_of
+from barbu.contracts import Contract, Tally
 from barbu.errors import NotationError, TallyError
 from barbu.rulesets import Rules
+from barbu.tally_keys import TALLY_KEYS
 
 
 def _is_int(v: object) -> bool:
@@ -61,31 +63,24 @@ def check_tally(tally: Any, contract: Contract, rules: Rules) -> Tally:
             parts.append("unexpected " + ", ".join(str(k) for k in extra))
         raise TallyError(f"tally of {contract.id}: {'; '.join(parts)} (its keys are {', '.join(keys)})")
     n = rules.players
-    deck = rules.deck
     out: Tally = {}
     for key in keys:
         value = tally[key]
-        if key == "tricks":
+        kind = TALLY_KEYS[key].kind
+        if kind == "count":
             out[key] = v = _per_seat(key, value, n)
-            _sum(key, v, rules.cards_each, "the number of tricks")
-        elif key == "hearts":
-            out[key] = v = _per_seat(key, value, n)
-            _sum(key, v, (deck & SUIT_MASKS[HEARTS]).bit_count(), "the hearts in the deck")
-        elif key == "queens":
-            out[key] = v = _per_seat(key, value, n)
-            _sum(key, v, (deck & QUEENS).bit_count(), "the queens in the deck")
-        elif key == "jacks_and_kings":
-            out[key] = v = _per_seat(key, value, n)
-            _sum(key, v, (deck & JACKS_AND_KINGS).bit_count(), "the jacks and kings in the deck")
-        elif key in ("ace_of_hearts", "king_of_hearts", "first", "second_last", "last"):
+            total = TALLY_KEYS[key].total(rules.deck, rules.cards_each)
+            assert isinstance(total, int)
+            _sum(key, v, total, TALLY_KEYS[key].counted)
+        elif kind == "seat":
             out[key] = _seat(key, value, n)
-        elif key == "order":
+        elif kind == "order":
             if not isinstance(value, list) or sorted(value) != list(range(n)) or not all(_is_int(s) for s in value):
                 raise TallyError(f"tally: order must list every seat 0-{n - 1} once, first out first, not {value!r}")
             out[key] = list(value)
-        elif key == "suits":
+        elif kind == "suits":
             out[key] = _check_suits(value, rules)
-        elif key == "arrangements":
+        elif kind == "arrangements":
             out[key] = _check_arrangements(value, rules)
     if "ace_of_hearts" in out and out["hearts"][out["ace_of_hearts"]] < 1:
         raise TallyError(
@@ -138,7 +133,7 @@ def tally_json(tally: Tally) -> dict[str, Any]:
     """A tally as a record writes it (card names for arrangements)."""
     out: dict[str, Any] = {}
     for k, v in tally.items():
-        if k == "arrangements":
+        if TALLY_KEYS[k].kind == "arrangements":
             out[k] = [[card_name(c) for c in arr] for arr in v]
         elif isinstance(v, list):
             out[k] = [list(x) if isinstance(x, list) else x for x in v]

@@ -6,9 +6,12 @@ that says which cards are legal and :meth:`TrickPlay.taker` the one that says wh
 wins a trick; the checked door (:mod:`barbu.deal`) and the endgame solver
 (:mod:`barbu.bots.endgame`) ask them too, so every door shares the same rule code.
 
+The rules of one deal's trick play are one immutable :class:`TrickRules`, built once
+per deal (:meth:`TrickRules.of`) and shared by every copy of the play.
+
 >>> from barbu.cards import parse_pbn, pbn, card
 >>> hands = [parse_pbn(h) for h in ("A2.AK..5", "K3.Q2..6", "Q4.J3..7", "J5.T4..8")]
->>> t = TrickPlay(hands, leader=0, trump=None, heart_lead="strict", heart_lead_rule=True)
+>>> t = TrickPlay(hands, leader=0, rules=TrickRules(heart_lead="strict"))
 >>> pbn(t.legal_mask())              # hearts may not be led while others are held
 'A2...5'
 >>> for c in ("AS", "KS", "QS", "JS"):
@@ -20,70 +23,85 @@ wins a trick; the checked door (:mod:`barbu.deal`) and the endgame solver
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from barbu.cards import HEARTS, SUIT_MASKS
-from barbu.contracts import TrickResult
+from barbu.contracts import Contract, TrickResult
+
+if TYPE_CHECKING:
+    from barbu.rulesets import Rules
 
 HEART_MASK = SUIT_MASKS[HEARTS]
 
 
-class TrickPlay:
-    """The card play of one trick deal.
+@dataclass(frozen=True, slots=True)
+class TrickRules:
+    """How the cards of one trick deal may be played (RULES.md §2.9.1-2.9.2).
 
-    ``trump`` is the trump suit (0-3) or None; ``penalty`` the contract's penalty
-    cards when ``forced_penalty`` is on (else 0); ``early_end`` the mask of cards whose
-    capture ends the deal early (0 for none).
+    ``trump`` is the trump suit (0-3) or None; ``direction`` +1 clockwise, -1
+    anticlockwise; ``heart_lead`` the heart-lead rule in force (``strict``, ``broken``,
+    or ``free`` where the contract has none); ``penalty`` the penalty cards a seat must
+    play when it can (``forced_penalty``; 0 for none); ``early_end`` the cards whose
+    capture ends the deal (0 for none); the three trump flags as RULES.md §6 names them.
+
+    >>> from barbu.rulesets import rules
+    >>> r = rules("king")
+    >>> TrickRules.of(r, r.contract("king-no-hearts"), None).heart_lead
+    'broken'
+    >>> TrickRules.of(r, r.contract("king-trumps"), 2).undertrump_required
+    True
     """
+
+    trump: int | None = None
+    direction: int = 1
+    heart_lead: str = "free"
+    penalty: int = 0
+    early_end: int = 0
+    must_trump_when_void: bool = True
+    overtrump_required: bool = True
+    undertrump_required: bool = False
+
+    @classmethod
+    def of(cls, rules: Rules, contract: Contract, trump: int | None) -> TrickRules:
+        """The trick rules of a deal of ``contract`` under ``rules`` (``trump`` is used
+        only where the contract names one)."""
+        flags = rules.flags
+        penalty = contract.penalty_cards(rules.deck)
+        return cls(
+            trump=trump if contract.names_trump else None,
+            direction=rules.direction,
+            heart_lead=flags.heart_lead if contract.heart_lead_rule else "free",
+            penalty=penalty if flags.forced_penalty else 0,
+            early_end=penalty if (contract.ends_early and flags.early_end) else 0,
+            must_trump_when_void=flags.must_trump_when_void,
+            overtrump_required=flags.overtrump_required,
+            undertrump_required=flags.undertrump_required,
+        )
+
+
+class TrickPlay:
+    """The card play of one trick deal under its :class:`TrickRules`."""
 
     __slots__ = (
         "_legal",
         "captured",
-        "direction",
-        "early_end",
         "finished",
         "hands",
-        "heart_lead",
-        "heart_lead_rule",
         "leader",
-        "must_trump_when_void",
-        "overtrump_required",
-        "penalty",
         "played",
         "players",
+        "rules",
         "trick",
         "tricks_total",
-        "trump",
         "turn",
-        "undertrump_required",
         "winners",
     )
 
-    def __init__(
-        self,
-        hands: list[int],
-        leader: int,
-        trump: int | None,
-        *,
-        direction: int = 1,
-        heart_lead: str = "strict",
-        heart_lead_rule: bool = False,
-        penalty: int = 0,
-        early_end: int = 0,
-        must_trump_when_void: bool = True,
-        overtrump_required: bool = True,
-        undertrump_required: bool = False,
-    ) -> None:
+    def __init__(self, hands: list[int], leader: int, rules: TrickRules) -> None:
         self.hands = list(hands)
         self.players = len(hands)
-        self.direction = direction
-        self.trump = trump
-        self.heart_lead = heart_lead
-        self.heart_lead_rule = heart_lead_rule and heart_lead != "free"
-        self.penalty = penalty
-        self.early_end = early_end
-        self.must_trump_when_void = must_trump_when_void
-        self.overtrump_required = overtrump_required
-        self.undertrump_required = undertrump_required
+        self.rules = rules
         self.tricks_total = hands[0].bit_count()
         self.leader = leader
         self.turn = leader
@@ -94,29 +112,31 @@ class TrickPlay:
         self.finished = False
         self._legal = -1
 
+    @property
+    def trump(self) -> int | None:
+        """The trump suit (0-3), or None."""
+        return self.rules.trump
+
+    @property
+    def direction(self) -> int:
+        """+1 for clockwise play, -1 for anticlockwise."""
+        return self.rules.direction
+
     def copy(self) -> TrickPlay:
         """An independent copy, cheap enough for search."""
         other = TrickPlay.__new__(TrickPlay)
         # Every slot, spelled out: several times faster than a loop over __slots__.
         other._legal = self._legal
         other.captured = list(self.captured)
-        other.direction = self.direction
-        other.early_end = self.early_end
         other.finished = self.finished
         other.hands = list(self.hands)
-        other.heart_lead = self.heart_lead
-        other.heart_lead_rule = self.heart_lead_rule
         other.leader = self.leader
-        other.must_trump_when_void = self.must_trump_when_void
-        other.overtrump_required = self.overtrump_required
-        other.penalty = self.penalty
         other.played = self.played
         other.players = self.players
+        other.rules = self.rules
         other.trick = list(self.trick)
         other.tricks_total = self.tricks_total
-        other.trump = self.trump
         other.turn = self.turn
-        other.undertrump_required = self.undertrump_required
         other.winners = list(self.winners)
         return other
 
@@ -139,17 +159,19 @@ class TrickPlay:
         :meth:`legal_mask` asks it for the seat to act; the endgame solver asks it for
         positions it keeps itself, so both read the same rule code.
         """
+        rules = self.rules
         if not trick:
-            if self.heart_lead_rule:
+            heart_lead = rules.heart_lead
+            if heart_lead != "free":
                 others = hand & ~HEART_MASK
-                if others and not (self.heart_lead == "broken" and played & HEART_MASK):
+                if others and not (heart_lead == "broken" and played & HEART_MASK):
                     return others
             return hand
         led_mask = SUIT_MASKS[trick[0] // 13]
         follow = hand & led_mask
-        trump = self.trump
+        trump = rules.trump
         if trump is None:
-            penalty = self.penalty
+            penalty = rules.penalty
             if penalty:
                 if follow:
                     high = 0
@@ -169,29 +191,29 @@ class TrickPlay:
             if not follow:
                 return hand
             higher = follow & ~((2 << top) - 1)
-            return higher if (self.overtrump_required and higher) else follow
+            return higher if (rules.overtrump_required and higher) else follow
         if follow:
             return follow
         mine = hand & trump_mask
         if not mine:
             return hand
         if top < 0:
-            return mine if self.must_trump_when_void else hand
-        if self.overtrump_required:
+            return mine if rules.must_trump_when_void else hand
+        if rules.overtrump_required:
             higher = mine & ~((2 << top) - 1)
             if higher:
                 return higher
-        return mine if self.undertrump_required else hand
+        return mine if rules.undertrump_required else hand
 
     def taker(self, trick: Sequence[int], trick_mask: int, leader: int) -> int:
         """The seat that wins the full ``trick`` (cards in order, ``trick_mask`` their mask)
         led by ``leader``: the highest trump, else the highest card of the suit led."""
-        trump = self.trump
+        trump = self.rules.trump
         if trump is not None and trick_mask & SUIT_MASKS[trump]:
             best = (trick_mask & SUIT_MASKS[trump]).bit_length() - 1
         else:
             best = (trick_mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
-        return (leader + self.direction * trick.index(best)) % self.players
+        return (leader + self.rules.direction * trick.index(best)) % self.players
 
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""
@@ -201,7 +223,7 @@ class TrickPlay:
         trick = self.trick
         trick.append(card)
         if len(trick) < self.players:
-            self.turn = (seat + self.direction) % self.players
+            self.turn = (seat + self.rules.direction) % self.players
             return
         trick_mask = 0
         for c in trick:
@@ -212,14 +234,14 @@ class TrickPlay:
         self.winners.append(winner)
         self.trick = []
         self.leader = self.turn = winner
-        if len(self.winners) == self.tricks_total or (
-            self.early_end and self.played & self.early_end == self.early_end
-        ):
+        early_end = self.rules.early_end
+        if len(self.winners) == self.tricks_total or (early_end and self.played & early_end == early_end):
             self.finished = True
 
     def trick_seats(self) -> list[int]:
         """The seats that played the cards of the current trick, in order."""
-        return [(self.leader + self.direction * i) % self.players for i in range(len(self.trick))]
+        direction = self.rules.direction
+        return [(self.leader + direction * i) % self.players for i in range(len(self.trick))]
 
     def result(self) -> TrickResult:
         """Captured cards and trick winners so far."""

@@ -36,21 +36,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, card, cards_of, make_card
-from barbu.contracts import (
-    Contract,
-    FirstAndLast,
-    KingNoBoys,
-    MoreTricks,
-    NoHearts,
-    NoKing,
-    NoLastTwo,
-    NoQueens,
-    NoTricks,
-    RavageCity,
-    Salad,
-    Trumps,
-)
+from barbu.cards import SUIT_MASKS, card, cards_of
+from barbu.contracts import Contract
 from barbu.deal import Deal
 from barbu.doubling import Pair
 from barbu.rulesets import Rules
@@ -60,11 +47,13 @@ __all__ = ["PlayGuide", "card", "cards_of", "choose_card", "contract_costs"]
 
 
 def contract_costs(contract: Contract, table: Rules) -> tuple[list[float], list[float], str]:
-    """What each card and each trick costs its taker in ``contract``, and how to play it.
+    """What each card and each trick costs its taker in ``contract``, and how to play it,
+    from the contract's own :meth:`~barbu.contracts.Contract.play_facts`.
 
     Returns ``(card_cost, trick_cost, kind)``: 52 card costs, ``N`` trick costs (by
     trick index) in the taker's points (a negative cost is a gain), and ``kind``:
-    ``avoid``, ``take``, ``ravage``, ``domino`` or ``arrange``.
+    ``domino`` or ``arrange`` for contracts not played to tricks, ``ravage`` where the
+    longest suit taken costs, ``take`` where every trick is a gain, else ``avoid``.
 
     >>> from barbu.rulesets import rules
     >>> r = rules("classic")
@@ -74,72 +63,26 @@ def contract_costs(contract: Contract, table: Rules) -> tuple[list[float], list[
     >>> contract_costs(r.contract("trumps"), r)[1][0], contract_costs(r.contract("trumps"), r)[2]
     (-5.0, 'take')
     """
-    sign = -1.0 if table.ruleset.penalty_points else 1.0
-    n_tricks = table.cards_each
-    deck = table.deck
-    cost = [0.0] * 52
-    trick = [0.0] * n_tricks
-
-    def charge(mask: int, value: float) -> None:
-        for c in cards_of(mask & deck):
-            cost[c] += -sign * value
-
-    hearts = SUIT_MASKS[HEARTS]
-    queens = sum(1 << make_card(s, QUEEN) for s in range(4))
-    king_of_hearts = 1 << make_card(HEARTS, KING)
-    if contract.play == "domino":
-        return cost, trick, "domino"
-    if contract.play == "arrange":
-        return cost, trick, "arrange"
-    if isinstance(contract, Salad):
-        charge(hearts, contract.per_heart)
-        charge(queens, contract.per_queen)
-        charge(king_of_hearts, contract.king)
-        trick = [-sign * contract.per_trick] * n_tricks
-        if contract.last is not None:
-            trick[-1] += -sign * contract.last
-        return cost, trick, "avoid"
-    if isinstance(contract, NoHearts):
-        charge(hearts, contract.per_heart)
-        if contract.ace is not None:
-            ace = make_card(HEARTS, ACE)
-            cost[ace] = -sign * contract.ace
-        return cost, trick, "avoid"
-    if isinstance(contract, NoQueens):
-        charge(queens, contract.per_queen)
-        return cost, trick, "avoid"
-    if isinstance(contract, NoKing):
-        charge(king_of_hearts, contract.king)
-        return cost, trick, "avoid"
-    if isinstance(contract, KingNoBoys):
-        charge(sum(1 << make_card(s, r) for s in range(4) for r in (JACK, KING)), contract.per_card)
-        return cost, trick, "avoid"
-    if isinstance(contract, NoLastTwo):
-        trick[-1] = -sign * contract.last
-        if n_tricks > 1:
-            trick[-2] += -sign * contract.second_last
-        return cost, trick, "avoid"
-    if isinstance(contract, FirstAndLast):
-        trick[0] += -sign * contract.first
-        trick[-1] += -sign * contract.last
-        return cost, trick, "avoid"
-    if isinstance(contract, RavageCity):
+    facts = contract.play_facts(table.shape)
+    sign = float(table.sign)
+    cost = [-sign * v if v else 0.0 for v in facts.cards]
+    trick = [-sign * v if v else 0.0 for v in facts.tricks]
+    if contract.play != "tricks":
+        return cost, trick, contract.play
+    if facts.longest_suit:
         return cost, trick, "ravage"
-    if isinstance(contract, Trumps | MoreTricks | NoTricks):
-        trick = [-sign * contract.per_trick] * n_tricks
-        return cost, trick, "take" if trick[0] < 0 else "avoid"
-    raise ValueError(f"no card-play guide for contract {contract.id!r}")  # pragma: no cover
+    return cost, trick, "take" if trick and all(x < 0 for x in trick) else "avoid"
 
 
 CachedCosts = tuple[list[float], list[float], str, int, int, list[bool]]
-_CACHED_COSTS: dict[tuple[Contract, bool, int, int], CachedCosts] = {}
+_CACHED_COSTS: dict[tuple[Contract, int, int, int], CachedCosts] = {}
 
 
 def cached_costs(contract: Contract, table: Rules) -> CachedCosts:
     """:func:`contract_costs` with the masks of the cards that cost something (``costly``)
     and of those that hurt (``positive``), and per trick index whether a later trick
     hurts; worked out once per contract and table shape (the lists are shared: read only)."""
-    key = (contract, table.ruleset.penalty_points, table.cards_each, table.deck)
+    key = (contract, table.sign, table.cards_each, table.deck)
     costs = _CACHED_COSTS.get(key)
     if costs is None:
         card_cost, trick_cost, kind = contract_costs(contract, table)
@@ -184,7 +127,7 @@ class PlayGuide:
             self.positive,
             self.later_trick_costs,
         ) = cached_costs(contract, table)
-        self.sign = -1.0 if table.ruleset.penalty_points else 1.0
+        self.sign = float(table.sign)
         self.deck = table.deck
         self.players = n = table.players
         self.tricks = table.cards_each

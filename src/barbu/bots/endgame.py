@@ -8,11 +8,11 @@ choice: only one of them is tried (:func:`distinct_cards`).
 
 >>> from barbu.cards import parse_pbn, card
 >>> from barbu.rulesets import rules
->>> from barbu.tricks import TrickPlay
+>>> from barbu.tricks import TrickPlay, TrickRules
 >>> from barbu.bots.card_play import PlayGuide
 >>> r = rules("classic")
 >>> hands = [parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")]
->>> t = TrickPlay(hands, leader=0, trump=None)
+>>> t = TrickPlay(hands, leader=0, rules=TrickRules())
 >>> contract = r.contract("no-last-two")
 >>> solve(t, contract, r, PlayGuide(contract, r), root=0)
 [-10.0, 0.0, 0.0, -20.0]
@@ -77,7 +77,7 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     legal_for = t.legal_for
     taker = t.taker
     total = t.tricks_total
-    early_end = t.early_end
+    early_end = t.rules.early_end
     hands = list(t.hands)
     captured = list(t.captured)
     winners = list(t.winners)

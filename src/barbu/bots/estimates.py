@@ -40,6 +40,7 @@ from barbu.bots.domino_play import best_rank, dependency
 from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, cards_of
 from barbu.contracts import Contract
 from barbu.rulesets import Flags, Rules
+from barbu.tricks import TrickRules
 
 
 def win_chances(hand: int, outstanding: int, players: int) -> list[tuple[int, float]]:
@@ -73,11 +74,11 @@ def _avoid_cost(hand: int, contract: Contract, table: Rules) -> float:
     outstanding = table.deck & ~hand
     avg_trick = sum(trick_cost) / len(trick_cost)
     if kind == "ravage":
-        avg_trick = -table.flags.ravage_city_total / n * (1 if not table.ruleset.penalty_points else -1) / 3
+        avg_trick = -table.flags.ravage_city_total / n * table.sign / 3
     penalty_out = [0.0] * 4
     for c in cards_of(outstanding & costly):  # the other cards cost nothing
         penalty_out[c // 13] += card_cost[c]
-    heart_rule = contract.heart_lead_rule and table.flags.heart_lead != "free"
+    heart_rule = TrickRules.of(table, contract, None).heart_lead != "free"
     total = 0.0
     for c, p in win_chances(hand, outstanding, n):
         s = c // 13
@@ -144,7 +145,7 @@ def hand_worth(hand: int, contract: Contract, table: Rules, trump: int | None = 
 
     ``trump`` and ``rank`` default to the best choice for the hand.
     """
-    sign = -1.0 if table.ruleset.penalty_points else 1.0
+    sign = float(table.sign)
     _, trick_cost, kind, _, _, _ = cached_costs(contract, table)
     n = table.players
     tricks = table.cards_each

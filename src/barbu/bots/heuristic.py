@@ -207,7 +207,7 @@ def pick_call(turn: CallTurn, table: Rules) -> Call:
     calls = turn.legal
     may_double = sorted({t for c in calls for t in c.double})
     may_redouble = sorted({t for c in calls for t in c.redouble})
-    sign = -1.0 if table.ruleset.penalty_points else 1.0
+    sign = float(table.sign)
     total = table.total(contract)
     share = sign * total / n
     unit = max(1.0, abs(share))

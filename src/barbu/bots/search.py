@@ -326,7 +326,7 @@ class SearchBot:
         gain_redouble = dict.fromkeys(may_redouble, 0.0)
         mine_played = 0.0
         weight_sum = 0.0
-        sign = -1.0 if table.ruleset.penalty_points else 1.0
+        sign = float(table.sign)
         while budget.more():
             hands = sample_hands(hidden, self.rng)
             weight = evidence.weight(hands)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 
 from barbu.errors import OptionsError
-from barbu.rulesets import RULE_SETS, Flags, Rules, flag_applies, parse_options, rules
+from barbu.rulesets import RULE_SETS, Flags, Rules, applicable_flags, parse_options, rules
 
 
 def rules_text(r: Rules) -> str:
@@ -38,7 +38,7 @@ def rules_text(r: Rules) -> str:
     lines.append("contracts:")
     for c in r.contracts:
         klass = c.doubling_class if r.doubling else "-"
-        values = {k: v for k, v in vars(c).items() if v is not None}
+        values = c.values()
         if c.id == "domino":
             values = {"placings": list(r.flags.domino_values)}
         if c.id == "ravage-city":
@@ -57,8 +57,9 @@ def rules_text(r: Rules) -> str:
     lines.append(f"zero-sum: {zero}")
     lines.append("")
     lines.append("flags (those that have an effect in this rule set):")
+    applicable = applicable_flags(r)
     for name, value in vars(r.flags).items():
-        if not flag_applies(r, name):
+        if name not in applicable:
             continue
         default = getattr(Flags(), name)
         mark = "" if value == default else "   (differs from classic)"

@@ -100,14 +100,14 @@ class BarbuEnv(AECEnv, EzPickle):
                 raise OptionsError(
                     "contract= needs episode='deal': in a whole game each contract is declared once a set"
                 )
-            if self.table_rules.ruleset.choice == "fixed_order":
+            if not self.table_rules.schedule.declarer_chooses:
                 raise OptionsError(f"{variant} plays its contracts in a fixed order: contract= cannot choose one")
             self.table_rules.contract(contract)  # raises OptionsError naming the rule set's contracts
         self.episode = episode
         self.contract = contract
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.sign = -1 if self.table_rules.ruleset.penalty_points else 1
+        self.sign = self.table_rules.sign
         """+1, or -1 where the rule set scores penalty points: rewards are ``sign * points``."""
         self.actions = ActionEncoding(self.table_rules)
         self.observations = ObservationEncoding(self.table_rules)

@@ -103,11 +103,11 @@ class _Static:
                 raise OptionsError(
                     "contract needs episode='deal': in a whole game each contract is declared once a set"
                 )
-            if self.rules.ruleset.choice == "fixed_order":
+            if not self.rules.schedule.declarer_chooses:
                 raise OptionsError(f"{self.variant} plays its contracts in a fixed order: contract cannot choose one")
             self.rules.contract(self.contract)
         self.players = self.rules.players
-        self.sign = -1 if self.rules.ruleset.penalty_points else 1
+        self.sign = self.rules.sign
         self.actions = ActionEncoding(self.rules)
         self.observations = ObservationEncoding(self.rules)
         self.deck = self.rules.deck

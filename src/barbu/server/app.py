@@ -14,6 +14,8 @@ HTTP:
 - ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
   ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
+  is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
@@ -51,8 +53,10 @@ from barbu.server.credentials import (
     holder_of,
     set_browser_cookie,
 )
+from barbu.server.headers import SecurityHeaders
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.origin import OriginGuard
+from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
 from barbu.server.tables import LiveTable, Settings, TableService
@@ -66,11 +70,12 @@ OUTBOX_LIMIT = 2000
 _STATUS = {
     "unknown_table": 404,
     "not_finished": 409,
+    "in_play": 409,
+    "not_creator": 403,
     "table_limit": 429,
     "too_large": 413,
     "bad_credential": 403,
     "seat_held": 409,
-    "not_creator": 403,
 }
 
 
@@ -138,6 +143,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.store = store
 
@@ -199,6 +205,14 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         if new:
             set_browser_cookie(response, request, secret)
         return response
+
+    @app.delete("/api/tables/{table_id}")
+    async def api_delete(table_id: str, request: Request) -> Any:
+        try:
+            await delete_table(service, table_id, browser_holder(dict(request.cookies)))
+        except ProtocolError as e:
+            return _error(e)
+        return {"deleted": table_id}
 
     @app.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Any:

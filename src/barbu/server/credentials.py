@@ -46,7 +46,6 @@ _SECRET = re.compile(r"[A-Za-z0-9_-]{32,128}")
 STATUS = {
     "unknown_table": 404,
     "bad_credential": 403,
-    "not_creator": 403,
     "seat_held": 409,
     "bad_request": 400,
     "too_large": 413,
@@ -152,10 +151,10 @@ def add_credential_routes(app: FastAPI, service: TableService) -> None:
             return error(e)
         holder = browser_holder(dict(request.cookies))
         found = await asyncio.to_thread(service.store.invitations, table_id, holder)
-        if found is None:
-            return error(ProtocolError("not_creator", "only the browser that created this table sees its invitations"))
+        if found is None:  # another browser: it holds no invitation to see (an empty list, not an error)
+            return {"table": table_id, "seats": [], "creator": False}
         links = [{"seat": n, "link": f"/t/{table_id}#seat={n}&key={k}"} for n, k in sorted(found.items())]
-        return {"table": table_id, "seats": links}
+        return {"table": table_id, "seats": links, "creator": True}
 
 
 __all__ = [

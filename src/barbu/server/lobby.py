@@ -20,10 +20,11 @@ from typing import Any
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
 from barbu.game import Game
-from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, rules
+from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
 from barbu.storage import SeatRow, TableRow
+from barbu.tally_keys import tally_table
 
 
 @dataclass(frozen=True)
@@ -35,23 +36,26 @@ class NewTable:
 
 
 def rule_sets() -> list[dict[str, Any]]:
-    """Every rule set with its player counts, number of deals and the flags that apply to it.
+    """Every rule set with its player counts, number of deals, the flags that apply to it
+    (:func:`~barbu.rulesets.applicable_flags` at any of its player counts), its contracts'
+    ids and titles, and per player count the labels and totals of the tally keys: the
+    pages write no word of Barbu of their own.
 
     >>> [r["name"] for r in rule_sets()][:2]
     ['classic', 'ravage-city']
+    >>> rule_sets()[0]["contracts"][2]
+    {'id': 'no-queens', 'title': 'No queens'}
     """
     out = []
     for name, rs in RULE_SETS.items():
-        base = rules(name)
+        by_count = {n: rules(name, {"player_count": n} if len(rs.player_counts) > 1 else {}) for n in rs.player_counts}
+        base = by_count[rs.player_counts[0]]
+        applicable = set().union(*(applicable_flags(r) for r in by_count.values()))
         flags = []
         for f in FLAG_NAMES:
-            if f == "player_count":
+            if f not in applicable:
                 continue
             default = getattr(base.flags, f)
-            try:
-                rules(name, {f: list(default) if isinstance(default, tuple) else default})
-            except OptionsError:
-                continue
             kind = "choice" if f in FLAG_CHOICES else type(default).__name__
             flags.append(
                 {
@@ -67,11 +71,10 @@ def rule_sets() -> list[dict[str, Any]]:
                 "title": rs.title,
                 "blurb": rs.blurb,
                 "players": list(rs.player_counts),
-                "deals": {
-                    str(n): rules(name, {"player_count": n} if len(rs.player_counts) > 1 else {}).deal_count
-                    for n in rs.player_counts
-                },
+                "deals": {str(n): r.deal_count for n, r in by_count.items()},
                 "flags": flags,
+                "contracts": [{"id": c.id, "title": c.title} for c in base.ruleset.contracts[base.players]],
+                "tally": {str(n): tally_table(r.deck, r.cards_each) for n, r in by_count.items()},
             }
         )
     return out

@@ -36,7 +36,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
     "seat_held": "another browser holds the seat: only an explicit takeover moves it",
     "taken_over": "another browser took the seat over with its invitation link",
-    "not_creator": "only the browser that created the table sees its invitations",
+    "not_creator": "only the browser that created the table may delete it",
     "cross_origin": "a page of another site may not change anything here nor open a table connection",
     "content_type": "a request body must be sent as application/json",
     "no_credential": "a spectator (no credential) cannot act",
@@ -54,6 +54,7 @@ ERROR_CODES: dict[str, str] = {
     "internal": "the server failed on this message; the table was reloaded from its log",
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
+    "in_play": "the table cannot be deleted: its game is over, or other people play at it",
 }
 """Every error code a client may receive, with what it means."""
 

@@ -10,10 +10,23 @@ answers 409 ``stale`` with the sheet as it is now.
 
 Pages: ``GET /sheets`` (list, start, import, statistics across sheets) and ``GET /sheets/{id}``.
 
+Who asks: every request about a sheet is checked against the keys it carries, in an
+``Authorization: Bearer KEY`` header or in the HttpOnly cookies ``barbu_sheet_{id}`` that
+``POST /{id}/session`` sets (never in a query string). A key is the secret of one link of one
+sheet (:data:`barbu.storage.sheet_links`): ``owner`` (everything, deleting and sharing
+too), ``editor`` (enter, edit, undo, rename, retitle) or ``viewer`` (read and export). A sheet
+no key opens answers 404 ``unknown_sheet``, exactly as a sheet that does not exist; a role that
+may not do what is asked answers 403 ``forbidden``; both as ``{"error": {"code", "message"}}``.
+
 API (under ``/api/sheets``):
 
-- ``GET`` the list; ``POST`` a new sheet ``{title, variant, options, players, first_declarer}``;
-  ``POST /import`` ``{record, title}``; ``GET /stats`` statistics across every sheet;
+- ``GET`` the sheets the caller's keys open (each with its ``role``); ``POST`` a new sheet
+  ``{title, variant, options, players, first_declarer}`` and ``POST /import`` ``{record, title}``
+  answer the sheet with its ``owner`` ``{key, link}`` (shown once) and set the owner's cookie;
+  ``GET /stats`` statistics across the caller's sheets;
+- ``POST /{id}/session`` with a link's key as the bearer: sets that key's cookie, answers the role;
+  ``GET /{id}/links``, ``POST /{id}/links`` ``{role: viewer|editor}`` (answers the new link's key,
+  once), ``DELETE /{id}/links/{link}``: the owner shares and revokes;
 - ``GET /{id}`` the sheet; ``PATCH /{id}`` ``{title}``; ``DELETE /{id}``; ``GET /{id}/version``;
 - ``POST /{id}/changes`` a change as the log holds it (``add``, ``tally``, ``edit``,
   ``delete``, ``insert``, ``players``; :func:`barbu.sheet.history.read_change`);
@@ -30,14 +43,16 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from barbu.server.headers import DOCUMENT_POLICY
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import record_text, sheet_csv
@@ -45,7 +60,7 @@ from barbu.sheet.history import SheetHistory, read_change
 from barbu.sheet.model import Sheet
 from barbu.sheet.paper import sheet_html, sheet_pdf
 from barbu.sheet.stats import sheet_stats, stats_across
-from barbu.sheet.store import SheetStore, StoredSheet
+from barbu.sheet.store import MAX_KEYS, SheetStore, StoredSheet, new_key, role_at_least
 from barbu.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -54,16 +69,46 @@ BODY_LIMIT = 64 * 1024
 IMPORT_LIMIT = 4 * 1024 * 1024
 """The largest record to import."""
 
-_STATUS = {"not_found": 404, "stale": 409, "request": 400, "too_large": 413}
+_STATUS = {"stale": 409, "request": 400, "too_large": 413}
+COOKIE = "barbu_sheet_"
+"""The name of a sheet's cookie is this and the sheet's id; its value is a key of the sheet."""
+COOKIE_AGE = 365 * 24 * 3600
+"""Seconds a browser keeps a sheet's cookie."""
+MAY = {
+    "viewer": "read and export the sheet",
+    "editor": "read and export the sheet, enter and edit deals, undo, rename the players and retitle it, "
+    "but not delete or share it",
+    "owner": "do everything with the sheet",
+}
+"""What each role may do, in the words of a refusal."""
 
 
 class RequestError(Exception):
-    """A request the API cannot read (``request``, ``too_large``) or a sheet it cannot find (``not_found``)."""
+    """A request the API cannot read (``request``, ``too_large``)."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+
+
+class AccessError(Exception):
+    """A sheet the caller's keys do not open (``unknown_sheet``, 404) or may not do that with (``forbidden``, 403)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = {"unknown_sheet": 404, "unknown_link": 404}.get(code, 403)
+
+
+def unknown(sheet_id: str) -> AccessError:
+    """The answer about a sheet that does not exist, and about one the caller holds no key to: the same."""
+    return AccessError(
+        "unknown_sheet",
+        f"no sheet {sheet_id!r} is open to you: open it from a link its owner gave you (the list at /sheets "
+        "shows the sheets this browser holds a link to)",
+    )
 
 
 class Stale(Exception):
@@ -75,11 +120,13 @@ class Stale(Exception):
         self.view = view
 
 
-def sheet_view(stored: StoredSheet) -> dict[str, Any]:
-    """What the sheet page shows: the sheet's state, its title, version and what undo and redo would do."""
+def sheet_view(stored: StoredSheet, role: str) -> dict[str, Any]:
+    """What the sheet page shows: the sheet's state, its title, version, what undo and redo would do,
+    and the ``role`` the caller holds (the page offers only what that role may do)."""
     h = stored.history
     return {
         "id": stored.id,
+        "role": role,
         "title": stored.title,
         "created": stored.created,
         "updated": stored.updated,
@@ -126,15 +173,57 @@ class SheetService:
 
     def _get(self, sheet_id: str) -> StoredSheet:
         stored = self.store.get(sheet_id)
-        if stored is None:
-            raise RequestError("not_found", f"no sheet {sheet_id!r}: see the list at /sheets")
+        if stored is None:  # removed since its key was checked
+            raise unknown(sheet_id)
         return stored
+
+    # -- who asks --------------------------------------------------------------------
+
+    def check(self, sheet_id: str, keys: Sequence[str], need: str) -> str:
+        """The caller's role on the sheet, if it may do what ``need`` may; else ``unknown_sheet`` or ``forbidden``."""
+        role = self.store.roles(keys).get(sheet_id)
+        if role is None:
+            raise unknown(sheet_id)
+        if not role_at_least(role, need):
+            article = "an" if need[0] in "aeiou" else "a"
+            raise AccessError(
+                "forbidden",
+                f"your link to this sheet is a {role} link: it lets you {MAY[role]}. This needs {article} {need} "
+                f"link: ask the sheet's owner for one",
+            )
+        return role
+
+    def links(self, sheet_id: str) -> Sequence[dict[str, Any]]:
+        """The sheet's links (owner, editors, viewers), without their keys."""
+        return [link.to_json() for link in self.store.links(sheet_id)]
+
+    def add_link(self, sheet_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """A new viewer link or editor invitation; its key is in the answer and nowhere else."""
+        role = body.get("role")
+        if role not in ("viewer", "editor"):
+            raise SheetError("store", f"a link is for a viewer or an editor (role viewer or editor), not {role!r}")
+        link, key = self.store.add_link(sheet_id, str(role))
+        return {**link.to_json(), "key": key, "link": f"/sheets/{sheet_id}#key={key}"}
+
+    def revoke(self, sheet_id: str, link_id: str) -> dict[str, Any]:
+        """Revoke a viewer link or an editor invitation (the owner's own link stays)."""
+        link = next((x for x in self.store.links(sheet_id) if x.id == link_id), None)
+        if link is None:
+            raise AccessError("unknown_link", f"this sheet has no link {link_id!r}: see its links")
+        if link.role == "owner":
+            raise AccessError("forbidden", "the owner's link cannot be revoked: the sheet would have no owner")
+        self.store.revoke(sheet_id, link_id)
+        return {"revoked": link_id}
 
     # -- sheets ----------------------------------------------------------------------
 
-    def list(self) -> list[dict[str, Any]]:
-        """Every sheet, the latest changed first."""
-        return [s.to_json() for s in self.store.list()]
+    def list(self, keys: list[str]) -> list[dict[str, Any]]:
+        """The sheets the keys open, the latest changed first, each with the caller's role."""
+        roles = self.store.roles(keys)
+        return [{**s.to_json(), "role": roles[s.id]} for s in self.store.list(only=roles)]
+
+    def _owned(self, stored: StoredSheet, key: str) -> dict[str, Any]:
+        return {**sheet_view(stored, "owner"), "owner": {"key": key, "link": f"/sheets/{stored.id}#key={key}"}}
 
     def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """Start a sheet."""
@@ -152,7 +241,8 @@ class SheetService:
         if not isinstance(title, str):
             raise SheetError("store", "the title must be text")
         sheet = Sheet.new(variant, dict(options), players, first)
-        return sheet_view(self.store.create(SheetHistory(sheet), title))
+        key = new_key()
+        return self._owned(self.store.create(SheetHistory(sheet), title, owner_key=key), key)
 
     def import_record(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """Store a record (any valid ``barbu-record/1``: played deals become tallies) as a new sheet."""
@@ -168,17 +258,18 @@ class SheetService:
         if not isinstance(title, str):
             raise SheetError("store", "the title must be text")
         sheet = Sheet.from_record(record)
-        return sheet_view(self.store.create(SheetHistory(sheet), title or None))
+        key = new_key()
+        return self._owned(self.store.create(SheetHistory(sheet), title or None, owner_key=key), key)
 
-    def get(self, sheet_id: str) -> dict[str, Any]:
+    def get(self, sheet_id: str, role: str) -> dict[str, Any]:
         """The sheet."""
-        return sheet_view(self._get(sheet_id))
+        return sheet_view(self._get(sheet_id), role)
 
     def version(self, sheet_id: str) -> dict[str, Any]:
         """The sheet's version (cheap: for a page that watches for changes made elsewhere)."""
         v = self.store.version(sheet_id)
         if v is None:
-            raise RequestError("not_found", f"no sheet {sheet_id!r}")
+            raise unknown(sheet_id)
         return {"id": sheet_id, "version": v}
 
     def remove(self, sheet_id: str) -> dict[str, Any]:
@@ -190,7 +281,9 @@ class SheetService:
 
     # -- changes ---------------------------------------------------------------------
 
-    def _change(self, sheet_id: str, body: Mapping[str, Any], do: Callable[[StoredSheet], object]) -> dict[str, Any]:
+    def _change(
+        self, sheet_id: str, body: Mapping[str, Any], do: Callable[[StoredSheet], object], role: str = "editor"
+    ) -> dict[str, Any]:
         """Apply ``do`` to the stored sheet and save it; a refusal saves nothing."""
         with self._locked(sheet_id):
             stored = self._get(sheet_id)
@@ -199,7 +292,7 @@ class SheetService:
                 raise Stale(
                     f"the sheet was changed elsewhere (it is at version {stored.version}, the page showed "
                     f"version {version}): here it is as it is now; check it and enter your change again",
-                    sheet_view(stored),
+                    sheet_view(stored, role),
                 )
             do(stored)
             try:
@@ -207,25 +300,25 @@ class SheetService:
             except SheetError as e:  # changed by another process since it was read: show it as it is
                 now = self.store.get(sheet_id)
                 if now is None:
-                    raise RequestError("not_found", e.message) from None
-                raise Stale(e.message, sheet_view(now)) from None
-            return sheet_view(stored)
+                    raise unknown(sheet_id) from None
+                raise Stale(e.message, sheet_view(now, role)) from None
+            return sheet_view(stored, role)
 
-    def change(self, sheet_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def change(self, sheet_id: str, body: Mapping[str, Any], role: str = "editor") -> dict[str, Any]:
         """A change of the log (add, tally, edit, delete, insert, players)."""
         return self._change(
-            sheet_id, body, lambda s: s.history.do(read_change({k: v for k, v in body.items() if k != "version"}))
+            sheet_id, body, lambda s: s.history.do(read_change({k: v for k, v in body.items() if k != "version"})), role
         )
 
-    def undo(self, sheet_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def undo(self, sheet_id: str, body: Mapping[str, Any], role: str = "editor") -> dict[str, Any]:
         """Go back one change."""
-        return self._change(sheet_id, body, lambda s: s.history.undo())
+        return self._change(sheet_id, body, lambda s: s.history.undo(), role)
 
-    def redo(self, sheet_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def redo(self, sheet_id: str, body: Mapping[str, Any], role: str = "editor") -> dict[str, Any]:
         """Go forward one undone change."""
-        return self._change(sheet_id, body, lambda s: s.history.redo())
+        return self._change(sheet_id, body, lambda s: s.history.redo(), role)
 
-    def retitle(self, sheet_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def retitle(self, sheet_id: str, body: Mapping[str, Any], role: str = "editor") -> dict[str, Any]:
         """Change the title."""
         title = body.get("title")
         if not isinstance(title, str) or not title.strip():
@@ -234,7 +327,7 @@ class SheetService:
         def do(stored: StoredSheet) -> None:
             stored.title = title
 
-        return self._change(sheet_id, body, do)
+        return self._change(sheet_id, body, do, role)
 
     # -- what a form needs -----------------------------------------------------------
 
@@ -292,9 +385,9 @@ class SheetService:
         """Statistics of one sheet."""
         return sheet_stats(self._get(sheet_id).history.sheet).to_json()
 
-    def stats_all(self) -> dict[str, Any]:
-        """Statistics across every stored sheet (players matched by name)."""
-        found = (self.store.get(s.id) for s in self.store.list())
+    def stats_all(self, keys: Sequence[str]) -> dict[str, Any]:
+        """Statistics across the sheets the keys open (players matched by name)."""
+        found = (self.store.get(s.id) for s in self.store.list(only=self.store.roles(keys)))
         return stats_across(s.history.sheet for s in found if s is not None).to_json()
 
     def export(self, sheet_id: str, fmt: str) -> Response:
@@ -315,7 +408,11 @@ class SheetService:
                 headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
             )
         if fmt == "html":
-            return Response(sheet_html(sheet, stored.title), media_type="text/html; charset=utf-8")
+            return Response(
+                sheet_html(sheet, stored.title),
+                media_type="text/html; charset=utf-8",
+                headers={"Content-Security-Policy": DOCUMENT_POLICY},
+            )
         if fmt == "pdf":
             return Response(
                 sheet_pdf(sheet, stored.title),
@@ -333,6 +430,8 @@ async def _run(work: Callable[[], Any]) -> Any:
     """Do ``work`` on a thread; turn what it raises into the API's error answers."""
     try:
         result = await asyncio.to_thread(work)
+    except AccessError as e:
+        return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status)
     except SheetError as e:
         return JSONResponse({"error": e.as_json()}, status_code=422)
     except Stale as e:
@@ -355,6 +454,63 @@ async def _body(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
     return body
 
 
+def bearer(request: Request) -> str | None:
+    """The key of an ``Authorization: Bearer KEY`` header, if any."""
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    return key.strip() or None if scheme.casefold() == "bearer" else None
+
+
+def request_keys(request: Request, sheet_id: str | None = None) -> list[str]:
+    """The keys a request carries: its bearer key, then the cookie of ``sheet_id``, then the other sheets' cookies."""
+    keys = [k for k in (bearer(request), request.cookies.get(COOKIE + sheet_id) if sheet_id else None) if k]
+    keys += [v for name, v in request.cookies.items() if name.startswith(COOKIE) and v and v not in keys]
+    return keys[:MAX_KEYS]
+
+
+def keep_key(response: Response, request: Request, sheet_id: str, key: str) -> None:
+    """Let the browser keep a sheet's key as an HttpOnly cookie sent only to this API, only from this site."""
+    response.set_cookie(
+        COOKIE + sheet_id,
+        key,
+        max_age=COOKIE_AGE,
+        path="/api/sheets",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+@dataclass(frozen=True)
+class Call:
+    """A checked request about one sheet: its id, the caller's role, the path's other parts and the body."""
+
+    sheet_id: str
+    role: str
+    params: Mapping[str, str]
+    body: dict[str, Any]
+
+
+SHEET_ROUTES: list[tuple[str, str, str, Callable[[SheetService, Call], Any]]] = [
+    ("GET", "", "viewer", lambda s, c: s.get(c.sheet_id, c.role)),
+    ("GET", "/version", "viewer", lambda s, c: s.version(c.sheet_id)),
+    ("GET", "/stats", "viewer", lambda s, c: s.stats(c.sheet_id)),
+    ("GET", "/export/{fmt}", "viewer", lambda s, c: s.export(c.sheet_id, c.params["fmt"])),
+    ("PATCH", "", "editor", lambda s, c: s.retitle(c.sheet_id, c.body, c.role)),
+    ("POST", "/changes", "editor", lambda s, c: s.change(c.sheet_id, c.body, c.role)),
+    ("POST", "/undo", "editor", lambda s, c: s.undo(c.sheet_id, c.body, c.role)),
+    ("POST", "/redo", "editor", lambda s, c: s.redo(c.sheet_id, c.body, c.role)),
+    ("POST", "/form", "editor", lambda s, c: s.form(c.sheet_id, c.body)),
+    ("POST", "/preview", "editor", lambda s, c: s.preview(c.sheet_id, c.body)),
+    ("POST", "/fill", "editor", lambda s, c: s.fill(c.sheet_id, c.body)),
+    ("DELETE", "", "owner", lambda s, c: s.remove(c.sheet_id)),
+    ("GET", "/links", "owner", lambda s, c: s.links(c.sheet_id)),
+    ("POST", "/links", "owner", lambda s, c: s.add_link(c.sheet_id, c.body)),
+    ("DELETE", "/links/{link_id}", "owner", lambda s, c: s.revoke(c.sheet_id, c.params["link_id"])),
+]
+"""Every route about one sheet (under ``/api/sheets/{sheet_id}``): method, path, the least role it
+needs, and its work. The routes are made from this list only, so none escapes the check."""
+
+
 def add_sheet_routes(app: FastAPI, store: Store) -> None:
     """Add the sheets' pages and API, on the app's store, to ``app``."""
     service = SheetService(SheetStore(store))
@@ -366,6 +522,14 @@ def add_sheet_routes(app: FastAPI, store: Store) -> None:
             return _error(e.kind, e.message, _STATUS[e.kind])
         return await _run(lambda: work(body))
 
+    async def created(request: Request, work: Callable[[dict[str, Any]], Any], limit: int = BODY_LIMIT) -> Any:
+        answer = await with_body(request, work, limit)
+        if isinstance(answer, Response):
+            return answer
+        response = JSONResponse(answer)
+        keep_key(response, request, answer["id"], answer["owner"]["key"])
+        return response
+
     @app.get("/sheets", include_in_schema=False)
     async def sheets_page() -> FileResponse:
         return FileResponse(STATIC / "sheets.html")
@@ -375,57 +539,67 @@ def add_sheet_routes(app: FastAPI, store: Store) -> None:
         return FileResponse(STATIC / "sheet.html")
 
     @app.get("/api/sheets")
-    async def api_list() -> Any:
-        return await _run(service.list)
+    async def api_list(request: Request) -> Any:
+        keys = request_keys(request)
+        return await _run(lambda: service.list(keys))
 
     @app.post("/api/sheets")
     async def api_create(request: Request) -> Any:
-        return await with_body(request, service.create)
+        return await created(request, service.create)
 
     @app.post("/api/sheets/import")
     async def api_import(request: Request) -> Any:
-        return await with_body(request, service.import_record, IMPORT_LIMIT)
+        return await created(request, service.import_record, IMPORT_LIMIT)
 
     @app.get("/api/sheets/stats")
-    async def api_stats_all() -> Any:
-        return await _run(service.stats_all)
+    async def api_stats_all(request: Request) -> Any:
+        keys = request_keys(request)
+        return await _run(lambda: service.stats_all(keys))
 
-    @app.get("/api/sheets/{sheet_id}")
-    async def api_get(sheet_id: str) -> Any:
-        return await _run(lambda: service.get(sheet_id))
+    @app.post("/api/sheets/{sheet_id}/session")
+    async def api_session(sheet_id: str, request: Request) -> Any:
+        key = bearer(request)
+        answer = await _run(lambda: {"id": sheet_id, "role": service.check(sheet_id, [key] if key else [], "viewer")})
+        if isinstance(answer, Response):
+            return answer
+        response = JSONResponse(answer)
+        assert key is not None
+        keep_key(response, request, sheet_id, key)
+        return response
 
-    @app.patch("/api/sheets/{sheet_id}")
-    async def api_retitle(sheet_id: str, request: Request) -> Any:
-        return await with_body(request, lambda b: service.retitle(sheet_id, b))
+    def route(method: str, suffix: str, need: str, work: Callable[[SheetService, Call], Any]) -> None:
+        async def endpoint(request: Request) -> Any:
+            params = dict(request.path_params)
+            sheet_id = params.pop("sheet_id")
+            keys = request_keys(request, sheet_id)
+            body: dict[str, Any] = {}
+            if method in ("POST", "PATCH"):
+                try:
+                    body = await _body(request)
+                except RequestError as e:
+                    return _error(e.kind, e.message, _STATUS[e.kind])
 
-    @app.delete("/api/sheets/{sheet_id}")
-    async def api_remove(sheet_id: str) -> Any:
-        return await _run(lambda: service.remove(sheet_id))
+            def checked() -> Any:
+                role = service.check(sheet_id, keys, need)
+                return work(service, Call(sheet_id, role, params, body))
 
-    @app.get("/api/sheets/{sheet_id}/version")
-    async def api_version(sheet_id: str) -> Any:
-        return await _run(lambda: service.version(sheet_id))
+            return await _run(checked)
 
-    def post(name: str, method: Callable[[str, dict[str, Any]], Any]) -> None:
-        async def endpoint(sheet_id: str, request: Request) -> Any:
-            return await with_body(request, lambda b: method(sheet_id, b))
+        name = "sheet_" + (method + suffix).lower().replace("/", "_").replace("{", "").replace("}", "")
+        app.add_api_route(f"/api/sheets/{{sheet_id}}{suffix}", endpoint, methods=[method], name=name)
 
-        app.add_api_route(f"/api/sheets/{{sheet_id}}/{name}", endpoint, methods=["POST"], name=f"sheet_{name}")
-
-    post("changes", service.change)
-    post("undo", service.undo)
-    post("redo", service.redo)
-    post("form", service.form)
-    post("preview", service.preview)
-    post("fill", service.fill)
-
-    @app.get("/api/sheets/{sheet_id}/stats")
-    async def api_stats(sheet_id: str) -> Any:
-        return await _run(lambda: service.stats(sheet_id))
-
-    @app.get("/api/sheets/{sheet_id}/export/{fmt}")
-    async def api_export(sheet_id: str, fmt: str) -> Any:
-        return await _run(lambda: service.export(sheet_id, fmt))
+    for method, suffix, need, work in SHEET_ROUTES:
+        route(method, suffix, need, work)
 
 
-__all__ = ["RequestError", "SheetService", "Stale", "add_sheet_routes", "sheet_view"]
+__all__ = [
+    "SHEET_ROUTES",
+    "AccessError",
+    "Call",
+    "RequestError",
+    "SheetService",
+    "Stale",
+    "add_sheet_routes",
+    "request_keys",
+    "sheet_view",
+]

@@ -426,6 +426,8 @@ class LiveTable:
                 raise ProtocolError(
                     "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
                 )
+            if self.status == "deleted":
+                raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
                 sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))

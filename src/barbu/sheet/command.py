@@ -87,6 +87,15 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true")
     remove = sub.add_parser("remove", parents=[common], help="delete a whole sheet and its history")
     remove.add_argument("sheet")
+    link = sub.add_parser(
+        "link",
+        parents=[common],
+        help="print a new link to a sheet for the web app (barbu serve); sheets made here have none until then",
+    )
+    link.add_argument("--sheet", "-s", help="sheet id, its start or title (default: the latest)")
+    link.add_argument(
+        "--role", choices=("owner", "editor", "viewer"), default="owner", help="what the link lets do (default owner)"
+    )
     return parser
 
 
@@ -201,6 +210,15 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
         for note in sheet.notes:
             console.say(f"note: {note}")
+        return 0
+    if command == "link":
+        sheet_id = store.resolve(args.sheet)
+        _, key = store.add_link(sheet_id, args.role)
+        console.say(
+            f"a new {args.role} link to sheet {sheet_id!r}, shown this once (keep it; anyone holding it is "
+            f"{'a' if args.role == 'viewer' else 'an'} {args.role} of the sheet):\n  /sheets/{sheet_id}#key={key}\n"
+            "open it on the server's address, e.g. http://127.0.0.1:8000/sheets/…"
+        )
         return 0
     if command == "remove":
         console.say(f"removed sheet {store.remove(args.sheet)!r}")

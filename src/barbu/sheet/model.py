@@ -45,6 +45,7 @@ from barbu.sheet.doubles import SheetError, grid_of_deal
 from barbu.sheet.entry import DealEntry, DealSpec, apply_spec, spec_of_deal, spec_of_entry
 from barbu.sheet.rows import ContractChoice, DealRow, NextDeal, PairResult, tally_totals
 from barbu.tally import tally_json
+from barbu.tally_keys import tally_table
 
 
 class LaterDealError(SheetError):
@@ -366,6 +367,7 @@ class Sheet:
             "doubling": r.doubling,
             "penalty_points": r.ruleset.penalty_points,
             "tally_totals": tally_totals(r),
+            "tally_table": tally_table(r.deck, r.cards_each),
             "deals": [row.to_json() for row in self.rows],
             "totals": self.totals,
             "complete": self.complete,

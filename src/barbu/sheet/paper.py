@@ -141,7 +141,7 @@ def paper_layout(sheet: Sheet, title: str = "") -> PaperSheet:
     for declarer in order:
         own = [row for row in rows if row.declarer == declarer]
         paper_rows: list[PaperRow] = []
-        if r.ruleset.choice == "once_each":
+        if r.schedule.each_once:
             by_contract = {row.contract: row for row in own}
             for c in r.contracts:
                 row = by_contract.get(c.id)

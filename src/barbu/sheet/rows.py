@@ -10,11 +10,10 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from barbu.cards import HEARTS, SUIT_MASKS
-from barbu.contracts import JACKS_AND_KINGS, QUEENS
 from barbu.rulesets import Rules
 from barbu.sheet.doubles import Grid
 from barbu.sheet.entry import DealEntry
+from barbu.tally_keys import tally_table
 
 
 @dataclass(frozen=True)
@@ -166,14 +165,8 @@ def tally_totals(r: Rules) -> dict[str, Any]:
     >>> tally_totals(rules("thirty-two"))
     {'tricks': 8, 'hearts': 8, 'queens': 4, 'jacks_and_kings': 8, 'suits': [8, 8, 8, 8]}
     """
-    deck = r.deck
-    return {
-        "tricks": r.cards_each,
-        "hearts": (deck & SUIT_MASKS[HEARTS]).bit_count(),
-        "queens": (deck & QUEENS).bit_count(),
-        "jacks_and_kings": (deck & JACKS_AND_KINGS).bit_count(),
-        "suits": [(deck & SUIT_MASKS[s]).bit_count() for s in range(4)],
-    }
+    table = tally_table(r.deck, r.cards_each)
+    return {name: key["total"] for name, key in table.items() if key["total"] is not None}
 
 
 __all__ = ["ContractChoice", "DealRow", "NextDeal", "PairResult", "tally_totals"]

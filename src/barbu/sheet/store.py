@@ -6,7 +6,13 @@ shows at the other. A sheet is stored as its history
 (:class:`~barbu.sheet.history.SheetHistory`): the record it starts from, the log of changes
 (one row per change) and the position in the log (undo and redo move it). The log is the
 truth: opening a sheet replays it. The tables are :data:`barbu.storage.sheets` and
-:data:`barbu.storage.sheet_changes` (Alembic revision ``v0002``).
+:data:`barbu.storage.sheet_changes` (Alembic revision ``v0002``); their links are in
+:data:`barbu.storage.sheet_links` (``v0004``).
+
+Who may open a sheet is kept in :data:`barbu.storage.sheet_links`: one row per link
+(``owner``, ``editor`` or ``viewer``), holding only the SHA-256 of the link's random key
+(:func:`new_key`). The web app answers only to a key (:meth:`SheetStore.roles`); the terminal
+reads the database directly, so it opens every sheet.
 
 Every save checks the sheet's ``version``: a save made on a sheet that was changed
 elsewhere since it was opened is refused (kind ``store``) and changes nothing.
@@ -21,14 +27,19 @@ elsewhere since it was opened is refused (kind ``store``) and changes nothing.
 ('friday-game', [('Friday game', 1)])
 >>> store.open("fri").history.sheet.totals
 [1, -7, -7, -7]
+>>> link, key = store.add_link("friday-game", "viewer")
+>>> store.roles([key]), store.roles(["a guess"])
+({'friday-game': 'viewer'}, {})
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,13 +49,62 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import Sheet
-from barbu.storage import Store, StoreError, sheet_changes, sheets
+from barbu.storage import Store, StoreError, sheet_changes, sheet_links, sheets
 
 DEFAULT_DB = "sqlite:///barbu.db"
 """The database ``barbu score`` and ``barbu serve`` use when ``--db`` is not given."""
 
 RESERVED = ("stats", "import", "new")
 """Ids a sheet never gets: they are words of the web app's routes."""
+
+
+ROLES = ("viewer", "editor", "owner")
+"""What a link lets its holder do, each role everything the one before may: read and export;
+enter, edit, undo and rename; delete and share."""
+
+MAX_KEYS = 64
+"""The most keys one request is checked with (a browser holding more sends its latest)."""
+
+
+def new_key() -> str:
+    """A link's key: 192 random bits, URL-safe.
+
+    >>> len(new_key()), new_key() == new_key()
+    (32, False)
+    """
+    return secrets.token_urlsafe(24)
+
+
+def key_hash(key: str) -> str:
+    """The stored form of a key (the key itself is never stored).
+
+    >>> key_hash("abc")[:12]
+    'ba7816bf8f01'
+    """
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+
+
+def role_at_least(role: str | None, need: str) -> bool:
+    """Whether ``role`` may do what ``need`` may.
+
+    >>> role_at_least("owner", "editor"), role_at_least("viewer", "editor"), role_at_least(None, "viewer")
+    (True, False, False)
+    """
+    return role in ROLES and ROLES.index(role) >= ROLES.index(need)
+
+
+@dataclass(frozen=True)
+class SheetLink:
+    """A link to a sheet as stored (its key is not: it is shown once, when the link is made)."""
+
+    id: str
+    sheet_id: str
+    role: str
+    created: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The link as JSON, without its key."""
+        return {"id": self.id, "role": self.role, "created": self.created}
 
 
 def slug(title: str) -> str:
@@ -137,10 +197,15 @@ class SheetStore:
 
     # -- reading -------------------------------------------------------------------
 
-    def list(self) -> list[SheetSummary]:
-        """Every sheet, the most recently changed first."""
+    def list(self, only: Collection[str] | None = None) -> list[SheetSummary]:
+        """Every sheet (or those whose ids are in ``only``), the most recently changed first."""
+        query = select(sheets).order_by(sheets.c.updated.desc(), sheets.c.id)
+        if only is not None:
+            if not only:
+                return []
+            query = query.where(sheets.c.id.in_(list(only)))
         with self.engine.connect() as conn:
-            rows = conn.execute(select(sheets).order_by(sheets.c.updated.desc(), sheets.c.id)).mappings()
+            rows = conn.execute(query).mappings()
             return [
                 SheetSummary(
                     r["id"],
@@ -213,8 +278,13 @@ class SheetStore:
 
     # -- writing -------------------------------------------------------------------
 
-    def create(self, history: SheetHistory, title: str | None = None) -> StoredSheet:
-        """Store a new sheet; its id comes from the title (made unique)."""
+    def create(self, history: SheetHistory, title: str | None = None, owner_key: str | None = None) -> StoredSheet:
+        """Store a new sheet; its id comes from the title (made unique).
+
+        With ``owner_key`` (see :func:`new_key`), the sheet's owner link is stored with it, in
+        the same transaction; without, only the terminal opens the sheet until
+        :meth:`add_link` makes one.
+        """
         title = _check_title(title or "") or default_title(history.sheet)
         base = slug(title)
         now = time.time()
@@ -235,6 +305,8 @@ class SheetStore:
                         )
                     )
                     self._write_log(conn, sheet_id, history.log, 0)
+                    if owner_key is not None:
+                        conn.execute(insert(sheet_links).values(self._link_row(sheet_id, "owner", owner_key, now)))
             except IntegrityError:
                 continue  # the id is taken: try the next one
             stored.version = 1
@@ -289,9 +361,68 @@ class SheetStore:
         """Delete a sheet and its log; return its id."""
         sheet_id = self.resolve(ref)
         with self.engine.begin() as conn:
+            conn.execute(delete(sheet_links).where(sheet_links.c.sheet_id == sheet_id))
             conn.execute(delete(sheet_changes).where(sheet_changes.c.sheet_id == sheet_id))
             conn.execute(delete(sheets).where(sheets.c.id == sheet_id))
         return sheet_id
+
+    # -- links -----------------------------------------------------------------------
+
+    def roles(self, keys: Iterable[str]) -> dict[str, str]:
+        """The sheets the ``keys`` open, each with the best role they give (unknown keys give nothing)."""
+        hashes = sorted({key_hash(k) for k in list(keys)[:MAX_KEYS] if k})
+        if not hashes:
+            return {}
+        out: dict[str, str] = {}
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(sheet_links.c.sheet_id, sheet_links.c.role).where(sheet_links.c.key_hash.in_(hashes))
+            )
+            for sheet_id, role in found:
+                if role in ROLES and not role_at_least(out.get(sheet_id), role):
+                    out[sheet_id] = role
+        return out
+
+    def add_link(self, sheet_id: str, role: str) -> tuple[SheetLink, str]:
+        """A new link to the sheet: the link as stored and its key (shown once, never stored)."""
+        if role not in ROLES:
+            raise SheetError("store", f"a link is for an owner, an editor or a viewer, not {role!r}")
+        key = new_key()
+        row = self._link_row(sheet_id, role, key, time.time())
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(sheet_links).values(row))
+        except IntegrityError:
+            raise SheetError("store", f"no sheet {sheet_id!r}: it was removed") from None
+        return SheetLink(row["id"], sheet_id, role, row["created"]), key
+
+    def links(self, sheet_id: str) -> Sequence[SheetLink]:
+        """The sheet's links, the oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(sheet_links)
+                .where(sheet_links.c.sheet_id == sheet_id)
+                .order_by(sheet_links.c.created, sheet_links.c.id)
+            ).mappings()
+            return [SheetLink(r["id"], r["sheet_id"], r["role"], r["created"]) for r in rows]
+
+    def revoke(self, sheet_id: str, link_id: str) -> bool:
+        """Delete one link of the sheet (its key opens nothing from now on); False if there is none."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                delete(sheet_links).where(sheet_links.c.sheet_id == sheet_id, sheet_links.c.id == link_id)
+            )
+            return bool(done.rowcount == 1)
+
+    @staticmethod
+    def _link_row(sheet_id: str, role: str, key: str, now: float) -> dict[str, Any]:
+        return {
+            "key_hash": key_hash(key),
+            "id": secrets.token_hex(6),
+            "sheet_id": sheet_id,
+            "role": role,
+            "created": now,
+        }
 
     def count(self) -> int:
         """How many sheets there are."""
@@ -324,4 +455,18 @@ def _text(change: dict[str, Any]) -> str:
     return json.dumps(change, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-__all__ = ["DEFAULT_DB", "RESERVED", "SheetStore", "SheetSummary", "StoredSheet", "default_title", "slug"]
+__all__ = [
+    "DEFAULT_DB",
+    "MAX_KEYS",
+    "RESERVED",
+    "ROLES",
+    "SheetLink",
+    "SheetStore",
+    "SheetSummary",
+    "StoredSheet",
+    "default_title",
+    "key_hash",
+    "new_key",
+    "role_at_least",
+    "slug",
+]

@@ -25,10 +25,10 @@ from barbu.sheet.notation import (
     parse_order,
     parse_player,
 )
-from barbu.sheet.rows import tally_totals
 from barbu.sheet.stats import sheet_stats
 from barbu.sheet.store import SheetStore, StoredSheet
 from barbu.sheet.tables import choice_text, deal_line, sheet_text, stats_text
+from barbu.tally_keys import tally_table
 
 HELP = """commands at the contract prompt:
   CONTRACT or its number   enter the next deal (the start of a contract id is enough)
@@ -102,61 +102,40 @@ class Console:
 # -- entering a deal ---------------------------------------------------------------------
 
 
-_TALLY_QUESTIONS = {
-    "tricks": "tricks won",
-    "hearts": "hearts taken (the ace included)",
-    "queens": "queens taken",
-    "jacks_and_kings": "jacks and kings taken",
-    "ace_of_hearts": "who took the ace of hearts",
-    "king_of_hearts": "who took the king of hearts",
-    "first": "who won trick 1",
-}
-
-
 def ask_tally(console: Console, sheet: Sheet, contract: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Ask each key of the contract's tally (answers checked for form; the core checks the sums)."""
+    """Ask each key of the contract's tally by its kind and label in :data:`~barbu.tally_keys.TALLY_KEYS`
+    (answers checked for form; the core checks the sums)."""
     r = sheet.rules
     names = sheet.players
     n = r.players
     keys = r.contract(contract).tally_keys()
-    totals = tally_totals(r)
+    table = tally_table(r.deck, r.cards_each)
     order = " ".join(names)
     tally: dict[str, Any] = {}
     for key in keys:
         old = default.get(key) if default else None
-        if key in ("tricks", "hearts", "queens", "jacks_and_kings"):
-            prompt = f"{_TALLY_QUESTIONS[key]}, {order} ({totals[key]} in all)"
+        kind, label, total = table[key]["kind"], table[key]["label"], table[key]["total"]
+        if kind == "count":
             shown = " ".join(map(str, old)) if old is not None else None
-            total = int(totals[key])
-            tally[key] = console.until_valid(prompt, _counts_reader(n, total, key), shown)
-        elif key in ("ace_of_hearts", "king_of_hearts", "first", "second_last", "last"):
-            if key == "second_last":
-                prompt = f"who won trick {r.cards_each - 1}"
-            elif key == "last":
-                prompt = f"who won the last trick ({r.cards_each})"
-            else:
-                prompt = _TALLY_QUESTIONS[key]
+            tally[key] = console.until_valid(f"{label}, {order} ({total} in all)", _counts_reader(n, total, key), shown)
+        elif kind == "seat":
             tally[key] = console.until_valid(
-                prompt, lambda t: parse_player(t, names), names[old] if old is not None else None
+                label, lambda t: parse_player(t, names), names[old] if old is not None else None
             )
-        elif key == "order":
+        elif kind == "order":
             shown = " ".join(names[s] for s in old) if old is not None else None
-            tally[key] = console.until_valid("finishing order, first out first", lambda t: parse_order(t, names), shown)
-        elif key == "suits":
+            tally[key] = console.until_valid(label, lambda t: parse_order(t, names), shown)
+        elif kind == "suits":
             rows = []
             for seat, name in enumerate(names):
                 shown = " ".join(map(str, old[seat])) if old is not None else None
-                rows.append(
-                    console.until_valid(f"cards {name} took per suit S H D C", _counts_reader(4, None, "suits"), shown)
-                )
+                rows.append(console.until_valid(f"{name}: {label}", _counts_reader(4, None, "suits"), shown))
             tally[key] = rows
-        elif key == "arrangements":
+        elif kind == "arrangements":
             arrangements = []
             for seat, name in enumerate(names):
                 shown = " ".join(old[seat]) if old is not None else None
-                arrangements.append(
-                    console.until_valid(f"{name}'s 13 cards: back 5, middle 5, front 3", parse_cards, shown)
-                )
+                arrangements.append(console.until_valid(f"{name}: {label}", parse_cards, shown))
             tally[key] = arrangements
     return tally
 

@@ -43,6 +43,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -127,6 +128,19 @@ sheet_changes = Table(
 )
 """A sheet's log of changes (``add``, ``tally``, ``edit``, ``delete``, ``insert``, ``players``),
 numbered from 1: the sheet is its base record with these changes replayed up to ``position``."""
+
+sheet_links = Table(
+    "sheet_links",
+    metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("id", String(16), nullable=False, unique=True),
+    Column("sheet_id", String(48), ForeignKey("sheets.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Who may open a score sheet: one row per link (``owner``, ``editor`` or ``viewer``), holding the
+SHA-256 of the link's random key (the key itself is never stored) and a public ``id`` to revoke it by
+(Alembic revision ``v0004``)."""
 
 seat_claims = Table(
     "seat_claims",
@@ -438,6 +452,21 @@ class Store:
                 by_table[s["table_id"]].append(_seat_row(s))
             return [(t, by_table[t.id], n) for t, n in rows]
 
+    def delete_table(self, table_id: str) -> bool:
+        """Delete a table, its seats, claims, creator and action log in one transaction; False if there was none."""
+        with self.engine.begin() as conn:
+            for child in (actions, seat_claims, table_creators, seats):
+                conn.execute(delete(child).where(child.c.table_id == table_id))
+            return bool(conn.execute(delete(tables).where(tables.c.id == table_id)).rowcount == 1)
+
+    def table_creator(self, table_id: str) -> str | None:
+        """The browser that created the table (its cookie's hash), or None (a table made before creators were kept)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
+            ).scalar_one_or_none()
+            return str(found) if found is not None else None
+
     def unfinished_tables_of(self, creator: str) -> int:
         """How many tables ``creator`` made that are not finished."""
         with self.engine.connect() as conn:
@@ -476,6 +505,7 @@ __all__ = [
     "metadata",
     "seat_claims",
     "sheet_changes",
+    "sheet_links",
     "sheets",
     "table_creators",
 ]

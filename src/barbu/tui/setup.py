@@ -36,7 +36,7 @@ from textual.widgets.option_list import Option
 
 from barbu.bots import BOT_LEVELS
 from barbu.errors import BarbuError
-from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, flag_applies, rules
+from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, applicable_flags, rules
 from barbu.tui.saved_game import load_table, new_seed, saved_games
 from barbu.tui.table import SEAT_NAMES, Table, default_bot_level
 
@@ -288,8 +288,8 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             self.query_one("#players-row").display = len(rs.player_counts) > 1
             self.query_one("#flags-heading", Static).update(f"House rules of {rs.title}")
             for name in FLAG_ORDER:
-                self.query_one(f"#row-{name}").display = flag_applies(base, name)
-                self._show_flag(name, getattr(base.flags, name), rs.contracts_per_declarer)
+                self.query_one(f"#row-{name}").display = name in applicable_flags(base)
+                self._show_flag(name, getattr(base.flags, name), base.contracts_per_declarer)
             seat = self.query_one("#seat", Select)
             chosen_seat = seat.value if isinstance(seat.value, int) and seat.value < self.players else 0
             seat.set_options([(f"seat {s}", s) for s in range(self.players)])
@@ -384,7 +384,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
         if len(rs.player_counts) > 1 and self.players != rs.player_counts[0]:
             out["player_count"] = self.players
         for name in FLAG_ORDER:
-            if not flag_applies(base, name):
+            if name not in applicable_flags(base):
                 continue
             widget = self.query_one(f"#flag-{name}")
             value: Any = typed_flag(name, widget.value) if isinstance(widget, Input) else _field_value(widget)

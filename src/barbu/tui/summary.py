@@ -109,7 +109,7 @@ def ranking_lines(ranking: Sequence[int], totals: Sequence[int], names: Sequence
             line.append("  winner", style="bold")
             line.stylize("bold")
         lines.append(line)
-    if rules.name == "king":
+    if rules.ruleset.positive_totals_win:
         positive = [names[s] for s, t in enumerate(totals) if t > 0] or list(names)
         lines += [Text(), Text("Turkish custom, every positive total wins: " + ", ".join(positive), style="italic")]
     return lines

@@ -1,5 +1,7 @@
-// Cards drawn in CSS, and the words the pages use for Barbu's contracts, suits and ranks.
+// Cards drawn in CSS, the words the pages use for suits and ranks, and the contracts' titles
+// as the server gives them.
 // Nothing here knows a rule: which card is legal always comes from the server's view.
+import { el } from "./dom.js";
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -11,22 +13,19 @@ const RANK_NAMES = {
 const RANK_ORDER = "23456789TJQKA";
 const SUIT_ORDER = "SHCD"; // alternating colours in a hand
 
-export const CONTRACT_NAMES = {
-  "no-tricks": "No Tricks",
-  "no-hearts": "No Hearts",
-  "no-queens": "No Queens",
-  "no-king": "No King of Hearts",
-  "no-last-two": "No Last Two",
-  trumps: "Trumps",
-  domino: "Domino",
-  "ravage-city": "Ravage City",
-  "chinese-poker": "Chinese Poker",
-  salad: "Salad",
-};
+// Contract titles are the core's, per rule set, as /api/rules serves them.
+const TITLES = {};
 
-export function contractName(id) {
+/** Fetch the contract titles of every rule set (once, before they are shown). */
+export async function loadContractTitles() {
+  const sets = await fetch("/api/rules").then((r) => r.json());
+  for (const rs of sets) TITLES[rs.name] = Object.fromEntries(rs.contracts.map((c) => [c.id, c.title]));
+}
+
+/** The title of contract `id` in rule set `variant` (the id until the titles are loaded). */
+export function contractName(variant, id) {
   if (!id) return "";
-  return CONTRACT_NAMES[id] || id.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+  return (TITLES[variant] && TITLES[variant][id]) || id;
 }
 
 export function rankText(rank) {
@@ -55,23 +54,17 @@ export function sortHand(names) {
  * `size` is "hand" (default), "small" or "mini".
  */
 export function cardEl(name, { button = false, size = "", extra = "" } = {}) {
-  const el = document.createElement(button ? "button" : "div");
-  el.className = `card ${isRed(name) ? "red" : "black"} ${size} ${extra}`.trim();
-  el.dataset.card = name;
-  el.setAttribute("aria-label", cardLabel(name));
-  if (!button) el.setAttribute("role", "img");
   const rank = rankText(name[0]);
   const suit = SUITS[name[1]];
-  el.innerHTML =
-    `<span class="idx" aria-hidden="true">${rank}<br>${suit}</span>` +
-    `<span class="pip" aria-hidden="true">${suit}</span>`;
-  return el;
+  return el(
+    button ? "button" : "div",
+    { class: `card ${isRed(name) ? "red" : "black"} ${size} ${extra}`.trim(), data: { card: name }, "aria-label": cardLabel(name), role: button ? null : "img" },
+    el("span", { class: "idx", "aria-hidden": "true" }, rank, el("br"), suit),
+    el("span", { class: "pip", "aria-hidden": "true" }, suit),
+  );
 }
 
 /** A face-down card. */
 export function backEl(size = "mini") {
-  const el = document.createElement("div");
-  el.className = `card back ${size}`;
-  el.setAttribute("aria-hidden", "true");
-  return el;
+  return el("div", { class: `card back ${size}`, "aria-hidden": "true" });
 }

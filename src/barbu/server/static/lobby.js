@@ -1,6 +1,7 @@
 // The lobby: create a table (rule set, options, seats and bot levels), join by link,
 // list open, playing and finished tables.
-import { chosenOptions as optionsOf, esc, playerCount as countOf, renderCounts, renderFlags as flagsInto } from "./ruleform.js";
+import { el, joined } from "./dom.js";
+import { chosenOptions as optionsOf, playerCount as countOf, renderCounts, renderFlags as flagsInto } from "./ruleform.js";
 
 const $ = (id) => document.getElementById(id);
 let RULES = [];
@@ -21,19 +22,27 @@ function renderSeats() {
     kind: row.querySelector("select.kind").value,
     level: row.querySelector("select.level").value,
   }));
-  box.innerHTML = "";
+  box.replaceChildren();
   for (let i = 0; i < n; i++) {
     const prev = old[i] || { kind: i === 0 ? "you" : "bot", level: LEVELS.includes("heuristic") ? "heuristic" : LEVELS[0] };
-    const row = document.createElement("div");
-    row.className = "seat-choice";
-    row.innerHTML =
-      `<strong>Seat ${i}</strong>` +
-      `<label>Player <select class="kind" aria-label="Seat ${i} player">` +
-      `<option value="you">You</option><option value="friend">A friend (invitation link)</option><option value="bot">Bot</option>` +
-      `</select></label>` +
-      `<label class="level-label">Level <select class="level" aria-label="Seat ${i} bot level">` +
-      LEVELS.map((l) => `<option>${esc(l)}</option>`).join("") +
-      `</select></label>`;
+    const row = el(
+      "div",
+      { class: "seat-choice" },
+      el("strong", {}, `Seat ${i}`),
+      el(
+        "label",
+        {},
+        "Player ",
+        el(
+          "select",
+          { class: "kind", "aria-label": `Seat ${i} player` },
+          el("option", { value: "you" }, "You"),
+          el("option", { value: "friend" }, "A friend (invitation link)"),
+          el("option", { value: "bot" }, "Bot"),
+        ),
+      ),
+      el("label", { class: "level-label" }, "Level ", el("select", { class: "level", "aria-label": `Seat ${i} bot level` }, LEVELS.map((l) => el("option", {}, l)))),
+    );
     row.querySelector("select.kind").value = prev.kind;
     row.querySelector("select.level").value = prev.level;
     const sync = () => row.querySelector(".level-label").classList.toggle("hidden", row.querySelector("select.kind").value !== "bot");
@@ -82,15 +91,15 @@ async function create(ev) {
   for (const s of data.seats) links[s.seat] = linkFor(s.link);
   const mine = rows.findIndex((row) => row.querySelector("select.kind").value === "you");
   const box = $("created-links");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const s of data.seats) {
     const who = s.seat === mine ? "you" : "a friend";
-    const row = document.createElement("label");
-    row.innerHTML = `Seat ${s.seat} (${who}) <input readonly value="${esc(links[s.seat])}" aria-label="Invitation link of seat ${s.seat}">`;
+    const row = el("label", {}, `Seat ${s.seat} (${who}) `, el("input", { readonly: true, value: links[s.seat], "aria-label": `Invitation link of seat ${s.seat}` }));
     row.querySelector("input").addEventListener("focus", (e) => e.target.select());
     box.appendChild(row);
   }
   $("go-watch").href = data.watch;
+  $("delete-table").dataset.table = data.table; // the server knows this browser created it (its HttpOnly cookie)
   const goSeat = $("go-seat");
   if (mine >= 0) {
     goSeat.href = links[mine];
@@ -104,14 +113,28 @@ async function create(ev) {
   refreshLists();
 }
 
+// Who sits at table `t`, as nodes: "Ann, bot (heuristic), seat 2 (free)".
+// Delete the table just created (the browser sends its cookie; the server says if it may).
+async function deleteTable() {
+  const table = $("delete-table").dataset.table;
+  if (!table || !confirm("Delete this table? Everyone at it is disconnected.")) return;
+  const res = await fetch(`/api/tables/${encodeURIComponent(table)}`, { method: "DELETE", credentials: "same-origin" });
+  const data = await res.json();
+  if (!res.ok) {
+    $("delete-error").textContent = data.error.message;
+    return;
+  }
+  $("created").classList.add("hidden");
+  refreshLists();
+}
+
 function seatsText(t) {
-  return t.seats
-    .map((s) => {
-      if (s.kind === "bot") return `bot (${esc(s.level)})`;
-      const who = s.name ? esc(s.name) : `seat ${s.seat}`;
-      return s.joined ? who : `${who} <span class="muted">(free)</span>`;
-    })
-    .join(", ");
+  const seats = t.seats.map((s) => {
+    if (s.kind === "bot") return `bot (${s.level})`;
+    const who = s.name ? s.name : `seat ${s.seat}`;
+    return s.joined ? who : [`${who} `, el("span", { class: "muted" }, "(free)")];
+  });
+  return joined(seats, ", ");
 }
 
 async function refreshList(status) {
@@ -120,19 +143,20 @@ async function refreshList(status) {
     const res = await fetch(`/api/tables?status=${status}&limit=30`);
     const tables = await res.json();
     if (!tables.length) {
-      box.innerHTML = `<p class="muted">None.</p>`;
+      box.replaceChildren(el("p", { class: "muted" }, "None."));
       return;
     }
     const rows = tables.map((t) => {
       const when = new Date((t.finished || t.created) * 1000).toLocaleString();
       const rs = RULES.find((r) => r.name === t.variant);
-      const links = [`<a href="/t/${esc(t.id)}">${status === "finished" ? "see" : "watch"}</a>`];
-      if (status === "finished") links.push(`<a href="/api/tables/${esc(t.id)}/record" download="barbu-${esc(t.id)}.json">record</a>`);
-      return `<tr><td>${esc(rs ? rs.title : t.variant)}</td><td>${seatsText(t)}</td><td class="muted">${esc(when)}</td><td>${links.join(" · ")}</td></tr>`;
+      const id = encodeURIComponent(t.id);
+      const links = [el("a", { href: `/t/${id}` }, status === "finished" ? "see" : "watch")];
+      if (status === "finished") links.push(el("a", { href: `/api/tables/${id}/record`, download: `barbu-${t.id}.json` }, "record"));
+      return el("tr", {}, el("td", {}, rs ? rs.title : t.variant), el("td", {}, seatsText(t)), el("td", { class: "muted" }, when), el("td", {}, joined(links, " · ")));
     });
-    box.innerHTML = `<table class="list"><tbody>${rows.join("")}</tbody></table>`;
+    box.replaceChildren(el("table", { class: "list" }, el("tbody", {}, rows)));
   } catch (e) {
-    box.innerHTML = `<p class="error-box">Could not load the list.</p>`;
+    box.replaceChildren(el("p", { class: "error-box" }, "Could not load the list."));
   }
 }
 
@@ -156,7 +180,7 @@ function join(ev) {
 
 async function start() {
   [RULES, LEVELS] = await Promise.all([fetch("/api/rules").then((r) => r.json()), fetch("/api/bots").then((r) => r.json())]);
-  $("variant").innerHTML = RULES.map((r) => `<option value="${esc(r.name)}">${esc(r.title)}</option>`).join("");
+  $("variant").replaceChildren(...RULES.map((r) => el("option", { value: r.name }, r.title)));
   $("name").value = localStorage.getItem("barbu.name") || "";
   const onVariant = () => {
     renderCounts(currentRuleSet(), $("player-count"), $("count-label"));
@@ -170,6 +194,7 @@ async function start() {
   });
   onVariant();
   $("create").addEventListener("submit", create);
+  $("delete-table").addEventListener("click", deleteTable);
   $("join").addEventListener("submit", join);
   $("join-link").addEventListener("input", (e) => e.target.setCustomValidity(""));
   refreshLists();

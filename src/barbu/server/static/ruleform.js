@@ -1,10 +1,7 @@
 // A rule set's settings in a form: the player count where it varies and the house rules
 // (every flag of RULES.md §6 that applies to it), as /api/rules lists them. Shared by the
 // lobby (a new table) and the score sheets page (a new sheet).
-
-export function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
+import { el } from "./dom.js";
 
 // The player count chosen in `countSelect` (or the rule set's only count).
 export function playerCount(rs, countSelect) {
@@ -14,28 +11,26 @@ export function playerCount(rs, countSelect) {
 // Fill `countSelect` with the rule set's player counts and show it only where there is a choice.
 export function renderCounts(rs, countSelect, countLabel) {
   countLabel.classList.toggle("hidden", rs.players.length < 2);
-  countSelect.innerHTML = rs.players.map((n) => `<option>${n}</option>`).join("");
+  countSelect.replaceChildren(...rs.players.map((n) => el("option", {}, n)));
 }
 
 // One input per flag of the rule set into `box`; ids are `${prefix}${flag}`.
 export function renderFlags(rs, box, prefix = "flag-") {
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const f of rs.flags) {
     const id = `${prefix}${f.name}`;
     const label = f.name.replace(/_/g, " ");
     let input;
     if (f.kind === "bool") {
-      input = `<input type="checkbox" id="${id}" ${f.default ? "checked" : ""}>`;
+      input = el("input", { type: "checkbox", id, checked: !!f.default });
     } else if (f.kind === "choice") {
-      input = `<select id="${id}">${f.choices.map((c) => `<option ${c === f.default ? "selected" : ""}>${esc(c)}</option>`).join("")}</select>`;
+      input = el("select", { id }, f.choices.map((c) => el("option", { selected: c === f.default }, c)));
     } else if (f.kind === "int") {
-      input = `<input type="number" id="${id}" value="${f.default}" style="width:5rem">`;
+      input = el("input", { type: "number", id, value: f.default, class: "int-flag" });
     } else {
-      input = `<input id="${id}" value="${esc(f.default.join(", "))}" size="14">`;
+      input = el("input", { id, value: f.default.join(", "), size: 14 });
     }
-    const el = document.createElement("label");
-    el.innerHTML = `${input}<span>${esc(label)}</span>`;
-    box.appendChild(el);
+    box.appendChild(el("label", {}, input, el("span", {}, label)));
   }
 }
 

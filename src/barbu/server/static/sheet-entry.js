@@ -3,8 +3,9 @@
 // contract. What the form offers is what the server said (`/form`: the contracts left, the
 // grid's open cells, compulsory doubles); the expansion of "maximum" and every score or
 // refusal come from the server too (`/fill`, `/preview`, `/changes`).
-import { call, esc, signed, SUIT_SIGN } from "./sheetkit.js";
-import { readTally, showSums, tallyHtml } from "./sheet-tally.js";
+import { el, joined } from "./dom.js";
+import { signed, SUIT_SIGN } from "./sheetkit.js";
+import { readTally, showSums, tallyEls } from "./sheet-tally.js";
 
 const MARK = ["", "X", "XX"];
 const STATE_WORD = ["no", "doubled", "redoubled"];
@@ -65,6 +66,7 @@ export class DealForm {
   // -- the four modes -----------------------------------------------------------------
 
   async showNext() {
+    if (this.page.view.role === "viewer") return; // a view link enters nothing: the form stays hidden
     const sheet = this.sheet;
     if (sheet.pending !== null) {
       const data = await this.formFor(sheet.pending, {});
@@ -145,15 +147,15 @@ export class DealForm {
     if (s.mode !== "tally" && sheet.contracts_per_declarer > 1) notes.push(`${decl}'s contract ${s.next.k} of ${sheet.contracts_per_declarer}.`);
     if (s.next.forced.length && s.mode !== "tally") {
       const who = s.next.forced.map((x) => this.names[x]).join(" and ");
-      notes.push(`<strong>Compulsory:</strong> ${esc(who)} must double ${esc(decl)} in this deal.`);
+      notes.push([el("strong", {}, "Compulsory:"), ` ${who} must double ${decl} in this deal.`]);
     }
     const carried = Object.keys(s.edits);
     if (carried.length) notes.push(`Saved together with your change${carried.length > 1 ? "s" : ""} to deal ${carried.join(", ")}.`);
     if (s.mode === "tally") {
       const row = sheet.deals[s.deal - 1];
-      notes.push(`${esc(decl)} declared ${esc(row.title)}${row.trump ? ` ${SUIT_SIGN[row.trump]}` : ""}${row.rank ? ` from ${esc(row.rank)}` : ""}; enter what each player took.`);
+      notes.push(`${decl} declared ${row.title}${row.trump ? ` ${SUIT_SIGN[row.trump]}` : ""}${row.rank ? ` from ${row.rank}` : ""}; enter what each player took.`);
     }
-    $("entry-note").innerHTML = notes.join(" ");
+    $("entry-note").replaceChildren(...joined(notes, " ").flat());
     $("entry-note").classList.toggle("hidden", !notes.length);
     this.renderContracts();
     this.renderOptions();
@@ -170,13 +172,11 @@ export class DealForm {
     const s = this.state;
     const box = $("contracts");
     $("f-contract").classList.toggle("hidden", s.mode === "tally");
-    box.innerHTML = s.next.contracts
-      .map(
-        (c) =>
-          `<label class="chip"><input type="radio" name="contract" value="${esc(c.id)}" ${c.id === s.entry.contract ? "checked" : ""} ${s.next.fixed ? "disabled" : ""}>` +
-          `<span>${esc(c.title)}</span></label>`,
-      )
-      .join("");
+    box.replaceChildren(
+      ...s.next.contracts.map((c) =>
+        el("label", { class: "chip" }, el("input", { type: "radio", name: "contract", value: c.id, checked: c.id === s.entry.contract, disabled: !!s.next.fixed }), el("span", {}, c.title)),
+      ),
+    );
     for (const input of box.querySelectorAll("input")) {
       input.addEventListener("change", () => this.setContract(input.value));
     }
@@ -209,13 +209,16 @@ export class DealForm {
     $("f-trump").classList.toggle("hidden", !trump);
     $("f-rank").classList.toggle("hidden", !rank);
     if (trump) {
-      $("trumps").innerHTML = ["S", "H", "D", "C"]
-        .map(
-          (x) =>
-            `<label class="chip suit-chip${x === "H" || x === "D" ? " red" : ""}"><input type="radio" name="trump" value="${x}" ${s.entry.trump === x ? "checked" : ""}>` +
-            `<span aria-label="${{ S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[x]}">${SUIT_SIGN[x]}</span></label>`,
-        )
-        .join("");
+      $("trumps").replaceChildren(
+        ...["S", "H", "D", "C"].map((x) =>
+          el(
+            "label",
+            { class: `chip suit-chip${x === "H" || x === "D" ? " red" : ""}` },
+            el("input", { type: "radio", name: "trump", value: x, checked: s.entry.trump === x }),
+            el("span", { "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[x] }, SUIT_SIGN[x]),
+          ),
+        ),
+      );
       for (const input of $("trumps").querySelectorAll("input")) {
         input.addEventListener("change", () => {
           s.entry.trump = input.value;
@@ -224,9 +227,9 @@ export class DealForm {
       }
     }
     if (rank) {
-      $("ranks").innerHTML = s.next.ranks
-        .map((x) => `<label class="chip rank-chip"><input type="radio" name="rank" value="${x}" ${s.entry.rank === x ? "checked" : ""}><span>${x === "T" ? "10" : x}</span></label>`)
-        .join("");
+      $("ranks").replaceChildren(
+        ...s.next.ranks.map((x) => el("label", { class: "chip rank-chip" }, el("input", { type: "radio", name: "rank", value: x, checked: s.entry.rank === x }), el("span", {}, x === "T" ? "10" : x))),
+      );
       for (const input of $("ranks").querySelectorAll("input")) {
         input.addEventListener("change", () => {
           s.entry.rank = input.value;
@@ -245,39 +248,63 @@ export class DealForm {
     const c = this.choice();
     const box = $("grid");
     if (!c || !this.sheet.doubling || s.mode === "tally") {
-      box.innerHTML = "";
+      box.replaceChildren();
       return;
     }
     const names = this.names;
     const n = names.length;
     const decl = s.next.declarer;
-    let html = `<table class="dgrid"><caption class="visually-hidden">Who doubled whom: a row per doubler, a column per doubled player</caption>`;
-    html += `<thead><tr><th scope="col" class="corner"></th>`;
-    for (let b = 0; b < n; b++) html += `<th scope="col" class="${b === decl ? "decl" : ""}">${esc(names[b])}</th>`;
-    html += `<th scope="col" class="says"><span class="visually-hidden">says</span></th></tr></thead><tbody>`;
-    for (const a of s.next.speaking_order) {
-      html += `<tr><th scope="row" class="${a === decl ? "decl" : ""}">${esc(names[a])}${a === decl ? ' <span class="visually-hidden">(declarer)</span>' : ""}</th>`;
-      for (let b = 0; b < n; b++) {
-        if (a === b) {
-          html += `<td class="self" aria-hidden="true"></td>`;
-          continue;
-        }
+    const seats = [...Array(n).keys()];
+    const head = el(
+      "tr",
+      {},
+      el("th", { scope: "col", class: "corner" }),
+      seats.map((b) => el("th", { scope: "col", class: b === decl ? "decl" : "" }, names[b])),
+      el("th", { scope: "col", class: "says" }, el("span", { class: "visually-hidden" }, "says")),
+    );
+    const rows = s.next.speaking_order.map((a) => {
+      const cells = seats.map((b) => {
+        if (a === b) return el("td", { class: "self", "aria-hidden": "true" });
         const mine = this.cell(a, b);
         const mirror = this.cell(b, a);
         const open = (c.may_double[String(a)] || []).includes(b);
         const st = mine ? (mine.redoubled ? 2 : 1) : 0;
         const disabled = !mine && (mirror || !open);
-        html +=
-          `<td><button type="button" class="cell s${st}" data-a="${a}" data-b="${b}" ${disabled ? "disabled" : ""} ` +
-          `aria-label="${esc(names[a])} doubled ${esc(names[b])}: ${disabled ? "not open" : STATE_WORD[st]}">${MARK[st]}</button></td>`;
-      }
-      html +=
-        `<td class="says"><select data-seat="${a}" aria-label="${esc(names[a])} says"><option value="">says…</option>` +
-        (a === decl ? "" : `<option value="flanks">flanks</option>`) +
-        `<option value="maximum">maximum</option><option value="pass">pass</option></select></td></tr>`;
-    }
-    html += "</tbody></table>";
-    box.innerHTML = html;
+        return el(
+          "td",
+          {},
+          el(
+            "button",
+            { type: "button", class: `cell s${st}`, data: { a, b }, disabled: !!disabled, "aria-label": `${names[a]} doubled ${names[b]}: ${disabled ? "not open" : STATE_WORD[st]}` },
+            MARK[st],
+          ),
+        );
+      });
+      const says = el(
+        "select",
+        { data: { seat: a }, "aria-label": `${names[a]} says` },
+        el("option", { value: "" }, "says…"),
+        a === decl ? null : el("option", { value: "flanks" }, "flanks"),
+        el("option", { value: "maximum" }, "maximum"),
+        el("option", { value: "pass" }, "pass"),
+      );
+      return el(
+        "tr",
+        {},
+        el("th", { scope: "row", class: a === decl ? "decl" : "" }, names[a], a === decl ? [" ", el("span", { class: "visually-hidden" }, "(declarer)")] : null),
+        cells,
+        el("td", { class: "says" }, says),
+      );
+    });
+    box.replaceChildren(
+      el(
+        "table",
+        { class: "dgrid" },
+        el("caption", { class: "visually-hidden" }, "Who doubled whom: a row per doubler, a column per doubled player"),
+        el("thead", {}, head),
+        el("tbody", {}, rows),
+      ),
+    );
     $("grid-help").textContent =
       `A row per player who doubles, a column per player doubled, in speaking order (${s.next.speaking_order.map((x) => names[x]).join(", ")}). ` +
       "X: doubled, XX: doubled and redoubled; press a box again to change it.";
@@ -323,7 +350,7 @@ export class DealForm {
     const c = this.choice();
     const box = $("tally");
     $("f-tally").classList.toggle("hidden", !c);
-    box.innerHTML = c ? tallyHtml(c.tally_keys, this.names, this.sheet.tally_totals, this.state.entry.tally || {}) : "";
+    box.replaceChildren(...(c ? tallyEls(c.tally_keys, this.names, this.sheet.tally_table, this.state.entry.tally || {}) : []));
     showSums(box, this.sheet.tally_totals);
   }
 
@@ -335,7 +362,7 @@ export class DealForm {
   readTally() {
     const c = this.choice();
     if (!c) return { tally: {}, complete: false };
-    const read = readTally($("tally"), c.tally_keys, this.names.length);
+    const read = readTally($("tally"), c.tally_keys, this.names.length, this.sheet.tally_table);
     this.state.entry.tally = read.tally;
     return read;
   }
@@ -399,16 +426,16 @@ export class DealForm {
     }
     $("entry-error").textContent = "";
     const row = res.data.row;
-    const scores = row.final ? row.final.map((v, p) => `${esc(this.names[p])} ${signed(v)}`).join(" · ") : "";
+    const scores = row.final ? row.final.map((v, p) => `${this.names[p]} ${signed(v)}`).join(" · ") : "";
     const skipped = row.status === "skipped";
     shortcut.classList.toggle("hidden", !skipped);
     $("f-tally").classList.toggle("hidden", skipped || !this.choice());
     $("tally-later").classList.toggle("hidden", skipped || !this.mayWait());
     if (skipped) {
-      shortcut.innerHTML = `<strong>Not played:</strong> nobody doubled in a negative contract, so its points are divided (RULES.md 2.8): ${scores}.`;
+      shortcut.replaceChildren(el("strong", {}, "Not played:"), ` nobody doubled in a negative contract, so its points are divided (RULES.md 2.8): ${scores}.`);
       $("preview").textContent = "";
     } else {
-      $("preview").innerHTML = row.final ? `This deal gives: ${scores}` : "";
+      $("preview").textContent = row.final ? `This deal gives: ${scores}` : "";
     }
     return row;
   }
@@ -462,10 +489,10 @@ export class DealForm {
     const s = this.state;
     const box = $("later-choice");
     const buttons = [];
-    if (change.change === "edit") buttons.push(`<button type="button" class="secondary" data-do="also">Edit deal ${error.deal} too</button>`);
-    buttons.push(`<button type="button" class="danger" data-do="drop">Drop deals ${error.deal} and after</button>`);
-    buttons.push(`<button type="button" class="secondary" data-do="back">Back</button>`);
-    box.innerHTML = `<p>${esc(error.message)}</p><p class="muted small">Dropped deals come back with Undo.</p><div class="form-row">${buttons.join("")}</div>`;
+    if (change.change === "edit") buttons.push(el("button", { type: "button", class: "secondary", data: { do: "also" } }, `Edit deal ${error.deal} too`));
+    buttons.push(el("button", { type: "button", class: "danger", data: { do: "drop" } }, `Drop deals ${error.deal} and after`));
+    buttons.push(el("button", { type: "button", class: "secondary", data: { do: "back" } }, "Back"));
+    box.replaceChildren(el("p", {}, error.message), el("p", { class: "muted small" }, "Dropped deals come back with Undo."), el("div", { class: "form-row" }, buttons));
     box.classList.remove("hidden");
     box.querySelector("button").focus();
     box.querySelector('[data-do="drop"]').addEventListener("click", () => this.send({ ...change, drop_later: true }));

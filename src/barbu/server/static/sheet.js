@@ -2,8 +2,9 @@
 // running totals, the undoubled-negative shortcut), the form for the next deal, edits,
 // undo and redo, statistics and exports. Every score, every list of what may be chosen and
 // every refusal comes from the server (/api/sheets/…); the page only shows them.
+import { el, joined } from "./dom.js";
 import { DealForm } from "./sheet-entry.js";
-import { call, choiceHtml, doublesWords, esc, ordinal, signed, statsHtml } from "./sheetkit.js";
+import { call, choiceEl, doublesWords, ordinal, signed, statsEl } from "./sheetkit.js";
 
 const $ = (id) => document.getElementById(id);
 const sheetId = decodeURIComponent(location.pathname.split("/").pop());
@@ -60,6 +61,7 @@ function render() {
   const v = page.view;
   const sheet = v.sheet;
   document.title = `Barbu — ${v.title}`;
+  document.body.dataset.role = v.role; // owner, editor or viewer: the page offers what the role may do
   $("sheet-title").textContent = v.title;
   $("undo").disabled = !v.can_undo;
   $("redo").disabled = !v.can_redo;
@@ -74,9 +76,9 @@ function render() {
   }
   $("title-input").value = v.title;
   const names = $("names-inputs");
-  names.innerHTML = sheet.players
-    .map((n, s) => `<label><span class="small muted">Seat ${s}</span><input value="${esc(n)}" maxlength="40" aria-label="Name of seat ${s}"></label>`)
-    .join("");
+  names.replaceChildren(
+    ...sheet.players.map((n, s) => el("label", {}, el("span", { class: "small muted" }, `Seat ${s}`), el("input", { value: n, maxlength: 40, "aria-label": `Name of seat ${s}` }))),
+  );
   if ($("stats-box").open) loadStats();
   document.body.dataset.version = String(v.version);
 }
@@ -84,15 +86,22 @@ function render() {
 function renderTotals(sheet) {
   const names = sheet.players;
   const played = sheet.deals.filter((d) => d.final).length;
-  const cells = names
-    .map((n, s) => {
-      const rank = sheet.ranking[s];
-      return `<div class="total${rank === 1 && played ? " first" : ""}"><span class="who">${esc(n)}</span><span class="pts" data-seat="${s}" data-total="${sheet.totals[s]}">${sheet.totals[s]}</span><span class="rank small">${played ? ordinal(rank) : ""}</span></div>`;
-    })
-    .join("");
+  const cells = names.map((n, s) => {
+    const rank = sheet.ranking[s];
+    return el(
+      "div",
+      { class: `total${rank === 1 && played ? " first" : ""}` },
+      el("span", { class: "who" }, n),
+      el("span", { class: "pts", data: { seat: s, total: sheet.totals[s] } }, sheet.totals[s]),
+      el("span", { class: "rank small" }, played ? ordinal(rank) : ""),
+    );
+  });
   const progress = `${sheet.deals.length}/${sheet.deal_count}`;
   const unit = sheet.penalty_points ? "penalty points: lowest wins" : "";
-  $("totals").innerHTML = `<div class="totals-inner" style="--n:${names.length}"><div class="progress small">${progress}<span class="muted">deals</span></div>${cells}</div>${unit ? `<div class="unit small muted">${unit}</div>` : ""}`;
+  $("totals").replaceChildren(
+    el("div", { class: "totals-inner", style: { "--n": names.length } }, el("div", { class: "progress small" }, progress, el("span", { class: "muted" }, "deals")), cells),
+    unit ? el("div", { class: "unit small muted" }, unit) : "",
+  );
 }
 
 function renderDeals(sheet) {
@@ -100,14 +109,14 @@ function renderDeals(sheet) {
   const n = names.length;
   const box = $("deals");
   if (!sheet.deals.length) {
-    box.innerHTML = `<p class="muted">No deal yet.</p>`;
+    box.replaceChildren(el("p", { class: "muted" }, "No deal yet."));
     return;
   }
-  let html = `<div class="deal-head" style="--n:${n}"><span>#</span><span>Declarer · contract</span>${names.map((x) => `<span class="num">${esc(x)}</span>`).join("")}</div><ol class="deal-list">`;
-  for (const row of sheet.deals) html += dealHtml(row, names);
-  html += "</ol>";
-  if (sheet.notes.length) html += `<p class="muted small">${sheet.notes.map(esc).join("<br>")}</p>`;
-  box.innerHTML = html;
+  box.replaceChildren(
+    el("div", { class: "deal-head", style: { "--n": n } }, el("span", {}, "#"), el("span", {}, "Declarer · contract"), names.map((x) => el("span", { class: "num" }, x))),
+    el("ol", { class: "deal-list" }, sheet.deals.map((row) => dealEl(row, names))),
+    sheet.notes.length ? el("p", { class: "muted small" }, joined(sheet.notes, () => el("br"))) : "",
+  );
   for (const d of box.querySelectorAll("details")) {
     d.addEventListener("toggle", () => (d.open ? page.open.add(d.dataset.deal) : page.open.delete(d.dataset.deal)));
   }
@@ -116,44 +125,70 @@ function renderDeals(sheet) {
   for (const b of box.querySelectorAll("button[data-delete]")) b.addEventListener("click", () => removeDeal(Number(b.dataset.delete)));
 }
 
-function dealHtml(row, names) {
+function dealEl(row, names) {
   const n = names.length;
-  const status = { skipped: `<span class="tag">not played</span>`, pending: `<span class="tag warn">waits for its tally</span>` }[row.status] || "";
-  const finals = row.final ? row.final.map((v, s) => `<span class="num${v > 0 ? " pos" : v < 0 ? " neg" : ""}" data-seat="${s}">${signed(v)}</span>`).join("") : `<span class="num muted" style="grid-column: span ${n}">…</span>`;
-  const doubles = row.doubles.length ? `<span class="small muted dbl">${row.doubles.map((d) => `${esc(short(names[d.doubler]))}&gt;${d.redoubled ? "&gt;" : ""}${esc(short(names[d.doubled]))}`).join(" ")}</span>` : "";
-  let body = "";
+  const status = { skipped: el("span", { class: "tag" }, "not played"), pending: el("span", { class: "tag warn" }, "waits for its tally") }[row.status] || "";
+  const finals = row.final
+    ? row.final.map((v, s) => el("span", { class: `num${v > 0 ? " pos" : v < 0 ? " neg" : ""}`, data: { seat: s } }, signed(v)))
+    : el("span", { class: "num muted", style: { "grid-column": `span ${n}` } }, "…");
+  const doubles = row.doubles.length
+    ? el("span", { class: "small muted dbl" }, row.doubles.map((d) => `${short(names[d.doubler])}>${d.redoubled ? ">" : ""}${short(names[d.doubled])}`).join(" "))
+    : "";
+  const body = [];
   if (row.final) {
-    const line = (label, values, cls = "") => `<tr class="${cls}"><th scope="row">${label}</th>${values.map((v) => `<td>${signed(v)}</td>`).join("")}</tr>`;
-    body += `<div class="scroll-x"><table class="breakdown"><thead><tr><th></th>${names.map((x) => `<th scope="col">${esc(x)}</th>`).join("")}</tr></thead><tbody>`;
-    body += line(row.played ? "hand" : "divided", row.raw);
-    body += line("doubling", row.adjustments);
-    body += line("deal", row.final, "strong");
-    body += line("total", row.totals, "running");
-    body += `</tbody></table></div>`;
+    const line = (label, values, cls = "") => el("tr", { class: cls }, el("th", { scope: "row" }, label), values.map((v) => el("td", {}, signed(v))));
+    body.push(
+      el(
+        "div",
+        { class: "scroll-x" },
+        el(
+          "table",
+          { class: "breakdown" },
+          el("thead", {}, el("tr", {}, el("th"), names.map((x) => el("th", { scope: "col" }, x)))),
+          el("tbody", {}, line(row.played ? "hand" : "divided", row.raw), line("doubling", row.adjustments), line("deal", row.final, "strong"), line("total", row.totals, "running")),
+        ),
+      ),
+    );
   }
-  if (row.shortcut) body += `<p class="shortcut">${esc(row.shortcut)}</p>`;
-  body += `<p class="small"><strong>Doubles:</strong> ${doublesWords(row.doubles, names)}</p>`;
+  if (row.shortcut) body.push(el("p", { class: "shortcut" }, row.shortcut));
+  body.push(el("p", { class: "small" }, el("strong", {}, "Doubles:"), ` ${doublesWords(row.doubles, names)}`));
   if (row.pairs.length) {
-    body +=
-      `<ul class="pairs">` +
-      row.pairs
-        .map((p) => {
+    body.push(
+      el(
+        "ul",
+        { class: "pairs" },
+        row.pairs.map((p) => {
           const x = p.multiplier === 2 ? " ×2" : "";
-          return `<li>${esc(names[p.doubler])} → ${esc(names[p.doubled])}${x}: ${esc(names[p.doubler])} ${signed(p.delta)}, ${esc(names[p.doubled])} ${signed(-p.delta)}</li>`;
-        })
-        .join("") +
-      `</ul>`;
+          return el("li", {}, `${names[p.doubler]} → ${names[p.doubled]}${x}: ${names[p.doubler]} ${signed(p.delta)}, ${names[p.doubled]} ${signed(-p.delta)}`);
+        }),
+      ),
+    );
   }
-  if (row.tally) body += `<p class="small"><strong>Tally:</strong> ${tallyWords(row.tally, names)}</p>`;
-  body +=
-    `<div class="form-row deal-actions"><button type="button" class="secondary" data-edit="${row.number}">Edit</button>` +
-    `<button type="button" class="secondary" data-insert="${row.number}">Insert a deal before</button>` +
-    `<button type="button" class="danger" data-delete="${row.number}">Delete</button></div>`;
-  const open = page.open.has(String(row.number)) ? " open" : "";
-  return (
-    `<li class="deal ${row.status}" data-deal="${row.number}"><details data-deal="${row.number}"${open}><summary style="--n:${n}">` +
-    `<span class="no">${row.number}</span><span class="what"><span class="decl">${esc(names[row.declarer])}</span> · ${choiceHtml(row)} ${status}${doubles}</span>${finals}` +
-    `</summary><div class="deal-body">${body}</div></details></li>`
+  if (row.tally) body.push(el("p", { class: "small" }, el("strong", {}, "Tally:"), ` ${tallyWords(row.tally, names)}`));
+  body.push(
+    el(
+      "div",
+      { class: "form-row deal-actions" },
+      el("button", { type: "button", class: "secondary", data: { edit: row.number } }, "Edit"),
+      el("button", { type: "button", class: "secondary", data: { insert: row.number } }, "Insert a deal before"),
+      el("button", { type: "button", class: "danger", data: { delete: row.number } }, "Delete"),
+    ),
+  );
+  return el(
+    "li",
+    { class: `deal ${row.status}`, data: { deal: row.number } },
+    el(
+      "details",
+      { data: { deal: row.number }, open: page.open.has(String(row.number)) },
+      el(
+        "summary",
+        { style: { "--n": n } },
+        el("span", { class: "no" }, row.number),
+        el("span", { class: "what" }, el("span", { class: "decl" }, names[row.declarer]), " · ", choiceEl(row), " ", status, doubles),
+        finals,
+      ),
+      el("div", { class: "deal-body" }, body),
+    ),
   );
 }
 
@@ -162,14 +197,14 @@ function short(name) {
 }
 
 function tallyWords(tally, names) {
-  const seat = (s) => esc(names[s]);
+  const seat = (s) => names[s];
   const per = (values) => values.map((v, s) => `${seat(s)} ${v}`).join(", ");
   const parts = [];
   for (const [key, value] of Object.entries(tally)) {
     const label = key.replace(/_/g, " ");
     if (key === "order") parts.push(`out in order ${value.map(seat).join(", ")}`);
     else if (key === "suits") parts.push(`per suit (♠♥♦♣) ${value.map((r, s) => `${seat(s)} ${r.join("/")}`).join(", ")}`);
-    else if (key === "arrangements") parts.push(`arrangements ${value.map((cards, s) => `${seat(s)}: ${esc(cards.slice(0, 5).join(" "))} | ${esc(cards.slice(5, 10).join(" "))} | ${esc(cards.slice(10).join(" "))}`).join("; ")}`);
+    else if (key === "arrangements") parts.push(`arrangements ${value.map((cards, s) => `${seat(s)}: ${cards.slice(0, 5).join(" ")} | ${cards.slice(5, 10).join(" ")} | ${cards.slice(10).join(" ")}`).join("; ")}`);
     else if (Array.isArray(value)) parts.push(`${label} ${per(value)}`);
     else parts.push(`${label}: ${seat(value)}`);
   }
@@ -201,11 +236,11 @@ async function history(word) {
 async function loadStats() {
   const res = await page.request("GET", "stats");
   if (!res.ok) {
-    $("stats").innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p>`;
+    $("stats").replaceChildren(el("p", { class: "error-box" }, res.data.error.message));
     return;
   }
   const titles = Object.fromEntries(res.data.contracts.map((c) => [c.id, c.title]));
-  $("stats").innerHTML = statsHtml(res.data, titles);
+  $("stats").replaceChildren(...statsEl(res.data, titles));
 }
 
 async function retitle(ev) {
@@ -233,6 +268,100 @@ async function removeSheet() {
   else page.toast(res.data.error.message);
 }
 
+// ---------------------------------------------------------------- links and sharing
+
+// A link carries its key in the fragment (never sent in a request). Exchange it once for an
+// HttpOnly cookie the page's scripts cannot read, then drop it from the address bar and history.
+async function openLink() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (!key) return;
+  window.history.replaceState(null, "", location.pathname + location.search); // (`history` here is undo/redo)
+  const res = await call("POST", `${API}/session`, undefined, key);
+  if (!res.ok) {
+    page.toast(res.data.error.message);
+    return;
+  }
+  if (res.data.role === "owner") showOwnerLink(new URL(`/sheets/${encodeURIComponent(sheetId)}#key=${key}`, location.href).href);
+}
+
+function showOwnerLink(link) {
+  const box = $("owner-link");
+  const text = document.createElement("p");
+  text.textContent = "This is the sheet’s owner link: keep it somewhere safe. It opens the sheet with every right, from any browser (this browser remembers it).";
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.value = link;
+  input.setAttribute("aria-label", "The owner link");
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.className = "secondary";
+  copy.textContent = "Copy";
+  copy.addEventListener("click", () => copyText(input));
+  const done = document.createElement("button");
+  done.type = "button";
+  done.className = "secondary";
+  done.textContent = "I kept it";
+  done.addEventListener("click", () => box.classList.add("hidden"));
+  box.replaceChildren(text, input, copy, done);
+  box.classList.remove("hidden");
+}
+
+async function copyText(input) {
+  input.select();
+  try {
+    await navigator.clipboard.writeText(input.value);
+    page.toast("Copied.");
+  } catch (e) {
+    page.toast("Copy the selected link by hand (the browser does not let the page copy it).");
+  }
+}
+
+async function share(role) {
+  $("share-error").textContent = "";
+  const res = await page.request("POST", "links", { role });
+  if (!res.ok) {
+    $("share-error").textContent = res.data.error.message;
+    return;
+  }
+  const input = $("share-link");
+  input.value = new URL(res.data.link, location.href).href;
+  input.classList.remove("hidden");
+  input.dataset.role = role;
+  await copyText(input);
+  await loadLinks();
+}
+
+async function loadLinks() {
+  const res = await page.request("GET", "links");
+  const list = $("share-links");
+  if (!res.ok) {
+    $("share-error").textContent = res.data.error.message;
+    return;
+  }
+  const items = res.data.map((link) => {
+    const li = document.createElement("li");
+    const when = new Date(link.created * 1000).toLocaleString();
+    const words = { owner: "Your owner link", editor: "Editor invitation", viewer: "View link" }[link.role] || link.role;
+    li.textContent = `${words}, made ${when}`;
+    li.dataset.link = link.id;
+    if (link.role !== "owner") {
+      const revoke = document.createElement("button");
+      revoke.type = "button";
+      revoke.className = "secondary";
+      revoke.textContent = "Revoke";
+      revoke.setAttribute("aria-label", `Revoke the ${words.toLowerCase()} made ${when}`);
+      revoke.addEventListener("click", async () => {
+        const gone = await page.request("DELETE", `links/${encodeURIComponent(link.id)}`);
+        if (!gone.ok) $("share-error").textContent = gone.data.error.message;
+        await loadLinks();
+      });
+      li.append(revoke);
+    }
+    return li;
+  });
+  list.replaceChildren(...items);
+}
+
 // A sheet may also be changed elsewhere (the terminal's `barbu score`, another page): look now and then.
 async function watch() {
   if (document.visibilityState !== "visible" || page.pending || !page.view) return;
@@ -258,11 +387,17 @@ async function main() {
   $("title-form").addEventListener("submit", retitle);
   $("names-form").addEventListener("submit", rename);
   $("remove").addEventListener("click", removeSheet);
+  $("share-viewer").addEventListener("click", () => share("viewer"));
+  $("share-editor").addEventListener("click", () => share("editor"));
+  $("share-box").addEventListener("toggle", () => {
+    if ($("share-box").open) loadLinks();
+  });
+  await openLink();
   const res = await page.request("GET", "");
   if (!res.ok) {
     $("entry-h").textContent = "No such sheet";
     $("entry-form").classList.add("hidden");
-    $("deals").innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p><p><a href="/sheets">All sheets</a></p>`;
+    $("deals").replaceChildren(el("p", { class: "error-box" }, res.data.error.message), el("p", {}, el("a", { href: "/sheets" }, "All sheets")));
     return;
   }
   page.show(res.data);

@@ -1,15 +1,15 @@
 // What both score sheet pages share: calling the sheets API, and showing what it answers
 // (suits, contract labels, signed numbers, statistics). Nothing here knows a rule.
-import { esc } from "./ruleform.js";
-
-export { esc };
+import { el } from "./dom.js";
 
 export const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RED = new Set(["H", "D"]);
 
 // A JSON request to the API: {ok, status, data}; a failure to reach the server is an error like any other.
-export async function call(method, path, body) {
-  const init = { method, headers: {} };
+// The browser adds the sheets' HttpOnly cookies itself; `key` (a link's key) rides in the Authorization header.
+export async function call(method, path, body, key) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (key) init.headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -29,16 +29,13 @@ export async function call(method, path, body) {
   return { ok: res.ok, status: res.status, data };
 }
 
-export function suitHtml(s) {
-  return `<span class="suit${RED.has(s) ? " red" : ""}" aria-label="${{ S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s]}">${SUIT_SIGN[s]}</span>`;
+export function suitEl(s) {
+  return el("span", { class: `suit${RED.has(s) ? " red" : ""}`, "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s] }, SUIT_SIGN[s]);
 }
 
-// "Trumps ♥", "Domino from 8", "No queens".
-export function choiceHtml(row) {
-  let out = esc(row.title);
-  if (row.trump) out += ` ${suitHtml(row.trump)}`;
-  if (row.rank) out += ` <span class="muted">from ${esc(row.rank)}</span>`;
-  return out;
+// "Trumps ♥", "Domino from 8", "No queens", as nodes.
+export function choiceEl(row) {
+  return [row.title, row.trump ? [" ", suitEl(row.trump)] : null, row.rank ? [" ", el("span", { class: "muted" }, `from ${row.rank}`)] : null];
 }
 
 export function signed(v) {
@@ -53,26 +50,33 @@ export function ordinal(n) {
 // The doubles of a deal in words: "Bob doubled Ann; Dan doubled Ann, redoubled".
 export function doublesWords(cells, names) {
   if (!cells.length) return "no doubles";
-  return cells.map((d) => `${esc(names[d.doubler])} doubled ${esc(names[d.doubled])}${d.redoubled ? ", redoubled" : ""}`).join("; ");
+  return cells.map((d) => `${names[d.doubler]} doubled ${names[d.doubled]}${d.redoubled ? ", redoubled" : ""}`).join("; ");
 }
 
+// A table of statistics; each cell is a text or nodes, the first of a row its heading.
 function table(caption, head, rows) {
-  return (
-    `<div class="scroll-x"><table class="stats"><caption>${esc(caption)}</caption>` +
-    `<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>` +
-    `<tbody>${rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${c}</th>` : `<td>${c}</td>`)).join("")}</tr>`).join("")}</tbody></table></div>`
+  return el(
+    "div",
+    { class: "scroll-x" },
+    el(
+      "table",
+      { class: "stats" },
+      el("caption", {}, caption),
+      el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c, i) => (i === 0 ? el("th", { scope: "row" }, c) : el("td", {}, c)))))),
+    ),
   );
 }
 
-// Statistics as the server computed them (barbu.sheet.stats): players, then contracts.
-export function statsHtml(stats, titles = {}) {
-  if (!stats.players.length) return `<p class="muted">No sheet yet.</p>`;
-  const name = (id) => esc(titles[id] || id || "");
+// Statistics as the server computed them (barbu.sheet.stats), as nodes: players, then contracts.
+export function statsEl(stats, titles = {}) {
+  if (!stats.players.length) return [el("p", { class: "muted" }, "No sheet yet.")];
+  const name = (id) => titles[id] || id || "";
   const players = table(
     `Players (${stats.games} game${stats.games === 1 ? "" : "s"})`,
     ["player", "games", "wins", "total", "declaring", "best", "worst", "doubles made", "redoubles", "won", "lost", "even", "doubling ±"],
     stats.players.map((p) => [
-      esc(p.name),
+      p.name,
       p.games,
       p.wins,
       p.total,
@@ -91,15 +95,15 @@ export function statsHtml(stats, titles = {}) {
     "Contracts",
     ["contract", "deals", "not played", "pairs", "redoubled", "declarer mean", "best", "worst"],
     stats.contracts.map((c) => [
-      esc(c.title),
+      c.title,
       c.deals,
       c.skipped,
       c.pairs,
       c.redoubled,
       c.declarer_mean === null ? "" : c.declarer_mean.toFixed(1),
-      c.best ? `${esc(c.best[0])} ${signed(c.best[2])} <span class="muted">(deal ${c.best[1]})</span>` : "",
-      c.worst ? `${esc(c.worst[0])} ${signed(c.worst[2])} <span class="muted">(deal ${c.worst[1]})</span>` : "",
+      c.best ? [`${c.best[0]} ${signed(c.best[2])} `, el("span", { class: "muted" }, `(deal ${c.best[1]})`)] : "",
+      c.worst ? [`${c.worst[0]} ${signed(c.worst[2])} `, el("span", { class: "muted" }, `(deal ${c.worst[1]})`)] : "",
     ]),
   );
-  return players + contracts;
+  return [players, contracts];
 }

@@ -1,8 +1,9 @@
 // The score sheets page: the stored sheets, starting a sheet (rule set, options, player
 // names, first declarer), importing a record, and statistics across every sheet. The
 // server checks everything; this page shows what it answers.
+import { el } from "./dom.js";
 import { chosenOptions, playerCount, renderCounts, renderFlags } from "./ruleform.js";
-import { call, esc, statsHtml } from "./sheetkit.js";
+import { call, statsEl } from "./sheetkit.js";
 
 const $ = (id) => document.getElementById(id);
 let RULES = [];
@@ -19,10 +20,9 @@ function renderNames() {
   const n = count();
   const box = $("names");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  box.innerHTML = "";
+  box.replaceChildren();
   for (let s = 0; s < n; s++) {
-    const label = document.createElement("label");
-    label.innerHTML = `<span>Seat ${s}</span><input class="name" maxlength="40" required aria-label="Name of seat ${s}" placeholder="name">`;
+    const label = el("label", {}, el("span", {}, `Seat ${s}`), el("input", { class: "name", maxlength: 40, required: true, "aria-label": `Name of seat ${s}`, placeholder: "name" }));
     label.querySelector("input").value = old[s] || "";
     label.querySelector("input").addEventListener("input", renderFirst);
     box.appendChild(label);
@@ -34,7 +34,7 @@ function renderFirst() {
   const select = $("first");
   const was = select.value;
   const names = [...document.querySelectorAll("#names input")].map((i, s) => i.value.trim() || `seat ${s}`);
-  select.innerHTML = names.map((name, s) => `<option value="${s}">${esc(name)}</option>`).join("");
+  select.replaceChildren(...names.map((name, s) => el("option", { value: s }, name)));
   if (was && Number(was) < names.length) select.value = was;
 }
 
@@ -67,7 +67,7 @@ async function start(ev) {
     $("new-error").textContent = res.data.error.message;
     return;
   }
-  location.href = `/sheets/${encodeURIComponent(res.data.id)}`;
+  location.href = res.data.owner.link; // the sheet page shows the owner's link once, then drops it from the address
 }
 
 async function importRecord(ev) {
@@ -85,50 +85,59 @@ async function importRecord(ev) {
     $("import-error").textContent = res.data.error.message;
     return;
   }
-  location.href = `/sheets/${encodeURIComponent(res.data.id)}`;
+  location.href = res.data.owner.link;
 }
 
 async function refreshList() {
   const res = await call("GET", "/api/sheets");
   const box = $("sheet-list");
   if (!res.ok) {
-    box.innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p>`;
+    box.replaceChildren(el("p", { class: "error-box" }, res.data.error.message));
     return;
   }
   if (!res.data.length) {
-    box.innerHTML = `<p class="muted">No sheet yet: start one below.</p>`;
+    box.replaceChildren(
+      el("p", { class: "muted" }, "No sheet opened in this browser yet: start one below, or open a link a sheet’s owner gave you."),
+    );
     return;
   }
   const rows = res.data.map((s) => {
     const rs = RULES.find((r) => r.name === s.variant);
     const when = new Date(s.updated * 1000).toLocaleString();
     const deals = rs ? `${s.deals}/${rs.deals[String(s.players.length)] ?? "?"}` : String(s.deals);
-    return (
-      `<tr><td><a href="/sheets/${encodeURIComponent(s.id)}">${esc(s.title)}</a>` +
-      `<div class="muted small">${esc(s.players.join(", "))}</div></td>` +
-      `<td>${esc(rs ? rs.title : s.variant)}</td><td class="num">${deals}${s.complete ? " ✓" : ""}</td>` +
-      `<td class="muted small when">${esc(when)}</td></tr>`
+    return el(
+      "tr",
+      {},
+      el("td", {}, el("a", { href: `/sheets/${encodeURIComponent(s.id)}` }, s.title), el("div", { class: "muted small" }, s.players.join(", "))),
+      el("td", {}, rs ? rs.title : s.variant),
+      el("td", { class: "num" }, `${deals}${s.complete ? " ✓" : ""}`),
+      el("td", { class: "muted small when" }, when),
     );
   });
-  box.innerHTML =
-    `<table class="sheet-list"><thead><tr><th>Sheet</th><th>Rule set</th><th class="num">Deals</th><th class="when">Changed</th></tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table>`;
+  box.replaceChildren(
+    el(
+      "table",
+      { class: "sheet-list" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Sheet"), el("th", {}, "Rule set"), el("th", { class: "num" }, "Deals"), el("th", { class: "when" }, "Changed"))),
+      el("tbody", {}, rows),
+    ),
+  );
 }
 
 async function loadStats() {
   const res = await call("GET", "/api/sheets/stats");
   const box = $("all-stats-body");
   if (!res.ok) {
-    box.innerHTML = `<p class="error-box">${esc(res.data.error.message)}</p>`;
+    box.replaceChildren(el("p", { class: "error-box" }, res.data.error.message));
     return;
   }
   const titles = Object.fromEntries(res.data.contracts.map((c) => [c.id, c.title]));
-  box.innerHTML = statsHtml(res.data, titles);
+  box.replaceChildren(...statsEl(res.data, titles));
 }
 
 async function main() {
   RULES = await fetch("/api/rules").then((r) => r.json());
-  $("variant").innerHTML = RULES.map((r) => `<option value="${esc(r.name)}">${esc(r.title)}</option>`).join("");
+  $("variant").replaceChildren(...RULES.map((r) => el("option", { value: r.name }, r.title)));
   $("variant").addEventListener("change", onRuleSet);
   $("player-count").addEventListener("change", onCount);
   onRuleSet();

@@ -2,7 +2,8 @@
 // from the frames it sends: this seat's view (hand, public history, legal actions) and the
 // table frame (who sits where). The page asks nothing of its own about the rules: the legal
 // cards and calls it offers are the ones in the view.
-import { SUITS, backEl, cardEl, contractName, isRed, rankText, sortHand } from "./cards.js";
+import { SUITS, backEl, cardEl, contractName, isRed, loadContractTitles, rankText, sortHand } from "./cards.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -33,10 +34,6 @@ const state = {
   callChoice: null, // the doubles and redoubles ticked, for the state they were ticked in
 };
 window.barbu = state; // for the curious (and for tests): read-only use
-
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 function newId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -229,6 +226,9 @@ const TRICK_CELL = { me: [3, 2], left: [2, 1], top: [1, 2], right: [2, 3], tl: [
 
 // ---------------------------------------------------------------- rendering
 
+// A contract's title in this table's rule set, as the core writes it.
+const title = (id) => contractName(state.view ? state.view.variant : null, id);
+
 function render() {
   const v = state.view;
   if (!v) return;
@@ -249,13 +249,13 @@ function render() {
 }
 
 function renderInfo(v) {
-  const parts = [`<span>Deal ${Math.min(v.deal, v.deals_total)} / ${v.deals_total}</span>`];
-  if (v.declarer !== null && !v.game_over) parts.push(`<span>Declarer: ${esc(nameOf(v.declarer))}</span>`);
-  if (v.contract) parts.push(`<span><strong>${esc(contractName(v.contract))}</strong></span>`);
-  if (v.trump) parts.push(`<span>Trumps: <span style="color:${isRed("x" + v.trump) ? "#ff9aa5" : "#fff"}">${SUITS[v.trump]}</span></span>`);
-  if (v.rank) parts.push(`<span>Domino from ${esc(rankText(v.rank))}</span>`);
-  if (v.game_over) parts.push("<span><strong>Game over</strong></span>");
-  $("info").innerHTML = parts.join("");
+  const parts = [el("span", {}, `Deal ${Math.min(v.deal, v.deals_total)} / ${v.deals_total}`)];
+  if (v.declarer !== null && !v.game_over) parts.push(el("span", {}, `Declarer: ${nameOf(v.declarer)}`));
+  if (v.contract) parts.push(el("span", {}, el("strong", {}, title(v.contract))));
+  if (v.trump) parts.push(el("span", {}, "Trumps: ", el("span", { class: `trump-suit${isRed("x" + v.trump) ? " red" : ""}` }, SUITS[v.trump])));
+  if (v.rank) parts.push(el("span", {}, `Domino from ${rankText(v.rank)}`));
+  if (v.game_over) parts.push(el("span", {}, el("strong", {}, "Game over")));
+  $("info").replaceChildren(...parts);
   document.title = `Barbu — ${v.game_over ? "game over" : `deal ${v.deal}`}`;
 }
 
@@ -278,32 +278,31 @@ function renderSeats(v) {
   for (let seat = 0; seat < v.players; seat++) {
     const pos = place(seat);
     const info = state.table ? state.table.seats[seat] : null;
-    const el = document.createElement("div");
-    el.className = `seat ${pos === "me" ? "mine" : `pos-${pos}`}${v.to_act === seat ? " to-act" : ""}`;
-    el.dataset.seat = seat;
     const badges = [];
-    if (v.declarer === seat && !v.game_over) badges.push(`<span class="badge decl" title="declarer">declarer</span>`);
-    if (info && info.kind === "bot") badges.push(`<span class="badge">${esc(info.level)}</span>`);
-    if (info && info.kind === "human" && !info.online) badges.push(`<span class="badge away">${info.joined ? "away" : "not joined"}</span>`);
-    if (info && info.bot_playing) badges.push(`<span class="badge">bot playing</span>`);
-    if (v.to_act === seat) badges.push(`<span class="badge">to act</span>`);
-    el.innerHTML = `<div class="who">${esc(nameOf(seat))} ${badges.join("")}</div><div class="facts">${esc(seatFacts(v, seat))}</div>`;
+    if (v.declarer === seat && !v.game_over) badges.push(el("span", { class: "badge decl", title: "declarer" }, "declarer"));
+    if (info && info.kind === "bot") badges.push(el("span", { class: "badge" }, info.level));
+    if (info && info.kind === "human" && !info.online) badges.push(el("span", { class: "badge away" }, info.joined ? "away" : "not joined"));
+    if (info && info.bot_playing) badges.push(el("span", { class: "badge" }, "bot playing"));
+    if (v.to_act === seat) badges.push(el("span", { class: "badge" }, "to act"));
+    const box = el(
+      "div",
+      { class: `seat ${pos === "me" ? "mine" : `pos-${pos}`}${v.to_act === seat ? " to-act" : ""}`, data: { seat } },
+      el("div", { class: "who" }, nameOf(seat), " ", badges),
+      el("div", { class: "facts" }, seatFacts(v, seat)),
+    );
     const captured = v.captured[seat] || [];
     if (captured.length) {
-      const box = document.createElement("div");
-      box.className = "captured";
-      box.setAttribute("aria-label", `cards taken by ${nameOf(seat)}: ${captured.join(" ")}`);
-      for (const c of sortHand(captured)) box.appendChild(cardEl(c, { size: "mini" }));
-      el.appendChild(box);
+      const taken = el("div", { class: "captured", "aria-label": `cards taken by ${nameOf(seat)}: ${captured.join(" ")}` });
+      for (const c of sortHand(captured)) taken.appendChild(cardEl(c, { size: "mini" }));
+      box.appendChild(taken);
     }
     if (pos !== "me" && v.cards_left[seat] > 0 && !v.game_over) {
-      const backs = document.createElement("div");
-      backs.className = "backs";
+      const backs = el("div", { class: "backs" });
       for (let i = 0; i < Math.min(v.cards_left[seat], 13); i++) backs.appendChild(backEl());
-      el.appendChild(backs);
+      box.appendChild(backs);
     }
-    if (pos === "me") $("me").prepend(el);
-    else felt.appendChild(el);
+    if (pos === "me") $("me").prepend(box);
+    else felt.appendChild(box);
   }
 }
 
@@ -338,12 +337,10 @@ function renderDomino(v) {
   box.setAttribute("aria-label", "domino layout");
   const order = "23456789TJQKA";
   ["S", "H", "D", "C"].forEach((s, i) => {
-    const row = document.createElement("div");
-    row.className = "row";
-    row.innerHTML = `<span class="suit" style="color:${isRed("x" + s) ? "#ffb3bb" : "#fff"}">${SUITS[s]}</span>`;
+    const row = el("div", { class: "row" }, el("span", { class: `suit${isRed("x" + s) ? " red" : ""}` }, SUITS[s]));
     const laid = v.domino_rows[i];
     if (!laid) {
-      row.insertAdjacentHTML("beforeend", `<span class="muted" style="color:#cde">not opened</span>`);
+      row.appendChild(el("span", { class: "muted on-felt" }, "not opened"));
     } else {
       for (let r = order.indexOf(laid[0]); r <= order.indexOf(laid[1]); r++) row.appendChild(cardEl(order[r] + s, { size: "mini" }));
     }
@@ -353,35 +350,39 @@ function renderDomino(v) {
 }
 
 function settlement(h) {
-  const box = document.createElement("div");
-  box.className = "settle";
   const n = h.final.length;
-  const head = Array.from({ length: n }, (_, s) => `<th>${esc(nameOf(s))}</th>`).join("");
-  const line = (label, values) => `<tr><th style="text-align:left">${label}</th>${values.map((x) => `<td>${x}</td>`).join("")}</tr>`;
+  const head = Array.from({ length: n }, (_, s) => el("th", {}, nameOf(s)));
+  const line = (label, values) => el("tr", {}, el("th", { class: "left" }, label), values.map((x) => el("td", {}, x)));
   const pairs = h.pairs.length
-    ? `<p style="margin:.3rem 0 0">Doubles: ${h.pairs.map(([a, b, m]) => `${esc(nameOf(a))} → ${esc(nameOf(b))}${m > 1 ? " ×" + m : ""}`).join("; ")}</p>`
-    : "";
+    ? el("p", { class: "pairs" }, `Doubles: ${h.pairs.map(([a, b, m]) => `${nameOf(a)} → ${nameOf(b)}${m > 1 ? " ×" + m : ""}`).join("; ")}`)
+    : null;
   const text = (cards) => cards.map((c) => `${rankText(c[0])}${SUITS[c[1]]}`).join(" ");
   const rows = h.arrangements
-    ? `<table class="rows">${h.arrangements
-        .map((a, s) => `<tr><th style="text-align:left">${esc(nameOf(s))}</th><td>${text(a.slice(0, 5))}</td><td>${text(a.slice(5, 10))}</td><td>${text(a.slice(10))}</td></tr>`)
-        .join("")}</table>`
-    : "";
-  box.innerHTML =
-    `<strong>Deal ${h.deal}: ${esc(contractName(h.contract))}</strong> by ${esc(nameOf(h.declarer))}${h.played ? "" : " (not played)"}` +
-    `<table><tr><th></th>${head}</tr>${line("scored", h.raw)}${line("doubles", h.adjustments)}${line("deal", h.final)}</table>${rows}${pairs}`;
-  return box;
+    ? el(
+        "table",
+        { class: "rows" },
+        el(
+          "tbody",
+          {},
+          h.arrangements.map((a, s) => el("tr", {}, el("th", { class: "left" }, nameOf(s)), el("td", {}, text(a.slice(0, 5))), el("td", {}, text(a.slice(5, 10))), el("td", {}, text(a.slice(10))))),
+        ),
+      )
+    : null;
+  return el(
+    "div",
+    { class: "settle" },
+    el("strong", {}, `Deal ${h.deal}: ${title(h.contract)}`),
+    ` by ${nameOf(h.declarer)}${h.played ? "" : " (not played)"}`,
+    el("table", {}, el("tbody", {}, el("tr", {}, el("th"), head), line("scored", h.raw), line("doubles", h.adjustments), line("deal", h.final))),
+    rows,
+    pairs,
+  );
 }
 
 function renderCenter(v) {
   const c = $("center");
-  c.innerHTML = "";
-  const p = (text) => {
-    const el = document.createElement("div");
-    el.className = "prompt";
-    el.textContent = text;
-    c.appendChild(el);
-  };
+  c.replaceChildren();
+  const p = (text) => c.appendChild(el("div", { class: "prompt" }, text));
   const actor = v.to_act === null ? "" : nameOf(v.to_act);
   const mine = state.seat !== null && v.to_act === state.seat;
   if (v.game_over) {
@@ -512,9 +513,7 @@ function renderArrange(box, v) {
   const rows = document.createElement("div");
   rows.className = "arrange-rows";
   state.arranging.forEach((cards, i) => {
-    const row = document.createElement("div");
-    row.className = "row";
-    row.innerHTML = `<span class="label">${labels[i]}</span>`;
+    const row = el("div", { class: "row" }, el("span", { class: "label" }, labels[i]));
     for (const c of cards) {
       const el = cardEl(c, { button: true, size: "small" });
       el.addEventListener("click", () => {
@@ -538,11 +537,11 @@ function renderArrange(box, v) {
 
 function renderActions(v) {
   const box = $("actions");
-  box.innerHTML = "";
+  box.replaceChildren();
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   if (!mine) return;
   if (v.phase === "contract") {
-    for (const id of v.legal) box.appendChild(button(contractName(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
+    for (const id of v.legal) box.appendChild(button(title(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
   } else if (v.phase === "trump") {
     for (const s of v.legal) box.appendChild(button(`${SUITS[s]} ${s}`, () => act({ type: "trump", suit: s }), { focus: `trump-${s}`, className: isRed("x" + s) ? "suit-red" : "" }));
   } else if (v.phase === "rank") {
@@ -558,7 +557,7 @@ function renderActions(v) {
 
 function renderHand(v) {
   const box = $("hand");
-  box.innerHTML = "";
+  box.replaceChildren();
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   const playing = mine && v.phase === "play";
   const arranging = mine && v.phase === "arrange";
@@ -582,20 +581,22 @@ function renderHand(v) {
     }
     box.appendChild(el);
   }
-  if (state.seat === null) box.innerHTML = `<span class="muted" style="color:#cde">Watching: no hand is shown to spectators.</span>`;
+  if (state.seat === null) box.replaceChildren(el("span", { class: "muted on-felt" }, "Watching: no hand is shown to spectators."));
 }
 
 function renderSheet(v) {
   const n = v.players;
-  const short = (s) => esc(nameOf(s).replace(" (you)", "*").slice(0, 10));
-  const head = `<tr><th>#</th><th>contract</th>${Array.from({ length: n }, (_, s) => `<th>${short(s)}</th>`).join("")}</tr>`;
-  const rows = v.history
-    .map((h) => `<tr><td>${h.deal}</td><td>${esc(contractName(h.contract))} <span class="muted">(${short(h.declarer)})</span></td>${h.final.map((x) => `<td>${x}</td>`).join("")}</tr>`)
-    .join("");
-  const foot = `<tr><td></td><td>total</td>${v.totals.map((x) => `<td>${x}</td>`).join("")}</tr>`;
-  $("sheet").innerHTML = v.history.length
-    ? `<table class="sheet"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`
-    : `<p class="muted" style="margin:0">No deal finished yet.</p>`;
+  const short = (s) => nameOf(s).replace(" (you)", "*").slice(0, 10);
+  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "contract"), Array.from({ length: n }, (_, s) => el("th", {}, short(s))));
+  const rows = v.history.map((h) =>
+    el("tr", {}, el("td", {}, h.deal), el("td", {}, `${title(h.contract)} `, el("span", { class: "muted" }, `(${short(h.declarer)})`)), h.final.map((x) => el("td", {}, x))),
+  );
+  const foot = el("tr", {}, el("td"), el("td", {}, "total"), v.totals.map((x) => el("td", {}, x)));
+  $("sheet").replaceChildren(
+    v.history.length
+      ? el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows), el("tfoot", {}, foot))
+      : el("p", { class: "muted flush" }, "No deal finished yet."),
+  );
 }
 
 function renderResult(v) {
@@ -606,9 +607,15 @@ function renderResult(v) {
   }
   const ranking = state.table && state.table.ranking ? state.table.ranking : null;
   const order = Array.from({ length: v.players }, (_, s) => s).sort((a, b) => (ranking ? ranking[a] - ranking[b] : 0));
-  box.innerHTML =
-    `<h2>Final ranking</h2><ol class="ranking">${order.map((s) => `<li>${esc(nameOf(s))}: ${v.totals[s]}${ranking ? ` <span class="muted">(rank ${ranking[s]})</span>` : ""}</li>`).join("")}</ol>` +
-    `<a class="primary" id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="barbu-${esc(tableId)}.json">Download the game (barbu-record/1)</a>`;
+  box.replaceChildren(
+    el("h2", {}, "Final ranking"),
+    el(
+      "ol",
+      { class: "ranking" },
+      order.map((s) => el("li", {}, `${nameOf(s)}: ${v.totals[s]}`, ranking ? [" ", el("span", { class: "muted" }, `(rank ${ranking[s]})`)] : null)),
+    ),
+    el("a", { class: "primary", id: "download", href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: `barbu-${tableId}.json` }, "Download the game (barbu-record/1)"),
+  );
   box.classList.remove("hidden");
 }
 
@@ -683,4 +690,7 @@ async function start() {
   connect();
 }
 
+loadContractTitles()
+  .then(() => state.view && render())
+  .catch(() => toast("the contract titles could not be loaded: contract ids are shown"));
 start();
