@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,8 +36,14 @@ INTERNALS = ("Traceback", "Error:", "Exception", 'File "', "object at 0x", "errn
 def described(app: Any) -> dict[str, Any]:
     """The app's OpenAPI description, with a JSON object body on the routes that read one themselves."""
     raw = copy.deepcopy(app.openapi())
-    for item in raw["paths"].values():
+    for path, item in raw["paths"].items():
         for method, operation in item.items():
+            declared = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
+            for name in re.findall(r"{(\w+)}", path):
+                if name not in declared:  # a route that reads its path itself
+                    operation.setdefault("parameters", []).append(
+                        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                    )
             if method in ("post", "patch") and "requestBody" not in operation:
                 operation["requestBody"] = {
                     "required": True,

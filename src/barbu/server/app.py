@@ -184,8 +184,9 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             return _error(ProtocolError("too_large", f"table settings are at most {limits.message_bytes} bytes"))
         try:
             spec = json.loads(body or b"{}")
-        except ValueError:
-            return _error(ProtocolError("bad_request", "the table settings are not valid JSON"))
+            json.dumps(spec, ensure_ascii=False).encode("utf-8")  # a lone surrogate is not text a database stores
+        except (ValueError, RecursionError):
+            return _error(ProtocolError("bad_request", "the table settings are not valid JSON in valid Unicode"))
         client = request.client.host if request.client else "unknown"
         secret, new = ensure_browser(request)
         try:

@@ -447,8 +447,11 @@ async def _body(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
         raise RequestError("too_large", f"a request is at most {limit // 1024} KiB here")
     try:
         body = json.loads(raw or b"{}")
-    except ValueError:
-        raise RequestError("request", "the request is not valid JSON") from None
+        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate is not text a database stores
+    except (ValueError, RecursionError):
+        raise RequestError(
+            "request", "the request is not valid JSON: an object of at most a few levels, in valid Unicode"
+        ) from None
     if not isinstance(body, dict):
         raise RequestError("request", "the request must be a JSON object")
     return body
