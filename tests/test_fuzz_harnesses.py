@@ -50,3 +50,12 @@ def test_the_runner_replays_one_saved_input(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Executed" in done.stderr
+
+
+def test_a_change_whose_kind_is_not_text_is_refused(tmp_path: Path) -> None:
+    """Found by the sheet target: ``{"change": ["G", "X"]}`` raised TypeError (a 500) in the change reader."""
+    sys.path.insert(0, str(RUNNER.parent))
+    import harnesses
+
+    harnesses.sheet_body(b'\x02{"change": ["G", "X", "Y", "Z"]}')
+    harnesses.sheet_body(b'\x02{"change": {"add": 1}}')
