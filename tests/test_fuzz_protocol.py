@@ -13,7 +13,8 @@ type) from any connection. After every step:
   unplayed cards, and no frame carries the deck's seed;
 - the stored log, replayed through the core, gives the live game.
 
-Each step is made synchronous by a ``ping``: frames before its ``pong`` answer what was sent.
+Each step is made synchronous by a ``ping``: frames before its ``pong`` answer what was sent
+(a hostile frame that is itself a ping has a pong of its own).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from starlette.testclient import TestClient
 from barbu.rulesets import RULE_SETS
 from barbu.server.app import create_app
 from barbu.server.client import intent_for
-from barbu.server.protocol import Limits
+from barbu.server.protocol import Limits, ProtocolError, parse_message
 from barbu.server.tables import LiveTable, Settings, replay
 from barbu.view import seat_view
 
@@ -111,18 +112,25 @@ class Connection:
         self.frames: list[dict[str, Any]] = []
 
     def send(self, text: str) -> list[dict[str, Any]]:
-        """Send a frame, then read up to the answer of a ``ping`` sent after it."""
+        """Send a frame, then read up to the answer of a ``ping`` sent after it (and the frame's own pong)."""
         self.ws.send_text(text)
-        return self.drain()
+        try:
+            pings = 2 if parse_message(text, OPEN)["type"] == "ping" else 1
+        except ProtocolError:
+            pings = 1
+        return self.drain(pings)
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self, pongs: int = 1) -> list[dict[str, Any]]:
         """Everything sent to this connection so far (up to the answer of a ``ping``)."""
         self.ws.send_text('{"type": "ping"}')
         got = []
         while True:
             frame = json.loads(self.ws.receive_text())
             if frame["type"] == "pong":
-                return got
+                pongs -= 1
+                if pongs == 0:
+                    return got
+                continue
             got.append(frame)
             self.frames.append(frame)
             if frame["type"] in ("state", "event"):
@@ -272,7 +280,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         for conn in self.conns:
             if conn.view is None:
                 continue
-            assert conn.seq == table.seq
+            assert conn.seq == table.seq, (conn.seat, conn.seq, table.seq)
             assert conn.view == seat_view(table.game, conn.seat).as_json()
             assert not any(seed in json.dumps(f) for f in conn.frames[-20:])
 
