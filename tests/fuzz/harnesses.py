@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,13 +87,15 @@ def intent(data: bytes) -> None:
 
 
 class _Request:
-    """What the sheet API's body reader asks of a request: its body."""
+    """What the sheet API's body reader asks of a request: its headers and its body, in chunks."""
 
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
+        self.headers = {"content-length": str(len(raw))}
 
-    async def body(self) -> bytes:
-        return self.raw
+    async def stream(self) -> AsyncIterator[bytes]:
+        for start in range(0, len(self.raw), 4096):
+            yield self.raw[start : start + 4096]
 
 
 _SERVICE: list[tuple[SheetService, str]] = []
