@@ -60,7 +60,9 @@ def _brief(value: object) -> str:
     if value is None or isinstance(value, bool | int | float):
         text = repr(value)
         return text if len(text) <= 40 else text[:40] + "..."
-    return {dict: "an object", list: "a list"}.get(type(value), f"a {type(value).__name__}")
+    if isinstance(value, dict):
+        return "an object"
+    return "a list" if isinstance(value, list) else f"a {type(value).__name__}"
 
 
 def _text(intent: Mapping[str, Any], key: str, what: str) -> str:
