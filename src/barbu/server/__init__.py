@@ -93,17 +93,7 @@ def serve_main(argv: list[str]) -> int:
     from barbu.server.app import create_app
     from barbu.server.protocol import Limits
     from barbu.server.tables import Settings
-    from barbu.storage import Store, StoreError
-
-    try:  # open and migrate the database now: a wrong --db is one line, before anything is served
-        store = Store(args.db)
-        try:
-            store.migrate()
-        finally:
-            store.dispose()
-    except StoreError as e:
-        print(f"barbu serve: {e}")
-        return 2
+    from barbu.storage import StoreError
 
     settings = Settings(
         bot_delay=args.bot_delay,
@@ -168,6 +158,8 @@ def _open_database(url: str) -> None:
         raise UsageError(f"--db {url}: {e}") from None
     try:
         store.migrate()
+    except StoreError as e:
+        raise UsageError(f"--db {url}: {e}") from None
     except SQLAlchemyError as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
         raise UsageError(
