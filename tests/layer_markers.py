@@ -69,6 +69,12 @@ MODULES = {
     "test_cli": "cli",
     "test_cli_errors": "cli",
     "test_errors": "cli",
+    "test_fuzz_actions": "server",
+    "test_fuzz_harnesses": "server",
+    "test_fuzz_http": "server",
+    "test_fuzz_protocol": "server",
+    "harnesses": "server",
+    "run_atheris": "server",
     # helpers the test modules import (their doctests run too)
     "db_proxy": "server",
     "layer_markers": "core",
@@ -132,7 +138,8 @@ def source_layer(parts: tuple[str, ...]) -> str | None:
 def layer_of(path: Path) -> str | None:
     """The layer of a test file or of a path of ``src/barbu``; None for anything else."""
     parts = path.parts
-    if path.parent.name == "tests" and path.suffix == ".py" and path.name != "conftest.py":
+    in_tests = path.parent.name == "tests" or path.parent.parent.name == "tests"  # tests/ and tests/fuzz/
+    if in_tests and path.suffix == ".py" and path.name != "conftest.py":
         return module_layer(path)
     for i in range(len(parts) - 1):
         if parts[i] == "src" and parts[i + 1] == "barbu":

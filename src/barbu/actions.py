@@ -68,7 +68,7 @@ class Declare:
         return f"Declare({self.contract!r})"
 
     def __str__(self) -> str:
-        return self.contract
+        return self.contract if isinstance(self.contract, str) else repr(self.contract)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,7 @@ class Call:
 
     def __str__(self) -> str:
         if self.word is not None:
-            return self.word
+            return self.word if isinstance(self.word, str) else repr(self.word)
         parts = []
         if self.double:
             parts.append("double " + " ".join(f"P{s}" for s in self.double))
@@ -313,6 +313,22 @@ def _seats(obj: Mapping[str, Any], key: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _brief(value: object) -> str:
+    """A value as a refusal may show it: short text or a number as written, else only its JSON kind.
+
+    >>> _brief("play"), _brief(7), _brief([[["deep"]]]), _brief("x" * 100)[-5:]
+    ("'play'", '7', 'a list', "x'...")
+    """
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+    if value is None or isinstance(value, bool | int | float):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:40] + "..."
+    if isinstance(value, dict):
+        return "an object"
+    return "a list" if isinstance(value, list) else f"a {type(value).__name__}"
+
+
 def action_from_json(obj: object) -> Action:
     """The action a JSON object names; raises :class:`~barbu.errors.ActionNotationError`
     saying what is wrong and what is allowed when it names none. Whether the action is
@@ -329,12 +345,12 @@ def action_from_json(obj: object) -> Action:
         raise ActionNotationError('an action must be an object such as {"type": "play", "card": "QS"}')
     kind = obj.get("type")
     if kind not in ACTION_TYPES:
-        raise ActionNotationError(f"unknown action type {kind!r}; types are: {', '.join(ACTION_TYPES)}")
+        raise ActionNotationError(f"unknown action type {_brief(kind)}; types are: {', '.join(ACTION_TYPES)}")
     allowed = ACTION_KEYS[kind]
     extra = sorted(str(k) for k in obj if k != "type" and k not in allowed)
     if extra:
         takes = ", ".join(f'"{k}"' for k in allowed) or "no other key"
-        raise ActionNotationError(f"a {kind} takes {takes}; not {', '.join(repr(k) for k in extra)}")
+        raise ActionNotationError(f"a {kind} takes {takes}; not {', '.join(_brief(str(k)) for k in extra[:5])}")
     try:
         if kind == "declare":
             return Declare(_text(obj, "contract", 'a contract id such as "no-queens"'))
@@ -357,7 +373,7 @@ def action_from_json(obj: object) -> Action:
         raise ActionNotationError(str(e)) from None
     word = obj.get("call")
     if word is not None and word not in CALL_WORDS:
-        raise ActionNotationError(f"unknown call {word!r}; the spoken calls are: {', '.join(CALL_WORDS)}")
+        raise ActionNotationError(f"unknown call {_brief(word)}; the spoken calls are: {', '.join(CALL_WORDS)}")
     if word is not None and ("double" in obj or "redouble" in obj):
         raise ActionNotationError('a call is either spoken ("call") or lists "double" and "redouble", not both')
     return Call(double=_seats(obj, "double"), redouble=_seats(obj, "redouble"), word=word)

@@ -245,11 +245,11 @@ class Deal:
                     actor,
                 )
         elif isinstance(action, NameTrump):
-            if action.suit not in range(4):
+            if type(action.suit) is not int or action.suit not in range(4):
                 raise IllegalAction("trump", f"seat {actor}: the trump must be one of S, H, D, C", actor)
         elif isinstance(action, NameRank):
             ranks = self.rules.domino_ranks
-            if action.rank not in ranks:
+            if type(action.rank) is not int or action.rank not in ranks:
                 names = " ".join(RANKS[r] for r in ranks)
                 raise IllegalAction(
                     "rank",
@@ -289,7 +289,7 @@ class Deal:
                 raise IllegalAction("play", f"seat {seat} cannot pass: it can lay {cards}", seat)
             return
         c = action.card
-        if not isinstance(c, int) or not 0 <= c < 52:
+        if type(c) is not int or not 0 <= c < 52:
             raise IllegalAction("play", f"seat {seat}: {c!r} is not a card", seat)
         if not self.hand(seat) >> c & 1:
             raise IllegalAction("play", f"{card_name(c)} is not in seat {seat}'s hand", seat)
