@@ -41,6 +41,7 @@ from barbu.contracts import (
     NoTricks,
     RavageCity,
     Salad,
+    SeventhAndLast,
     Trumps,
 )
 from barbu.errors import OptionsError
@@ -73,6 +74,7 @@ class Flags:
     removed_card_rule: str = "laid"
     ravage_city_total: int = -24
     first_five_only: bool = False
+    seventh_and_last: bool = False
 
 
 FLAG_CHOICES: dict[str, tuple[str, ...]] = {
@@ -121,6 +123,18 @@ class RuleSet:
     positive_totals_win: bool = False
     """``king``'s custom: every seat with a positive total wins (:meth:`barbu.game.Game.winners_turkish`)."""
     blurb: str = ""
+    alternatives: Mapping[str, tuple[str, Contract]] = field(default_factory=dict)
+    """Contracts that a true boolean flag puts in place of another: flag name ->
+    (id of the contract replaced, the contract that replaces it). ``king``:
+    ``seventh_and_last`` plays the seventh and the last trick instead of the last two."""
+
+    def all_contracts(self, players: int) -> tuple[Contract, ...]:
+        """Every contract a game of ``players`` may play: the table's, then the alternatives.
+
+        >>> [c.id for c in RULE_SETS["king"].all_contracts(4)][-1]
+        'king-seventh-and-last'
+        """
+        return (*self.contracts[players], *(c for _, c in self.alternatives.values()))
 
 
 def _classic_like(
@@ -172,6 +186,9 @@ _KING = (
     NoLastTwo(id="king-no-last-two", title="Last two", doubling_class=None, second_last=-180, last=-180),
     NoTricks(id="king-no-tricks", title="No tricks", doubling_class=None, per_trick=-50),
     Trumps(id="king-trumps", title="Trumps", doubling_class=None, per_trick=50),
+)
+_KING_SEVENTH_AND_LAST = SeventhAndLast(
+    id="king-seventh-and-last", title="Seventh and last trick", doubling_class=None, seventh=-180, last=-180
 )
 
 RULE_SETS: dict[str, RuleSet] = {
@@ -256,6 +273,7 @@ RULE_SETS: dict[str, RuleSet] = {
             },
             positive_totals_win=True,
             blurb="Turkish King: anticlockwise, 20 deals, 3 negatives and 2 trumps each.",
+            alternatives={"seventh_and_last": ("king-no-last-two", _KING_SEVENTH_AND_LAST)},
         ),
         RuleSet(
             "thirty-two",
@@ -320,8 +338,11 @@ class Rules:
 
     @cached_property
     def contracts(self) -> tuple[Contract, ...]:
-        """The contracts in table order (french: its fixed order)."""
-        return self.schedule.select(self.ruleset.contracts[self.players], self.flags.first_five_only)
+        """The contracts in table order (french: its fixed order), with the alternatives
+        that the flags choose in place of the contracts they replace."""
+        chosen = {old: new for flag, (old, new) in self.ruleset.alternatives.items() if getattr(self.flags, flag)}
+        table = tuple(chosen.get(c.id, c) for c in self.ruleset.contracts[self.players])
+        return self.schedule.select(table, self.flags.first_five_only)
 
     @cached_property
     def contracts_per_declarer(self) -> int:
@@ -479,22 +500,25 @@ def _is_int(v: object) -> bool:
 
 TRUMP_FLAGS = ("must_trump_when_void", "overtrump_required", "undertrump_required")
 """The flags of trick play under a trump suit."""
-REFUSED_WHERE_IDLE = frozenset({*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total"})
+REFUSED_WHERE_IDLE = frozenset(
+    {*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total", "seventh_and_last"}
+)
 """The flags a rule set refuses where they have no effect (RULES.md §6, Validity); the
 others are accepted by every rule set, without effect where nothing reads them."""
 
 
 def applicable_flags(r: Rules) -> frozenset[str]:
     """The flags of RULES.md §6 that can change something in ``r``, derived from its
-    contracts, its doubling, its rotation and its schedule (never from its name).
+    contracts (and the alternatives its data offers), its doubling, its rotation and its
+    schedule (never from its name).
 
     >>> sorted(applicable_flags(rules("king")))  # doctest: +NORMALIZE_WHITESPACE
     ['early_end', 'forced_penalty', 'heart_lead', 'must_trump_when_void', 'overtrump_required',
-     'undertrump_required']
+     'seventh_and_last', 'undertrump_required']
     >>> "ravage_city_total" in applicable_flags(rules("ravage-city"))
     True
     """
-    out: set[str] = set(r.schedule.reads_flags)
+    out: set[str] = set(r.schedule.reads_flags) | set(r.ruleset.alternatives)
     if r.doubling:
         out.update(DOUBLING_FLAGS)
     if not r.ruleset.fixed_rotation:
