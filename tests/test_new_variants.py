@@ -20,8 +20,10 @@ from barbu.record import game_to_record
 from barbu.replay import replay_json
 from barbu.rulesets import applicable_flags
 from barbu.server.lobby import rule_sets
+from barbu.tui.app import BarbuApp
 from barbu.view import seat_view
 from table_setup import hands, play_all, score_sheet, to_play
+from test_tui_setup import choose, pick_rule_set, run, tab_to, type_into, until_started
 
 SEVENTH = {"seventh_and_last": True}
 
@@ -116,6 +118,87 @@ def test_king_seventh_and_last_bots_know_what_tricks_cost() -> None:
     assert [i + 1 for i, t in enumerate(tricks) if t] == [7, 13] and tricks[6] == tricks[12] > 0
 
 
+# -- french: the chooser, the leader before the dealer, the chooser's points doubled ----------------
+
+CHOOSER = {"contract_choice": "chooser"}
+DOUBLED = {"contract_choice": "chooser_doubled"}
+
+
+def test_french_chooser_names_each_contract_once_in_turn() -> None:
+    """With a chooser, every seat in turn (the player after the dealer) names each of the eight
+    contracts once (five with ``first_five_only``); nothing is fixed any more."""
+    r = rules("french", CHOOSER)
+    assert r.schedule.declarer_chooses and r.scheduled_contract(0) is None
+    assert r.deal_count == 32 and r.contracts_per_declarer == 8
+    assert rules("french", {**CHOOSER, "first_five_only": True}).deal_count == 20
+    game = play_game("french", {**DOUBLED, "player_count": 3}, "random", 9)
+    assert [d.declarer for d in game.deals] == [(game.first_declarer + i) % 3 for i in range(24)]
+    for s in range(3):
+        named = sorted(d.contract.id for d in game.deals if d.declarer == s and d.contract is not None)
+        assert named == sorted(c.id for c in game.rules.contracts)
+    with pytest.raises(OptionsError, match="contract_choice does not apply to classic: it applies to french only"):
+        rules("classic", CHOOSER)
+    with pytest.raises(OptionsError, match="contract_choice cannot be 'dealer': use one of 'fixed', 'chooser'"):
+        rules("french", {"contract_choice": "dealer"})
+
+
+FOUR_SUITS = (
+    "AKQJT98765432...",  # P0, the dealer: spades
+    ".AKQJT9876543..2",  # P1, the chooser: hearts but 2H, and 2C
+    "..AKQJT98765432.",  # P2: diamonds
+    ".2..AKQJT9876543",  # P3, before the dealer, leads: clubs but 2C, and 2H
+)
+NO_HEARTS_PLAY = ["AC 2S 2C 2D", *(f"{r}C {r}S {r}H {r}D" for r in "KQJT9876543"), "2H AS AH AD"]
+
+
+@pytest.mark.parametrize("options, final", [(CHOOSER, [0, 10, 0, 55]), (DOUBLED, [0, 20, 0, 55])])
+def test_french_chooser_no_hearts_played(options: dict[str, str], final: list[int]) -> None:
+    """P1 chooses No hearts (5 per heart); the dealer is P0, so P3 (before the dealer) leads,
+    and play goes P3, P0, P1, P2.
+
+    P3 cashes its twelve clubs: in trick 1 P1 follows with 2C, in tricks 2-12 it throws eleven
+    hearts (3H-KH) onto P3's clubs. P3 leads 2H to trick 13 and P1 wins it with AH.
+    Hearts: P3 11 -> 55 points, P1 2 (2H, AH) -> 10; total 65.
+    Doubled for the chooser: P1's 10 penalty points count 20 (adjustment +10).
+    """
+    deal = to_play("no-hearts", hands(*FOUR_SUITS), variant="french", options=options, declarer=1)
+    assert deal.to_act == 3
+    for trick in NO_HEARTS_PLAY:
+        play_all(deal, trick)
+    assert deal.raw == [0, 10, 0, 55]
+    assert deal.final == final
+    assert deal.adjustments == [f - r for f, r in zip(final, deal.raw, strict=True)]
+
+
+@pytest.mark.parametrize(
+    "contract, tally, raw, final",
+    [
+        # queens 2, 1, 1, 0 at 20 each; the chooser P0's 40 doubled to 80
+        ("no-queens", {"queens": [2, 1, 1, 0]}, [40, 20, 20, 0], [80, 20, 20, 0]),
+        # tricks 3, 4, 3, 3 at -5 each; the chooser's -15 halved toward zero: -7
+        ("more-tricks", {"tricks": [3, 4, 3, 3]}, [-15, -20, -15, -15], [-7, -20, -15, -15]),
+        # out first, second, third, fourth: -50, -20, +20, +40; the chooser's -50 halved: -25
+        ("domino", {"order": [0, 1, 2, 3]}, [-50, -20, 20, 40], [-25, -20, 20, 40]),
+        # the chooser last out: its +40 doubled to +80
+        ("domino", {"order": [3, 2, 1, 0]}, [40, 20, -20, -50], [80, 20, -20, -50]),
+        # the chooser took nothing: nothing to double
+        ("first-and-last", {"first": 1, "last": 2}, [0, 40, 40, 0], [0, 40, 40, 0]),
+    ],
+)
+def test_french_chooser_doubled_on_the_score_sheet(
+    contract: str, tally: dict[str, Any], raw: list[int], final: list[int]
+) -> None:
+    """Penalty points: the chooser's (P0's) points count double, its negative points half."""
+    game = score_sheet("french", DOUBLED)
+    deal = game.current
+    assert deal is not None and deal.declarer == 0 and deal.phase is Phase.CONTRACT
+    game.apply(Declare(contract), 0)
+    assert deal.phase is Phase.TALLY
+    game.apply(EnterTally(tally))
+    assert deal.raw == raw and deal.final == final
+    assert game.totals == final
+
+
 # -- whole games by every bot level, records and replay -------------------------------------------
 
 
@@ -169,14 +252,67 @@ def test_king_seventh_and_last_search_bot_plays_its_deals() -> None:
 # -- the lobby and the terminal setup offer them from the data ---------------------------------------
 
 
+@pytest.mark.parametrize("level, seed", [("random", 1), ("heuristic", 2), ("heuristic", 3)])
+def test_french_chooser_whole_games(level: str, seed: int) -> None:
+    game = play_game("french", DOUBLED, level, seed)
+    assert game.is_over and len(game.deals) == 32
+    leaders = {d.play_seats[0] for d in game.deals if d.declarer == 1}
+    assert leaders == {3}, "the player before the dealer leads (or opens the domino)"
+    assert_replays(game)
+
+
+def test_french_chooser_search_bot_plays_its_deals() -> None:
+    """The search bot chooses and plays the first two deals."""
+    game = play_game("french", DOUBLED, "search", 6, deals=2)
+    assert len(game.finished_deals()) == 2
+    assert_replays(game)
+
+
 def test_lobby_offers_the_new_flags_and_titles() -> None:
     king = next(r for r in rule_sets() if r["name"] == "king")
     assert {"name": "seventh_and_last", "kind": "bool", "default": False, "choices": []} in king["flags"]
     assert {"id": "king-seventh-and-last", "title": "Seventh and last trick"} in king["contracts"]
     assert king["tally"]["4"]["seventh"]["label"] == "who won trick 7"
+    french = next(r for r in rule_sets() if r["name"] == "french")
+    choice = next(f for f in french["flags"] if f["name"] == "contract_choice")
+    assert choice == {
+        "name": "contract_choice",
+        "kind": "choice",
+        "default": "fixed",
+        "choices": ["fixed", "chooser", "chooser_doubled"],
+    }
 
 
 def test_random_seeded_games_are_reproducible() -> None:
     a = play_game("king", SEVENTH, "random", 5)
     b = play_game("king", SEVENTH, "random", 5)
     assert a.totals == b.totals
+
+
+@pytest.mark.parametrize(
+    "variant, flag, value, options",
+    [
+        ("french", "flag-contract_choice", "chooser_doubled", DOUBLED),
+        ("king", "flag-seventh_and_last", True, SEVENTH),
+    ],
+)
+def test_the_terminal_setup_offers_the_new_options(
+    variant: str, flag: str, value: object, options: dict[str, Any]
+) -> None:
+    """The setup screen of ``barbu play`` shows the new flags from the rule data and starts
+    the game with them."""
+    app = BarbuApp(None, pace=0)
+
+    async def scenario(pilot: Any, app: BarbuApp) -> None:
+        await pick_rule_set(pilot, app, variant)
+        if isinstance(value, bool):
+            await tab_to(pilot, app, flag)
+            await pilot.press("space")
+        else:
+            await choose(pilot, app, flag, value)
+        await type_into(pilot, app, "seed", "5")
+        await pilot.press("enter")
+        await until_started(pilot, app)
+
+    run(app, scenario)
+    assert app.table.rules == rules(variant, options)

@@ -75,6 +75,7 @@ class Flags:
     ravage_city_total: int = -24
     first_five_only: bool = False
     seventh_and_last: bool = False
+    contract_choice: str = "fixed"
 
 
 FLAG_CHOICES: dict[str, tuple[str, ...]] = {
@@ -84,6 +85,7 @@ FLAG_CHOICES: dict[str, tuple[str, ...]] = {
     "positive_targets": ("declarer_only", "any"),
     "domino_start": ("named", "first_card"),
     "removed_card_rule": ("laid", "forbid_rank"),
+    "contract_choice": ("fixed", "chooser", "chooser_doubled"),
 }
 """The allowed values of the string flags, default first."""
 
@@ -333,8 +335,8 @@ class Rules:
 
     @cached_property
     def schedule(self) -> Schedule:
-        """Which contracts each declarer names (:mod:`barbu.schedule`)."""
-        return self.ruleset.schedule
+        """Which contracts each declarer names (:mod:`barbu.schedule`), under the flags."""
+        return self.ruleset.schedule.under(self.flags)
 
     @cached_property
     def contracts(self) -> tuple[Contract, ...]:
@@ -408,6 +410,30 @@ class Rules:
         if not self.ruleset.fixed_rotation and self.flags.rotation == "block":
             step = deal_index // self.contracts_per_declarer
         return (first_declarer + self.direction * step) % self.players
+
+    def leader_of(self, declarer: int) -> int:
+        """The seat that leads to the first trick (and plays first in domino): the declarer,
+        or with ``contract_choice`` the player before the dealer.
+
+        >>> rules("french").leader_of(1), rules("french", {"contract_choice": "chooser"}).leader_of(1)
+        (1, 3)
+        """
+        return (declarer + self.direction * self.schedule.lead_offset) % self.players
+
+    def chooser_adjustment(self, raw: Sequence[int], declarer: int) -> list[int]:
+        """What ``contract_choice: "chooser_doubled"`` adds to a deal's raw scores: the
+        chooser's (the declarer's) points are doubled, its negative points halved (rounded
+        toward zero); nothing otherwise.
+
+        >>> r = rules("french", {"contract_choice": "chooser_doubled"})
+        >>> r.chooser_adjustment([20, 0, 60, 0], 0), r.chooser_adjustment([0, -15, 0, 0], 1)
+        ([20, 0, 0, 0], [0, 8, 0, 0])
+        """
+        out = [0] * len(raw)
+        if self.flags.contract_choice == "chooser_doubled":
+            points = raw[declarer]
+            out[declarer] = points if points > 0 else -(-points // 2) - points
+        return out
 
     def scheduled_contract(self, deal_index: int) -> Contract | None:
         """The contract fixed by the schedule (``french``), else None."""
@@ -501,7 +527,7 @@ def _is_int(v: object) -> bool:
 TRUMP_FLAGS = ("must_trump_when_void", "overtrump_required", "undertrump_required")
 """The flags of trick play under a trump suit."""
 REFUSED_WHERE_IDLE = frozenset(
-    {*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total", "seventh_and_last"}
+    {*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total", "seventh_and_last", "contract_choice"}
 )
 """The flags a rule set refuses where they have no effect (RULES.md §6, Validity); the
 others are accepted by every rule set, without effect where nothing reads them."""
