@@ -7,9 +7,15 @@ record and replayed, and offered by the lobby and the terminal setup from the ru
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+with warnings.catch_warnings():  # starlette's test client asks for httpx2 over httpx; both drive the app the same way
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient` is deprecated")
+    from fastapi.testclient import TestClient
 
 from barbu import Declare, EnterTally, Game, rules
 from barbu.bots import make_bot
@@ -19,10 +25,13 @@ from barbu.errors import OptionsError
 from barbu.record import game_to_record
 from barbu.replay import replay_json
 from barbu.rulesets import applicable_flags
+from barbu.server.app import create_app
 from barbu.server.lobby import rule_sets
+from barbu.sheet import Sheet
 from barbu.tui.app import BarbuApp
 from barbu.view import seat_view
 from table_setup import hands, play_all, score_sheet, to_play
+from test_sheet_model import played_record, tallied
 from test_tui_setup import choose, pick_rule_set, run, tab_to, type_into, until_started
 
 SEVENTH = {"seventh_and_last": True}
@@ -316,3 +325,29 @@ def test_the_terminal_setup_offers_the_new_options(
 
     run(app, scenario)
     assert app.table.rules == rules(variant, options)
+
+
+@pytest.mark.parametrize("variant, options", [("king", SEVENTH), ("french", DOUBLED)])
+def test_the_score_sheet_scores_the_new_variants_like_replay(
+    tmp_path: Path, variant: str, options: dict[str, Any]
+) -> None:
+    """A whole game, tallied deal by deal on the web score sheet, scores as ``barbu replay``
+    scores its record, and the sheet exports a record that replays the same."""
+    doc = tallied(played_record(variant, options=tuple(options.items())))
+    expected = replay_json(doc)
+    assert expected["valid"] and expected["complete"]
+    source = Sheet.from_record(doc)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'barbu.db'}")) as client:
+        body = {"variant": variant, "options": options, "players": list(source.players)}
+        made = client.post("/api/sheets", json={**body, "first_declarer": source.first_declarer})
+        sheet = made.json()["id"]
+        for row in source.rows:
+            res = client.post(f"/api/sheets/{sheet}/changes", json={"change": "add", "entry": row.entry.to_json()})
+            assert res.status_code == 200, res.text
+        state = res.json()["sheet"]
+        assert state["complete"] and state["totals"] == expected["totals"]
+        for mine, theirs in zip(state["deals"], expected["deals"], strict=True):
+            assert [mine[k] for k in ("raw", "adjustments", "final")] == [
+                theirs[k] for k in ("raw", "adjustments", "final")
+            ]
+        assert replay_json(client.get(f"/api/sheets/{sheet}/export/record").json()) == expected
