@@ -435,6 +435,16 @@ class Rules:
             out[declarer] = points if points > 0 else -(-points // 2) - points
         return out
 
+    @cached_property
+    def adjustments_add_up_to_zero(self) -> bool:
+        """Whether every deal's adjustments sum to 0, so final scores add up as raw scores do
+        (false with ``contract_choice: "chooser_doubled"``).
+
+        >>> rules("french").adjustments_add_up_to_zero
+        True
+        """
+        return self.flags.contract_choice != "chooser_doubled"
+
     def scheduled_contract(self, deal_index: int) -> Contract | None:
         """The contract fixed by the schedule (``french``), else None."""
         return self.schedule.fixed(self.contracts, deal_index, self.players)
