@@ -8,6 +8,7 @@ record and replayed, and offered by the lobby and the terminal setup from the ru
 from __future__ import annotations
 
 import json
+import random
 import warnings
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from barbu.view import seat_view
 from table_setup import hands, play_all, score_sheet, to_play
 from test_sheet_model import played_record, tallied
 from test_tui_setup import choose, pick_rule_set, run, tab_to, type_into, until_started
+from test_view import check_views
 
 SEVENTH = {"seventh_and_last": True}
 
@@ -376,3 +378,16 @@ def test_research_adapters_play_the_new_variants(params: dict[str, str], utility
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
     options = json.loads(params["options"])
     api_test(env(params["variant"], options), num_cycles=60)
+
+
+@pytest.mark.parametrize("variant, options", [("king", SEVENTH), ("french", DOUBLED)])
+def test_no_view_of_the_new_variants_shows_another_seats_unplayed_cards(variant: str, options: dict[str, Any]) -> None:
+    """The first eight deals, every seat and the spectator, every step (the view tests' check)."""
+    game = Game.new(variant, options, seed=3)
+    rng = random.Random(5)
+    step = 0
+    while not game.is_over and len(game.deals) <= 8:
+        check_views(game, structure=step % 25 == 0)
+        game.apply(rng.choice(game.legal_actions()))
+        step += 1
+    check_views(game)
