@@ -20,6 +20,7 @@ Examples::
     python benchmarks/bench_bots.py search --games 12 --iterations 16 --seconds 0 --jobs 2
     python benchmarks/bench_bots.py speed --decisions 60          # default budget
     python benchmarks/bench_bots.py calibrate --variant classic   # EDGE_SCALE
+    python benchmarks/bench_bots.py native --decisions 30          # compiled vs pure search
 
 Figures of record are in docs/bots.md.
 """
@@ -40,6 +41,7 @@ from typing import Any
 
 from barbu import Game, seat_view
 from barbu.bots import make_bot
+from barbu.view import SeatView
 
 
 @dataclass
@@ -318,7 +320,7 @@ def calibrate(variant: str, deals: int, seed: int) -> int:
 def main(argv: list[str]) -> int:
     """Run the benchmark named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["heuristic", "search", "speed", "calibrate"], help="what to measure")
+    parser.add_argument("what", choices=["heuristic", "search", "speed", "calibrate", "native"], help="what to measure")
     parser.add_argument("--variant", default="classic", help="rule set, or 'all' (heuristic only)")
     parser.add_argument("--games", type=int, default=20, help="duplicate games")
     parser.add_argument("--seed", type=int, default=1)
@@ -340,6 +342,8 @@ def main(argv: list[str]) -> int:
         return search_vs_heuristic(args.games, args.seed, args.jobs, settings, args.variant)
     if args.what == "calibrate":
         return calibrate(args.variant, args.deals, args.seed)
+    if args.what == "native":
+        return native_speed(args.variant, args.decisions, args.seed, args.iterations or 64)
     return speed(args.variant, args.decisions, args.seed, settings)
 
 
@@ -377,6 +381,81 @@ def speed(variant: str, decisions: int, seed: int, settings: Mapping[str, Any]) 
     )
     print(f"heuristic on the same positions: median {ref * 1000:.2f} ms; search/heuristic = {med / ref:.0f}x")
     return 0
+
+
+def _card_views(variant: str, decisions: int, seed: int) -> list[SeatView]:
+    """Card decisions with a choice, from games between heuristic bots."""
+    views: list[SeatView] = []
+    game_index = 0
+    while len(views) < decisions:
+        g = Game.new(variant, seed=f"native:{seed}:{game_index}")
+        field = [make_bot("heuristic", seed=s) for s in range(g.rules.players)]
+        while not g.is_over and len(views) < decisions:
+            seat = g.to_act
+            assert seat is not None
+            view = seat_view(g, seat)
+            if view.phase == "play" and len(view.legal_actions) > 1 and len(g.deals) % 3 == seat % 3:
+                views.append(view)
+            g.apply(field[seat].act(view), seat)
+        game_index += 1
+    return views
+
+
+def native_speed(variant: str, decisions: int, seed: int, iterations: int) -> int:
+    """The search bot's card decisions through the compiled accelerator and the pure path:
+    CPU ms per decision at the same number of worlds (the decisions must be identical),
+    then the worlds each path searches within the default time cap."""
+    from barbu import accel
+    from barbu.bots import search as search_module
+
+    if not accel.NATIVE:
+        print(accel.status())
+        return 1
+    views = _card_views(variant, decisions, seed)
+    compiled = accel._native
+
+    def timed(native: bool, **settings: Any) -> tuple[list[Any], list[float], list[int]]:
+        accel._native = compiled if native else None
+        worlds: list[int] = []
+        original = search_module.Budget.more
+
+        def counting(budget: search_module.Budget) -> bool:
+            more = original(budget)
+            if not more:
+                worlds.append(budget.done)
+            return more
+
+        search_module.Budget.more = counting  # type: ignore[method-assign]
+        actions, times = [], []
+        try:
+            for i, view in enumerate(views):
+                bot = make_bot("search", seed=seed + i, **settings)
+                t0 = time.process_time()
+                actions.append(bot.act(view))
+                times.append(time.process_time() - t0)
+        finally:
+            search_module.Budget.more = original  # type: ignore[method-assign]
+            accel._native = compiled
+        return actions, times, worlds
+
+    fixed = {"iterations": iterations, "seconds": None}
+    new_actions, new_times, _ = timed(True, **fixed)
+    old_actions, old_times, _ = timed(False, **fixed)
+    same = sum(a == b for a, b in zip(new_actions, old_actions, strict=True))
+    old_ms, new_ms = statistics.mean(old_times) * 1000, statistics.mean(new_times) * 1000
+    print(f"{accel.status()}; {variant}, {len(views)} card decisions, {iterations} worlds each (no time cap)")
+    print(f"identical decisions: {same}/{len(views)}")
+    print(
+        f"CPU ms per decision: pure {old_ms:.1f} (median {statistics.median(old_times) * 1000:.1f}), "
+        f"compiled {new_ms:.1f} (median {statistics.median(new_times) * 1000:.1f}); {old_ms / new_ms:.1f}x fewer"
+    )
+    _, _, new_worlds = timed(True, iterations=10**6)
+    _, _, old_worlds = timed(False, iterations=10**6)
+    print(
+        f"default time cap, worlds per decision: pure {statistics.mean(old_worlds):.0f}, "
+        f"compiled {statistics.mean(new_worlds):.0f} ({statistics.mean(new_worlds) / statistics.mean(old_worlds):.1f}x)"
+    )
+    return 0 if same == len(views) else 1
 
 
 if __name__ == "__main__":

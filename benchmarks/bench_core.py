@@ -1,24 +1,38 @@
-"""Random full deals per second: barbu's checked API and fast door vs OpenSpiel's hearts.
+"""Random full deals per second: barbu's doors and accelerator vs OpenSpiel's hearts.
 
 A "full deal" is everything from the deal of the cards to the score: for barbu the
 contract choice, trump or rank, the calls and the card play of one classic deal; for
 OpenSpiel's hearts (through ``pyspiel``) the chance deal, the pass and the 52 cards.
 Every action is chosen uniformly among the legal ones, from seeded generators.
 
+- **checked API**: whole games through ``Game.legal_actions`` / ``Game.apply``;
+- **fast door**: Python-driven, one unchecked action at a time on compact state;
+- **native playouts**: the compiled accelerator's batch API (:func:`barbu.accel.playouts`),
+  100 random card plays of whole trick deals per dealt position (the deal and the
+  auction are played in Python once per 100);
+- **barbu simulate**: the whole ``barbu simulate --games 40 --seed 1`` process with
+  random bots (start-up included).
+
     python benchmarks/bench_core.py [--seconds 5]
 
-Prints deals per second for each (the best of alternating rounds, so that a busy machine
-hurts every contender alike) and the ratios against hearts measured in the same run.
+Prints deals per CPU second for each (CPU time of this process, or of the ``barbu
+simulate`` child, so that other work on the machine counts less; the best of alternating
+rounds), the ratios against hearts measured in the same run, and
+the bytes one stored search world takes.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
-from barbu.deal import Deal
+from barbu import accel
+from barbu.deal import Deal, Phase
 from barbu.game import Dealer, Game
 from barbu.rulesets import rules
 
@@ -27,15 +41,15 @@ def checked_deals(seconds: float) -> float:
     """Whole games through Game.legal_actions / Game.apply (every action checked)."""
     rng = random.Random(1)
     deals = 0
-    start = time.perf_counter()
+    start = time.process_time()
     seed = 0
-    while time.perf_counter() - start < seconds:
+    while time.process_time() - start < seconds:
         game = Game.new("classic", seed=seed)
         seed += 1
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
         deals += len(game.deals)
-    return deals / (time.perf_counter() - start)
+    return deals / (time.process_time() - start)
 
 
 def fast_deals(seconds: float) -> float:
@@ -46,8 +60,8 @@ def fast_deals(seconds: float) -> float:
     rng = random.Random(2)
     rand = rng.random
     deals = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         for _ in range(100):
             declarer = deals & 3
             deal = Deal(r, 0, declarer, dealer.deal(r, declarer), contracts)
@@ -66,7 +80,84 @@ def fast_deals(seconds: float) -> float:
                     k -= 1
                 play.play((mask & -mask).bit_length() - 1)
             deals += 1
-    return deals / (time.perf_counter() - start)
+    return deals / (time.process_time() - start)
+
+
+def native_playouts(seconds: float) -> float:
+    """Whole random card plays of trick deals in compiled code, 100 per dealt position."""
+    if not accel.NATIVE:
+        return 0.0
+    r = rules("classic")
+    tricks = [c for c in r.contracts if c.play == "tricks"]
+    dealer = Dealer(4)
+    rng = random.Random(4)
+    deals = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        declarer = deals & 3
+        deal = Deal(r, 0, declarer, dealer.deal(r, declarer), tricks)
+        while deal.phase is not Phase.PLAY and not deal.finished:
+            actions = deal.legal_actions()
+            deal.apply_unchecked(actions[int(rng.random() * len(actions))])
+        if deal.finished:  # an undoubled negative contract, not played (RULES.md §2.8)
+            continue
+        deals += len(accel.playouts(deal, 100, seed=deals))
+    return deals / (time.process_time() - start)
+
+
+SIMULATE_GAMES = 40
+
+
+def simulate_process(seconds: float) -> float:
+    """``barbu simulate --games 40 --seed 1`` (random bots) as a whole process, start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [sys.executable, "-m", "barbu", "simulate", "--games", str(SIMULATE_GAMES), "--seed", "1"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return SIMULATE_GAMES * rules("classic").deal_count / cpu
+
+
+def world_bytes() -> dict[str, int]:
+    """Bytes one stored search world takes: a Python deal copy (deep), and the compiled state."""
+    r = rules("classic")
+    game = Game.new("classic", seed=9)
+    rng = random.Random(9)
+    while game.current is not None and game.current.phase is not Phase.PLAY:
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+    deal = game.current
+    assert deal is not None and deal.tricks is not None
+    for _ in range(20):
+        deal.play_unchecked(rng.choice([c for c in range(52) if deal.legal_mask() >> c & 1]))
+    copy = deal.copy()
+    seen: set[int] = set()
+    shared = {id(r), id(deal.rules), id(deal.contract)} | {id(c) for c in deal.available}
+
+    def size(o: object) -> int:
+        if id(o) in seen or id(o) in shared or isinstance(o, type):
+            return 0
+        seen.add(id(o))
+        total = sys.getsizeof(o)
+        if isinstance(o, dict):
+            total += sum(size(k) + size(v) for k, v in o.items())
+        elif isinstance(o, list | tuple | set | frozenset):
+            total += sum(size(x) for x in o)
+        elif hasattr(o, "__dict__"):
+            total += size(vars(o))
+        if hasattr(o, "__slots__"):
+            total += sum(size(getattr(o, a)) for a in o.__slots__ if hasattr(o, a))  # type: ignore[attr-defined]
+        return total
+
+    out = {"Python deal copy (deep, shared rules excluded)": size(copy)}
+    seen.clear()
+    out["packed state tuple (compiled kernels' input)"] = size(accel.pack(deal.tricks))
+    if accel.NATIVE:
+        out["compiled state (C struct)"] = int(accel._require().STATE_BYTES)
+    return out
 
 
 def hearts_deals(seconds: float) -> float:
@@ -76,8 +167,8 @@ def hearts_deals(seconds: float) -> float:
     game = pyspiel.load_game("hearts")
     rng = random.Random(3)
     deals = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -87,7 +178,7 @@ def hearts_deals(seconds: float) -> float:
                 actions = state.legal_actions()
                 state.apply_action(actions[int(rng.random() * len(actions))])
         deals += 1
-    return deals / (time.perf_counter() - start)
+    return deals / (time.process_time() - start)
 
 
 def main() -> None:
@@ -95,19 +186,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; the best of each is kept")
     args = parser.parse_args()
-    runs: list[tuple[str, Callable[[float], float]]] = [
-        ("OpenSpiel hearts (pyspiel)", hearts_deals),
-        ("barbu checked API", checked_deals),
-        ("barbu fast door", fast_deals),
+    runs: list[tuple[str, Callable[[float], float], float]] = [
+        ("OpenSpiel hearts (pyspiel)", hearts_deals, 1.0),
+        ("barbu checked API", checked_deals, 1.0),
+        ("barbu fast door", fast_deals, 3.0),
+        ("barbu native playouts", native_playouts, 10.0),
+        ("barbu simulate (process)", simulate_process, 1.0),
     ]
-    results = {name: 0.0 for name, _ in runs}
+    results = {name: 0.0 for name, _, _ in runs}
     for _ in range(args.rounds):
-        for name, fn in runs:
+        for name, fn, _ in runs:
             results[name] = max(results[name], fn(args.seconds))
     reference = results["OpenSpiel hearts (pyspiel)"]
-    print(f"{'':28} {'deals/s':>10} {'vs hearts':>10}")
-    for name, rate in results.items():
-        print(f"{name:28} {rate:10.0f} {rate / reference:9.2f}x")
+    print(accel.status())
+    print(f"{'':28} {'deals/s':>10} {'vs hearts':>10} {'goal':>6}")
+    for name, fn, goal in runs:
+        rate = results[name]
+        mark = "" if fn is hearts_deals else ("met" if rate >= goal * reference else "gap")
+        print(f"{name:28} {rate:10.0f} {rate / reference:9.2f}x {goal:5.0f}x {mark}")
+    print()
+    for what, n in world_bytes().items():
+        print(f"bytes per stored world, {what}: {n}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@ server's store on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,8 +41,12 @@ def browser() -> Iterator[Browser]:
 POSTGRES = os.environ.get("BARBU_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def _postgres_store() -> Iterator[Store]:
-    """A store in a schema of its own on the test PostgreSQL server, dropped afterwards."""
+@contextmanager
+def postgres_schema(port: int | None = None) -> Iterator[str]:
+    """A schema of its own on the test PostgreSQL server, dropped afterwards: the URL that uses it.
+
+    With ``port``, the URL goes to 127.0.0.1:``port`` (a proxy in front of the server) instead.
+    """
     import psycopg
 
     schema = f"barbu_test_{secrets.token_hex(4)}"
@@ -54,14 +60,25 @@ def _postgres_store() -> Iterator[Store]:
             "or point BARBU_TEST_POSTGRES at a server with a database you may create schemas in."
         )
     admin.execute(f'CREATE SCHEMA "{schema}"')
-    sep = "&" if "?" in POSTGRES else "?"
-    store = Store(f"{POSTGRES}{sep}options=-csearch_path%3D{schema}")
+    url = POSTGRES
+    if port is not None:
+        url = re.sub(r"@[^/]*/", f"@127.0.0.1:{port}/", url, count=1)
+    sep = "&" if "?" in url else "?"
     try:
-        yield store
+        yield f"{url}{sep}options=-csearch_path%3D{schema}"
     finally:
-        store.dispose()
         admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         admin.close()
+
+
+def _postgres_store() -> Iterator[Store]:
+    """A store in a schema of its own on the test PostgreSQL server, dropped afterwards."""
+    with postgres_schema() as url:
+        store = Store(url)
+        try:
+            yield store
+        finally:
+            store.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

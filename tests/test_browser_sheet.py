@@ -326,10 +326,10 @@ def test_a_view_link_an_editor_invitation_and_a_stranger(server: ServerProcess, 
     links = {}
     for role in ("viewer", "editor"):
         owner.click(f"#share-{role}")
-        owner.wait_for_function(f"document.getElementById('share-link').dataset.role === '{role}'")
+        owner.wait_for_function(f"() => document.getElementById('share-link').dataset.role === '{role}'")
         links[role] = owner.input_value("#share-link")
         assert links[role].startswith(f"{server.http}/sheets/{sheet}#key=")
-    owner.wait_for_function("document.querySelectorAll('#share-links li').length === 3")
+    owner.wait_for_function("() => document.querySelectorAll('#share-links li').length === 3")
 
     viewer = browser.new_context().new_page()
     viewer.goto(links["viewer"])
@@ -359,7 +359,7 @@ def test_a_view_link_an_editor_invitation_and_a_stranger(server: ServerProcess, 
     assert "No sheet opened in this browser" in stranger.inner_text("#sheet-list")
 
     owner.click("#share-links li:has-text('Editor invitation') button")
-    owner.wait_for_function("document.querySelectorAll('#share-links li').length === 2")
+    owner.wait_for_function("() => document.querySelectorAll('#share-links li').length === 2")
     editor.reload()
     editor.wait_for_selector("#deals .error-box")
     assert "no sheet" in editor.inner_text("#deals .error-box")

@@ -191,17 +191,18 @@ def test_two_named_players_and_a_spectator_play_a_deal_and_nothing_runs(
         w.page.context.close()
 
 
-def add_deals(server: ServerProcess, sheet_id: str) -> None:
+def add_deals(server: ServerProcess, sheet_id: str, key: str) -> None:
     """Deals with doubles, redoubles and tallies, and a last one waiting for its tally."""
     api = f"{server.http}/api/sheets/{sheet_id}"
-    version = httpx.get(api).json()["version"]
+    auth = {"Authorization": f"Bearer {key}"}
+    version = httpx.get(api, headers=auth).json()["version"]
     entries = [
         {"contract": "trumps", "trump": "C", "doubles": [[1, 0, 1]], "tally": {"tricks": [4, 3, 3, 3]}},
         {"contract": "no-king", "doubles": [[3, 1, 2]], "tally": {"king_of_hearts": 1}},
         {"contract": "no-queens", "doubles": [[2, 0, 1]]},
     ]
     for entry in entries:
-        res = httpx.post(f"{api}/changes", json={"change": "add", "entry": entry, "version": version})
+        res = httpx.post(f"{api}/changes", json={"change": "add", "entry": entry, "version": version}, headers=auth)
         assert res.status_code == 200, res.text
         version = res.json()["version"]
 
@@ -228,6 +229,7 @@ def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, bro
         page.wait_for_selector("body[data-ready]")
         sheet_url = page.url
         sheet_id = sheet_url.rsplit("/", 1)[1]
+        key = page.input_value("#owner-link input").split("#key=", 1)[1]  # the owner's link, shown once
         assert page.text_content("#sheet-title") == title
         assert texts(page, "#totals .who") == " | ".join(names)
         assert names[0] in page.text_content("#entry-note")  # "…'s contract 1 of 7."
@@ -237,7 +239,7 @@ def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, bro
         assert all(name in texts(page, "#grid th") for name in names)
         w.clean(f"doubles grid of {names}")
 
-        add_deals(server, sheet_id)
+        add_deals(server, sheet_id, key)
         open_sheet_page(w, sheet_url)
         assert names[0] in page.text_content("#entry-note")  # "… declared No queens; enter what each player took."
         assert names[3] in texts(page, "#tally label")
@@ -269,7 +271,9 @@ def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, bro
         assert all(name in texts(page, "#deals .deal-head span") for name in renamed)
         w.clean(f"sheet renamed to {renamed}")
 
-        record = httpx.get(f"{server.http}/api/sheets/{sheet_id}/export/record").content
+        record = httpx.get(
+            f"{server.http}/api/sheets/{sheet_id}/export/record", headers={"Authorization": f"Bearer {key}"}
+        ).content
         page.goto(server.http + "/sheets")
         page.wait_for_selector("body[data-ready]")
         page.set_input_files("#import-file", {"name": "game.json", "mimeType": "application/json", "buffer": record})
@@ -293,7 +297,8 @@ def test_sheet_titles_names_and_renames_show_as_typed(server: ServerProcess, bro
 
 
 def test_every_page_and_response_carries_the_policy(server: ServerProcess, browser: Browser) -> None:
-    sheet = httpx.post(f"{server.http}/api/sheets", json={"players": ["Ann", "Bob", "Cid", "Dan"]}).json()["id"]
+    made = httpx.post(f"{server.http}/api/sheets", json={"players": ["Ann", "Bob", "Cid", "Dan"]}).json()
+    sheet, key = made["id"], made["owner"]["key"]
     for path in ("/", "/sheets", f"/sheets/{sheet}", "/t/nosuchtable", "/static/table.js", "/api/rules", "/nowhere"):
         headers = httpx.get(server.http + path).headers
         policy = headers.get("content-security-policy", "")
@@ -301,6 +306,7 @@ def test_every_page_and_response_carries_the_policy(server: ServerProcess, brows
         assert headers.get("x-content-type-options") == "nosniff", path
         assert headers.get("referrer-policy") == "no-referrer", path
     w = watched(browser)
+    w.page.set_extra_http_headers({"Authorization": f"Bearer {key}"})
     w.page.goto(f"{server.http}/api/sheets/{sheet}/export/html")  # the printable sheet keeps its look, runs no script
     assert "script-src 'none'" in w.csp[0] or "default-src 'none'" in w.csp[0]
     assert w.console == [] and w.page.evaluate("document.styleSheets.length") == 1

@@ -16,6 +16,7 @@ from textual.widgets import Input
 from barbu import Game
 from barbu.actions import Call, Declare, Play
 from barbu.cards import card_name
+from barbu.cli import main
 from barbu.record import game_from_record, game_to_record
 from barbu.rulesets import RULE_SETS
 from barbu.tui import play_main
@@ -469,15 +470,15 @@ def test_the_end_of_the_game_shows_the_ranking() -> None:
 
 
 def test_play_main_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert play_main(["--bots", "genius"]) == 2
+    assert main(["play", "--bots", "genius"]) == 2
     assert "unknown bot level 'genius'" in capsys.readouterr().err
-    assert play_main(["--option", "rotation=sideways"]) == 2
+    assert main(["play", "--option", "rotation=sideways"]) == 2
     assert "rotation cannot be 'sideways'" in capsys.readouterr().err
-    assert play_main(["--resume", str(tmp_path / "none.json")]) == 2
+    assert main(["play", "--resume", str(tmp_path / "none.json")]) == 2
     assert "cannot read record" in capsys.readouterr().err
-    assert play_main(["--bots", "random,random", "--seed", "1"]) == 2
+    assert main(["play", "--bots", "random,random", "--seed", "1"]) == 2
     assert "exactly 3" in capsys.readouterr().err
-    assert play_main(["--seat", "north"]) == 2
+    assert main(["play", "--seat", "north"]) == 2
     assert "invalid int value" in capsys.readouterr().err
     assert play_main(["--help"]) == 0
     assert "--resume FILE" in capsys.readouterr().out

@@ -302,4 +302,5 @@ def test_the_arguments_decide_whether_the_screen_comes_first(tmp_path: Path) -> 
     for argv in (["--variant", "king"], ["-o", "rotation=quick"], ["--seed", "3"], ["--bots", "random"]):
         app = make_app(argv)
         assert isinstance(app, BarbuApp) and app.has_table, argv
-    assert make_app(["--variant", "bridge"]) == 2
+    with pytest.raises(OptionsError, match="unknown variant 'bridge'"):
+        make_app(["--variant", "bridge"])

@@ -19,6 +19,7 @@ exactly the notation writers must use.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,7 +51,8 @@ def check_document(doc: object) -> None:
     if not isinstance(doc, Mapping):
         raise RecordUsageError('the file is not a JSON object: a record is an object with "format": "barbu-record/1"')
     if doc.get("format") != FORMAT:
-        raise RecordUsageError(f"format must be {FORMAT!r}, not {doc.get('format')!r}")
+        found = "missing" if "format" not in doc else json.dumps(doc["format"], ensure_ascii=False)
+        raise RecordUsageError(f'"format" is {found}; a record has "format": "{FORMAT}"')
 
 
 def game_from_record(doc: object) -> Game:

@@ -1,8 +1,7 @@
-"""``barbu replay``: check a record and derive its scores (RECORD.md).
+"""Replaying a record: check it and derive its scores (RECORD.md).
 
 :func:`replay_json` gives the exact JSON object of ``barbu replay --json`` for a
-parsed document; :func:`replay_main` is the command (exit 0 valid, 1 invalid,
-2 not a record at all).
+parsed document; the command itself is :mod:`barbu.cli.replay`.
 
 >>> out = replay_json({"format": "barbu-record/1", "variant": "classic", "deals": []})
 >>> out["valid"], out["next"]["phase"], out["next"]["seat"], out["next"]["legal"][:2]
@@ -11,15 +10,12 @@ parsed document; :func:`replay_main` is the command (exit 0 valid, 1 invalid,
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from typing import Any, TextIO
+from typing import Any
 
 from barbu.actions import action_text
 from barbu.cards import RANKS, card_name, cards_of
 from barbu.deal import Deal, Phase
-from barbu.errors import RecordError, RecordUsageError
+from barbu.errors import RecordError
 from barbu.game import Game
 from barbu.record import game_from_record
 
@@ -101,61 +97,3 @@ def replay_json(doc: object) -> dict[str, Any]:
         assert isinstance(doc, dict)
         out["next"] = next_action(game, len(doc["deals"]))
     return out
-
-
-def _print_human(out: dict[str, Any], stream: TextIO) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(file=stream, highlight=False, soft_wrap=True)
-    if not out["valid"]:
-        console.print(f"invalid: {out['error']['message']}", markup=False)
-        return
-    table = Table(title=f"{out['variant']}: {len(out['deals'])} deals", show_lines=False)
-    table.add_column("deal", justify="right")
-    table.add_column("contract")
-    n = len(out["totals"])
-    for s in range(n):
-        table.add_column(f"seat {s}", justify="right")
-    for i, d in enumerate(out["deals"], 1):
-        mark = "" if d["played"] else " (not played)"
-        table.add_row(str(i), f"{d['contract']} by {d['declarer']}{mark}", *(str(v) for v in d["final"]))
-    table.add_row("", "totals", *(str(v) for v in out["totals"]))
-    console.print(table)
-    if out["complete"]:
-        console.print(f"game over; winners: {', '.join(f'seat {s}' for s in out['winners'])}", markup=False)
-    else:
-        nxt = out["next"]
-        who = "the scorekeeper" if nxt["seat"] is None else f"seat {nxt['seat']}"
-        console.print(f"valid, in progress: deal {nxt['deal']}, {nxt['phase']} by {who}", markup=False)
-
-
-def replay_main(argv: list[str]) -> int:
-    """Run ``barbu replay FILE [--json]``; return the exit code."""
-    parser = argparse.ArgumentParser(prog="barbu replay", description="Check a barbu-record/1 file and score it.")
-    parser.add_argument("file", help="the record (JSON); - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordUsageError(f"the file is not JSON: {e}") from None
-        out = replay_json(doc)
-    except (OSError, UnicodeDecodeError, RecordUsageError) as e:
-        message = str(e)
-        if args.json:
-            print(json.dumps({"valid": False, "usage": message}))
-        else:
-            print(f"barbu replay: {message}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(out))
-    else:
-        _print_human(out, sys.stdout)
-    return 0 if out["valid"] else 1

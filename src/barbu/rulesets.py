@@ -497,7 +497,7 @@ def rules(variant: str = "classic", options: Mapping[str, Any] | None = None) ->
             raise OptionsError(f"player_count does not apply to {variant}: it always has {players} players")
         if not _is_int(n) or n not in rs.player_counts:
             counts = ", ".join(str(c) for c in sorted(rs.player_counts))
-            raise OptionsError(f"player_count {n!r} is not allowed in {variant}: use one of {counts}")
+            raise OptionsError(f"player_count {_shown(n)} is not allowed in {variant}: use one of {counts}")
         players = n
     flags = replace(Flags(), **rs.flag_defaults.get(players, {}))
     base = Rules(ruleset=rs, players=players, flags=flags, options={})
@@ -541,6 +541,20 @@ REFUSED_WHERE_IDLE = frozenset(
 )
 """The flags a rule set refuses where they have no effect (RULES.md §6, Validity); the
 others are accepted by every rule set, without effect where nothing reads them."""
+
+
+def _shown(value: Any) -> str:
+    """A flag value as the person wrote it: JSON (``true``, ``null``, ``[1, 2]``), a text quoted.
+
+    >>> _shown(True), _shown(None), _shown("quick")
+    ('true', 'null', "'quick'")
+    """
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def applicable_flags(r: Rules) -> frozenset[str]:
@@ -589,26 +603,30 @@ def _check_value(base: Rules, name: str, value: Any) -> Any:
     if name in FLAG_CHOICES:
         if value not in FLAG_CHOICES[name]:
             allowed = ", ".join(repr(c) for c in FLAG_CHOICES[name])
-            raise OptionsError(f"{name} cannot be {value!r}: use one of {allowed}")
+            raise OptionsError(f"{name} cannot be {_shown(value)}: use one of {allowed}")
         return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise OptionsError(f"{name} must be true or false, not {value!r}")
+            raise OptionsError(f"{name} must be true or false, not {_shown(value)}")
         return value
     if name == "compulsory_doubles":
         k = base.contracts_per_declarer
         if not _is_int(value) or not 0 <= value <= k:
-            raise OptionsError(f"compulsory_doubles must be an integer from 0 to {k}, not {value!r}")
+            raise OptionsError(f"compulsory_doubles must be an integer from 0 to {k}, not {_shown(value)}")
         return value
     if name == "ravage_city_total":
         if not _is_int(value) or value >= 0 or value % 12:
-            raise OptionsError(f"ravage_city_total must be a negative multiple of 12 (e.g. -24, -36), not {value!r}")
+            raise OptionsError(
+                f"ravage_city_total must be a negative multiple of 12 (e.g. -24, -36), not {_shown(value)}"
+            )
         return value
     if name == "domino_values":
         if not isinstance(value, list | tuple) or len(value) != players or not all(_is_int(v) for v in value):
-            raise OptionsError(f"domino_values must be a list of {players} integers (one per placing), not {value!r}")
+            raise OptionsError(
+                f"domino_values must be a list of {players} integers (one per placing), not {_shown(value)}"
+            )
         return tuple(value)
-    raise OptionsError(f"{name} cannot be {value!r}")  # pragma: no cover - every flag is typed above
+    raise OptionsError(f"{name} cannot be {_shown(value)}")  # pragma: no cover - every flag is typed above
 
 
 def rank_names(ranks: tuple[int, ...]) -> list[str]:

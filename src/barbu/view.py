@@ -18,11 +18,11 @@ the undealt deck are never in it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from barbu.actions import Action, action_text
+from barbu.actions import PLAYS, Action, Play, action_text
 from barbu.cards import RANKS, SUITS, card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.game import Game
@@ -189,31 +189,196 @@ def _summary(d: Deal) -> DealSummary:
     return known
 
 
-def _tricks(d: Deal) -> tuple[tuple[TrickView, ...], TrickView | None, tuple[tuple[int, ...], ...]]:
-    t = d.tricks
-    if t is None:
-        return (), None, tuple(() for _ in range(d.players))
-    done = []
-    for i, winner in enumerate(t.winners):
-        start = i * d.players
-        cards = tuple(c for c in d.plays[start : start + d.players] if c is not None)
-        seats = tuple(d.play_seats[start : start + d.players])
-        done.append(TrickView(seats[0], cards, seats, winner))
-    current = None
-    if t.trick:
-        current = TrickView(t.leader, tuple(t.trick), tuple(t.trick_seats()), None)
-    captured = tuple(tuple(cards_of(m)) for m in t.captured)
-    return tuple(done), current, captured
+_PLAY_TEXT = tuple(action_text(p) for p in PLAYS)
+"""Each card's play in record notation."""
+
+
+class _PlayLog:
+    """The public play of one deal as views show it, grown by what changed since the last view.
+
+    A deal's plays only ever grow, so each view extends the tuples of the view before
+    it: one decision costs the actions taken since, not the whole deal.
+    """
+
+    __slots__ = (
+        "call_list",
+        "calls",
+        "captured",
+        "captured_at",
+        "cards_left",
+        "hands",
+        "left_at",
+        "pairs",
+        "plays",
+        "rows",
+        "rows_at",
+        "tricks",
+    )
+
+    def __init__(self) -> None:
+        self.plays: tuple[tuple[int, int | None], ...] = ()
+        self.tricks: tuple[TrickView, ...] = ()
+        self.captured: tuple[tuple[int, ...], ...] = ()
+        self.captured_at = -1
+        """How many tricks were complete when :attr:`captured` was read."""
+        self.hands: dict[int, tuple[int, ...]] = {}
+        """Each hand mask shown so far in this deal, as its cards (hands only shrink)."""
+        self.calls = -1
+        self.pairs: tuple[tuple[int, int, int], ...] = ()
+        self.call_list: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...] = ()
+        self.left_at: tuple[int, Phase, bool] | None = None
+        self.cards_left: tuple[int, ...] = ()
+        self.rows_at = -1
+        self.rows: tuple[tuple[int, int] | None, ...] | None = None
+
+    def hand(self, mask: int) -> tuple[int, ...]:
+        """The cards of ``mask``, read once per mask."""
+        cards = self.hands.get(mask)
+        if cards is None:
+            cards = self.hands[mask] = tuple(cards_of(mask))
+        return cards
+
+    def business(self, d: Deal) -> None:
+        """Read the calls and business pairs again if a call was made since the last view."""
+        calls = len(d.doubling.calls) if d.doubling is not None else 0
+        if calls != self.calls:
+            self.pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in d.pairs())
+            if d.doubling is not None:
+                self.call_list = tuple((c.seat, c.round, c.doubles, c.redoubles) for c in d.doubling.calls)
+            self.calls = calls
+
+    def left(self, d: Deal) -> tuple[int, ...]:
+        """How many cards each seat holds, read again only after a play, a change of phase or
+        hands given to a deal dealt without them."""
+        at = (len(d.plays), d.phase, d.dealt is None)
+        if at != self.left_at:
+            self.cards_left = tuple(d.hand(s).bit_count() for s in range(d.players))
+            self.left_at = at
+        return self.cards_left
+
+    def domino_rows(self, d: Deal) -> tuple[tuple[int, int] | None, ...] | None:
+        """The domino rows, read again only after a play."""
+        domino = d.domino
+        if domino is None:
+            return None
+        if self.rows_at != len(d.plays) or self.rows is None:
+            self.rows = tuple(domino.rows())
+            self.rows_at = len(d.plays)
+        return self.rows
+
+    def update(self, d: Deal) -> None:
+        """Catch up with ``d``'s plays (a deal whose plays shrank is read again from its start)."""
+        plays, seats = d.plays, d.play_seats
+        known = len(self.plays)
+        if known > len(plays):
+            self.plays, self.tricks, self.captured_at = (), (), -1
+            known = 0
+        if known < len(plays):
+            self.plays += tuple(zip(seats[known:], plays[known:], strict=True))
+        t = d.tricks
+        if t is None:
+            return
+        n = d.players
+        done = len(t.winners)
+        have = len(self.tricks)
+        if have < done:
+            more = []
+            for i in range(have, done):
+                start = i * n
+                cards = tuple(c for c in plays[start : start + n] if c is not None)
+                trick_seats = tuple(seats[start : start + n])
+                more.append(TrickView(trick_seats[0], cards, trick_seats, t.winners[i]))
+            self.tricks += tuple(more)
+        if self.captured_at != done:
+            self.captured = tuple(tuple(cards_of(m)) for m in t.captured)
+            self.captured_at = done
+
+
+_PLAY_LOGS: WeakKeyDictionary[Deal, _PlayLog] = WeakKeyDictionary()
+"""The play log of each deal a view was made of (by identity: a copied deal has its own)."""
+
+
+def _play_log(d: Deal) -> _PlayLog:
+    log = _PLAY_LOGS.get(d)
+    if log is None:
+        _PLAY_LOGS[d] = log = _PlayLog()
+    log.update(d)
+    return log
+
+
+class _GameLog:
+    """What views show of a game's finished deals, grown deal by deal."""
+
+    __slots__ = ("deals", "declared", "history", "options")
+
+    def __init__(self) -> None:
+        self.deals: tuple[int, bool, bool] = (-1, False, False)
+        self.history: tuple[DealSummary, ...] = ()
+        self.declared: tuple[tuple[str, ...], ...] = ()
+        self.options: dict[str, Any] = {}
+
+    def update(self, game: Game) -> None:
+        """Catch up with ``game``: read again only when its deal count, or its last deal's contract or end, changed."""
+        deals = game.deals
+        last = deals[-1] if deals else None
+        key = (len(deals), last is not None and last.contract is not None, last is not None and last.finished)
+        if key == self.deals:
+            return
+        if self.deals[0] < 0:
+            self.options = game.rules.as_options()
+        self.deals = key
+        self.history = tuple(_summary(d) for d in deals if d.finished)
+        players = game.rules.players
+        self.declared = tuple(
+            tuple(d.contract.id for d in deals if d.declarer == s and d.contract is not None) for s in range(players)
+        )
+
+
+_GAME_LOGS: WeakKeyDictionary[Game, _GameLog] = WeakKeyDictionary()
+
+
+def _game_log(game: Game) -> _GameLog:
+    log = _GAME_LOGS.get(game)
+    if log is None:
+        _GAME_LOGS[game] = log = _GameLog()
+    log.update(game)
+    return log
+
+
+_FIELDS = frozenset(f.name for f in fields(SeatView))
+
+
+def _view(**values: Any) -> SeatView:
+    """A :class:`SeatView` of every field, made without the frozen dataclass's per-field checks
+    (several times faster; the view is as frozen as one made by its constructor).
+
+    >>> from barbu.game import Game
+    >>> game = Game.new("classic", seed=3)
+    >>> view = seat_view(game, 0)
+    >>> view == SeatView(**vars(view)) and set(vars(view)) == _FIELDS
+    True
+    """
+    assert values.keys() == _FIELDS
+    view = object.__new__(SeatView)
+    view.__dict__.update(values)
+    return view
 
 
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (None: a spectator, who sees no hand)."""
-    deal = game.current if game.current is not None else (game.deals[-1] if game.deals else None)
+    live_deal = game.current
+    deal = live_deal if live_deal is not None else (game.deals[-1] if game.deals else None)
     assert deal is not None
-    live = game.current is not None
+    live = live_deal is not None
     players = game.rules.players
     to_act = deal.to_act if live else None
-    tricks, current, captured = _tricks(deal)
+    log = _play_log(deal)
+    t = deal.tricks
+    current = None
+    if t is not None and t.trick:
+        current = TrickView(t.leader, tuple(t.trick), tuple(t.trick_seats()), None)
+    captured = log.captured if t is not None else tuple(() for _ in range(players))
+    past = _game_log(game)
     domino = deal.domino
     done = deal.finished
     arrangements: list[tuple[int, ...] | None] = []
@@ -222,19 +387,14 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     legal_actions: list[Action] = []
     if live and seat is not None and to_act == seat and deal.phase is not Phase.ARRANGE:
         legal_actions = list(game.legal_actions())
-    hand = tuple(cards_of(deal.hand(seat))) if seat is not None else ()
+    hand = log.hand(deal.hand(seat)) if seat is not None else ()
     if deal.phase is Phase.ARRANGE and seat is not None and seat in deal._arrange_order()[: len(deal.arrangements)]:
         hand = ()
-    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...] = ()
     must: tuple[int, ...] = ()
-    if deal.doubling is not None:
-        calls = tuple((c.seat, c.round, c.doubles, c.redoubles) for c in deal.doubling.calls)
-        if seat is not None and deal.phase is Phase.CALL and to_act == seat:
-            must = tuple(deal.doubling.must_double(seat))
-    declared = tuple(
-        tuple(d.contract.id for d in game.deals if d.declarer == s and d.contract is not None) for s in range(players)
-    )
-    return SeatView(
+    log.business(deal)
+    if deal.doubling is not None and seat is not None and deal.phase is Phase.CALL and to_act == seat:
+        must = tuple(deal.doubling.must_double(seat))
+    return _view(
         seat=seat,
         variant=game.rules.name,
         players=players,
@@ -247,23 +407,23 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         contract=deal.contract.id if deal.contract is not None else None,
         trump=SUITS[deal.trump] if deal.trump is not None else None,
         rank=RANKS[deal.rank] if deal.rank is not None else None,
-        calls=calls,
-        pairs=tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs()),
-        tricks=tricks,
+        calls=log.call_list,
+        pairs=log.pairs,
+        tricks=log.tricks,
         current_trick=current,
         captured=captured,
-        domino_rows=tuple(domino.rows()) if domino is not None else None,
+        domino_rows=log.domino_rows(deal),
         domino_order=tuple(domino.order) if domino is not None else (),
-        plays=tuple(zip(deal.play_seats, deal.plays, strict=True)),
+        plays=log.plays,
         arrangements=tuple(arrangements),
-        cards_left=tuple(deal.hand(s).bit_count() for s in range(players)),
-        declared=declared,
+        cards_left=log.left(deal),
+        declared=past.declared,
         contracts_left=tuple(c.id for c in deal.available) if deal.phase is Phase.CONTRACT else (),
         must_double=must,
-        legal=[action_text(a) for a in legal_actions],
+        legal=[_PLAY_TEXT[a.card] if type(a) is Play else action_text(a) for a in legal_actions],
         legal_actions=legal_actions,
-        history=tuple(_summary(d) for d in game.deals if d.finished),
+        history=past.history,
         totals=tuple(game.totals),
         game_over=game.is_over,
-        options=game.rules.as_options(),
+        options=dict(past.options),
     )

@@ -11,17 +11,17 @@ import json
 import sys
 from pathlib import Path
 
-from barbu.arena.play import run_arena
+from barbu.arena.play import BotSpec, run_arena
 from barbu.arena.report import arena_tables, plot_arena
 from barbu.bots import BOT_LEVELS
 from barbu.bots.external import DEFAULT_TIMEOUT_S
-from barbu.errors import BarbuError
-from barbu.rulesets import parse_options
+from barbu.rulesets import parse_options, rules
+from barbu.usage import CommandParser, UsageError, number, output_file, output_folder, whole_number
 
 
 def arena_parser() -> argparse.ArgumentParser:
     """The arguments of ``barbu arena``."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="barbu arena",
         description="Play bots against each other on duplicate deals (each deal set played once per rotation "
         "of the bots through the seats) and report points per game and per contract with 95%% intervals.",
@@ -35,11 +35,14 @@ def arena_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option (JSON value)"
     )
-    parser.add_argument("--games", type=int, default=100, help="duplicate games (deal sets), default 100")
+    parser.add_argument("--games", type=whole_number(1), default=100, help="duplicate games (deal sets), default 100")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: every core)")
+    parser.add_argument("--workers", type=whole_number(1), default=None, help="worker processes (default: every core)")
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per decision of an external bot"
+        "--timeout",
+        type=number(0, above=True),
+        default=DEFAULT_TIMEOUT_S,
+        help="seconds per decision of an external bot",
     )
     parser.add_argument("--external-log", metavar="FILE", help="append the standard error of external bots to FILE")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE (- for standard output)")
@@ -49,19 +52,41 @@ def arena_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def arena_main(argv: list[str]) -> int:
-    """Run ``barbu arena`` with ``argv`` (the arguments after ``arena``); returns the exit status."""
-    from rich.console import Console
-
-    parser = arena_parser()
-    args = parser.parse_args(argv)
-    if args.workers is not None and args.workers < 1:
-        parser.error("--workers must be at least 1")
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse, before a single game is played, what would fail during or after the run:
+    the rule set and options, the lineup (levels, settings, programs, one bot per seat) and
+    every file and folder the run writes."""
+    try:
+        players = rules(args.variant, parse_options(args.option)).players
+        if len(args.bots) != players:
+            raise UsageError(f"{args.variant} has {players} players: name {players} bots, not {len(args.bots)}")
+        for text in dict.fromkeys(args.bots):
+            BotSpec.parse(text).check()
+    except ValueError as e:  # OptionsError is one too
+        raise UsageError(str(e)) from None
+    if args.json:
+        output_file(args.json, "--json")
     if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            parser.error("--plot needs matplotlib: pip install 'barbu[arena]'")
+            raise UsageError("--plot needs matplotlib; install it with pip install 'barbu[arena]'") from None
+        output_file(args.plot, "--plot")
+    if args.records:
+        output_folder(args.records, "--records")
+    if args.external_log:
+        output_file(args.external_log, "--external-log")
+
+
+def arena_main(argv: list[str]) -> int:
+    """Run ``barbu arena`` with ``argv`` (the arguments after ``arena``); returns the exit status.
+
+    Bad arguments raise :class:`~barbu.usage.UsageError` before any game is played.
+    """
+    from rich.console import Console
+
+    args = arena_parser().parse_args(argv)
+    check_arguments(args)
     try:
         result = run_arena(
             args.bots,
@@ -75,8 +100,6 @@ def arena_main(argv: list[str]) -> int:
             progress=not args.quiet,
             records=args.records,
         )
-    except (ValueError, BarbuError) as e:
-        parser.error(str(e))
     except KeyboardInterrupt:
         print("arena interrupted: no report", file=sys.stderr)
         return 130

@@ -38,7 +38,7 @@ from typing import Any
 
 from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text
 from barbu.arena.stats import BotReport, DuplicateResult, EntryTally, report_bots
-from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot
+from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot, parse_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
 from barbu.game import Game
@@ -73,7 +73,7 @@ class BotSpec:
         >>> BotSpec.parse("external:python3 examples/external_bot.py").command
         ('python3', 'examples/external_bot.py')
         """
-        level, colon, rest = text.strip().partition(":")
+        level, _, rest = text.strip().partition(":")
         level = level.strip()
         if level == "external":
             command = tuple(shlex.split(rest))
@@ -84,15 +84,7 @@ class BotSpec:
             raise ValueError(
                 f"unknown bot {level!r} in {text!r}; levels are: {', '.join(BOT_LEVELS)}, external:COMMAND"
             )
-        settings: dict[str, Any] = {}
-        for pair in rest.split(",") if colon and rest.strip() else []:
-            key, equals, value = pair.partition("=")
-            if not equals or not key.strip():
-                raise ValueError(f"bot settings are written key=value, e.g. search:seconds=0.2, not {pair!r}")
-            try:
-                settings[key.strip()] = json.loads(value)
-            except json.JSONDecodeError:
-                settings[key.strip()] = value.strip()
+        level, settings = parse_bot(text)
         return cls(text, level, settings)
 
     def make(self, seed: int, timeout: float = DEFAULT_TIMEOUT_S, log: str | None = None) -> Bot:
@@ -102,14 +94,14 @@ class BotSpec:
         return make_bot(self.level, seed=seed, **self.settings)
 
     def check(self) -> None:
-        """Raise ValueError if the bot cannot be made (unknown setting, missing program)."""
+        """Raise ValueError if the bot cannot be made (a bad setting value, a missing program)."""
         if self.level == "external":
             if shutil.which(self.command[0]) is None:
                 raise ValueError(f"cannot find the program {self.command[0]!r} of {self.text!r}")
             return
         try:
             self.make(seed=0)
-        except TypeError as e:
+        except ValueError as e:
             raise ValueError(f"bad settings in {self.text!r}: {e}") from None
 
 

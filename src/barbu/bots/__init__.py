@@ -15,6 +15,8 @@ A bot is any object with a ``name`` and an ``act(view) -> Action`` method (the
 
 from __future__ import annotations
 
+import inspect
+import json
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -56,24 +58,90 @@ class RandomBot:
         return choices[self.rng.randrange(len(choices))]
 
 
-def _heuristic(seed: int | None = 0, **settings: Any) -> Bot:
+def _heuristic() -> Callable[..., Bot]:
     from barbu.bots.heuristic import HeuristicBot
 
-    return HeuristicBot(seed=seed, **settings)
+    return HeuristicBot
 
 
-def _search(seed: int | None = 0, **settings: Any) -> Bot:
+def _search() -> Callable[..., Bot]:
     from barbu.bots.search import SearchBot
 
-    return SearchBot(seed=seed, **settings)
+    return SearchBot
 
 
-BOT_LEVELS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "heuristic": _heuristic, "search": _search}
-"""Bot factories by level name; each takes ``seed`` and level-specific keywords."""
+BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
+    "random": lambda: RandomBot,
+    "heuristic": _heuristic,
+    "search": _search,
+}
+"""The class of each bot level by name, imported when first asked for; each class takes
+``seed`` and the level's settings (:func:`bot_settings`) as keywords."""
+
+
+def bot_settings(level: str) -> dict[str, Any]:
+    """The settings of a level, with their defaults (``seed`` is not a setting).
+
+    >>> bot_settings("random")
+    {}
+    >>> sorted(bot_settings("search"))
+    ['endgame', 'iterations', 'rollout', 'seconds']
+    """
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
+    parameters = inspect.signature(BOT_LEVELS[level]()).parameters
+    return {name: p.default for name, p in parameters.items() if name != "seed"}
+
+
+def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
+    """A bot as written on a command line: ``level`` or ``level:key=value,…``.
+
+    Values are JSON (``0.2``, ``true``, ``null``) or bare words; the level and the
+    setting names are checked, the values when the bot is made (:func:`make_bot`).
+
+    >>> parse_bot("search:iterations=20,seconds=null")
+    ('search', {'iterations': 20, 'seconds': None})
+    >>> parse_bot("search:depth=3")
+    Traceback (most recent call last):
+    ...
+    ValueError: search has no setting 'depth'; its settings are: iterations, seconds, endgame, rollout
+    """
+    level, colon, rest = text.strip().partition(":")
+    level = level.strip()
+    allowed = bot_settings(level)
+    settings: dict[str, Any] = {}
+    for pair in rest.split(",") if colon and rest.strip() else []:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise ValueError(f"bot settings are written key=value, e.g. search:seconds=0.2, not {pair!r}")
+        key = key.strip()
+        if key not in allowed:
+            raise ValueError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
+        try:
+            settings[key] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[key] = value.strip()
+    return level, settings
+
+
+def _settings_text(level: str, allowed: dict[str, Any]) -> str:
+    if not allowed:
+        return f"{level} takes no settings"
+    return f"its settings are: {', '.join(allowed)}"
 
 
 def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
-    """A bot of the named level (``random``, …) with a seed and its settings."""
-    if level not in BOT_LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
-    return BOT_LEVELS[level](seed=seed, **settings)
+    """A bot of the named level (``random``, …) with a seed and its settings.
+
+    Raises ValueError, saying what is allowed, for an unknown level or setting or a bad value.
+
+    >>> make_bot("heuristic", seed=1, depth=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: heuristic has no setting 'depth'; heuristic takes no settings
+    """
+    allowed = bot_settings(level)
+    for key in settings:
+        if key not in allowed:
+            raise ValueError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
+    return BOT_LEVELS[level]()(seed=seed, **settings)

@@ -44,6 +44,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from barbu import accel
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
@@ -228,6 +229,14 @@ class SearchBot:
         heuristic = self.rollout == "heuristic"
         if t is not None:
             endgame = self.endgame if exact else 0
+            if heuristic and exact:
+                compiled = accel.finish(d, guide, me, endgame)
+                if compiled is not None:
+                    return compiled
+            elif heuristic:
+                cards = accel.line(d, guide)
+                for c in cards or ():
+                    d.play_unchecked(c)
             while not t.finished:
                 if endgame and t.tricks_total - len(t.winners) <= endgame:
                     assert d.contract is not None

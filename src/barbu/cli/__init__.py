@@ -7,7 +7,6 @@ Classic Barbu (classic)...
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -15,6 +14,7 @@ from collections.abc import Callable
 
 from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS, Flags, Rules, applicable_flags, parse_options, rules
+from barbu.usage import CommandParser, UsageError
 
 
 def rules_text(r: Rules) -> str:
@@ -70,7 +70,7 @@ def rules_text(r: Rules) -> str:
 
 
 def _rules_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="barbu rules", description="Print a rule set, derived from its data.")
+    parser = CommandParser(prog="barbu rules", description="Print a rule set, derived from its data.")
     parser.add_argument("variant", nargs="?", help=f"one of {', '.join(RULE_SETS)}; all when omitted")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
@@ -84,7 +84,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("barbu.server:serve_main", "serve the web app: lobby, tables against bots and friends, score sheets"),
     "play": ("barbu.tui:play_main", "play a whole game in the terminal against three bots"),
     "score": ("barbu.sheet:score_main", "keep the score sheet of a game played with real cards"),
-    "replay": ("barbu.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
+    "replay": ("barbu.cli.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
     "simulate": ("barbu.cli.simulate:simulate_main", "play whole games between bots and print the score table"),
     "arena": ("barbu.arena.command:arena_main", "measure bots against each other on duplicate deals"),
     "rules": ("barbu.cli:_rules_main", "print a rule set: players, deck, contracts, values, flags"),
@@ -101,7 +101,19 @@ def _command(name: str) -> Callable[[list[str]], int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the ``barbu`` command; return its exit code."""
+    """Run the ``barbu`` command; return its exit code.
+
+    This is the one place where a mistake on the command line becomes a message: every
+    subcommand raises :class:`~barbu.usage.UsageError` (or, for rule options,
+    :class:`~barbu.errors.OptionsError`) before any long work, and it is printed here as
+    one line, ``barbu COMMAND: error: what is wrong; what is allowed``, with exit status 2.
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     status = main(["simulate", "--games", "0"])
+    >>> status, err.getvalue()
+    (2, "barbu simulate: error: argument --games: '0' is out of range; give a whole number 1 or more\\n")
+    """
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help"):
         print("usage: barbu COMMAND [ARGS]\n\ncommands:")
@@ -110,14 +122,17 @@ def main(argv: list[str] | None = None) -> int:
         print("\nbarbu COMMAND --help for a command's options")
         return 0 if args else 2
     name, rest = args[0], args[1:]
-    if name not in COMMANDS:
-        print(f"barbu: unknown command {name!r}; commands are: {', '.join(COMMANDS)}", file=sys.stderr)
-        return 2
     try:
+        if name not in COMMANDS:
+            raise UsageError(f"unknown command {name!r}; commands are: {', '.join(COMMANDS)}", "barbu")
         return _command(name)(rest)
-    except OptionsError as e:
-        print(f"barbu {name}: {e}", file=sys.stderr)
+    except (UsageError, OptionsError) as e:
+        refusal = e if isinstance(e, UsageError) else UsageError(str(e))
+        print(refusal.line(f"barbu {name}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (barbu rules | head)
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl+C: stopped on purpose, not a fault
+        print(f"barbu {name}: interrupted", file=sys.stderr)
+        return 130

@@ -7,17 +7,17 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from barbu.bots import BOT_LEVELS, make_bot
+from barbu.bots import BOT_LEVELS, make_bot, parse_bot
 from barbu.game import Game
 from barbu.record import game_to_record
-from barbu.rulesets import parse_options
+from barbu.rulesets import parse_options, rules
+from barbu.usage import CommandParser, UsageError, output_folder, whole_number
 from barbu.view import seat_view
 
 
@@ -40,45 +40,75 @@ def simulate(
 ) -> list[GameResult]:
     """Play ``games`` whole games; game ``i`` is dealt from the seed ``"{seed}:{i}"``.
 
-    ``bots`` names the level of each seat (one name: every seat).
+    ``bots`` names the bot of each seat, ``level`` or ``level:key=value,…`` (one: every
+    seat); :func:`lineup` checks them first.
     """
+    levels = lineup(bots, rules(variant, options).players)
+    names = [text.strip() for text in bots] * (len(levels) // len(bots))
     out = []
     for i in range(games):
         game_seed = f"{seed}:{i}"
         game = Game.new(variant, options, seed=game_seed)
-        n = game.rules.players
-        levels = list(bots) if len(bots) > 1 else [bots[0]] * n
-        if len(levels) != n:
-            raise ValueError(f"{variant} has {n} players: give one bot level or {n}, not {len(levels)}")
-        players = [make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s) for s, level in enumerate(levels)]
+        players = [
+            make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s, **settings)
+            for s, (level, settings) in enumerate(levels)
+        ]
         while not game.is_over:
             seat = game.to_act
             assert seat is not None
             game.apply(players[seat].act(seat_view(game, seat)), seat)
-        out.append(GameResult(game_seed, list(game.totals), game.ranking(), game_to_record(game, list(levels))))
+        out.append(GameResult(game_seed, list(game.totals), game.ranking(), game_to_record(game, names)))
     return out
 
 
+def lineup(bots: Sequence[str], players: int) -> list[tuple[str, dict[str, Any]]]:
+    """The level and settings of each seat's bot, checked by making each bot once.
+
+    >>> lineup(["random"], 4)[3]
+    ('random', {})
+    >>> lineup(["random", "random"], 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: 2 bots for 4 seats; give 1 bot for all the seats or 4, one per seat
+    """
+    if len(bots) not in (1, players):
+        raise ValueError(
+            f"{len(bots)} bots for {players} seats; give 1 bot for all the seats or {players}, one per seat"
+        )
+    parsed = [parse_bot(text) for text in bots]
+    for level, settings in parsed:
+        make_bot(level, seed=0, **settings)
+    return parsed if len(parsed) == players else parsed * players
+
+
 def simulate_main(argv: list[str]) -> int:
-    """Run ``barbu simulate``."""
+    """Run ``barbu simulate``; every argument is checked before the first game is played."""
     from rich.console import Console
     from rich.table import Table
 
-    parser = argparse.ArgumentParser(prog="barbu simulate", description="Play whole games between bots.")
-    parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    parser = CommandParser(prog="barbu simulate", description="Play whole games between bots.")
+    parser.add_argument("--games", type=whole_number(1), default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     parser.add_argument("--variant", default="classic", help="rule set (default classic)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument(
         "--bots",
         default="random",
-        help=f"bot level for every seat, or one per seat separated by commas ({', '.join(BOT_LEVELS)})",
+        help=f"the bot of every seat, or one per seat separated by commas: {', '.join(BOT_LEVELS)}, "
+        "with settings as LEVEL:key=value (e.g. search:seconds=0.2)",
     )
     parser.add_argument("--records", type=Path, help="write each game as a barbu-record/1 file in this folder")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    results = simulate(args.games, args.seed, args.variant, parse_options(args.option), args.bots.split(","))
+    options = parse_options(args.option)
+    bots = _split_bots(args.bots)
+    players = rules(args.variant, options).players
+    try:
+        lineup(bots, players)
+    except ValueError as e:
+        raise UsageError(f"--bots {args.bots}: {e}") from None
+    if args.records:
+        output_folder(args.records, "--records")
+    results = simulate(args.games, args.seed, args.variant, options, bots)
     n = len(results[0].totals)
     table = Table(title=f"{args.variant}: {args.games} game(s), seed {args.seed}")
     table.add_column("game", justify="right")
@@ -95,6 +125,22 @@ def simulate_main(argv: list[str]) -> int:
             (args.records / f"game-{args.seed}-{i}.json").write_text(json.dumps(r.record, indent=1) + "\n")
         print(f"wrote {len(results)} record(s) to {args.records}")
     return 0
+
+
+def _split_bots(text: str) -> list[str]:
+    """``--bots`` split into one bot per seat: commas separate bots, except inside settings
+    (``search:seconds=0.2,iterations=50,random``: a word with ``=`` belongs to the bot before).
+
+    >>> _split_bots("search:seconds=0.2,iterations=50,random")
+    ['search:seconds=0.2,iterations=50', 'random']
+    """
+    bots: list[str] = []
+    for part in text.split(","):
+        if bots and "=" in part and ":" in bots[-1]:
+            bots[-1] += "," + part
+        else:
+            bots.append(part.strip())
+    return bots
 
 
 def _ordinal(k: int) -> str:

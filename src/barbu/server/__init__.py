@@ -16,33 +16,49 @@ from __future__ import annotations
 
 import argparse
 
+from barbu.usage import CommandParser, UsageError, database_url, number, whole_number
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+"""The log levels of uvicorn."""
+
 
 def serve_parser() -> argparse.ArgumentParser:
-    """The options of ``barbu serve``."""
-    p = argparse.ArgumentParser(prog="barbu serve", description="Serve the Barbu web app: lobby, tables, bots.")
+    """The options of ``barbu serve``; each number is checked against its range as it is read."""
+    p = CommandParser(prog="barbu serve", description="Serve the Barbu web app: lobby, tables, bots.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port to listen on (default 8000)")
     p.add_argument(
         "--db",
         default="sqlite:///barbu.db",
         help="database URL: sqlite:///FILE (default ./barbu.db) or postgresql://USER@HOST:PORT/DB",
     )
-    p.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before it acts (default 0.8)")
+    p.add_argument("--bot-delay", type=number(0), default=0.8, help="seconds a bot waits before it acts (default 0.8)")
     p.add_argument(
         "--takeover-after",
-        type=float,
+        type=number(0),
         default=60.0,
         help="seconds after a person leaves before a bot plays their turns (default 60)",
     )
     p.add_argument(
-        "--tables-per-client", type=int, default=10, help="unfinished tables one address may create (default 10)"
+        "--tables-per-client",
+        type=whole_number(1),
+        default=10,
+        help="unfinished tables one address may create (default 10)",
     )
-    p.add_argument("--connections-per-client", type=int, default=64, help="open WebSockets per address (default 64)")
     p.add_argument(
-        "--actions-per-second", type=float, default=10.0, help="actions one connection may send a second (default 10)"
+        "--connections-per-client", type=whole_number(1), default=64, help="open WebSockets per address (default 64)"
     )
     p.add_argument(
-        "--messages-per-second", type=float, default=30.0, help="messages one connection may send a second (default 30)"
+        "--actions-per-second",
+        type=number(0, above=True),
+        default=10.0,
+        help="actions one connection may send a second (default 10)",
+    )
+    p.add_argument(
+        "--messages-per-second",
+        type=number(0, above=True),
+        default=30.0,
+        help="messages one connection may send a second (default 30)",
     )
     p.add_argument(
         "--allow-origin",
@@ -52,23 +68,26 @@ def serve_parser() -> argparse.ArgumentParser:
         help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
         "e.g. the public address of a proxy in front of it; repeat for several",
     )
-    p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="uvicorn log level (default warning)")
     return p
 
 
 def serve_main(argv: list[str]) -> int:
-    """Run ``barbu serve`` with ``argv``; returns the exit status."""
+    """Run ``barbu serve`` with ``argv``; returns the exit status.
+
+    The arguments and the database are checked before the server starts: a mistake raises
+    :class:`~barbu.usage.UsageError`, which ``barbu`` prints on one line (exit status 2).
+    """
     args = serve_parser().parse_args(argv)
-    if args.bot_delay < 0 or args.takeover_after < 0:
-        print("barbu serve: --bot-delay and --takeover-after are seconds, 0 or more")
-        return 2
     from barbu.server.origin import OriginError, normalise_origin
 
     try:
         origins = tuple(normalise_origin(o) for o in args.allow_origin)
     except OriginError as e:
-        print(f"barbu serve: --allow-origin: {e}")
-        return 2
+        raise UsageError(f"--allow-origin: {e}") from None
+    database_url(args.db)
+    _check_address(args.host, args.port)
+    _open_database(args.db)
     import uvicorn
 
     from barbu.server.app import create_app
@@ -92,8 +111,7 @@ def serve_main(argv: list[str]) -> int:
     try:
         app = create_app(args.db, settings)
     except StoreError as e:
-        print(f"barbu serve: {e}")
-        return 2
+        raise UsageError(f"--db {args.db}: {e}") from None
     print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     uvicorn.run(
         app,
@@ -104,6 +122,51 @@ def serve_main(argv: list[str]) -> int:
         ws_per_message_deflate=False,  # frames are small patches: compressing them costs more CPU than it saves
     )
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse an address this machine cannot listen on (not its own, or the port taken)."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (OSError, UnicodeError):
+        raise UsageError(
+            f"--host {host} is not an address; give one of this machine's, e.g. 127.0.0.1 or 0.0.0.0"
+        ) from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as e:
+            why = (e.strerror or "not allowed").lower()
+            raise UsageError(
+                f"cannot listen on --host {host} --port {port} ({why}); give a free port and an address of this machine"
+            ) from None
+
+
+def _open_database(url: str) -> None:
+    """Open and migrate the database once, so that one the server cannot use (unreachable,
+    not a database at all) is refused before it starts, in the driver's words."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from barbu.storage import Store, StoreError
+
+    try:
+        store = Store(url)
+    except StoreError as e:
+        raise UsageError(f"--db {url}: {e}") from None
+    try:
+        store.migrate()
+    except StoreError as e:
+        raise UsageError(f"--db {url}: {e}") from None
+    except SQLAlchemyError as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        raise UsageError(
+            f"--db {url}: cannot open the database ({reason}); give a barbu database or a new file"
+        ) from None
+    finally:
+        store.dispose()
 
 
 __all__ = ["serve_main", "serve_parser"]

@@ -32,7 +32,6 @@ Every state-changing request and every WebSocket handshake passes the origin che
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -46,6 +45,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
+from barbu.server.bodies import BodyError, read_json
 from barbu.server.credentials import (
     add_credential_routes,
     browser_holder,
@@ -76,6 +76,7 @@ _STATUS = {
     "too_large": 413,
     "bad_credential": 403,
     "seat_held": 409,
+    "storage": 503,
 }
 
 
@@ -175,17 +176,18 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     async def api_tables(status: str = "open", limit: int = 50) -> Any:
         if status not in ("open", "playing", "finished"):
             return _error(ProtocolError("bad_request", "status must be open, playing or finished"))
-        return await list_tables(service, status, max(1, min(limit, 200)))
+        try:
+            return await list_tables(service, status, max(1, min(limit, 200)))
+        except ProtocolError as e:
+            return _error(e)
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> Any:
-        body = await request.body()
-        if len(body) > limits.message_bytes:
-            return _error(ProtocolError("too_large", f"table settings are at most {limits.message_bytes} bytes"))
         try:
-            spec = json.loads(body or b"{}")
-        except ValueError:
-            return _error(ProtocolError("bad_request", "the table settings are not valid JSON"))
+            spec = await read_json(request, limits.message_bytes)
+        except BodyError as e:
+            code = "too_large" if e.code == "too_large" else "bad_request"
+            return _error(ProtocolError(code, f"table settings: {e.message}"))
         client = request.client.host if request.client else "unknown"
         secret, new = ensure_browser(request)
         try:

@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import secrets
 from typing import Any
@@ -32,8 +31,10 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
+from barbu.server.bodies import BodyError, read_json
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
+from barbu.storage import StoreError
 
 BROWSER_COOKIE = "barbu_browser"
 """The cookie naming a browser: a random secret, never readable by the pages' scripts."""
@@ -49,6 +50,7 @@ STATUS = {
     "seat_held": 409,
     "bad_request": 400,
     "too_large": 413,
+    "storage": 503,
 }
 """The HTTP status of each error code these routes answer."""
 
@@ -104,14 +106,14 @@ def error(e: ProtocolError) -> JSONResponse:
     return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=STATUS.get(e.code, 400))
 
 
-def read_claim(raw: bytes) -> tuple[str, int | None, bool]:
+async def read_claim(request: Request) -> tuple[str, int | None, bool]:
     """The key, the seat number (optional) and the takeover flag of a claim request."""
-    if len(raw) > CLAIM_BYTES:
-        raise ProtocolError("too_large", f"a claim is at most {CLAIM_BYTES} bytes")
     try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_request", 'a claim is JSON like {"seat": 0, "key": "…"}') from None
+        body = await read_json(request, CLAIM_BYTES)
+    except BodyError as e:
+        if e.code == "too_large":
+            raise ProtocolError("too_large", f"a claim is at most {CLAIM_BYTES} bytes") from None
+        raise ProtocolError("bad_request", f'a claim is JSON like {{"seat": 0, "key": "…"}}: {e.message}') from None
     if not isinstance(body, dict):
         raise ProtocolError("bad_request", 'a claim is a JSON object like {"seat": 0, "key": "…"}')
     key = body.get("key")
@@ -132,7 +134,7 @@ def add_credential_routes(app: FastAPI, service: TableService) -> None:
     @app.post("/api/tables/{table_id}/claim")
     async def api_claim(table_id: str, request: Request) -> Any:
         try:
-            key, seat, takeover = read_claim(await request.body())
+            key, seat, takeover = await read_claim(request)
             table = await service.get(table_id)
             secret, new = ensure_browser(request)
             index, taken = await table.claim(key, holder_of(secret), takeover, seat)
@@ -150,7 +152,10 @@ def add_credential_routes(app: FastAPI, service: TableService) -> None:
         except ProtocolError as e:
             return error(e)
         holder = browser_holder(dict(request.cookies))
-        found = await asyncio.to_thread(service.store.invitations, table_id, holder)
+        try:
+            found = await asyncio.to_thread(service.store.invitations, table_id, holder)
+        except StoreError as e:
+            return error(ProtocolError("storage", str(e)))
         if found is None:  # another browser: it holds no invitation to see (an empty list, not an error)
             return {"table": table_id, "seats": [], "creator": False}
         links = [{"seat": n, "link": f"/t/{table_id}#seat={n}&key={k}"} for n, k in sorted(found.items())]

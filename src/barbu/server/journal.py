@@ -99,12 +99,16 @@ class Journal:
     def _commit(self, batch: list[_Entry]) -> None:
         try:
             self.store.append_actions([r for e in batch for r in e.rows], [s for e in batch for s in e.statuses])
-        except Exception:
-            if len(batch) > 1:  # find the faulty entry: the others still deserve their commit
+        except Exception as error:
+            unusable = isinstance(error, StoreError) and not error.refused
+            if len(batch) > 1 and not unusable:  # find the faulty entry: the others still deserve their commit
                 for e in batch:
                     self._commit([e])
                 return
-            self._settle(batch[0], StoreError("the database refused the action; it was not recorded"))
+            if not isinstance(error, StoreError):
+                error = StoreError("the database refused the action, so it did not happen", refused=True)
+            for e in batch:  # a database that cannot be used fails them all at once, without a retry each
+                self._settle(e, error)
             return
         self.commits += 1
         self.rows_written += sum(len(e.rows) for e in batch)

@@ -20,10 +20,11 @@ from typing import Any
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
 from barbu.game import Game
+from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
-from barbu.storage import SeatRow, TableRow
+from barbu.storage import SeatRow, StoreError, TableRow
 from barbu.tally_keys import tally_table
 
 
@@ -98,7 +99,11 @@ async def create_table(
             s = SeatRow(s.seat, s.kind, None, credential_hash(key), s.name)
         final_rows.append(s)
     limit = service.settings.limits.tables_per_client
-    if await asyncio.to_thread(service.store.unfinished_tables_of, creator) >= limit:
+    try:
+        unfinished = await asyncio.to_thread(service.store.unfinished_tables_of, creator)
+    except StoreError as e:
+        raise ProtocolError("storage", str(e)) from None
+    if unfinished >= limit:
         raise ProtocolError(
             "table_limit", f"a client may have {limit} unfinished tables at once; finish or leave one first"
         )
@@ -107,13 +112,19 @@ async def create_table(
     first = Game.new(variant, options, seed).first_declarer
     status = "playing" if not credentials else "open"
     row = TableRow(table_id, variant, options, seed, first, creator, time.time(), status)
-    await asyncio.to_thread(service.store.create_table, row, final_rows, credentials, browser)
+    try:
+        await asyncio.to_thread(service.store.create_table, row, final_rows, credentials, browser)
+    except StoreError as e:
+        raise ProtocolError("storage", str(e)) from None
     return NewTable(table_id, credentials)
 
 
 async def list_tables(service: TableService, status: str, limit: int = 50) -> list[dict[str, Any]]:
     """Tables with ``status`` (``open``, ``playing``, ``finished``) for the lobby."""
-    found = await asyncio.to_thread(service.store.list_tables, status, limit)
+    try:
+        found = await asyncio.to_thread(service.store.list_tables, status, limit)
+    except StoreError as e:
+        raise ProtocolError("storage", str(e)) from None
     out = []
     for t, seat_rows, n in found:
         r = rules(t.variant, t.options)
@@ -166,9 +177,10 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
     for i, s in enumerate(raw_seats):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
             raise ProtocolError("bad_request", f'seat {i}: kind must be "human" or "bot"')
-        name = s.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > 40):
-            raise ProtocolError("bad_request", f"seat {i}: a name is a string of at most 40 characters")
+        try:
+            name = check_text(s.get("name") or "", f"seat {i} name", NAME_LIMIT, required=False) or None
+        except TextError as e:
+            raise ProtocolError("bad_request", e.message) from None
         if s["kind"] == "bot":
             level = s.get("level", "random")
             if not isinstance(level, str) or level not in BOT_LEVELS:
@@ -176,7 +188,7 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
                 raise ProtocolError("bad_request", f"seat {i}: unknown bot level {level!r}; levels: {levels}")
             out.append(SeatRow(i, "bot", level, name=name))
         else:
-            out.append(SeatRow(i, "human", name=(name or None)))
+            out.append(SeatRow(i, "human", name=name))
     return variant, dict(options), out
 
 

@@ -20,6 +20,7 @@ import hmac
 
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import LiveTable, TableService
+from barbu.storage import StoreError
 
 DELETED_REASON = "the table's owner deleted it"
 
@@ -46,7 +47,10 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
     async with table.lock:
         if table.status == "deleted":
             raise ProtocolError("unknown_table", f"there is no table {table_id!r}: it was just deleted")
-        creator = await asyncio.to_thread(service.store.table_creator, table_id)
+        try:
+            creator = await asyncio.to_thread(service.store.table_creator, table_id)
+        except StoreError as e:
+            raise ProtocolError("storage", str(e)) from None
         if not is_creator(creator, holder):
             raise ProtocolError(
                 "not_creator",
@@ -61,7 +65,10 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
                 f"{', '.join(people)} play at this table and {table.seq} actions were played: a table may be "
                 "deleted before its first action, or when no other person sits at it",
             )
-        await asyncio.to_thread(service.store.delete_table, table_id)
+        try:
+            await asyncio.to_thread(service.store.delete_table, table_id)
+        except StoreError as e:
+            raise ProtocolError("storage", str(e)) from None
         table.status = "deleted"
         table.close()
         frame = encode({"type": "closed", "table": table_id, "reason": DELETED_REASON})

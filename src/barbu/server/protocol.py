@@ -15,7 +15,7 @@ was wrong.
 >>> parse_message('{"type": "act"', Limits())
 Traceback (most recent call last):
 ...
-barbu.server.protocol.ProtocolError: malformed: the message is not valid JSON: expecting an object like {"type": "ping"}
+barbu.server.protocol.ProtocolError: malformed: the text is not valid JSON: expecting an object like {"type": "ping"}
 >>> ProtocolError("stale", "seq 3 is behind the table's 5").frame()
 {'type': 'error', 'code': 'stale', 'message': "seq 3 is behind the table's 5"}
 """
@@ -26,6 +26,8 @@ import json
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from barbu.server.bodies import BodyError, loads
 
 ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
@@ -50,7 +52,8 @@ ERROR_CODES: dict[str, str] = {
     "illegal": "the rules do not allow that action now",
     "game_over": "the game is over",
     "table_limit": "this client has too many unfinished tables or connections",
-    "storage": "the database could not record the action; it did not happen",
+    "storage": "the database could not record the change, so nothing changed: try again in a moment",
+    "bad_name": "the name is not 1 to 40 characters of printable text",
     "internal": "the server failed on this message; the table was reloaded from its log",
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
@@ -142,11 +145,9 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
     if len(text) > limits.message_bytes:
         raise ProtocolError("too_large", f"messages are at most {limits.message_bytes} bytes, this one is {len(text)}")
     try:
-        msg = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError(
-            "malformed", 'the message is not valid JSON: expecting an object like {"type": "ping"}'
-        ) from None
+        msg = loads(text)
+    except BodyError as e:
+        raise ProtocolError("malformed", f'{e.message}: expecting an object like {{"type": "ping"}}') from None
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", 'a message is a JSON object like {"type": "ping"}')
     kind = msg.get("type")

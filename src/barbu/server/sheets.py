@@ -41,7 +41,6 @@ API (under ``/api/sheets``):
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -51,7 +50,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
+from sqlalchemy.exc import SQLAlchemyError
 
+from barbu.names import TITLE_LIMIT, TextError, check_text
+from barbu.server.bodies import BodyError, loads, read_json
 from barbu.server.headers import DOCUMENT_POLICY
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
@@ -61,7 +63,7 @@ from barbu.sheet.model import Sheet
 from barbu.sheet.paper import sheet_html, sheet_pdf
 from barbu.sheet.stats import sheet_stats, stats_across
 from barbu.sheet.store import MAX_KEYS, SheetStore, StoredSheet, new_key, role_at_least
-from barbu.storage import Store
+from barbu.storage import Store, StoreError
 
 STATIC = Path(__file__).parent / "static"
 BODY_LIMIT = 64 * 1024
@@ -249,9 +251,9 @@ class SheetService:
         record = body.get("record")
         if isinstance(record, str):
             try:
-                record = json.loads(record)
-            except json.JSONDecodeError as e:
-                raise SheetError("record", f"the file is not JSON: {e}") from None
+                record = loads(record)
+            except BodyError as e:
+                raise SheetError("record", f"the file is not JSON: {e.message}") from None
         if not isinstance(record, Mapping):
             raise SheetError("record", "give the record: a barbu-record/1 document (a JSON object)")
         title = body.get("title") or ""
@@ -320,9 +322,10 @@ class SheetService:
 
     def retitle(self, sheet_id: str, body: Mapping[str, Any], role: str = "editor") -> dict[str, Any]:
         """Change the title."""
-        title = body.get("title")
-        if not isinstance(title, str) or not title.strip():
-            raise SheetError("store", "give the new title as text")
+        try:
+            title = check_text(body.get("title"), "title", TITLE_LIMIT)
+        except TextError as e:
+            raise SheetError("store", e.message) from None
 
         def do(stored: StoredSheet) -> None:
             stored.title = title
@@ -438,17 +441,18 @@ async def _run(work: Callable[[], Any]) -> Any:
         return _error("stale", e.message, 409, sheet=e.view)
     except RequestError as e:
         return _error(e.kind, e.message, _STATUS.get(e.kind, 400))
+    except StoreError as e:
+        return _error("storage", str(e), 503)
+    except SQLAlchemyError:
+        return _error("storage", "the database is not answering, so nothing changed: try again in a moment", 503)
     return result
 
 
 async def _body(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise RequestError("too_large", f"a request is at most {limit // 1024} KiB here")
     try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        raise RequestError("request", "the request is not valid JSON") from None
+        body = await read_json(request, limit)
+    except BodyError as e:
+        raise RequestError("too_large" if e.code == "too_large" else "request", e.message) from None
     if not isinstance(body, dict):
         raise RequestError("request", "the request must be a JSON object")
     return body

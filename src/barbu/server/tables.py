@@ -7,6 +7,13 @@ and only then acknowledged and broadcast. Each connection of a seat receives fra
 built from that seat's view (``seat_view(game, seat).as_json()``) and nothing else;
 watchers get the spectator's view.
 
+The live state changes only after the database committed the change: an action is
+checked on a copy of the game, written, and only then does the copy become the table's
+game. A write that fails (the database gone, locked, timed out) is a typed ``storage``
+error and the table stays exactly as it was; a bot whose move could not be written tries
+again :attr:`Settings.storage_retry` seconds later. After a failure the table reads its
+log again before the next change, in case the failed commit did reach the database.
+
 Bots move on their own ``bot_delay`` seconds after their turn comes; a person who
 leaves a seat is replaced by a bot once their turn comes ``takeover_after`` seconds
 after they left, until they come back. Automatic moves happen only while someone
@@ -28,6 +35,7 @@ from typing import Any, Protocol
 from barbu.bots import BOT_LEVELS, make_bot
 from barbu.errors import IllegalAction, OutOfTurn
 from barbu.game import Game
+from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
 from barbu.server.intents import IntentError, action_to_intent, intent_to_action
 from barbu.server.journal import Journal, Status
@@ -53,6 +61,8 @@ class Settings:
     """Seconds between two checkpoints of SQLite's write-ahead log."""
     idle_unload_after: float = 60.0
     """Seconds a table with nobody connected stays in memory."""
+    storage_retry: float = 1.0
+    """Seconds before a bot tries again when the database could not record its move."""
     limits: Limits = field(default_factory=Limits)
     allowed_origins: tuple[str, ...] = ()
     """Origins (``https://host[:port]``) besides the server's own whose pages may change things:
@@ -142,9 +152,6 @@ class LiveTable:
         self.service = service
         self.row = stored.table
         self.id = stored.table.id
-        self.status = stored.table.status
-        self.game = replay(stored.table, stored.actions)
-        self.seq = len(stored.actions)
         self.seats = [LiveSeat(s.seat, s.kind, s.bot_level, s.credential_hash, s.name, s.joined) for s in stored.seats]
         for index, holder in (holders or {}).items():
             self.seats[index].holder = holder
@@ -152,9 +159,9 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()
         """Client action id -> (seat, seq) of the last accepted actions, for harmless resends."""
-        for a in stored.actions[-256:]:
-            if a.action_id is not None:
-                self.recent[a.action_id] = (a.seat, a.seq)
+        self.unsure = False
+        """A write failed: the log may hold what memory does not (a commit whose answer was lost)."""
+        self._from_log(stored)
         now = time.monotonic()
         for s in self.seats:
             if s.joined:
@@ -163,6 +170,54 @@ class LiveTable:
         """The view last sent to each seat's connections (None: the watchers), to send only what changed."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
+
+    def _from_log(self, stored: StoredTable) -> None:
+        """Make the game, sequence number, status and seats exactly what the store holds."""
+        self.status = stored.table.status
+        self.game = replay(stored.table, stored.actions)
+        self.seq = len(stored.actions)
+        self.recent.clear()
+        for a in stored.actions[-256:]:
+            if a.action_id is not None:
+                self.recent[a.action_id] = (a.seat, a.seq)
+        for live, row in zip(self.seats, stored.seats, strict=True):
+            live.joined, live.name = row.joined, row.name
+
+    async def _check_log(self, ref: str | None = None) -> None:
+        """After a failed write, read the log again before any change (lock held); ``storage`` if it cannot.
+
+        Usually the log holds what memory does and nothing is sent. If the failed commit did
+        reach the database, the table takes the log's state and sends it to everyone.
+        """
+        if not self.unsure:
+            return
+        try:
+            stored = await asyncio.to_thread(self.service.store.load_table, self.id)
+        except StoreError as e:
+            raise ProtocolError("storage", str(e), ref) from None
+        if stored is None:  # pragma: no cover - tables are never deleted
+            raise ProtocolError("unknown_table", f"table {self.id} is gone")
+        self.unsure = False
+        seats = [(s.joined, s.name) for s in stored.seats]
+        if (
+            len(stored.actions) == self.seq
+            and stored.table.status == self.status
+            and seats == [(s.joined, s.name) for s in self.seats]
+        ):
+            return
+        self._from_log(stored)
+        self.resend()
+        self.schedule()
+
+    def resend(self) -> None:
+        """Send every connection its whole view and the table frame (after the table took its log's state)."""
+        self.sent.clear()
+        for seat, connections in self.audiences():
+            text = self.view_frame("state", seat, self.seq)
+            self.sent[seat] = encoded_fields(seat_view(self.game, seat).as_json())
+            for c in connections:
+                c.send(text)
+        self.broadcast_table()
 
     # -- reading -------------------------------------------------------------------
 
@@ -299,8 +354,13 @@ class LiveTable:
 
         The seat is the one of the credential ``key`` (refused with ``seat_held`` if another
         browser claimed it), or seat ``seat_index`` if the connection's browser holds it;
-        without either, ``sub`` watches.
+        without either, ``sub`` watches. A seat taken for the first time (or under a new name)
+        is written first: if the write fails the answer is ``storage`` and nothing is registered.
         """
+        try:
+            clean = check_text(name or "", "name", NAME_LIMIT, required=False) or None
+        except TextError as e:
+            raise ProtocolError("bad_name", e.message) from None
         async with self.lock:
             seat: LiveSeat | None = None
             if key is not None:
@@ -318,6 +378,25 @@ class LiveTable:
                         f"this browser does not hold seat {seat_index} of this table: open the seat's invitation link",
                     )
                 seat = self.seats[seat_index]
+            if seat is not None:
+                await self._check_log()
+                new_name = clean or seat.name
+                starts = self.status == "open" and all(s.joined or s is seat for s in self.seats if s.kind == "human")
+                if not seat.joined or new_name != seat.name or starts:
+                    try:
+                        await asyncio.to_thread(
+                            self.service.store.seat_joined,
+                            self.id,
+                            seat.index,
+                            new_name,
+                            "playing" if starts else None,
+                        )
+                    except StoreError as e:
+                        self.unsure = True
+                        raise ProtocolError("storage", str(e)) from None
+                    seat.joined, seat.name = True, new_name
+                    if starts:
+                        self.status = "playing"
             self._cancel_unload()
             if seat is None:
                 sub.seat = None
@@ -326,14 +405,6 @@ class LiveTable:
                 sub.seat = seat.index
                 seat.connections.add(sub)
                 seat.away_since = None
-                clean = (name or "").strip()[:40] or None
-                if not seat.joined or (clean and clean != seat.name):
-                    seat.joined = True
-                    seat.name = clean or seat.name
-                    await asyncio.to_thread(self.service.store.seat_joined, self.id, seat.index, seat.name)
-                if self.status == "open" and all(s.joined for s in self.seats if s.kind == "human"):
-                    self.status = "playing"
-                    await asyncio.to_thread(self.service.store.set_status, self.id, "playing")
             sub.send(
                 encode(
                     {
@@ -372,7 +443,10 @@ class LiveTable:
                     f"seat {seat.index} is open in another browser. Take it over only if the seat is yours: "
                     "that browser will be told and let go",
                 )
-            await asyncio.to_thread(self.service.store.claim_seat, self.id, seat.index, holder)
+            try:
+                await asyncio.to_thread(self.service.store.claim_seat, self.id, seat.index, holder)
+            except StoreError as e:
+                raise ProtocolError("storage", str(e)) from None
             taken = seat.holder is not None
             seat.holder = holder
             others = [c for c in seat.connections if c.holder != holder]
@@ -428,6 +502,7 @@ class LiveTable:
                 )
             if self.status == "deleted":
                 raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
+            await self._check_log(ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
                 sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
@@ -447,9 +522,13 @@ class LiveTable:
             await self._commit(sub.seat, action, ref, "human", sub)
 
     async def _commit(self, seat: int, action: Any, ref: str | None, actor: str, sub: Subscriber | None) -> None:
-        """Apply through the checked door, write, then acknowledge and broadcast (lock held)."""
+        """Check on a copy of the game, write, and only then make the copy the table's game (lock held).
+
+        A failed write leaves the table exactly as it was and answers ``storage``.
+        """
+        game = self.game.copy()
         try:
-            self.game.apply(action, seat)
+            game.apply(action, seat)
         except OutOfTurn as e:
             raise ProtocolError("not_your_turn", e.message, ref, e.kind) from None
         except IllegalAction as e:
@@ -458,13 +537,14 @@ class LiveTable:
         seq = self.seq + 1
         row = ActionRow(self.id, seq, seat, action_to_intent(action), ref, actor)
         statuses: list[Status] = []
-        if self.game.is_over:
+        if game.is_over:
             statuses.append((self.id, "finished", time.time()))
         try:
             await self.service.journal.write([row], statuses)
         except StoreError as e:
-            await self._reload()
+            self.unsure = True
             raise ProtocolError("storage", str(e), ref) from None
+        self.game = game
         self.seq = seq
         if self.game.is_over:
             self.status = "finished"
@@ -479,24 +559,23 @@ class LiveTable:
             self.broadcast_table()
         self.schedule()
 
-    async def _reload(self) -> None:
-        """After a failed write: the game becomes again exactly what the log holds."""
-        stored = await asyncio.to_thread(self.service.store.load_table, self.id)
-        if stored is None:  # pragma: no cover - tables are never deleted
-            raise ProtocolError("unknown_table", f"table {self.id} is gone")
-        self.game = replay(stored.table, stored.actions)
-        self.seq = len(stored.actions)
-        self.sent.clear()
-
     async def recover(self) -> None:
-        """After an unexpected failure: rebuild the game from the log and resend everyone the state."""
+        """After an unexpected failure: rebuild the game from the log and resend everyone the state.
+
+        With the database unreachable, the table stays as it is and reads its log before the next change.
+        """
         async with self.lock:
-            await self._reload()
-            for seat, connections in self.audiences():
-                text = self.view_frame("state", seat, self.seq)
-                self.sent[seat] = encoded_fields(seat_view(self.game, seat).as_json())
-                for c in connections:
-                    c.send(text)
+            try:
+                stored = await asyncio.to_thread(self.service.store.load_table, self.id)
+            except StoreError as e:
+                self.unsure = True
+                self.service.log(f"table {self.id}: not reloaded: {e}")
+                return
+            if stored is None:  # pragma: no cover - tables are never deleted
+                return
+            self.unsure = False
+            self._from_log(stored)
+            self.resend()
             self.schedule()
 
     # -- bots --------------------------------------------------------------------------
@@ -510,8 +589,8 @@ class LiveTable:
             return self.service.stand_in_level
         return None
 
-    def schedule(self) -> None:
-        """Arrange the next automatic move, if a bot (or a stand-in) is to act."""
+    def schedule(self, retry: bool = False) -> None:
+        """Arrange the next automatic move, if a bot (or a stand-in) is to act (``retry``: after a failed write)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -522,6 +601,8 @@ class LiveTable:
             return
         s = self.seats[seat]
         delay = self.service.settings.bot_delay
+        if retry:
+            delay = max(delay, self.service.settings.storage_retry)
         if s.kind == "human":
             if s.connections or s.away_since is None:
                 return
@@ -533,6 +614,11 @@ class LiveTable:
 
     async def _bot_move(self, expected: int) -> None:
         async with self.lock:
+            try:
+                await self._check_log()
+            except ProtocolError:
+                self.schedule(retry=True)
+                return
             seat = self.game.to_act
             if self.seq != expected or seat is None or self.status != "playing":
                 return
@@ -545,8 +631,11 @@ class LiveTable:
             action = await asyncio.to_thread(bot.act, view) if level != "random" else bot.act(view)
             try:
                 await self._commit(seat, action, None, "bot", None)
-            except ProtocolError as e:  # a bot error is a bug; the table stays as its log says
-                self.service.log(f"table {self.id}: bot at seat {seat} failed: {e}")
+            except ProtocolError as e:
+                if e.code == "storage":  # not recorded, so it did not happen: try again later
+                    self.schedule(retry=True)
+                    return
+                self.service.log(f"table {self.id}: bot at seat {seat} failed: {e}")  # a bug; the table is unchanged
             if self.seats[seat].kind == "human":
                 self.broadcast_table()
 
@@ -627,8 +716,11 @@ class TableService:
             pending = asyncio.get_running_loop().create_future()
             self._loading[table_id] = pending
             try:
-                stored = await asyncio.to_thread(self.store.load_table, table_id)
-                holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
+                try:
+                    stored = await asyncio.to_thread(self.store.load_table, table_id)
+                    holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
+                except StoreError as e:
+                    raise ProtocolError("storage", str(e)) from None
                 table = LiveTable(self, stored, holders) if stored is not None else None
                 if table is not None:
                     self.live[table_id] = table

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
@@ -25,10 +24,11 @@ from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
 from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
 from barbu.storage import StoreError
+from barbu.usage import CommandParser, UsageError, database_url, name_seats, output_file, read_text, whole_number
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="barbu score",
         description="Keep the score of a game played with real cards. With no command: continue the latest sheet.",
     )
@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--from", dest="from_file", metavar="FILE", help="print the sheet of a record (- for stdin)")
     parser.add_argument("--to", choices=FORMATS, help="with --from: write this format instead of the table")
     parser.add_argument("-o", "--output", help="with --from --to: the file to write")
-    common = argparse.ArgumentParser(add_help=False)
+    common = CommandParser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS, help="the app's database (default sqlite:///barbu.db)")
     sub = parser.add_subparsers(dest="command")
     new = sub.add_parser("new", parents=[common], help="start a sheet, then enter its deals")
@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", parents=[common], help="list the sheets")
     add = sub.add_parser("add", parents=[common], help="enter the next deal (missing parts are asked)")
     edit = sub.add_parser("edit", parents=[common], help="change deal N (later deals are replayed)")
-    edit.add_argument("deal", type=int)
+    edit.add_argument("deal", type=whole_number(1))
     for p in (add, edit):
         p.add_argument("--sheet", "-s")
         p.add_argument("--contract")
@@ -71,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--tally", help="the tally as JSON, e.g. '{\"tricks\": [6, 3, 2, 2]}'")
         p.add_argument("--drop-later", action="store_true", help="keep the change and drop later deals that break")
     delete = sub.add_parser("delete", parents=[common], help="delete deal N (later deals move up)")
-    delete.add_argument("deal", type=int)
+    delete.add_argument("deal", type=whole_number(1))
     delete.add_argument("--sheet", "-s")
     delete.add_argument("--drop-later", action="store_true")
     exp = sub.add_parser("export", parents=[common], help="write a sheet as a record, CSV, HTML or PDF")
@@ -100,10 +100,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> StoredSheet:
-    try:
-        r = rules(args.variant, parse_options(args.option))
-    except OptionsError as e:
-        raise SheetError("record", str(e)) from None
+    r = rules(args.variant, parse_options(args.option))
     if args.players:
         names = [p.strip() for p in args.players.split(",")]
     else:
@@ -141,7 +138,7 @@ def _one_shot_entry(console: Console, sheet: Sheet, args: argparse.Namespace, nu
     grid = old_entry.doubles
     if args.doubles is not None:
         grid = parse_doubles(args.doubles, sheet.players, sheet.rules, nxt.declarer, contract)
-    tally = old_entry.tally if args.tally is None else _tally(args.tally)
+    tally = old_entry.tally if args.tally is None else args.tally
     return DealEntry(
         contract,
         args.trump if args.trump is not None else old_entry.trump,
@@ -152,12 +149,17 @@ def _one_shot_entry(console: Console, sheet: Sheet, args: argparse.Namespace, nu
 
 
 def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run ``barbu score``; return the exit code (0 done, 1 refused, 2 usage)."""
+    """Run ``barbu score``; return the exit code (0 done, 1 refused).
+
+    A mistake in the arguments raises :class:`~barbu.usage.UsageError` (exit 2 from
+    ``barbu``) before the database is opened or a file written.
+    """
     console = Console(stdin or sys.stdin, stdout or sys.stdout)
     try:
         args = _parser().parse_args(argv)
-    except SystemExit as e:
+    except SystemExit as e:  # --help
         return int(e.code or 0)
+    _check_arguments(args)
     err = sys.stderr if stdout is None else console.stdout
     store: SheetStore | None = None
     try:
@@ -178,9 +180,45 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
             store.dispose()
 
 
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Refuse what the arguments alone show to be wrong, before any database or file is touched."""
+    output = getattr(args, "output", None)
+    fmt = args.to if args.from_file or args.command == "export" else None
+    if args.to and not fmt:
+        raise UsageError(f"--to {args.to} goes with --from FILE; to write a stored sheet use: barbu score export --to")
+    if output and not fmt:
+        raise UsageError(f"-o {output} goes with --to; add --to and one of {', '.join(FORMATS)}")
+    if fmt == "pdf" and not output:
+        raise UsageError("--to pdf needs a file; add -o FILE.pdf")
+    if output and fmt:
+        output_file(output, "-o")
+    if args.from_file:
+        if args.from_file != "-":
+            args.text = read_text(args.from_file, "record")
+        return
+    database_url(args.db)
+    if args.command == "new":
+        r = rules(args.variant, parse_options(args.option))
+        if args.players:
+            names = [p.strip() for p in args.players.split(",")]
+            if len(names) != r.players or not all(names):
+                raise UsageError(
+                    f"--players {args.players} names {len(names)} players; "
+                    f"{r.ruleset.name} needs {r.players} names, none empty, separated by commas"
+                )
+            try:
+                parse_player(args.first, names)
+            except SheetError as e:
+                raise UsageError(f"--first {args.first}: {e.message}") from None
+    if args.command == "import":
+        args.text = read_text(args.file, "record")
+    if getattr(args, "tally", None) is not None:
+        args.tally = _tally(args.tally)
+
+
 def _from_file(console: Console, args: argparse.Namespace) -> int:
-    text = console.stdin.read() if args.from_file == "-" else _read(args.from_file)
-    sheet = read_record(text)
+    text = console.stdin.read().removeprefix("\ufeff") if args.from_file == "-" else args.text
+    sheet = _read_record(text)
     if args.to:
         console.say(export_sheet(sheet, args.to, args.output, Path(args.from_file).stem))
     else:
@@ -205,7 +243,7 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
             console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {s.deals:>3} deals  {', '.join(s.players)}")
         return 0
     if command == "import":
-        sheet = read_record(_read(args.file))
+        sheet = _read_record(args.text)
         stored = store.create(SheetHistory(sheet), args.title or Path(args.file).stem)
         console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
         for note in sheet.notes:
@@ -228,6 +266,16 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         console.say(json.dumps(stats.to_json(), indent=1) if args.json else stats_text(stats).rstrip("\n"))
         return 0
     stored = store.open(args.sheet)
+    try:
+        return _on_sheet(console, store, stored, args)
+    except SheetError as e:  # the sheet knows its players: name them, not seat numbers
+        players = stored.history.sheet.players
+        raise SheetError(e.kind, name_seats(e.message, players), e.deal, e.seat) from None
+
+
+def _on_sheet(console: Console, store: SheetStore, stored: StoredSheet, args: argparse.Namespace) -> int:
+    """Run a subcommand that works on one stored sheet."""
+    command = args.command
     history = stored.history
     if command == "play":
         return Session(console, store, stored).run()
@@ -245,7 +293,7 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
     elif command == "add":
         sheet = history.sheet
         if sheet.pending is not None and args.tally is not None and args.contract is None:
-            sheet = history.enter_tally(_tally(args.tally))
+            sheet = history.enter_tally(args.tally)
         else:
             sheet = history.add(_one_shot_entry(console, sheet, args, None))
         store.save(stored)
@@ -263,15 +311,35 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_record(text: str) -> Sheet:
+    """The sheet of a record; a refusal names the seats by the record's players where it gives them."""
+    try:
+        return read_record(text)
+    except SheetError as e:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError:
+            raise e from None
+        names = doc.get("players") if isinstance(doc, dict) else None
+        message = name_seats(e.message, names if isinstance(names, list) else None)
+        raise SheetError(e.kind, message, e.deal, e.seat) from None
+
+
 def _tally(text: str) -> dict[str, Any]:
+    """``--tally``: a JSON object.
+
+    >>> _tally('{"tricks": [6, 3, 2, 2]}')
+    {'tricks': [6, 3, 2, 2]}
+    """
+    example = "e.g. '{\"tricks\": [6, 3, 2, 2]}'"
     try:
         tally = json.loads(text)
     except json.JSONDecodeError as e:
-        raise SheetError("tally", f"--tally must be JSON, e.g. '{{\"tricks\": [6, 3, 2, 2]}}': {e}") from None
+        raise UsageError(
+            f"--tally {text} is not JSON ({e.msg} at column {e.colno}); give a JSON object, {example}"
+        ) from None
     if not isinstance(tally, dict):
-        raise SheetError(
-            "tally", "--tally must be a JSON object keyed as the contract needs, e.g. '{\"tricks\": [6, 3, 2, 2]}'"
-        )
+        raise UsageError(f"--tally {text} is not a JSON object; give one keyed as the contract needs, {example}")
     return tally
 
 
@@ -279,13 +347,6 @@ def _variant(text: str) -> str:
     if text not in RULE_SETS:
         raise SheetError("record", f"{text!r} is not a rule set: say one of {', '.join(RULE_SETS)}")
     return text
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SheetError("record", f"cannot read {path}: {e}") from None
 
 
 __all__ = ["score_main"]

@@ -39,6 +39,7 @@ from barbu.deal import Phase
 from barbu.doubling import Doubling, round_one_order
 from barbu.errors import OptionsError, RecordError, RecordUsageError
 from barbu.game import Game
+from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_from_record, game_to_record
 from barbu.rulesets import Rules, rules
 from barbu.sheet.doubles import SheetError, grid_of_deal
@@ -77,14 +78,17 @@ def default_players(n: int) -> list[str]:
 
 
 def check_players(names: Sequence[str], n: int) -> tuple[str, ...]:
-    """Player names, stripped; one per seat, not empty, not a number, all different."""
+    """Player names, stripped; one per seat, not empty, not a number, all different (:func:`barbu.names.check_text`)."""
     if isinstance(names, str) or len(names) != n:
         raise SheetError("players", f"give {n} player names, one per seat")
     out: list[str] = []
     for s, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             raise SheetError("players", f"the name of seat {s} is empty", seat=s)
-        name = " ".join(name.split())
+        try:
+            name = check_text(name, f"seat {s} name", NAME_LIMIT)
+        except TextError as e:
+            raise SheetError("players", e.message, seat=s) from None
         if name.isdigit():
             raise SheetError("players", f"a name cannot be a number ({name}): numbers mean seats", seat=s)
         if name.casefold() in (o.casefold() for o in out):
@@ -95,15 +99,15 @@ def check_players(names: Sequence[str], n: int) -> tuple[str, ...]:
 
 def _distinct_names(names: Sequence[str]) -> list[str]:
     """Names fit for a sheet made from a record's names (a record allows any text, even twice)."""
-    out: list[str] = []
+    cleaned: list[str] = []
     for s, name in enumerate(names):
-        name = " ".join(name.split())
-        if not name or name.isdigit():
-            name = f"P{s}"
-        if sum(1 for o in names if " ".join(o.split()).casefold() == name.casefold()) > 1:
-            name = f"{name} {s}"
-        out.append(name)
-    return out
+        try:
+            name = check_text(" ".join(name.split())[:NAME_LIMIT], "name", NAME_LIMIT)
+        except TextError:
+            name = ""
+        cleaned.append(name if name and not name.isdigit() else f"P{s}")
+    folded = [n.casefold() for n in cleaned]
+    return [f"{n} {s}" if folded.count(n.casefold()) > 1 else n for s, n in enumerate(cleaned)]
 
 
 class Sheet:

@@ -46,6 +46,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import Sheet
@@ -162,10 +163,10 @@ class SheetSummary:
 
 
 def _check_title(title: str) -> str:
-    title = " ".join(str(title).split())
-    if len(title) > 120:
-        raise SheetError("store", f"a title has at most 120 characters, not {len(title)}")
-    return title
+    try:
+        return check_text(title, "title", TITLE_LIMIT, required=False)
+    except TextError as e:
+        raise SheetError("store", e.message) from None
 
 
 class _Conflict(Exception):
@@ -188,7 +189,8 @@ class SheetStore:
                 self.store.migrate()
             except SQLAlchemyError as e:
                 self.store.dispose()
-                raise StoreError(f"cannot open the database {db}: {e.__class__.__name__}: {e}") from None
+                reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]  # the driver's words, one line
+                raise StoreError(f"cannot open the database {db}: {reason}") from None
         self.engine = self.store.engine
 
     def dispose(self) -> None:

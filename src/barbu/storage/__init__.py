@@ -26,7 +26,8 @@ runs the migrations, as ``barbu serve`` does on start.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -213,7 +215,84 @@ class StoredTable:
 
 
 class StoreError(Exception):
-    """The database could not be reached or refused a write."""
+    """The database could not be reached or refused a write: nothing was written.
+
+    Every method of :class:`Store` raises this (never a driver's exception): a lost
+    connection, a locked SQLite file, a timeout, a refused value. The message says what
+    to do, in words for a person. ``refused`` is True when the database refused these
+    values (a conflict, text it cannot store), False when it could not be used at all.
+    """
+
+    def __init__(self, message: str, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
+
+
+LOCK_WAIT = 30.0
+"""Seconds a SQLite write waits for a lock another process holds (``sqlite:///FILE?timeout=S`` overrides)."""
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for a PostgreSQL connection before the write counts as failed."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_sqlite_file(url: str) -> None:
+    """Refuse a SQLite URL whose file exists but is not a SQLite database (say which file, and what to do).
+
+    >>> check_sqlite_file("sqlite://")
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile(suffix=".db", delete=False) as f:
+    ...     _ = f.write(b"not a database at all")
+    >>> check_sqlite_file(f"sqlite:///{f.name}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    barbu.storage.StoreError: /...db is not a SQLite database (its first bytes are not SQLite's): ...
+    >>> os.remove(f.name)
+    """
+    parsed = make_url(database_url(url))
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return
+    path = Path(parsed.database)
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise StoreError(f"cannot read the database file {path}: {e.strerror or 'access refused'}") from None
+    if head and head != SQLITE_HEADER:
+        raise StoreError(
+            f"{path} is not a SQLite database (its first bytes are not SQLite's): "
+            "give --db another file, or move this one away"
+        )
+
+
+def _failure(e: BaseException, doing: str) -> StoreError:
+    """The :class:`StoreError` for a driver's exception, in words a person can act on."""
+    text = str(getattr(e, "orig", None) or e).lower()
+    if isinstance(e, IntegrityError):
+        why = "the database refused the write (it conflicts with what is stored)"
+        return StoreError(f"{why}, so {doing} did not happen", refused=True)
+    if isinstance(e, UnicodeError) or "surrogate" in text or "encode" in text:
+        why = "the database cannot store this text (it holds characters that are not valid Unicode)"
+        return StoreError(f"{why}, so {doing} did not happen", refused=True)
+    if "locked" in text or "busy" in text:
+        why = "the database is locked by another program"
+    elif "not a database" in text or "malformed" in text:
+        why = "the database file is damaged or is not a SQLite database"
+    else:
+        why = "the database is not answering"
+    return StoreError(f"{why}, so {doing} did not happen: try again in a moment")
+
+
+@contextmanager
+def _storing(doing: str) -> Iterator[None]:
+    """Turn any database failure into a :class:`StoreError` saying that ``doing`` did not happen."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except (SQLAlchemyError, OSError, UnicodeError) as e:
+        raise _failure(e, doing) from e
 
 
 def database_url(url: str) -> str:
@@ -231,14 +310,26 @@ def database_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, full synchronous commits and foreign keys."""
+    """An engine for ``url``; SQLite gets WAL, full synchronous commits and foreign keys.
+
+    A SQLite write waits :data:`LOCK_WAIT` seconds for another process's lock (``?timeout=S``
+    in the URL sets it); a PostgreSQL connection is given up after :data:`CONNECT_TIMEOUT`
+    seconds, and a pooled connection is checked before use, so the store reconnects by
+    itself once the server is back.
+    """
     url = database_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         memory = parsed.database in (None, "", ":memory:")
+        try:
+            wait = float(parsed.query.get("timeout", LOCK_WAIT))  # type: ignore[arg-type]
+        except ValueError:
+            raise StoreError(
+                f"timeout={parsed.query['timeout']} in the database URL is not a number of seconds"
+            ) from None
         engine = create_engine(
-            url,
-            connect_args={"check_same_thread": False, "timeout": 30},
+            parsed.difference_update_query(["timeout"]),
+            connect_args={"check_same_thread": False, "timeout": wait},
             poolclass=StaticPool if memory else None,
         )
 
@@ -259,6 +350,21 @@ def make_engine(url: str) -> Engine:
             import psycopg  # noqa: F401
         except ImportError:
             raise StoreError("PostgreSQL needs the psycopg driver: pip install 'psycopg[binary]'") from None
+        return create_engine(
+            url,
+            pool_size=5,
+            max_overflow=5,
+            pool_pre_ping=True,
+            # a connection that stops answering (no reset, no reply) fails within seconds, not hours
+            connect_args={
+                "connect_timeout": CONNECT_TIMEOUT,
+                "keepalives": 1,
+                "keepalives_idle": 10,
+                "keepalives_interval": 5,
+                "keepalives_count": 3,
+                "tcp_user_timeout": 20_000,
+            },
+        )
     return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
 
 
@@ -274,11 +380,21 @@ class Store:
         from alembic import command
         from alembic.config import Config
 
+        check_sqlite_file(self.url)
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        try:
+            with self.engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+        except (SQLAlchemyError, OSError) as e:
+            where = make_url(database_url(self.url)).render_as_string(hide_password=True)
+            text = str(getattr(e, "orig", None) or e).lower()
+            if "not a database" in text or "malformed" in text:
+                raise StoreError(f"{where} is damaged or is not a SQLite database: give --db another file") from None
+            raise StoreError(
+                f"cannot open the database {where}: no connection (is it running, and may this user use it?)"
+            ) from None
 
     def checkpoint(self) -> None:
         """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on meanwhile).
@@ -287,7 +403,7 @@ class Store:
         database file stays off the path of an action's acknowledgement. Nothing to do on PostgreSQL.
         """
         if self.engine.dialect.name == "sqlite" and make_url(self.engine.url).database not in (None, "", ":memory:"):
-            with self.engine.connect() as conn:
+            with _storing("the checkpoint"), self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def dispose(self) -> None:
@@ -308,7 +424,7 @@ class Store:
         ``invitations`` are the people's seat keys, kept for ``creator_browser`` (a cookie's
         hash) to list until each seat is claimed (:meth:`claim_seat`, :meth:`invitations`).
         """
-        with self.engine.begin() as conn:
+        with _storing("creating the table"), self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
                     id=table.id,
@@ -348,7 +464,7 @@ class Store:
     def append_actions(self, rows: Iterable[ActionRow], statuses: Iterable[tuple[str, str, float | None]] = ()) -> None:
         """Append actions and status changes ``(table_id, status, finished)`` in ONE committed transaction."""
         rows = list(rows)
-        with self.engine.begin() as conn:
+        with _storing("the action"), self.engine.begin() as conn:
             if rows:
                 conn.execute(
                     insert(actions),
@@ -371,16 +487,21 @@ class Store:
         """Change a table's status (``open``, ``playing``, ``finished``)."""
         self.append_actions((), [(table_id, status, finished)])
 
-    def seat_joined(self, table_id: str, seat: int, name: str | None) -> None:
-        """Remember that a person took the seat (and the name they gave)."""
-        with self.engine.begin() as conn:
+    def seat_joined(self, table_id: str, seat: int, name: str | None, status: str | None = None) -> None:
+        """Remember that a person took the seat (and the name they gave); with ``status``, the table's new status.
+
+        Both in one transaction: either the seat is taken (and the table started) or nothing changed.
+        """
+        with _storing("taking the seat"), self.engine.begin() as conn:
             conn.execute(
                 update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(joined=True, name=name)
             )
+            if status is not None:
+                conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
 
     def claim_seat(self, table_id: str, seat: int, holder: str) -> None:
         """Give the seat to the browser ``holder`` (a cookie's hash); its invitation is spent."""
-        with self.engine.begin() as conn:
+        with _storing("taking the seat"), self.engine.begin() as conn:
             where = (seat_claims.c.table_id == table_id) & (seat_claims.c.seat == seat)
             done = conn.execute(update(seat_claims).where(where).values(holder=holder, invitation=None))
             if done.rowcount == 0:  # a table made before claims existed
@@ -390,7 +511,7 @@ class Store:
 
     def seat_holders(self, table_id: str) -> dict[int, str]:
         """The browser (a cookie's hash) holding each claimed seat of the table."""
-        with self.engine.connect() as conn:
+        with _storing("opening the table"), self.engine.connect() as conn:
             found = conn.execute(
                 select(seat_claims.c.seat, seat_claims.c.holder).where(
                     seat_claims.c.table_id == table_id, seat_claims.c.holder.is_not(None)
@@ -400,7 +521,7 @@ class Store:
 
     def invitations(self, table_id: str, browser: str | None) -> dict[int, str] | None:
         """The unclaimed seats' keys if ``browser`` (a cookie's hash) created the table, else None."""
-        with self.engine.connect() as conn:
+        with _storing("reading the invitations"), self.engine.connect() as conn:
             creator = conn.execute(
                 select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
             ).scalar_one_or_none()
@@ -415,7 +536,7 @@ class Store:
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """The table with its seats and its whole action log in order, or None."""
-        with self.engine.connect() as conn:
+        with _storing("opening the table"), self.engine.connect() as conn:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -432,7 +553,7 @@ class Store:
 
     def list_tables(self, status: str, limit: int = 50) -> list[tuple[TableRow, list[SeatRow], int]]:
         """Tables with ``status``, newest first, each with its seats and its number of actions."""
-        with self.engine.connect() as conn:
+        with _storing("listing the tables"), self.engine.connect() as conn:
             counts = select(actions.c.table_id, func.count().label("n")).group_by(actions.c.table_id).subquery("counts")
             found = conn.execute(
                 select(tables, counts.c.n)
@@ -454,14 +575,14 @@ class Store:
 
     def delete_table(self, table_id: str) -> bool:
         """Delete a table, its seats, claims, creator and action log in one transaction; False if there was none."""
-        with self.engine.begin() as conn:
+        with _storing("deleting the table"), self.engine.begin() as conn:
             for child in (actions, seat_claims, table_creators, seats):
                 conn.execute(delete(child).where(child.c.table_id == table_id))
             return bool(conn.execute(delete(tables).where(tables.c.id == table_id)).rowcount == 1)
 
     def table_creator(self, table_id: str) -> str | None:
         """The browser that created the table (its cookie's hash), or None (a table made before creators were kept)."""
-        with self.engine.connect() as conn:
+        with _storing("reading the table's owner"), self.engine.connect() as conn:
             found = conn.execute(
                 select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
             ).scalar_one_or_none()
@@ -469,7 +590,7 @@ class Store:
 
     def unfinished_tables_of(self, creator: str) -> int:
         """How many tables ``creator`` made that are not finished."""
-        with self.engine.connect() as conn:
+        with _storing("creating the table"), self.engine.connect() as conn:
             mine = (tables.c.creator == creator) & (tables.c.status != "finished")
             n = conn.execute(select(func.count()).select_from(tables).where(mine)).scalar_one()
             return int(n)
@@ -500,6 +621,7 @@ __all__ = [
     "StoreError",
     "StoredTable",
     "TableRow",
+    "check_sqlite_file",
     "database_url",
     "make_engine",
     "metadata",

@@ -5,29 +5,31 @@
 :class:`~barbu.tui.app.BarbuApp`. Without arguments that choose the game, the app opens
 on the setup screen (:mod:`barbu.tui.setup`), which makes the table the same way. ``python -m barbu.tui`` runs it too.
 
->>> import contextlib, io
->>> with contextlib.redirect_stderr(io.StringIO()) as err:
-...     status = play_main(["--variant", "no-such-game"])
->>> status, err.getvalue().split(";")[0]
-(2, "barbu play: unknown variant 'no-such-game'")
+A mistake in the arguments raises :class:`~barbu.usage.UsageError` (the ``barbu`` command
+prints it and exits with status 2) before the full screen opens:
+
+>>> play_main(["--variant", "no-such-game"])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+barbu.errors.OptionsError: unknown variant 'no-such-game'; rule sets are: ...
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from barbu.errors import BarbuError
-from barbu.rulesets import RULE_SETS, parse_options
+from barbu.rulesets import RULE_SETS, parse_options, rules
+from barbu.usage import CommandParser, UsageError, number, output_file
 
 if TYPE_CHECKING:
     from barbu.tui.app import BarbuApp
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = CommandParser(
         prog="barbu play",
         description="Play Barbu in the terminal against three bots (full screen; F1 shows the keys).",
     )
@@ -54,7 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", default=None, help="deal from this seed (an integer or a word) for reproducible deals")
     p.add_argument("--resume", metavar="FILE", default=None, help="go on with a game saved in FILE")
     p.add_argument("--save", metavar="FILE", default=None, help="save to FILE with Ctrl+S and when quitting")
-    p.add_argument("--pace", type=float, default=1.0, help="how long the bots pause (1 normal, 0 no pause)")
+    p.add_argument(
+        "--pace", type=number(0), default=1.0, help="how long the bots pause (1 normal, 0 no pause; 0 or more)"
+    )
     return p
 
 
@@ -75,41 +79,75 @@ def chooses_game(args: argparse.Namespace) -> bool:
 
 
 def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
-    """The app ``barbu play argv`` runs, or the exit status when the arguments are refused
-    (why is printed on stderr). Without game-choosing arguments the app opens on the setup
-    screen; with them it starts the game they choose, through the same
-    :func:`~barbu.tui.setup.open_table`."""
-    from barbu.bots import BOT_LEVELS
+    """The app ``barbu play argv`` runs, or the exit status of ``--help``.
+
+    Without game-choosing arguments the app opens on the setup screen; with them it starts
+    the game they choose, through the same :func:`~barbu.tui.setup.open_table`. Every
+    argument is checked first: a mistake raises :class:`~barbu.usage.UsageError` (or
+    :class:`~barbu.errors.OptionsError` for a rule set or option) before the screen opens.
+    """
     from barbu.tui.app import BarbuApp
     from barbu.tui.setup import GameChoice, open_table, seed_of
 
     try:
         args = _parser().parse_args(list(argv) if argv is not None else None)
-    except SystemExit as e:  # --help, or arguments argparse refused (it printed why)
-        return e.code if isinstance(e.code, int) else 2
-    pace = max(args.pace, 0.0)
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+    if args.save:
+        output_file(args.save, "--save")
     if not chooses_game(args):
-        return BarbuApp(None, save_path=args.save, pace=pace)
+        return BarbuApp(None, save_path=args.save, pace=args.pace)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else []
-    for level in bots:
-        if level not in BOT_LEVELS:
-            print(f"barbu play: unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}", file=sys.stderr)
-            return 2
+    choice = GameChoice(
+        variant=args.variant or "classic",
+        options=parse_options(args.option),
+        seat=args.seat,
+        bots=tuple(bots),
+        seed=seed_of(args.seed),
+        resume=args.resume,
+    )
+    players = _resumed_players(args) if args.resume else rules(choice.variant, choice.options).players
+    _check_seat_and_bots(args, bots, players)
     try:
-        choice = GameChoice(
-            variant=args.variant or "classic",
-            options=parse_options(args.option),
-            seat=args.seat,
-            bots=tuple(bots),
-            seed=seed_of(args.seed),
-            resume=args.resume,
-        )
         table = open_table(choice)
     except (BarbuError, ValueError) as e:
-        print(f"barbu play: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--resume {args.resume}: {e}" if args.resume else str(e)) from None
     notice = f"Resumed {args.resume}." if args.resume else ""
-    return BarbuApp(table, save_path=args.save or args.resume, pace=pace, notice=notice)
+    return BarbuApp(table, save_path=args.save or args.resume, pace=args.pace, notice=notice)
+
+
+def _resumed_players(args: argparse.Namespace) -> int:
+    """The player count of the saved game; refuses a rule set or options that differ from it,
+    since a saved game goes on under the rules it was played with."""
+    from barbu.tui.saved_game import load_table
+
+    try:
+        saved = load_table(args.resume).game.rules
+    except (BarbuError, ValueError) as e:
+        raise UsageError(f"--resume {args.resume}: {e}") from None
+    if args.variant is not None and args.variant != saved.name:
+        raise UsageError(
+            f"--variant {args.variant} differs from the saved game's rule set, {saved.name}; "
+            "leave out --variant to resume, or start a new game without --resume"
+        )
+    if args.option:
+        raise UsageError(
+            f"--option {' '.join(args.option)} cannot change a saved game: it goes on under its own options; "
+            "leave out --option to resume"
+        )
+    return saved.players
+
+
+def _check_seat_and_bots(args: argparse.Namespace, bots: list[str], players: int) -> None:
+    from barbu.tui.table import bot_levels_for
+
+    if args.seat is not None and not 0 <= args.seat < players:
+        raise UsageError(f"--seat {args.seat} is not a seat of this table; give a seat from 0 to {players - 1}")
+    if bots:
+        try:
+            bot_levels_for(bots, players)
+        except ValueError as e:
+            raise UsageError(f"--bots {args.bots}: {e}") from None
 
 
 def play_main(argv: Sequence[str] | None = None) -> int:

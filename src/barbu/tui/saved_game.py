@@ -37,6 +37,7 @@ from typing import Any
 from barbu.errors import BarbuError, RecordError, RecordUsageError
 from barbu.record import game_from_record, game_to_record
 from barbu.tui.table import Table
+from barbu.usage import name_seats
 
 SEED_FORMAT = "barbu-seed/1"
 SEED_SUFFIX = ".barbu-seed"
@@ -86,10 +87,13 @@ def save_table(table: Table, path: str | os.PathLike[str]) -> None:
 
 
 def _read_json(path: Path, what: str) -> Any:
+    """The JSON document in ``path``: UTF-8, with or without a byte order mark."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as e:
-        raise SaveError(f"cannot read {what} {path}: {e.strerror or e}") from None
+        raise SaveError(f"cannot read {what} {path}: {(e.strerror or 'not allowed').lower()}") from None
+    except UnicodeDecodeError as e:
+        raise SaveError(f"{path} is not UTF-8 text (byte at offset {e.start}): a {what} is a JSON text file") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -148,7 +152,9 @@ def load_table(
         raise SaveError(f"{p} is not a Barbu record: {e}") from None
     except RecordError as e:
         where = f"deal {e.deal}: " if e.deal is not None else ""
-        raise SaveError(f"{p} is not a valid record: {where}{e.message}") from None
+        names = doc.get("players") if isinstance(doc, dict) else None
+        message = name_seats(e.message, names if isinstance(names, list) else None)
+        raise SaveError(f"{p} is not a valid record: {where}{message}") from None
     settings = _settings(seed_path(p))
     n = game.rules.players
     if seat is None:

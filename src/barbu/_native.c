@@ -1,0 +1,1078 @@
+/* barbu._native: compiled kernels of trick play, behind barbu.accel.
+ *
+ * The rules are those of barbu.tricks.TrickPlay (legal cards, trick winner, apply) and
+ * of the contracts' scoring as a linear score model that barbu.accel reads from the
+ * contract itself; tests/test_native.py proves both paths give identical results.
+ * Nothing here is reached from outside unchecked: barbu.accel packs states the
+ * checked door or the core built.
+ *
+ * A packed state is a tuple (see barbu.accel.pack):
+ *   (players, direction, trump, heart_rule, heart_broken_mode, penalty, early_end,
+ *    must_trump, overtrump, undertrump, tricks_total, leader, turn, played, finished,
+ *    hands, trick, captured, winners)
+ * with -1 for no trump and cards 0..51 as bits of 64-bit masks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+
+#define MAXP 6
+#define MAXT 26
+#define HEARTS_MASK (0x1FFFULL << 13)
+#define SUIT(s) (0x1FFFULL << (13 * (s)))
+
+typedef struct {
+    int players, direction, trump, heart_rule, heart_broken, must_trump, overtrump, undertrump;
+    int tricks_total, leader, turn, finished, tlen, nwin;
+    uint64_t penalty, early_end, played;
+    uint64_t hands[MAXP], captured[MAXP];
+    int trick[MAXP];
+    int winners[MAXT];
+} TP;
+
+typedef struct {
+    long card[52];
+    long per_trick, first, second_last, last;
+} Model;
+
+static int top_bit(uint64_t m) { return 63 - __builtin_clzll(m); }
+static int low_bit(uint64_t m) { return __builtin_ctzll(m); }
+
+/* ---- reading and writing packed states -------------------------------------------- */
+
+static int get_int(PyObject *t, Py_ssize_t i, long *out) {
+    PyObject *v = PyTuple_GET_ITEM(t, i);
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
+static int get_mask(PyObject *v, uint64_t *out) {
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (x >> 52) {
+        PyErr_SetString(PyExc_ValueError, "a card mask holds cards 0 to 51 only");
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int seq_masks(PyObject *seq, uint64_t *out, int max, int *count) {
+    if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > max) {
+        PyErr_SetString(PyExc_ValueError, "a packed state holds tuples of at most six seats");
+        return -1;
+    }
+    *count = (int)PyTuple_GET_SIZE(seq);
+    for (int i = 0; i < *count; i++)
+        if (get_mask(PyTuple_GET_ITEM(seq, i), &out[i]) < 0) return -1;
+    return 0;
+}
+
+static int seq_ints(PyObject *seq, int *out, int max, int *count, int lo, int hi) {
+    if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > max) {
+        PyErr_SetString(PyExc_ValueError, "a packed state's trick or winners tuple is too long");
+        return -1;
+    }
+    *count = (int)PyTuple_GET_SIZE(seq);
+    for (int i = 0; i < *count; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < lo || x > hi) {
+            PyErr_SetString(PyExc_ValueError, "a packed state holds a card or seat out of range");
+            return -1;
+        }
+        out[i] = (int)x;
+    }
+    return 0;
+}
+
+/* A state the core could have made: the seat to act follows the trick's leader, hands and
+ * played cards are disjoint, and every seat holds one card per trick still to play (one
+ * fewer once it has played to the current trick), so that no kernel ever meets an empty hand. */
+static int check(const TP *s) {
+    int n = s->players;
+    if (s->direction != 1 && s->direction != -1) goto bad;
+    if (s->finished) return 0;
+    if (s->nwin >= s->tricks_total) goto bad;
+    int turn = ((s->leader + s->direction * s->tlen) % n + n) % n;
+    if (turn != s->turn) goto bad;
+    uint64_t seen = s->played;
+    for (int i = 0; i < s->tlen; i++) {
+        uint64_t bit = 1ULL << s->trick[i];
+        if (seen & bit) goto bad;
+        seen |= bit;
+    }
+    int left = s->tricks_total - s->nwin;
+    for (int p = 0; p < n; p++) {
+        if (seen & s->hands[p]) goto bad;
+        seen |= s->hands[p];
+        int offset = ((p - s->leader) * s->direction % n + n) % n;
+        if (__builtin_popcountll(s->hands[p]) != left - (offset < s->tlen ? 1 : 0)) goto bad;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError,
+                    "a packed state must be one the core could make: seats in turn, disjoint hands, "
+                    "one card per seat for each trick left");
+    return -1;
+}
+
+static int unpack(PyObject *o, TP *s) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 19) {
+        PyErr_SetString(PyExc_ValueError, "a packed state is a tuple of 19 fields (see barbu.accel.pack)");
+        return -1;
+    }
+    long v[15];
+    for (int i = 0; i < 15; i++)
+        if (i != 5 && i != 6 && i != 13 && get_int(o, i, &v[i]) < 0) return -1;
+    memset(s, 0, sizeof *s);
+    s->players = (int)v[0];
+    if (s->players < 2 || s->players > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "a packed state has 2 to 6 seats");
+        return -1;
+    }
+    s->direction = (int)v[1];
+    s->trump = (int)v[2];
+    s->heart_rule = (int)v[3];
+    s->heart_broken = (int)v[4];
+    s->must_trump = (int)v[7];
+    s->overtrump = (int)v[8];
+    s->undertrump = (int)v[9];
+    s->tricks_total = (int)v[10];
+    s->leader = (int)v[11];
+    s->turn = (int)v[12];
+    s->finished = (int)v[14];
+    if (s->trump < -1 || s->trump > 3 || s->tricks_total < 0 || s->tricks_total > MAXT || s->leader < 0 ||
+        s->leader >= s->players || s->turn < 0 || s->turn >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "a packed state's trump, tricks or seats are out of range");
+        return -1;
+    }
+    if (get_mask(PyTuple_GET_ITEM(o, 5), &s->penalty) < 0 || get_mask(PyTuple_GET_ITEM(o, 6), &s->early_end) < 0 ||
+        get_mask(PyTuple_GET_ITEM(o, 13), &s->played) < 0)
+        return -1;
+    int n;
+    if (seq_masks(PyTuple_GET_ITEM(o, 15), s->hands, MAXP, &n) < 0) return -1;
+    if (n != s->players) goto bad;
+    if (seq_ints(PyTuple_GET_ITEM(o, 16), s->trick, s->players - 1, &s->tlen, 0, 51) < 0) return -1;
+    if (seq_masks(PyTuple_GET_ITEM(o, 17), s->captured, MAXP, &n) < 0) return -1;
+    if (n != s->players) goto bad;
+    if (seq_ints(PyTuple_GET_ITEM(o, 18), s->winners, s->tricks_total, &s->nwin, 0, s->players - 1) < 0) return -1;
+    return check(s);
+bad:
+    PyErr_SetString(PyExc_ValueError, "a packed state needs one hand and one captured mask per seat");
+    return -1;
+}
+
+static PyObject *mask_tuple(const uint64_t *m, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(m[i]);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *int_tuple(const int *m, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(m[i]);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *pack(const TP *s) {
+    PyObject *hands = mask_tuple(s->hands, s->players), *trick = int_tuple(s->trick, s->tlen),
+             *captured = mask_tuple(s->captured, s->players), *winners = int_tuple(s->winners, s->nwin);
+    if (!hands || !trick || !captured || !winners) {
+        Py_XDECREF(hands);
+        Py_XDECREF(trick);
+        Py_XDECREF(captured);
+        Py_XDECREF(winners);
+        return NULL;
+    }
+    return Py_BuildValue("(iiiiiKKiiiiiiKiNNNN)", s->players, s->direction, s->trump, s->heart_rule, s->heart_broken,
+                         (unsigned long long)s->penalty, (unsigned long long)s->early_end, s->must_trump,
+                         s->overtrump, s->undertrump, s->tricks_total, s->leader, s->turn,
+                         (unsigned long long)s->played, s->finished, hands, trick, captured, winners);
+}
+
+/* ---- the rules: the same facts as TrickPlay.legal_for, taker and play ----------------- */
+
+static uint64_t legal_for(const TP *s, uint64_t hand, const int *trick, int tlen, uint64_t played) {
+    if (tlen == 0) {
+        if (s->heart_rule) {
+            uint64_t others = hand & ~HEARTS_MASK;
+            if (others && !(s->heart_broken && (played & HEARTS_MASK))) return others;
+        }
+        return hand;
+    }
+    uint64_t led = SUIT(trick[0] / 13);
+    uint64_t follow = hand & led;
+    if (s->trump < 0) {
+        if (s->penalty) {
+            if (follow) {
+                int high = 0;
+                for (int i = 0; i < tlen; i++)
+                    if (trick[i] > high && ((1ULL << trick[i]) & led)) high = trick[i];
+                uint64_t forced = follow & s->penalty & ((1ULL << high) - 1);
+                return forced ? forced : follow;
+            }
+            return (hand & s->penalty) ? (hand & s->penalty) : hand;
+        }
+        return follow ? follow : hand;
+    }
+    uint64_t tm = SUIT(s->trump);
+    int top = -1;
+    for (int i = 0; i < tlen; i++)
+        if (trick[i] > top && ((1ULL << trick[i]) & tm)) top = trick[i];
+    uint64_t above = ~((2ULL << top) - 1); /* top == -1: every card */
+    if (top < 0) above = ~0ULL;
+    if (led == tm) {
+        if (!follow) return hand;
+        uint64_t higher = follow & above;
+        return (s->overtrump && higher) ? higher : follow;
+    }
+    if (follow) return follow;
+    uint64_t mine = hand & tm;
+    if (!mine) return hand;
+    if (top < 0) return s->must_trump ? mine : hand;
+    if (s->overtrump) {
+        uint64_t higher = mine & above;
+        if (higher) return higher;
+    }
+    return s->undertrump ? mine : hand;
+}
+
+static int taker(const TP *s, const int *trick, int tlen, uint64_t mask, int leader) {
+    int best;
+    if (s->trump >= 0 && (mask & SUIT(s->trump)))
+        best = top_bit(mask & SUIT(s->trump));
+    else
+        best = top_bit(mask & SUIT(trick[0] / 13));
+    int at = 0;
+    for (int i = 0; i < tlen; i++)
+        if (trick[i] == best) { at = i; break; }
+    int seat = (leader + s->direction * at) % s->players;
+    return seat < 0 ? seat + s->players : seat;
+}
+
+static int next_seat(const TP *s, int seat) {
+    int n = (seat + s->direction) % s->players;
+    return n < 0 ? n + s->players : n;
+}
+
+static void play(TP *s, int card) {
+    int seat = s->turn;
+    s->hands[seat] &= ~(1ULL << card);
+    s->trick[s->tlen++] = card;
+    if (s->tlen < s->players) {
+        s->turn = next_seat(s, seat);
+        return;
+    }
+    uint64_t mask = 0;
+    for (int i = 0; i < s->tlen; i++) mask |= 1ULL << s->trick[i];
+    int w = taker(s, s->trick, s->tlen, mask, s->leader);
+    s->captured[w] |= mask;
+    s->played |= mask;
+    s->winners[s->nwin++] = w;
+    s->tlen = 0;
+    s->leader = s->turn = w;
+    if (s->nwin == s->tricks_total || (s->early_end && (s->played & s->early_end) == s->early_end)) s->finished = 1;
+}
+
+static void raw_scores(const TP *s, const Model *m, const uint64_t *captured, const int *winners, int nwin,
+                       long *raw) {
+    for (int p = 0; p < s->players; p++) {
+        long v = 0;
+        uint64_t c = captured[p];
+        while (c) {
+            int k = low_bit(c);
+            c &= c - 1;
+            v += m->card[k];
+        }
+        raw[p] = v;
+    }
+    for (int i = 0; i < nwin; i++) raw[winners[i]] += m->per_trick;
+    if (nwin >= 1) {
+        raw[winners[0]] += m->first;
+        raw[winners[nwin - 1]] += m->last;
+    }
+    if (nwin >= 2) raw[winners[nwin - 2]] += m->second_last;
+}
+
+static int unpack_model(PyObject *o, Model *m) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 56) {
+        PyErr_SetString(PyExc_ValueError, "a score model is a tuple of 56 ints (see barbu.accel.score_model)");
+        return -1;
+    }
+    long v;
+    for (int i = 0; i < 56; i++) {
+        if (get_int(o, i, &v) < 0) return -1;
+        if (i < 52) m->card[i] = v;
+        else if (i == 52) m->per_trick = v;
+        else if (i == 53) m->first = v;
+        else if (i == 54) m->second_last = v;
+        else m->last = v;
+    }
+    return 0;
+}
+
+typedef struct { int a, b; long m; } PairT;
+
+static int unpack_pairs(PyObject *o, PairT *pairs, int *np, int players) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) > 32) {
+        PyErr_SetString(PyExc_ValueError, "pairs are a tuple of (doubler, doubled, multiplier)");
+        return -1;
+    }
+    *np = (int)PyTuple_GET_SIZE(o);
+    for (int i = 0; i < *np; i++) {
+        PyObject *t = PyTuple_GET_ITEM(o, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+            PyErr_SetString(PyExc_ValueError, "pairs are a tuple of (doubler, doubled, multiplier)");
+            return -1;
+        }
+        long a, b, m;
+        if (get_int(t, 0, &a) < 0 || get_int(t, 1, &b) < 0 || get_int(t, 2, &m) < 0) return -1;
+        if (a < 0 || a >= players || b < 0 || b >= players) {
+            PyErr_SetString(PyExc_ValueError, "a pair names a seat out of range");
+            return -1;
+        }
+        pairs[i].a = (int)a;
+        pairs[i].b = (int)b;
+        pairs[i].m = m;
+    }
+    return 0;
+}
+
+
+/* ---- the rules of thumb: the same choices as barbu.bots.card_play.choose_card ---------------- */
+
+#define DECK52 ((1ULL << 52) - 1)
+
+typedef struct {
+    int take; /* kind "take" (else "avoid") */
+    double cost[52];
+    double trick_cost[MAXT];
+    uint64_t costly, positive, deck;
+    int later[MAXT];
+    int tricks;
+} Guide;
+
+static int unpack_guide(PyObject *o, Guide *g, int tricks_total) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 8) {
+        PyErr_SetString(PyExc_ValueError, "a guide is a tuple of 8 fields (see barbu.accel.pack_guide)");
+        return -1;
+    }
+    long v;
+    if (get_int(o, 0, &v) < 0) return -1;
+    g->take = (int)v;
+    PyObject *cost = PyTuple_GET_ITEM(o, 1), *trick = PyTuple_GET_ITEM(o, 2), *later = PyTuple_GET_ITEM(o, 5);
+    if (!PyTuple_Check(cost) || PyTuple_GET_SIZE(cost) != 52 || !PyTuple_Check(trick) ||
+        PyTuple_GET_SIZE(trick) != tricks_total || !PyTuple_Check(later) || PyTuple_GET_SIZE(later) != tricks_total) {
+        PyErr_SetString(PyExc_ValueError, "a guide has 52 card costs and one trick cost per trick");
+        return -1;
+    }
+    for (int c = 0; c < 52; c++) {
+        g->cost[c] = PyFloat_AsDouble(PyTuple_GET_ITEM(cost, c));
+        if (PyErr_Occurred()) return -1;
+    }
+    for (int i = 0; i < tricks_total; i++) {
+        g->trick_cost[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(trick, i));
+        if (PyErr_Occurred()) return -1;
+        int b = PyObject_IsTrue(PyTuple_GET_ITEM(later, i));
+        if (b < 0) return -1;
+        g->later[i] = b;
+    }
+    if (get_mask(PyTuple_GET_ITEM(o, 3), &g->costly) < 0 || get_mask(PyTuple_GET_ITEM(o, 4), &g->positive) < 0 ||
+        get_mask(PyTuple_GET_ITEM(o, 6), &g->deck) < 0 || get_int(o, 7, &v) < 0)
+        return -1;
+    g->tricks = (int)v;
+    return 0;
+}
+
+static uint64_t below(int c) { return (1ULL << c) - 1; }
+static uint64_t above(int c) { return DECK52 & ~((2ULL << c) - 1); }
+static int highest(uint64_t m) { return m ? top_bit(m) : -1; }
+static int pop(uint64_t m) { return __builtin_popcountll(m); }
+
+static double cost_of(uint64_t mask, const double *cost) {
+    double total = 0.0;
+    while (mask) {
+        total += cost[low_bit(mask)];
+        mask &= mask - 1;
+    }
+    return total;
+}
+
+static uint64_t trick_mask(const TP *s) {
+    uint64_t m = 0;
+    for (int i = 0; i < s->tlen; i++) m |= 1ULL << s->trick[i];
+    return m;
+}
+
+/* min over the cards of mask by (cost, card) (low_card) or (cost, -card) */
+static int cheapest(uint64_t mask, const double *cost, int low_card) {
+    int best = -1;
+    while (mask) {
+        int c = low_bit(mask);
+        mask &= mask - 1;
+        if (best < 0 || (low_card ? cost[c] < cost[best] : cost[c] <= cost[best])) best = c;
+    }
+    return best;
+}
+
+static int future_risk(const TP *s, const Guide *g, int index) {
+    if (g->later[index]) return 1;
+    return (g->deck & ~s->played & g->positive) != 0;
+}
+
+static int avoid_discard(const TP *s, int seat, uint64_t legal, uint64_t out, const Guide *g) {
+    const double *cost = g->cost;
+    uint64_t penalty = legal & g->positive;
+    if (penalty) {
+        int best = -1;
+        while (penalty) {
+            int c = low_bit(penalty);
+            penalty &= penalty - 1;
+            if (best < 0 || cost[c] >= cost[best]) best = c;
+        }
+        return best;
+    }
+    uint64_t hand = s->hands[seat];
+    int best = low_bit(legal);
+    double best_danger = -1.0;
+    uint64_t m = legal;
+    while (m) {
+        int c = low_bit(m);
+        m &= m - 1;
+        uint64_t mask = SUIT(c / 13);
+        uint64_t out_s = out & mask;
+        double danger;
+        if (!out_s)
+            danger = 1.0 + (double)(c % 13) / 100.0;
+        else {
+            int beaten = pop(out_s & below(c));
+            int cover = pop(hand & mask & below(c));
+            danger = (double)beaten / (double)(pop(out_s) * (1 + cover)) + (double)(c % 13) / 100.0;
+        }
+        double gain = -cost[c];
+        danger -= (gain > 0.0 ? gain : 0.0) / 10.0;
+        if (danger > best_danger) {
+            best = c;
+            best_danger = danger;
+        }
+    }
+    return best;
+}
+
+static int avoid_lead(const TP *s, int seat, uint64_t legal, uint64_t out, const Guide *g) {
+    const double *cost = g->cost;
+    uint64_t costly = g->costly;
+    int index = s->nwin;
+    int tricks_left = g->tricks - index;
+    double penalty_out = cost_of(out & costly, cost);
+    double per_trick = (penalty_out > 0.0 ? penalty_out : 0.0) / (double)(tricks_left > 1 ? tricks_left : 1);
+    uint64_t hand = s->hands[seat];
+    int n = s->players;
+    int best = -1;
+    double best_score = 0.0;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = SUIT(su);
+        uint64_t mine = legal & mask;
+        if (!mine) continue;
+        uint64_t out_s = out & mask;
+        double trick_cost = g->trick_cost[index];
+        int cand;
+        double p_win, pen;
+        if (!out_s) {
+            cand = (mine & costly) ? cheapest(mine, cost, 0) : top_bit(mine);
+            p_win = 1.0;
+            pen = per_trick * (double)(n - 1);
+        } else {
+            uint64_t safe = mine & ((out_s & -out_s) - 1);
+            if (safe) {
+                cand = top_bit(safe);
+                p_win = pop(out_s) >= n - 1 ? 0.05 : 0.3;
+            } else {
+                cand = low_bit(mine);
+                int lo = pop(out_s & below(cand));
+                int hi = pop(out_s) - lo;
+                p_win = hi ? pow((double)lo / (double)(lo + hi), 2.0) : 1.0;
+            }
+            uint64_t taken = out_s & costly & below(cand);
+            pen = (taken ? cost_of(taken, cost) : 0.0) * 0.5 + per_trick * 0.5;
+        }
+        double score = p_win * (trick_cost + cost[cand] + pen);
+        uint64_t driven = out_s & costly & ~((2ULL << cand) - 1);
+        score -= 0.15 * (driven ? cost_of(driven, cost) : 0.0) * (1.0 - p_win);
+        double risk = trick_cost + per_trick;
+        score += 0.1 * (double)pop(hand & mask & ~((2ULL << cand) - 1)) * (risk > 0.0 ? risk : 0.0);
+        score += 0.02 * (double)pop(mine);
+        if (best < 0 || score < best_score) {
+            best = cand;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static int avoid(const TP *s, int seat, uint64_t legal, const Guide *g) {
+    uint64_t hand = s->hands[seat];
+    const double *cost = g->cost;
+    int index = s->nwin;
+    uint64_t in_trick = trick_mask(s);
+    uint64_t out = g->deck & ~(s->played | in_trick | hand);
+    if (!s->tlen) return avoid_lead(s, seat, legal, out, g);
+    uint64_t led = SUIT(s->trick[0] / 13);
+    uint64_t follow = legal & led;
+    int last = s->tlen == s->players - 1;
+    int high = top_bit(in_trick & led);
+    double trick_cost = g->trick_cost[index];
+    double sum = 0.0;
+    for (int i = 0; i < s->tlen; i++) sum += cost[s->trick[i]];
+    double penalty_now = trick_cost + sum;
+    if (follow) {
+        uint64_t under = follow & below(high);
+        uint64_t over = follow & ~under;
+        if (under) {
+            int best = top_bit(under);
+            if (last && over && penalty_now <= 0 && trick_cost <= 0) {
+                int shed = -1;
+                uint64_t m = over;
+                while (m) {
+                    int c = low_bit(m);
+                    m &= m - 1;
+                    if (cost[c] <= 0) shed = c;
+                }
+                if (shed >= 0 && future_risk(s, g, index)) return shed;
+            }
+            return best;
+        }
+        int low_first = !last && penalty_now > 0 && (out & led & above(low_bit(follow)));
+        if (!(follow & g->costly)) return low_first ? low_bit(follow) : top_bit(follow);
+        return cheapest(follow, cost, low_first);
+    }
+    return avoid_discard(s, seat, legal, out, g);
+}
+
+static int weakest(uint64_t cards, uint64_t out) {
+    int best = -1, k0 = 9, k1 = 99, k2 = 99;
+    uint64_t m = cards;
+    while (m) {
+        int c = low_bit(m);
+        m &= m - 1;
+        uint64_t mask = SUIT(c / 13);
+        uint64_t out_s = out & mask;
+        int master = (!out_s || c > highest(out_s)) ? 1 : 0;
+        int a = master, b = pop(cards & mask), d = c % 13;
+        if (a < k0 || (a == k0 && (b < k1 || (b == k1 && d < k2)))) {
+            best = c;
+            k0 = a;
+            k1 = b;
+            k2 = d;
+        }
+    }
+    return best;
+}
+
+static int inner_sequence(uint64_t mine, uint64_t out) {
+    int best = -1, best_len = 2;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = SUIT(su);
+        int cards[13], k = 0;
+        uint64_t m = mine & mask;
+        while (m) {
+            int c = top_bit(m);
+            m &= ~(1ULL << c);
+            cards[k++] = c;
+        }
+        uint64_t out_s = out & mask;
+        int i = 0;
+        while (i < k) {
+            int j = i;
+            while (j + 1 < k && !(out_s & below(cards[j]) & above(cards[j + 1]))) j++;
+            int length = j - i + 1;
+            int top = cards[i];
+            int over = pop(out_s & above(top));
+            if (length > best_len && over >= 1 && over <= 2 && top % 13 >= 7) {
+                best = top;
+                best_len = length;
+            }
+            i = j + 1;
+        }
+    }
+    return best;
+}
+
+static int take_lead(uint64_t legal, uint64_t out, uint64_t tm) {
+    uint64_t mine_trumps = legal & tm, out_trumps = out & tm;
+    if (mine_trumps && out_trumps) {
+        int inner = inner_sequence(mine_trumps, out);
+        if (inner >= 0) return inner;
+        int top = top_bit(mine_trumps);
+        if (top > top_bit(out_trumps)) return top;
+        if (pop(mine_trumps) >= 4 || pop(mine_trumps) > pop(out_trumps)) return low_bit(mine_trumps);
+    }
+    int best = -1, k0 = -1, k1 = -1;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = SUIT(su);
+        uint64_t mine = legal & mask & ~tm;
+        uint64_t out_s = out & mask;
+        if (mine && out_s && top_bit(mine) > top_bit(out_s)) {
+            int a = pop(out_s), b = pop(mine);
+            if (a > k0 || (a == k0 && b > k1)) {
+                best = top_bit(mine);
+                k0 = a;
+                k1 = b;
+            }
+        }
+    }
+    if (best >= 0) return best;
+    uint64_t side = (legal & ~tm) ? (legal & ~tm) : legal;
+    int inner = inner_sequence(side, out);
+    if (inner >= 0) return inner;
+    int longest = 0, most = -1;
+    for (int su = 0; su < 4; su++) {
+        int cnt = pop(side & SUIT(su));
+        if (cnt >= most) {
+            most = cnt;
+            longest = su;
+        }
+    }
+    return low_bit(side & SUIT(longest));
+}
+
+static int take(const TP *s, int seat, uint64_t legal, const Guide *g) {
+    uint64_t hand = s->hands[seat];
+    uint64_t tm = s->trump >= 0 ? SUIT(s->trump) : 0;
+    uint64_t out = g->deck & ~(s->played | trick_mask(s) | hand);
+    if (!s->tlen) return take_lead(legal, out, tm);
+    uint64_t led = SUIT(s->trick[0] / 13);
+    int trumps_in = 0, cur = -1, cur_led = -1;
+    for (int i = 0; i < s->tlen; i++) {
+        int c = s->trick[i];
+        if ((1ULL << c) & tm) {
+            trumps_in = 1;
+            if (c > cur) cur = c;
+        }
+        if (((1ULL << c) & led) && c > cur_led) cur_led = c;
+    }
+    if (!trumps_in) cur = cur_led;
+    int last = s->tlen == s->players - 1;
+    uint64_t follow = legal & led;
+    if (follow) {
+        if (trumps_in && led != tm) return low_bit(follow);
+        uint64_t beat = follow & above(cur);
+        if (!beat) return low_bit(follow);
+        if (last) return low_bit(beat);
+        uint64_t out_s = out & led;
+        uint64_t masters = out_s ? (beat & above(top_bit(out_s))) : beat;
+        if (masters) return low_bit(masters);
+        return low_bit(follow);
+    }
+    uint64_t ruffs = legal & tm;
+    if (ruffs) {
+        uint64_t winners = trumps_in ? (ruffs & above(cur)) : ruffs;
+        if (winners) return low_bit(winners);
+        uint64_t others = legal & ~tm;
+        return others ? weakest(others, out) : low_bit(ruffs);
+    }
+    return weakest(legal, out);
+}
+
+static int choose(const TP *s, const Guide *g) {
+    uint64_t legal = legal_for(s, s->hands[s->turn], s->trick, s->tlen, s->played);
+    if (!(legal & (legal - 1))) return low_bit(legal);
+    return g->take ? take(s, s->turn, legal, g) : avoid(s, s->turn, legal, g);
+}
+
+static void final_scores(const TP *s, const Model *m, const PairT *pairs, int np, long *fin) {
+    long raw[MAXP];
+    raw_scores(s, m, s->captured, s->winners, s->nwin, raw);
+    for (int p = 0; p < s->players; p++) fin[p] = raw[p];
+    for (int k = 0; k < np; k++) {
+        long delta = pairs[k].m * (raw[pairs[k].a] - raw[pairs[k].b]);
+        fin[pairs[k].a] += delta;
+        fin[pairs[k].b] -= delta;
+    }
+}
+
+/* ---- random numbers for playouts (splitmix64) ------------------------------------------- */
+
+static uint64_t next_random(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int random_card(uint64_t legal, uint64_t *rng) {
+    int count = __builtin_popcountll(legal);
+    int k = (int)(((next_random(rng) >> 32) * (uint64_t)count) >> 32);
+    while (k--) legal &= legal - 1;
+    return low_bit(legal);
+}
+
+/* ---- Python functions ----------------------------------------------------------------- */
+
+static PyObject *py_legal(PyObject *self, PyObject *arg) {
+    TP s;
+    if (unpack(arg, &s) < 0) return NULL;
+    if (s.finished) return PyLong_FromLong(0);
+    return PyLong_FromUnsignedLongLong(legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played));
+}
+
+static PyObject *py_step(PyObject *self, PyObject *args) {
+    PyObject *state;
+    int card;
+    if (!PyArg_ParseTuple(args, "Oi", &state, &card)) return NULL;
+    TP s;
+    if (unpack(state, &s) < 0) return NULL;
+    if (s.finished || card < 0 || card > 51 ||
+        !((legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played) >> card) & 1)) {
+        PyErr_SetString(PyExc_ValueError, "step takes a legal card of the seat to act in an unfinished state");
+        return NULL;
+    }
+    play(&s, card);
+    return pack(&s);
+}
+
+static PyObject *py_raw(PyObject *self, PyObject *args) {
+    PyObject *state, *model;
+    if (!PyArg_ParseTuple(args, "OO", &state, &model)) return NULL;
+    TP s;
+    Model m;
+    if (unpack(state, &s) < 0 || unpack_model(model, &m) < 0) return NULL;
+    long raw[MAXP];
+    raw_scores(&s, &m, s.captured, s.winners, s.nwin, raw);
+    PyObject *out = PyList_New(s.players);
+    for (int p = 0; p < s.players; p++) PyList_SET_ITEM(out, p, PyLong_FromLong(raw[p]));
+    return out;
+}
+
+static PyObject *py_playouts(PyObject *self, PyObject *args) {
+    PyObject *state, *model, *pairs_o, *guide_o;
+    Py_ssize_t count;
+    unsigned long long seed;
+    int record;
+    if (!PyArg_ParseTuple(args, "OOOnKpO", &state, &model, &pairs_o, &count, &seed, &record, &guide_o)) return NULL;
+    TP start;
+    Model m;
+    PairT pairs[32];
+    Guide g;
+    int np;
+    if (unpack(state, &start) < 0 || unpack_model(model, &m) < 0 || unpack_pairs(pairs_o, pairs, &np, start.players) < 0)
+        return NULL;
+    int thumb = guide_o != Py_None;
+    if (thumb && unpack_guide(guide_o, &g, start.tricks_total) < 0) return NULL;
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "the number of playouts must be 0 or more");
+        return NULL;
+    }
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    uint64_t rng = seed;
+    int n = start.players;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        TP s = start;
+        int cards[MAXT * MAXP];
+        int nc = 0;
+        while (!s.finished) {
+            uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
+            if (!legal) break; /* a state whose hands ran out before its last trick */
+            int c = thumb ? choose(&s, &g) : random_card(legal, &rng);
+            cards[nc++] = c;
+            play(&s, c);
+        }
+        long fin[MAXP];
+        final_scores(&s, &m, pairs, np, fin);
+        PyObject *scores = PyTuple_New(n);
+        if (!scores) goto fail;
+        for (int p = 0; p < n; p++) {
+            PyObject *x = PyLong_FromLong(fin[p]);
+            if (!x) {
+                Py_DECREF(scores);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(scores, p, x);
+        }
+        PyObject *item = scores;
+        if (record) {
+            PyObject *played = int_tuple(cards, nc);
+            if (!played) {
+                Py_DECREF(scores);
+                goto fail;
+            }
+            item = Py_BuildValue("(NN)", scores, played); /* takes both references, even on failure */
+            if (!item) goto fail;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- the endgame solver: the same search as barbu.bots.endgame.solve ------------------------ */
+
+typedef struct {
+    TP s; /* rules, and the hands, captured and winners of the line being searched */
+    Model m;
+    double care[MAXP][MAXP];
+    double sign;
+    double cost[52];
+    int root, n;
+    int nxt[MAXP];
+} Solver;
+
+static void values(Solver *v, double *out) {
+    long raw[MAXP];
+    raw_scores(&v->s, &v->m, v->s.captured, v->s.winners, v->s.nwin, raw);
+    for (int p = 0; p < v->n; p++) {
+        double acc = 0.0;
+        for (int q = 0; q < v->n; q++) acc += v->care[p][q] * (double)raw[q];
+        out[p] = v->sign * acc;
+    }
+}
+
+static int distinct(uint64_t legal, uint64_t gone, const double *cost, int *out) {
+    int k = 0, prev = -1;
+    while (legal) {
+        int c = low_bit(legal);
+        legal &= legal - 1;
+        if (prev >= 0 && prev / 13 == c / 13 && cost[prev] == cost[c]) {
+            uint64_t between = ((1ULL << c) - 1) & ~((2ULL << prev) - 1);
+            if ((between & ~gone) == 0) {
+                prev = c;
+                continue;
+            }
+        }
+        out[k++] = c;
+        prev = c;
+    }
+    return k;
+}
+
+static void last_trick(Solver *v, int leader, double *out) {
+    int now[MAXP];
+    uint64_t mask = 0;
+    int seat = leader;
+    for (int i = 0; i < v->n; i++) {
+        uint64_t hand = v->s.hands[seat];
+        now[i] = hand ? top_bit(hand) : -1;
+        mask |= hand;
+        seat = v->nxt[seat];
+    }
+    int w = taker(&v->s, now, v->n, mask, leader);
+    v->s.captured[w] |= mask;
+    v->s.winners[v->s.nwin++] = w;
+    values(v, out);
+    v->s.nwin--;
+    v->s.captured[w] ^= mask;
+}
+
+static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64_t in_trick, uint64_t played,
+                   double *best) {
+    uint64_t hand = v->s.hands[seat];
+    uint64_t legal = legal_for(&v->s, hand, trick, tlen, played);
+    int cards[52];
+    int k;
+    if (legal & (legal - 1))
+        k = distinct(legal, played | hand, v->cost, cards);
+    else {
+        cards[0] = legal ? top_bit(legal) : -1;
+        k = 1;
+    }
+    int have = 0;
+    double val[MAXP];
+    for (int i = 0; i < k; i++) {
+        int c = cards[i];
+        uint64_t bit = 1ULL << c;
+        v->s.hands[seat] = hand ^ bit;
+        trick[tlen] = c;
+        uint64_t mask = in_trick | bit;
+        if (tlen + 1 < v->n) {
+            search(v, v->nxt[seat], leader, trick, tlen + 1, mask, played, val);
+        } else {
+            int w = taker(&v->s, trick, tlen + 1, mask, leader);
+            v->s.captured[w] |= mask;
+            v->s.winners[v->s.nwin++] = w;
+            uint64_t after = played | mask;
+            if (v->s.nwin == v->s.tricks_total || (v->s.early_end && (after & v->s.early_end) == v->s.early_end))
+                values(v, val);
+            else if (v->s.nwin == v->s.tricks_total - 1)
+                last_trick(v, w, val);
+            else {
+                int next_trick[MAXP];
+                search(v, w, w, next_trick, 0, 0, after, val);
+            }
+            v->s.nwin--;
+            v->s.captured[w] ^= mask;
+        }
+        if (!have || val[seat] > best[seat] + 1e-9 || (val[seat] > best[seat] - 1e-9 && val[v->root] < best[v->root])) {
+            memcpy(best, val, sizeof(double) * v->n);
+            have = 1;
+        }
+    }
+    v->s.hands[seat] = hand;
+}
+
+static int read_care(PyObject *care_o, int n, double care[MAXP][MAXP]) {
+    if (!PyTuple_Check(care_o) || PyTuple_GET_SIZE(care_o) != n) goto bad;
+    for (int p = 0; p < n; p++) {
+        PyObject *row = PyTuple_GET_ITEM(care_o, p);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != n) goto bad;
+        for (int q = 0; q < n; q++) {
+            care[p][q] = PyFloat_AsDouble(PyTuple_GET_ITEM(row, q));
+            if (PyErr_Occurred()) return -1;
+        }
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "care is one tuple of floats per seat");
+    return -1;
+}
+
+/* Each seat's value of s under perfect play (v's model, care, sign and cost set). */
+static void solve_state(Solver *v, const TP *s, int root, double *out) {
+    v->s = *s;
+    v->n = s->players;
+    v->root = root;
+    for (int p = 0; p < v->n; p++) v->nxt[p] = next_seat(s, p);
+    if (v->s.finished)
+        values(v, out);
+    else if (v->s.tlen == 0 && v->s.nwin == v->s.tricks_total - 1)
+        last_trick(v, v->s.leader, out);
+    else {
+        int trick[MAXP];
+        uint64_t in_trick = 0;
+        for (int i = 0; i < v->s.tlen; i++) {
+            trick[i] = v->s.trick[i];
+            in_trick |= 1ULL << trick[i];
+        }
+        search(v, v->s.turn, v->s.leader, trick, v->s.tlen, in_trick, v->s.played, out);
+    }
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *state, *model, *care_o, *cost_o;
+    double sign;
+    int root;
+    if (!PyArg_ParseTuple(args, "OOOdOi", &state, &model, &care_o, &sign, &cost_o, &root)) return NULL;
+    Solver v;
+    TP s;
+    memset(&v, 0, sizeof v);
+    if (unpack(state, &s) < 0 || unpack_model(model, &v.m) < 0 || read_care(care_o, s.players, v.care) < 0) return NULL;
+    if (root < 0 || root >= s.players) {
+        PyErr_SetString(PyExc_ValueError, "root must be a seat of the state");
+        return NULL;
+    }
+    if (!PyTuple_Check(cost_o) || PyTuple_GET_SIZE(cost_o) != 52) {
+        PyErr_SetString(PyExc_ValueError, "cost is one float per card");
+        return NULL;
+    }
+    for (int c = 0; c < 52; c++) {
+        v.cost[c] = PyFloat_AsDouble(PyTuple_GET_ITEM(cost_o, c));
+        if (PyErr_Occurred()) return NULL;
+    }
+    v.sign = sign;
+    double out[MAXP];
+    Py_BEGIN_ALLOW_THREADS
+    solve_state(&v, &s, root, out);
+    Py_END_ALLOW_THREADS
+    PyObject *res = PyList_New(s.players);
+    for (int p = 0; p < s.players; p++) PyList_SET_ITEM(res, p, PyFloat_FromDouble(out[p]));
+    return res;
+}
+
+static PyObject *py_choose(PyObject *self, PyObject *args) {
+    PyObject *state, *guide;
+    if (!PyArg_ParseTuple(args, "OO", &state, &guide)) return NULL;
+    TP s;
+    Guide g;
+    if (unpack(state, &s) < 0 || unpack_guide(guide, &g, s.tricks_total) < 0) return NULL;
+    if (s.finished) {
+        PyErr_SetString(PyExc_ValueError, "choose needs an unfinished state");
+        return NULL;
+    }
+    return PyLong_FromLong(choose(&s, &g));
+}
+
+static PyObject *py_finish(PyObject *self, PyObject *args) {
+    PyObject *state, *model, *pairs_o, *guide, *care_o;
+    double sign;
+    int endgame, me;
+    if (!PyArg_ParseTuple(args, "OOOOOdii", &state, &model, &pairs_o, &guide, &care_o, &sign, &endgame, &me))
+        return NULL;
+    TP s;
+    Guide g;
+    Solver v;
+    PairT pairs[32];
+    int np;
+    memset(&v, 0, sizeof v);
+    if (unpack(state, &s) < 0 || unpack_model(model, &v.m) < 0 || unpack_pairs(pairs_o, pairs, &np, s.players) < 0 ||
+        unpack_guide(guide, &g, s.tricks_total) < 0 || read_care(care_o, s.players, v.care) < 0)
+        return NULL;
+    if (me < 0 || me >= s.players) {
+        PyErr_SetString(PyExc_ValueError, "me must be a seat of the state");
+        return NULL;
+    }
+    memcpy(v.cost, g.cost, sizeof v.cost);
+    v.sign = sign;
+    double value;
+    Py_BEGIN_ALLOW_THREADS
+    value = 0.0;
+    int solved = 0;
+    while (!s.finished) {
+        if (endgame && s.tricks_total - s.nwin <= endgame) {
+            double out[MAXP];
+            solve_state(&v, &s, me, out);
+            value = out[me];
+            solved = 1;
+            break;
+        }
+        play(&s, choose(&s, &g));
+    }
+    if (!solved) {
+        long fin[MAXP];
+        final_scores(&s, &v.m, pairs, np, fin);
+        value = sign * (double)fin[me];
+    }
+    Py_END_ALLOW_THREADS
+    return PyFloat_FromDouble(value);
+}
+
+static PyMethodDef methods[] = {
+    {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
+    {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
+    {"raw", py_raw, METH_VARARGS, "raw(state, model) -> each seat's raw score of the tricks taken so far"},
+    {"playouts", py_playouts, METH_VARARGS,
+     "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},
+    {"solve", py_solve, METH_VARARGS, "solve(state, model, care, sign, cost, root) -> each seat's value"},
+    {"choose", py_choose, METH_VARARGS, "choose(state, guide) -> the rules-of-thumb card of the seat to act"},
+    {"finish", py_finish, METH_VARARGS,
+     "finish(state, model, pairs, guide, care, sign, endgame, me) -> me's value of a rules-of-thumb finish"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "barbu._native", "Compiled kernels of trick play.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,318 @@
+"""The compiled accelerator (``barbu._native``) behind the same interface as the pure path.
+
+:data:`NATIVE` is True when the extension was built by ``pip install`` and the
+environment variable ``BARBU_PURE`` is not ``1``. Every function here takes the
+core's own objects (a :class:`~barbu.tricks.TrickPlay`, a :class:`~barbu.deal.Deal`,
+a :class:`~barbu.contracts.Contract`), packs them, and gives back what the pure
+path gives; callers ask :func:`score_model` (None: this contract has no compiled
+scoring) before using them. The rules stay in the core: the compiled kernels repeat
+:class:`~barbu.tricks.TrickPlay`'s facts, and a contract's scores reach them as a
+:func:`score_model` read from the contract's own :meth:`~barbu.contracts.Contract.raw`;
+``tests/test_native.py`` proves both paths identical. See docs/native.md.
+
+>>> from barbu.tricks import TrickPlay, TrickRules
+>>> from barbu.cards import parse_pbn
+>>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, rules=TrickRules())
+>>> pack(t)[15] == tuple(t.hands)
+True
+>>> not NATIVE or legal_mask(t) == t.legal_mask()
+True
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol
+
+from barbu.contracts import Contract, DealShape, TrickResult
+
+if TYPE_CHECKING:
+    from barbu.deal import Deal
+    from barbu.rulesets import Rules
+    from barbu.tricks import TrickPlay
+
+__all__ = [
+    "NATIVE",
+    "choose",
+    "finish",
+    "legal_mask",
+    "line",
+    "pack",
+    "pack_guide",
+    "playouts",
+    "score_model",
+    "solve",
+    "status",
+    "step",
+]
+
+
+class PlayGuide(Protocol):
+    """What the compiled rules of thumb and searches read of a
+    :class:`barbu.bots.card_play.PlayGuide` (the core does not import the bots)."""
+
+    card_cost: list[float]
+    trick_cost: list[float]
+    kind: str
+    costly: int
+    positive: int
+    later_trick_costs: list[bool]
+    deck: int
+    tricks: int
+    care: list[list[float]]
+    sign: float
+
+
+Packed = tuple[int | tuple[int, ...], ...]
+"""A trick-play state as the compiled kernels read it (see :func:`pack`)."""
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("BARBU_PURE") == "1":
+        return None
+    try:
+        from barbu import _native  # type: ignore[attr-defined]
+    except ImportError:  # not built: ``pip install`` said so in one line
+        return None
+    return _native  # type: ignore[no-any-return]
+
+
+_native = _load()
+NATIVE = _native is not None
+"""Whether the compiled kernels are in use."""
+
+
+def status() -> str:
+    """One line saying whether the compiled accelerator is in use, and if not why.
+
+    >>> status().startswith("barbu: compiled accelerator")
+    True
+    """
+    if NATIVE:
+        return "barbu: compiled accelerator in use"
+    if os.environ.get("BARBU_PURE") == "1":
+        return "barbu: compiled accelerator switched off by BARBU_PURE=1; the pure-Python path is used"
+    return "barbu: compiled accelerator not built (no C compiler at install?); the pure-Python path is used"
+
+
+def pack(t: TrickPlay) -> Packed:
+    """``t``'s state as a tuple of plain ints (the compiled kernels' input)."""
+    r = t.rules
+    return (
+        t.players,
+        r.direction,
+        -1 if r.trump is None else r.trump,
+        int(r.heart_lead != "free"),
+        int(r.heart_lead == "broken"),
+        r.penalty,
+        r.early_end,
+        int(r.must_trump_when_void),
+        int(r.overtrump_required),
+        int(r.undertrump_required),
+        t.tricks_total,
+        t.leader,
+        t.turn,
+        t.played,
+        int(t.finished),
+        tuple(t.hands),
+        tuple(t.trick),
+        tuple(t.captured),
+        tuple(t.winners),
+    )
+
+
+def _require() -> ModuleType:
+    if _native is None:
+        raise RuntimeError("the compiled accelerator is not in use (not built, or BARBU_PURE=1)")
+    return _native
+
+
+def legal_mask(t: TrickPlay) -> int:
+    """The compiled :meth:`~barbu.tricks.TrickPlay.legal_mask` of ``t`` (0 once finished)."""
+    return int(_require().legal(pack(t)))
+
+
+def step(state: Packed, card: int) -> Packed:
+    """The packed state after the seat to act plays ``card`` (which must be legal)."""
+    return tuple(_require().step(state, card))
+
+
+def _outcome_raw(contract: Contract, shape: DealShape, captured: list[int], winners: list[int]) -> list[int]:
+    return contract.raw(contract.tally_from_tricks(TrickResult(captured=captured, winners=winners)), shape)
+
+
+@lru_cache(maxsize=256)
+def score_model(contract: Contract, shape: DealShape) -> tuple[int, ...] | None:
+    """The contract's raw scores of a trick deal as a linear model, or None if they are not linear.
+
+    The model is ``52`` values per card taken, then the value of a trick won, of the
+    first trick, of the second-last and of the last (each added to its winner's raw
+    score). It is read from ``contract.raw`` itself, by moving one card or one trick at
+    a time from seat 0 to seat 1, then checked against ``contract.raw`` on random
+    outcomes (full deals and deals ended early): a contract whose scores do not fit,
+    such as Ravage City's longest suit, gets None and stays on the pure path.
+
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> score_model(r.contract("no-queens"), r.shape)[:13]
+    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -6, 0, 0)
+    >>> score_model(r.contract("no-last-two"), r.shape)[52:]
+    (0, 0, -10, -20)
+    """
+    if contract.play != "tricks" or shape.players < 2:
+        return None
+    n, tricks, deck = shape.players, shape.tricks, shape.deck
+    if tricks < 3:
+        return None
+    everything = [deck] + [0] * (n - 1)
+    try:
+        base = _outcome_raw(contract, shape, everything, [0] * tricks)
+        cards = []
+        for c in range(52):
+            if not deck >> c & 1:
+                cards.append(0)
+                continue
+            moved = _outcome_raw(contract, shape, [deck & ~(1 << c), 1 << c] + [0] * (n - 2), [0] * tricks)
+            cards.append(moved[1] - base[1])
+        middle = [0] * tricks
+        middle[1] = 1
+        per_trick = _outcome_raw(contract, shape, everything, middle)[1] - base[1]
+        firsts = [1] + [0] * (tricks - 1)
+        first = _outcome_raw(contract, shape, everything, firsts)[1] - base[1] - per_trick
+        seconds = [0] * tricks
+        seconds[-2] = 1
+        second_last = _outcome_raw(contract, shape, everything, seconds)[1] - base[1] - per_trick
+        lasts = [0] * tricks
+        lasts[-1] = 1
+        last = _outcome_raw(contract, shape, everything, lasts)[1] - base[1] - per_trick
+        model = (*cards, per_trick, first, second_last, last)
+        rng = random.Random(0)
+        deck_cards = [c for c in range(52) if deck >> c & 1]
+        for trial in range(40):
+            captured = [0] * n
+            for c in deck_cards:
+                captured[rng.randrange(n)] |= 1 << c
+            played = tricks if trial % 2 else rng.randrange(2, tricks + 1)
+            winners = [rng.randrange(n) for _ in range(played)]
+            if _outcome_raw(contract, shape, captured, winners) != _model_raw(model, n, captured, winners):
+                return None
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return model
+
+
+def _model_raw(model: tuple[int, ...], n: int, captured: list[int], winners: list[int]) -> list[int]:
+    raw = [sum(model[c] for c in range(52) if m >> c & 1) for m in captured]
+    for w in winners:
+        raw[w] += model[52]
+    raw[winners[0]] += model[53]
+    raw[winners[-2]] += model[54]
+    raw[winners[-1]] += model[55]
+    return raw
+
+
+def pack_guide(guide: PlayGuide) -> tuple[object, ...] | None:
+    """A :class:`~barbu.bots.card_play.PlayGuide` as the compiled rules of thumb read it
+    (None for the kinds they do not play: Ravage City, domino, arrangements)."""
+    if guide.kind not in ("avoid", "take"):
+        return None
+    return (
+        int(guide.kind == "take"),
+        tuple(guide.card_cost),
+        tuple(guide.trick_cost),
+        guide.costly,
+        guide.positive,
+        tuple(guide.later_trick_costs),
+        guide.deck,
+        guide.tricks,
+    )
+
+
+def choose(t: TrickPlay, guide: PlayGuide) -> int:
+    """The compiled :func:`~barbu.bots.card_play.choose_card` for the seat to act of ``t``."""
+    packed = pack_guide(guide)
+    if packed is None:
+        raise ValueError(f"the compiled rules of thumb do not play {guide.kind!r} deals")
+    return int(_require().choose(pack(t), packed))
+
+
+def finish(deal: Deal, guide: PlayGuide, me: int, endgame: int) -> float | None:
+    """``me``'s value of finishing ``deal``'s trick play by the rules of thumb for every
+    seat, the last ``endgame`` tricks solved exactly (0: never), as
+    :meth:`barbu.bots.search.SearchBot.finish` works it out; ``deal`` is not changed.
+    None when there is no compiled path for it (not built, or a contract the compiled
+    scoring or rules of thumb do not cover)."""
+    t, contract = deal.tricks, deal.contract
+    if _native is None or t is None or contract is None:
+        return None
+    model = score_model(contract, deal.rules.shape)
+    packed = pack_guide(guide)
+    if model is None or packed is None:
+        return None
+    pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
+    care = tuple(tuple(row) for row in guide.care)
+    return float(_native.finish(pack(t), model, pairs, packed, care, guide.sign, endgame, me))
+
+
+def line(deal: Deal, guide: PlayGuide) -> tuple[int, ...] | None:
+    """The cards the rules of thumb play, for every seat, from ``deal``'s position to its end
+    (:func:`~barbu.bots.card_play.choose_card` at each turn), worked out in compiled code;
+    ``deal`` is not changed. None when there is no compiled path for it."""
+    t, contract = deal.tricks, deal.contract
+    if _native is None or t is None or contract is None:
+        return None
+    model = score_model(contract, deal.rules.shape)
+    policy = pack_guide(guide)
+    if model is None or policy is None:
+        return None
+    [(_, cards)] = _native.playouts(pack(t), model, (), 1, 0, True, policy)
+    return tuple(cards)
+
+
+def playouts(
+    deal: Deal, count: int, seed: int, record: bool = False, guide: PlayGuide | None = None
+) -> list[tuple[int, ...]] | list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Final scores (raw plus doubling adjustments) of ``count`` completions of ``deal``.
+
+    ``deal`` must be in trick play with a contract that has a :func:`score_model`. With
+    no ``guide`` each seat to act plays a legal card drawn uniformly (the compiled
+    generator, seeded by ``seed``); with one, the rules of thumb of
+    :func:`~barbu.bots.card_play.choose_card`. With ``record`` each result is
+    ``(scores, cards played)``, so that the pure path can replay it.
+    """
+    t = deal.tricks
+    contract = deal.contract
+    if t is None or contract is None:
+        raise ValueError("playouts need a deal in trick play")
+    model = score_model(contract, deal.rules.shape)
+    if model is None:
+        raise ValueError(f"{contract.id} has no compiled scoring: play it through the pure path")
+    pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
+    policy = None if guide is None else pack_guide(guide)
+    if guide is not None and policy is None:
+        raise ValueError(f"the compiled rules of thumb do not play {guide.kind!r} deals")
+    return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
+
+
+def main() -> None:
+    """``python -m barbu.accel``: print :func:`status`."""
+    print(status())
+
+
+def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:
+    """:func:`barbu.bots.endgame.solve` in compiled code, or None when it has no compiled path
+    (not built, or a contract with no :func:`score_model`)."""
+    if _native is None:
+        return None
+    model = score_model(contract, table.shape)
+    if model is None:
+        return None
+    care = tuple(tuple(row) for row in guide.care)
+    return list(_native.solve(pack(t), model, care, guide.sign, tuple(guide.card_cost), root))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""The compiled accelerator against the pure path: identical legal cards, states, scores and decisions.
+
+Every test runs the same seeded games, positions and playouts through both paths. The
+accelerator must be built here (``pip install -e .`` builds it); with ``BARBU_PURE=1``
+the tests that need it are skipped and the last test checks the pure path is in use.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from barbu import Game, accel, seat_view
+from barbu.actions import Action
+from barbu.bots.card_play import PlayGuide, choose_card
+from barbu.bots.endgame import solve
+from barbu.bots.search import SearchBot
+from barbu.cards import cards_of
+from barbu.deal import Deal, Phase
+from barbu.rulesets import RULE_SETS, rules
+from barbu.tricks import TrickPlay, TrickRules
+from barbu.view import SeatView
+
+PURE = os.environ.get("BARBU_PURE") == "1"
+needs_native = pytest.mark.skipif(PURE, reason="BARBU_PURE=1 forces the pure path")
+
+
+def _without_native(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(accel, "_native", None)
+
+
+@needs_native
+def test_the_accelerator_is_built_and_in_use() -> None:
+    assert accel.NATIVE, "pip install -e . should have built barbu._native (a C compiler is needed)"
+
+
+FLAG_SETS: dict[str, dict[str, object]] = {
+    "classic+flags": {
+        "heart_lead": "broken",
+        "forced_penalty": True,
+        "overtrump_required": False,
+        "undertrump_required": True,
+        "must_trump_when_void": False,
+        "early_end": False,
+    },
+    "classic+free": {"heart_lead": "free", "overtrump_required": False},
+}
+"""House-rule flags the rule sets' defaults do not cover, played on the classic rule set."""
+
+
+def _trick_games(variant: str, games: int) -> Iterator[tuple[Game, Deal]]:
+    """Every trick deal of seeded random games of ``variant`` (or of a :data:`FLAG_SETS`
+    name), at every card decision."""
+    rng = random.Random(variant)
+    for g in range(games):
+        options = FLAG_SETS.get(variant)
+        game = Game.new("classic" if options else variant, options, seed=f"native:{variant}:{g}")
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            if deal.phase is Phase.PLAY and deal.tricks is not None:
+                yield game, deal
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+
+
+@needs_native
+@pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
+def test_legal_cards_states_and_scores_are_identical(variant: str) -> None:
+    seen_end = 0
+    for game, deal in _trick_games(variant, 2):
+        t = deal.tricks
+        assert t is not None and deal.contract is not None
+        state = accel.pack(t)
+        assert accel.legal_mask(t) == t.legal_mask()
+        for c in cards_of(t.legal_mask()):
+            after = t.copy()
+            after.play(c)
+            assert accel.step(state, c) == accel.pack(after)
+        last = t.tricks_total - len(t.winners) == 1 and len(t.trick) == t.players - 1
+        if last:
+            model = accel.score_model(deal.contract, game.rules.shape)
+            if model is not None:
+                end = t.copy()
+                end.play(end.legal_mask().bit_length() - 1)
+                expected = deal.contract.raw(deal.contract.tally_from_tricks(end.result()), game.rules.shape)
+                assert accel._require().raw(accel.pack(end), model) == expected
+                seen_end += 1
+    assert seen_end > 0
+
+
+@needs_native
+def test_a_refused_step_says_what_is_wrong() -> None:
+    t = TrickPlay([0b11, 0b1100, 0b110000, 0b11000000], leader=0, rules=TrickRules())
+    with pytest.raises(ValueError, match="legal card"):
+        accel.step(accel.pack(t), 5)
+    with pytest.raises(ValueError, match="19 fields"):
+        accel.step((1, 2, 3), 0)
+    state = accel.pack(t)
+    for field, value in [
+        (12, 2),
+        (15, (0b111, 0b1100, 0b110000, 0b11000000)),
+        (15, (0b11, 0b11, 0b110000, 0)),
+        (18, (0, 0)),
+    ]:
+        broken = (*state[:field], value, *state[field + 1 :])
+        with pytest.raises(ValueError, match="one the core could make"):
+            accel.step(broken, 0)
+        with pytest.raises(ValueError, match="one the core could make"):
+            accel._require().legal(broken)
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "salad", "french", "king", "five-player", "thirty-two"])
+def test_native_playouts_replay_identically_through_the_pure_path(variant: str) -> None:
+    """Each compiled random playout, replayed card by card through the fast door, plays only
+    legal cards and ends with the same final scores."""
+    checked = 0
+    for _, deal in _trick_games(variant, 1):
+        assert deal.contract is not None
+        if accel.score_model(deal.contract, deal.rules.shape) is None or len(deal.plays) % 7:
+            continue
+        for scores, cards in accel.playouts(deal, 5, seed=len(deal.plays), record=True):  # type: ignore[misc]
+            d = deal.copy()
+            for c in cards:
+                assert d.legal_mask() >> c & 1
+                d.play_unchecked(c)
+            assert d.finished and d.final is not None
+            assert tuple(d.final) == scores
+            checked += 1
+    assert checked > 0
+
+
+@needs_native
+@pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
+def test_the_rules_of_thumb_choose_identically(variant: str) -> None:
+    """At every card decision of seeded random games (calls and pairs included), the compiled
+    rules of thumb pick the card :func:`choose_card` picks."""
+    checked = 0
+    for _, deal in _trick_games(variant, 2):
+        t = deal.tricks
+        assert t is not None
+        guide = PlayGuide.of(deal)
+        if accel.pack_guide(guide) is None:
+            continue
+        assert accel.choose(t, guide) == choose_card(t, t.turn, guide)
+        checked += 1
+    assert checked > 0 or variant == "ravage-city"
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "salad", "french", "king"])
+def test_rules_of_thumb_playouts_and_finishes_are_identical(variant: str) -> None:
+    """Compiled rules-of-thumb playouts play the cards :func:`choose_card` plays, score the
+    same, and the search bot's compiled finish (endgame solved exactly) gives its pure value."""
+    checked = 0
+    for _, deal in _trick_games(variant, 1):
+        assert deal.contract is not None and deal.tricks is not None
+        guide = PlayGuide.of(deal)
+        if accel.score_model(deal.contract, deal.rules.shape) is None or accel.pack_guide(guide) is None:
+            continue
+        if len(deal.plays) % 5:
+            continue
+        [(scores, cards)] = accel.playouts(deal, 1, seed=0, record=True, guide=guide)  # type: ignore[misc]
+        d = deal.copy()
+        for c in cards:
+            assert d.tricks is not None
+            assert choose_card(d.tricks, d.tricks.turn, guide) == c
+            d.play_unchecked(c)
+        assert d.final is not None and tuple(d.final) == scores
+        for endgame in (0, 3):
+            me = len(deal.plays) % deal.players
+            compiled = accel.finish(deal, guide, me, endgame)
+            bot = SearchBot(seed=0, endgame=endgame, seconds=None)
+            saved = accel._native
+            try:
+                accel._native = None
+                assert bot.finish(deal.copy(), guide, me) == compiled
+            finally:
+                accel._native = saved
+        checked += 1
+    assert checked > 0
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "classic+flags"])
+def test_the_endgame_solver_is_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(variant)
+    positions: list[tuple[TrickPlay, Deal]] = []
+    for _, deal in _trick_games(variant, 2):
+        t = deal.tricks
+        assert t is not None
+        if t.tricks_total - len(t.winners) <= 4 and rng.random() < 0.3:
+            positions.append((t.copy(), deal.copy()))
+    assert positions
+    native = []
+    for t, deal in positions:
+        guide = PlayGuide.of(deal)
+        assert deal.contract is not None
+        native.append([solve(t, deal.contract, deal.rules, guide, root) for root in range(t.players)])
+    _without_native(monkeypatch)
+    for (t, deal), values in zip(positions, native, strict=True):
+        guide = PlayGuide.of(deal)
+        assert deal.contract is not None
+        assert [solve(t, deal.contract, deal.rules, guide, root) for root in range(t.players)] == values
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "king"])
+def test_the_search_bot_decides_identically(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed, same number of worlds (no time cap): the same action at every kind of
+    decision (cards, calls, contracts, trumps), on both paths."""
+    game = Game.new(variant, seed=f"native:search:{variant}")
+    rng = random.Random(5)
+    cards: list[SeatView] = []
+    others: list[SeatView] = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        if len(game.legal_actions()) > 1:
+            (cards if game.phase == "play" else others).append(seat_view(game, seat))
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+    views = cards[:: len(cards) // 16] + others[:: max(1, len(others) // 8)]
+    assert len(views) >= 20 and any(v.phase != "play" for v in views)
+
+    def decide() -> list[Action]:
+        return [SearchBot(seed=i, iterations=6, seconds=None).act(v) for i, v in enumerate(views)]
+
+    native = decide()
+    _without_native(monkeypatch)
+    assert decide() == native
+
+
+def test_barbu_pure_forces_the_pure_path() -> None:
+    env = dict(os.environ, BARBU_PURE="1")
+    out = subprocess.run(
+        [sys.executable, "-c", "from barbu import accel; print(accel.NATIVE)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_score_models_match_the_contracts_on_every_rule_set() -> None:
+    """The linear model is read from each contract's own scoring; Ravage City does not fit."""
+    for variant in RULE_SETS:
+        r = rules(variant)
+        for contract in r.contracts:
+            model = accel.score_model(contract, r.shape)
+            assert (model is None) == (contract.play != "tricks" or contract.id == "ravage-city"), contract.id
