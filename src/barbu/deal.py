@@ -430,7 +430,7 @@ class Deal:
                 openers |= rank_mask(r)
             self.cardplay = self.domino = DominoPlay(
                 list(self.dealt),
-                self.declarer,
+                self.rules.leader_of(self.declarer),
                 self.rank,
                 direction=self.rules.direction,
                 low_rank=self.rules.ruleset.low_rank,
@@ -440,7 +440,7 @@ class Deal:
             )
             return
         self.cardplay = self.tricks = TrickPlay(
-            list(self.dealt), self.declarer, TrickRules.of(self.rules, contract, self.trump)
+            list(self.dealt), self.rules.leader_of(self.declarer), TrickRules.of(self.rules, contract, self.trump)
         )
 
     def arrangements_by_seat(self) -> list[tuple[int, ...] | None]:
@@ -464,7 +464,8 @@ class Deal:
 
     def _score(self, raw: list[int]) -> None:
         self.raw = raw
-        self.adjustments = settle(raw, self.pairs())
+        chooser = self.rules.chooser_adjustment(raw, self.declarer)
+        self.adjustments = [a + b for a, b in zip(settle(raw, self.pairs()), chooser, strict=True)]
         self.final = [r + a for r, a in zip(raw, self.adjustments, strict=True)]
         self.phase = Phase.DONE
 

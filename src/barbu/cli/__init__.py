@@ -40,6 +40,7 @@ def rules_text(r: Rules) -> str:
     )
     lines.append("")
     lines.append("contracts:")
+    width = max(16, *(len(c.id) for c in r.contracts))
     for c in r.contracts:
         klass = c.doubling_class if r.doubling else "-"
         values = c.values()
@@ -48,7 +49,7 @@ def rules_text(r: Rules) -> str:
         if c.id == "ravage-city":
             values = {"shared": r.flags.ravage_city_total}
         detail = ", ".join(f"{k} {v}" for k, v in values.items()) or "see RULES.md"
-        lines.append(f"  {c.id:<16} {c.title:<28} {klass or '-':<9} T = {c.total(shape):>5}   ({detail})")
+        lines.append(f"  {c.id:<{width}} {c.title:<28} {klass or '-':<9} T = {c.total(shape):>5}   ({detail})")
     set_total = r.set_total()
     game_total = r.game_total()
     if set_total == 0:

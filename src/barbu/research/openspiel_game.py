@@ -151,7 +151,7 @@ class _Static:
                 first = list(r.contracts)
             totals = {r.total(c) for c in first}
             total = totals.pop() if len(totals) == 1 else None
-        if total is None:
+        if total is None or not r.adjustments_add_up_to_zero:
             return pyspiel.GameType.Utility.GENERAL_SUM, None
         if total == 0:
             return pyspiel.GameType.Utility.ZERO_SUM, 0.0
