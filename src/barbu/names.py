@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import unicodedata
 
+from barbu.errors import BarbuError
+
 NAME_LIMIT = 40
 """The longest player or seat name."""
 TITLE_LIMIT = 120
 """The longest score-sheet title."""
 
 
-class TextError(ValueError):
+class TextError(BarbuError, ValueError):
     """Text that cannot be a name or title: ``field`` names what was given, the message what is allowed."""
 
     def __init__(self, field: str, message: str) -> None:

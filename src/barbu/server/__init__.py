@@ -1,8 +1,8 @@
 """The web app: ``barbu serve`` runs live tables over WebSockets, stored as action logs.
 
 Layers, each in its own module, over the database of :mod:`barbu.storage` (SQLAlchemy,
-Alembic migrations): :mod:`~barbu.server.intents` (actions as JSON), :mod:`~barbu.server.journal`
-(durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
+Alembic migrations; actions travel as the core's :func:`barbu.actions.action_to_json`):
+:mod:`~barbu.server.journal` (durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
 takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors),
 :mod:`~barbu.server.limits` (what a client may cost), :mod:`~barbu.server.catchup` (recent views) and
 :mod:`~barbu.server.app` (FastAPI routes, the WebSocket and the pages in ``static/``).
@@ -95,17 +95,7 @@ def serve_main(argv: list[str]) -> int:
     from barbu.server.app import create_app
     from barbu.server.limits import Limits
     from barbu.server.tables import Settings
-    from barbu.storage import Store, StoreError
-
-    try:  # open and migrate the database now: a wrong --db is one line, before anything is served
-        store = Store(args.db)
-        try:
-            store.migrate()
-        finally:
-            store.dispose()
-    except StoreError as e:
-        print(f"barbu serve: {e}")
-        return 2
+    from barbu.storage import StoreError
 
     settings = Settings(
         bot_delay=args.bot_delay,
@@ -174,6 +164,8 @@ def _open_database(url: str) -> None:
         raise UsageError(f"--db {url}: {e}") from None
     try:
         store.migrate()
+    except StoreError as e:
+        raise UsageError(f"--db {url}: {e}") from None
     except SQLAlchemyError as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
         raise UsageError(

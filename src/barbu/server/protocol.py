@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from barbu.errors import BarbuError
 from barbu.server.bodies import BodyError, depth, loads
 from barbu.server.limits import Limits
 
@@ -65,7 +66,7 @@ ERROR_CODES: dict[str, str] = {
 MESSAGE_TYPES = ("hello", "act", "sync", "ping")
 
 
-class ProtocolError(Exception):
+class ProtocolError(BarbuError):
     """A refused message: ``code`` (one of :data:`ERROR_CODES`) and a message to act on.
 
     ``ref`` is the client action id the error answers, ``kind`` the phase of an

@@ -32,13 +32,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from barbu.actions import action_from_json, action_to_json
 from barbu.bots import BOT_LEVELS, make_bot
-from barbu.errors import IllegalAction, OutOfTurn
+from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
-from barbu.server.intents import IntentError, action_to_intent, intent_to_action
 from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
 from barbu.server.protocol import ProtocolError, encode
@@ -144,7 +144,7 @@ def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
     """The game of a stored table: a new game from its seed, then every stored action, checked."""
     game = Game.new(table.variant, table.options, table.seed, table.first_declarer)
     for row in actions:
-        game.apply(intent_to_action(row.intent), row.seat)
+        game.apply(action_from_json(row.intent), row.seat)
     return game
 
 
@@ -543,8 +543,8 @@ class LiveTable:
                     code, f"the action was made at sequence {seq} but the table is at {self.seq}: look again", ref
                 )
             try:
-                action = intent_to_action(intent)
-            except IntentError as e:
+                action = action_from_json(intent)
+            except ActionNotationError as e:
                 raise ProtocolError("bad_action", str(e), ref) from None
             await self._commit(sub.seat, action, ref, "human", sub)
 
@@ -562,7 +562,7 @@ class LiveTable:
             code = "game_over" if e.kind == "game" else "illegal"
             raise ProtocolError(code, e.message, ref, e.kind) from None
         seq = self.seq + 1
-        row = ActionRow(self.id, seq, seat, action_to_intent(action), ref, actor)
+        row = ActionRow(self.id, seq, seat, action_to_json(action), ref, actor)
         statuses: list[Status] = []
         if game.is_over:
             statuses.append((self.id, "finished", time.time()))
