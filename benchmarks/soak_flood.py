@@ -44,7 +44,7 @@ from typing import Any
 import httpx
 import websockets
 
-from barbu.server.client import SeatClient, ServerProcess, intent_for
+from barbu.server.client import SeatClient, ServerProcess
 
 HONEST = "127.0.0.2"
 PREPARE = "127.0.0.3"
@@ -126,7 +126,7 @@ class Honest:
                 if not client.my_turn() or view is None:
                     continue
                 start = time.perf_counter()
-                answer = await client.answer(await client.act(intent_for(view, rng.choice(view["legal"]))), 600)
+                answer = await client.answer(await client.act(rng.choice(view["legal_actions"])), 600)
                 if answer["type"] == "ack":
                     self.rtts.append((time.perf_counter(), time.perf_counter() - start))
                 else:
@@ -152,7 +152,7 @@ async def long_table(server: ServerProcess, http: httpx.AsyncClient, actions: in
     for _ in range(actions):
         actor = next(c for c in clients if c.my_turn())
         assert actor.view is not None
-        answer = await act_acked(actor, intent_for(actor.view, actor.view["legal"][0]))
+        answer = await act_acked(actor, actor.view["legal_actions"][0])
         assert answer["type"] == "ack", answer
         for c in everyone:
             while (c.seq or 0) < answer["seq"]:

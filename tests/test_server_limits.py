@@ -20,7 +20,7 @@ import websockets
 from barbu.game import Game
 from barbu.server import tables as tables_module
 from barbu.server.app import create_app
-from barbu.server.client import SeatClient, ServerThread, intent_for
+from barbu.server.client import SeatClient, ServerThread
 from barbu.server.tables import Settings
 
 HONEST = "127.0.0.2"
@@ -64,7 +64,7 @@ async def step(clients: list[SeatClient]) -> None:
     """The seat to act plays its first legal action; everyone reads up to it."""
     actor = next(c for c in clients if c.my_turn())
     assert actor.view is not None
-    intent = intent_for(actor.view, actor.view["legal"][0])
+    intent = actor.view["legal_actions"][0]
     ack = await actor.answer(await actor.act(intent), timeout=30)
     while ack.get("code") == "rate_limited":  # faster than a person: wait as told
         await asyncio.sleep(ack.get("retry_after", 0.5))
