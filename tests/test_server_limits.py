@@ -20,6 +20,7 @@ import websockets
 from barbu.game import Game
 from barbu.server import tables as tables_module
 from barbu.server.app import create_app
+from barbu.server.bodies import MAX_DEPTH
 from barbu.server.client import SeatClient, ServerThread
 from barbu.server.tables import Settings
 
@@ -293,7 +294,7 @@ def test_deeply_nested_json_is_a_typed_refusal(tmp_path: Any) -> None:
 
         async def main() -> None:
             c = await connect(server, "127.0.0.10")
-            nested = "[" * 20 + "]" * 20
+            nested = "[" * 40 + "]" * 40
             for message in [
                 "[" * 4000 + "]" * 4000,
                 '{"type": "ping", "x": ' + nested + "}",
@@ -301,8 +302,8 @@ def test_deeply_nested_json_is_a_typed_refusal(tmp_path: Any) -> None:
             ]:
                 await c.send(message)
                 frame = await c.recv()
-                assert frame["type"] == "error" and frame["code"] == "bad_message", frame
-                assert "8 levels" in frame["message"]
+                assert frame["type"] == "error" and frame["code"] == "malformed", frame
+                assert f"{MAX_DEPTH} levels" in frame["message"]
             await c.send({"type": "ping"})  # and the connection still works
             assert (await c.recv())["type"] == "pong"
             await c.close()

@@ -167,7 +167,7 @@ class Connection:
             self.receiving = False
 
 
-_UNREADABLE = {"malformed", "too_large", "bad_message", "unknown_type"}
+_UNREADABLE = {"malformed", "too_large", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
 
 

@@ -52,9 +52,6 @@ class Limits:
 
     message_bytes: int = 8192
     """Longest WebSocket message accepted (a Chinese-poker arrangement is about 150 bytes)."""
-    json_depth: int = 8
-    """Deepest nesting of arrays and objects in a WebSocket message (the protocol needs 3;
-    HTTP bodies have their own, :data:`barbu.server.bodies.MAX_DEPTH`)."""
     actions_per_second: float = 10.0
     action_burst: int = 10
     messages_per_second: float = 30.0
