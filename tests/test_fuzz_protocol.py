@@ -31,7 +31,8 @@ from starlette.testclient import TestClient
 
 from barbu.rulesets import RULE_SETS
 from barbu.server.app import create_app
-from barbu.server.protocol import Limits, ProtocolError, parse_message
+from barbu.server.limits import Limits
+from barbu.server.protocol import ProtocolError, parse_message
 from barbu.server.tables import LiveTable, Settings, replay
 from barbu.view import seat_view
 
@@ -40,6 +41,11 @@ OPEN = Limits(
     action_burst=10**6,
     messages_per_second=1e6,
     message_burst=10**6,
+    address_per_second=1e6,
+    address_burst=10**6,
+    table_per_second=1e6,
+    table_burst=10**6,
+    refusal_burst=10**6,
     tables_per_client=10**6,
     connections_per_client=10**6,
 )
