@@ -30,6 +30,7 @@ from barbu.storage import StoreError
 NOT_REFUSALS = {
     "barbu.sheet.terminal.Cancelled": "the scorekeeper typed cancel: a way out of a question, caught where it is asked",
     "barbu.sheet.store._Conflict": "a private signal to retry a write, never raised out of the store",
+    "barbu.server.limits._TooLarge": "a private signal that a streamed body passed its limit, answered 413 at once",
 }
 """Exception classes of the package that are not refusals, and why."""
 

@@ -110,8 +110,10 @@ def test_postgresql_cut_mid_game_changes_nothing_and_play_resumes() -> None:
                         assert answer["type"] == "ack", answer
                         if turn % 40 == 25:  # cut while the bots are to act: they wait, nothing changes
                             proxy.cut()
+                            # a bot's commit may have reached the database as the cut came, its answer
+                            # lost: the table takes the log's state before its next change, so the live
+                            # table is compared with its log once the person is to act again (above)
                             await asyncio.sleep(0.6)
-                            assert matches_log(live, direct)
                             frozen = views(live)
                             await asyncio.sleep(0.6)
                             assert views(live) == frozen

@@ -34,6 +34,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from barbu.errors import BarbuError
+
 Clock = Callable[[], float]
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -171,7 +173,7 @@ class Budgets:
         return found
 
 
-class RateLimited(Exception):
+class RateLimited(BarbuError):
     """A message over a budget: ``retry_after`` seconds until it would be accepted, ``message`` says which."""
 
     def __init__(self, message: str, retry_after: float) -> None:
@@ -290,7 +292,7 @@ def _units(n: float) -> str:
 
 
 class _TooLarge(Exception):
-    pass
+    """A private signal: the body passed its limit while it streamed (answered 413 at once)."""
 
 
 class BodyLimit:
