@@ -128,6 +128,25 @@ def test_bad_names_are_refused_naming_the_field(client: TestClient) -> None:
     assert client.get(f"/api/sheets/{sheet['id']}").json()["title"] == "Friday"
 
 
+def test_a_version_that_is_not_a_number_is_refused_not_echoed(client: TestClient) -> None:
+    """The ``version`` a change carries is a whole number; text (a lone surrogate too) is refused, never echoed."""
+    sheet = client.post("/api/sheets", json={"players": NAMES, "title": "Friday"}).json()
+    before = client.get(f"/api/sheets/{sheet['id']}").json()
+    for version in ["x\ud800", "1", 1.5, True, [1], {"v": 1}]:
+        for route, body in [
+            ("changes", {"change": "add", "entry": {"contract": "no-king"}}),
+            ("undo", {}),
+            ("redo", {}),
+        ]:
+            res = send(client, "POST", f"/api/sheets/{sheet['id']}/{route}", {**body, "version": version})
+            assert res.status_code == 400, (route, version, res.status_code, res.text)
+            error = res.json()["error"]
+            assert error["kind"] == "request" and "version" in error["message"] and "\ud800" not in error["message"]
+        res = send(client, "PATCH", f"/api/sheets/{sheet['id']}", {"title": "Saturday", "version": version})
+        assert res.status_code == 400, (version, res.text)
+    assert client.get(f"/api/sheets/{sheet['id']}").json() == before
+
+
 def test_a_deeply_nested_frame_is_a_typed_refusal(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'frames.db'}")
     with ServerThread(app) as server:
