@@ -60,7 +60,6 @@ def test_csv_has_a_row_per_deal_and_the_totals() -> None:
     assert [rows[4][7 + 4 * s + 3] for s in range(4)] == [str(t) for t in sheet.totals]
 
 
-
 def test_csv_cells_a_spreadsheet_would_run_as_a_formula_are_written_as_text() -> None:
     """A name starting with = + - @ (or a tab or a carriage return) is what a spreadsheet runs as a
     formula when it opens the file; each such cell starts with an apostrophe, which shows it as typed."""
@@ -73,6 +72,7 @@ def test_csv_cells_a_spreadsheet_would_run_as_a_formula_are_written_as_text() ->
     assert rows[1][5] == "'+1+1>" + names[0]
     plain = list(csv.reader(io.StringIO(sheet_csv(small_sheet()))))
     assert plain[0][7] == "Ann hand" and "-37" in plain[2]  # names and scores as they were
+
 
 def test_printable_html_is_laid_out_like_the_paper_sheet() -> None:
     sheet = Sheet.from_record(tallied(played_record("classic")))

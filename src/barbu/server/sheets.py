@@ -292,7 +292,7 @@ class SheetService:
             version = body.get("version")
             if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
                 raise RequestError(
-                    "request", "version must be the whole number the sheet showed (its \"version\"), or left out"
+                    "request", 'version must be the whole number the sheet showed (its "version"), or left out'
                 )
             if version is not None and version != stored.version:
                 raise Stale(
