@@ -128,6 +128,36 @@ def test_bad_names_are_refused_naming_the_field(client: TestClient) -> None:
     assert client.get(f"/api/sheets/{sheet['id']}").json()["title"] == "Friday"
 
 
+UNCLOSED_BIDI = [
+    "\u202eAnn",
+    "Ann\u202b",
+    "\u2067Ann",
+    "x\u202d\u202ay\u202c",
+    "\u2068a\u202eb\u2069",
+    "Ann\u202c",
+    "Ann\u2069",
+]
+"""Names holding a bidirectional override, embedding or isolate they do not close (or a close they did not
+open): shown on a page, such a name turns the page's own text after it around ("Ann's contract 1 of 7"
+would read ".7 fo 1 tcartnoc s'nnA")."""
+
+
+def test_a_name_that_would_turn_the_text_after_it_around_is_refused(client: TestClient) -> None:
+    for bad in UNCLOSED_BIDI:
+        seats = [{"kind": "human", "name": bad}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+        res = send(client, "POST", "/api/tables", {"variant": "classic", "seats": seats})
+        assert res.status_code == 400 and "seat 0 name" in res.json()["error"]["message"], (bad, res.text)
+        assert "close" in res.json()["error"]["message"]
+        res = send(client, "POST", "/api/sheets", {"players": [bad, *NAMES[1:]]})
+        assert res.status_code == 422 and res.json()["error"]["kind"] == "players", (bad, res.text)
+        res = send(client, "POST", "/api/sheets", {"players": NAMES, "title": bad})
+        assert res.status_code == 422 and "title" in res.json()["error"]["message"], (bad, res.text)
+    for fine in ["\u202eAnn\u202c", "\u2067\u05e9\u05e8\u05d4\u2069 Lee", "\u200fRLM mark", "<b>\u202ex\u202c</b>"]:
+        made = send(client, "POST", "/api/sheets", {"players": [fine, *NAMES[1:]], "title": fine})
+        assert made.status_code == 200, (fine, made.text)
+        assert made.json()["sheet"]["players"][0] == fine and made.json()["title"] == fine
+
+
 def test_a_version_that_is_not_a_number_is_refused_not_echoed(client: TestClient) -> None:
     """The ``version`` a change carries is a whole number; text (a lone surrogate too) is refused, never echoed."""
     sheet = client.post("/api/sheets", json={"players": NAMES, "title": "Friday"}).json()
