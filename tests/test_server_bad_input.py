@@ -133,7 +133,6 @@ UNCLOSED_BIDI = [
     "Ann\u202b",
     "\u2067Ann",
     "x\u202d\u202ay\u202c",
-    "\u2068a\u202eb\u2069",
     "Ann\u202c",
     "Ann\u2069",
 ]
@@ -152,7 +151,13 @@ def test_a_name_that_would_turn_the_text_after_it_around_is_refused(client: Test
         assert res.status_code == 422 and res.json()["error"]["kind"] == "players", (bad, res.text)
         res = send(client, "POST", "/api/sheets", {"players": NAMES, "title": bad})
         assert res.status_code == 422 and "title" in res.json()["error"]["message"], (bad, res.text)
-    for fine in ["\u202eAnn\u202c", "\u2067\u05e9\u05e8\u05d4\u2069 Lee", "\u200fRLM mark", "<b>\u202ex\u202c</b>"]:
+    for fine in [
+        "\u202eAnn\u202c",
+        "\u2068a\u202eb\u2069",
+        "\u2067\u05e9\u05e8\u05d4\u2069 Lee",
+        "\u200fRLM mark",
+        "<b>\u202ex\u202c</b>",
+    ]:
         made = send(client, "POST", "/api/sheets", {"players": [fine, *NAMES[1:]], "title": fine})
         assert made.status_code == 200, (fine, made.text)
         assert made.json()["sheet"]["players"][0] == fine and made.json()["title"] == fine
