@@ -163,6 +163,17 @@ def test_a_name_that_would_turn_the_text_after_it_around_is_refused(client: Test
         assert made.json()["sheet"]["players"][0] == fine and made.json()["title"] == fine
 
 
+def test_a_query_parameter_of_the_wrong_type_is_a_typed_refusal(client: TestClient) -> None:
+    """``?limit=abc`` is refused in the API's own error shape, naming the parameter, not in the framework's."""
+    for query in ("limit=abc", "limit=1.5", "limit=", "status=open&limit=%ED%A0%80"):
+        res = client.get(f"/api/tables?{query}")
+        assert res.status_code == 400, (query, res.status_code, res.text)
+        error = res.json()["error"]
+        assert error["code"] == "bad_request" and "limit" in error["message"] and "whole number" in error["message"]
+        assert "Input should" not in res.text and "detail" not in res.json(), res.text
+    assert client.get("/api/tables?limit=3").status_code == 200
+
+
 def test_a_version_that_is_not_a_number_is_refused_not_echoed(client: TestClient) -> None:
     """The ``version`` a change carries is a whole number; text (a lone surrogate too) is refused, never echoed."""
     sheet = client.post("/api/sheets", json={"players": NAMES, "title": "Friday"}).json()
