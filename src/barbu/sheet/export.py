@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from barbu.sheet.doubles import Double, SheetError
@@ -79,7 +79,7 @@ class _TextWriter:
     def __init__(self, out: io.StringIO) -> None:
         self._writer = csv.writer(out, lineterminator="\n")
 
-    def writerow(self, row: list[object]) -> None:
+    def writerow(self, row: Sequence[object]) -> None:
         self._writer.writerow([as_text(cell) for cell in row])
 
 
