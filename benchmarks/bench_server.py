@@ -32,7 +32,7 @@ from pathlib import Path
 
 import httpx
 
-from barbu.server.client import SeatClient, ServerProcess, intent_for
+from barbu.server.client import SeatClient, ServerProcess
 
 
 def cpu_seconds(pid: int) -> float:
@@ -96,7 +96,7 @@ class Load:
                 if not client.my_turn() or view is None:
                     continue
                 start = time.perf_counter()
-                ref = await client.act(intent_for(view, rng.choice(view["legal"])))
+                ref = await client.act(rng.choice(view["legal_actions"]))
                 answer = await client.answer(ref, timeout=600)
                 if answer["type"] == "ack":
                     self.rtts.append((time.perf_counter(), time.perf_counter() - start))
@@ -117,7 +117,14 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as tmp:
-        options = ("--tables-per-client", "100000", "--connections-per-client", "100000")
+        options = (
+            "--tables-per-client",
+            "100000",
+            "--connections-per-client",
+            "100000",
+            "--messages-per-second",
+            "100000",
+        )
         with ServerProcess(f"sqlite:///{tmp}/bench.db", *options) as server:
             assert server.process is not None
             await asyncio.sleep(1.0)

@@ -36,7 +36,7 @@ import httpx
 import psycopg
 from sqlalchemy.engine import make_url
 
-from barbu.server.client import SeatClient, ServerProcess, intent_for
+from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
 from barbu.storage import Store
 from barbu.view import seat_view
@@ -88,7 +88,7 @@ async def play_table(server: ServerProcess, args: argparse.Namespace, rng: rando
         if me.view["game_over"]:
             break
         await asyncio.sleep(rng.uniform(0, args.think))
-        intent = intent_for(me.view, rng.choice(me.view["legal"]))
+        intent = rng.choice(me.view["legal_actions"])
         ref = f"{played.table}-{secrets.token_hex(4)}"
         while True:
             await me.act(intent, ref=ref)

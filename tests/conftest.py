@@ -1,5 +1,9 @@
 """Fixtures shared by the test modules: Debian's Chromium driven by Playwright, and the
-server's store on SQLite and on PostgreSQL."""
+server's store on SQLite and on PostgreSQL.
+
+Playwright and the store are imported by the fixtures that use them, so the fast lane
+(``-m "core or record"``) runs with only pytest and Hypothesis installed.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +13,14 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
 
-from barbu.storage import Store
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from barbu.storage import Store
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium (Playwright's own browser download is not used)."""
@@ -30,6 +37,8 @@ ARGS = [
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """A headless Chromium for the module's tests; missing Chromium fails (it never skips)."""
+    from playwright.sync_api import sync_playwright
+
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium")
     with sync_playwright() as p:
@@ -73,6 +82,8 @@ def postgres_schema(port: int | None = None) -> Iterator[str]:
 
 def _postgres_store() -> Iterator[Store]:
     """A store in a schema of its own on the test PostgreSQL server, dropped afterwards."""
+    from barbu.storage import Store
+
     with postgres_schema() as url:
         store = Store(url)
         try:
@@ -85,6 +96,8 @@ def _postgres_store() -> Iterator[Store]:
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """The server's store, once on SQLite and once on PostgreSQL (which must be running)."""
     if request.param == "sqlite":
+        from barbu.storage import Store
+
         s = Store(f"sqlite:///{tmp_path}/store.db")
         yield s
         s.dispose()

@@ -13,13 +13,13 @@ from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.heuristic import CallTurn, pick_call
-from barbu.bots.sampling import HiddenCards, WorldDeals, deal_from_view, forced_of, hidden_cards, sample_hands
 from barbu.bots.search import CALL_EVIDENCE, Budget, CallEvidence, SearchBot
 from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.tricks import TrickPlay, TrickRules
+from barbu.unseen import HiddenCards, WorldDeals, deal_from_view, forced_of, hidden_cards, sample_hands
 from barbu.view import SeatView
 
 TINY = {"iterations": 2, "seconds": None}

@@ -40,13 +40,37 @@ def click_something(page: Page) -> None:
     v = view(page)
     if v["phase"] == "play":
         cards = page.locator("#hand button.card.legal")
-        playable = [x for x in v["legal"] if x != "pass"]
+        playable = [a["card"] for a in v["legal_actions"] if a["type"] == "play"]
         assert cards.count() == len(playable)  # highlighted: exactly the server's legal cards
         assert page.locator("#hand button.card.dim").count() == len(v["hand"]) - len(playable)
         if playable:
             cards.first.click()
             return
     page.locator("#actions button:not([disabled])").first.click()
+
+
+RECORD_ACTS = """(() => {
+  window.sentActs = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const message = JSON.parse(data);
+    if (message.type === "act") {
+      const v = window.barbu.view;
+      window.sentActs.push({ action: message.action, phase: v.phase, offered: v.legal_actions });
+    }
+    return send.call(this, data);
+  };
+})();"""
+"""Keeps every action the page sends, beside the legal actions its view offered at that moment."""
+
+
+def assert_sent_as_offered(page: Page) -> None:
+    """Every action the page sent is one of the view's ``legal_actions``, exactly as given."""
+    acts = page.evaluate("window.sentActs")
+    assert acts
+    for act in acts:
+        if act["phase"] != "arrange":  # any split of the hand is an arrangement: the page builds it
+            assert act["action"] in act["offered"], act
 
 
 def wait_for_change(page: Page, seq: int) -> None:
@@ -57,6 +81,7 @@ def wait_for_change(page: Page, seq: int) -> None:
 
 def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: ServerProcess, browser: Browser) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 850})
+    page.add_init_script(RECORD_ACTS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.http + "/")
@@ -79,7 +104,7 @@ def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: Serv
             break
         seq = page.evaluate("window.barbu.seq")
         v = view(page)
-        if v["phase"] == "play" and not used_keyboard and any(x != "pass" for x in v["legal"]):
+        if v["phase"] == "play" and not used_keyboard and any(a["type"] == "play" for a in v["legal_actions"]):
             page.locator("#hand button.card.legal").first.focus()
             page.keyboard.press("Enter")  # playable with the keyboard too
             used_keyboard = True
@@ -92,6 +117,8 @@ def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: Serv
     v = view(page)
     title = rules(v["variant"]).contract(v["history"][0]["contract"]).title  # the core's words, via /api/rules
     assert f"Deal 1: {title}" in page.inner_text("#center .settle")
+    assert_sent_as_offered(page)
+    assert {a["action"]["type"] for a in page.evaluate("window.sentActs")} >= {"call", "play"}
     assert errors == []
     page.close()
 
@@ -108,6 +135,7 @@ def test_four_browsers_play_a_deal_together(server: ServerProcess, browser: Brow
         page.wait_for_function(
             "() => window.barbu.view !== null && window.barbu.table && window.barbu.table.status === 'playing'"
         )
+        page.evaluate(RECORD_ACTS)
     while deals_done(pages[0]) < 1:
         actor = next((p for p in pages if my_turn(p)), None)
         if actor is None:
@@ -121,6 +149,8 @@ def test_four_browsers_play_a_deal_together(server: ServerProcess, browser: Brow
     views = [view(p) for p in pages]
     assert len({str(v["totals"]) for v in views}) == 1
     assert len({" ".join(v["hand"]) for v in views}) == 4
+    for p in pages:
+        assert_sent_as_offered(p)  # every seat called and played by sending back what it was offered
     for ctx in contexts:
         ctx.close()
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import barbu
 from barbu.cli import main, rules_text
 from barbu.replay import replay_json
 from barbu.rulesets import RULE_SETS, rules
+from test_record import doc
 
 ZERO_SUM = {
     "classic": "yes",
@@ -82,3 +86,33 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert listed == ["serve", "play", "score", "replay", "simulate", "arena", "rules"]
+
+
+def test_version_is_written_once_and_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"barbu {barbu.__version__}\n"
+    assert importlib.metadata.version("barbu") == barbu.__version__
+    command = [sys.executable, "-m", "barbu", "-V"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, f"barbu {barbu.__version__}\n"), done.stderr
+
+
+def test_the_changelog_has_a_section_for_this_version() -> None:
+    changelog = Path(barbu.__file__).parents[2] / "CHANGELOG.md"
+    versions = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog.read_text(), flags=re.MULTILINE)
+    assert versions and versions[0] == barbu.__version__, versions
+
+
+SPEC_RECORDS = Path(__file__).parent / "spec_records"
+
+
+def test_replay_without_json_prints_text_with_the_same_exit_codes() -> None:
+    """barbu replay's text output (printed with rich): the fault located in words, the --json exit codes."""
+    bad = json.dumps(doc({"declarer": 1}))
+    done = subprocess.run([sys.executable, "-m", "barbu", "replay", "-"], input=bad, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "deal 1" in done.stdout and "declarer" in done.stdout
+    for name, code in (("v_w2_tally", 0), ("e_play_follow_suit", 1), ("u_wrong_format", 2)):
+        command = [sys.executable, "-m", "barbu", "replay", str(SPEC_RECORDS / f"{name}.json")]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == code, (name, done.stderr)

@@ -49,9 +49,10 @@ def test_answers_in_every_phase() -> None:
     assert parse_answer("pass", view) == Call()
     assert parse_answer("maximum", view) == Call(word="maximum")
     assert parse_answer({"call": "flanks"}, view) == Call(word="flanks")
-    assert parse_answer("double P0 P1, redouble P2", view) == Call(double=(0, 1), redouble=(2,))
-    for legal, action in zip(view.legal, view.legal_actions, strict=True):
+    offered = view.as_json()["legal_actions"]
+    for legal, given, action in zip(view.legal, offered, view.legal_actions, strict=True):
         assert parse_answer(legal, view) == action
+        assert parse_answer(given, view) == action  # an object of legal_actions, sent back as given
 
     game, view = _view_at("classic", "play")
     assert parse_answer("qs", view) == Play(card("QS"))
@@ -92,7 +93,10 @@ def test_arrangement_answers() -> None:
         ("call", {"double": "P0"}, "list of seat numbers"),
         ("call", {"doubles": [0]}, "unknown key"),
         ("call", "double everyone", "not a call"),
-        ("call", {"call": "all"}, "not one of pass"),
+        ("call", {"call": "all"}, "unknown call 'all'"),
+        ("call", {"type": "call", "double": [0], "call": "maximum"}, "not both"),
+        ("play", {"type": "play", "card": "QX"}, "not a card"),
+        ("play", {"type": "shout"}, "unknown action type"),
         ("play", "Q of spades", "not an action"),
         ("play", ["QS"], "not a card"),
     ],

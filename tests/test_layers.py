@@ -1,11 +1,13 @@
 """The layering contracts of pyproject.toml name every module of the core and every outer package.
 
 ``lint-imports`` checks the contracts themselves (in ``.ci/run``); these tests make sure a new
-module cannot slip past them by not being named.
+module cannot slip past them by not being named, and that the tests' fast lane stays fast.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -48,3 +50,60 @@ def test_every_outer_package_has_a_layer() -> None:
     layers = _contract("The outer layers")["layers"]
     named = {f"barbu.{part.strip()}" for layer in layers for part in layer.split("|")}
     assert named == _outer_packages(), f"layers name {sorted(named)}, the packages are {sorted(_outer_packages())}"
+
+
+BEYOND_THE_FAST_LANE = (
+    "alembic",
+    "fastapi",
+    "fpdf",
+    "gymnasium",
+    "httpx",
+    "importlinter",
+    "matplotlib",
+    "numpy",
+    "open_spiel",
+    "pettingzoo",
+    "playwright",
+    "psycopg",
+    "pyspiel",
+    "rich",
+    "sqlalchemy",
+    "starlette",
+    "textual",
+    "uvicorn",
+    "websockets",
+)
+"""The libraries of barbu's dependencies and extras, which the fast lane must not import."""
+
+WITHOUT_THEM = """
+import importlib.abc, sys
+blocked = set(sys.argv[1].split(","))
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in blocked:
+            raise ModuleNotFoundError(f"the fast lane imports {name}", name=name)
+sys.meta_path.insert(0, Refuse())
+try:
+    import fastapi
+except ModuleNotFoundError:
+    pass
+else:
+    raise SystemExit("the refusing importer does not work")
+import pytest
+sys.exit(pytest.main(["-p", "no:cacheprovider", "--collect-only", "-q", "-m", "core or record"]))
+"""
+
+
+def test_the_fast_lane_collects_without_any_library_beyond_pytest_and_hypothesis() -> None:
+    """``-m "core or record"`` imports its test modules, the conftests and the core's doctests only."""
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_THEM, ",".join(BEYOND_THE_FAST_LANE)],
+        cwd=PYPROJECT.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "tests/test_cards.py" in done.stdout and "src/barbu/record.py" in done.stdout
+    assert "test_server_" not in done.stdout and "src/barbu/server" not in done.stdout

@@ -92,7 +92,7 @@ def test_lobby_serves_the_cores_titles_and_tally_labels() -> None:
     served = {r["name"]: r for r in rule_sets()}
     for name, rs in RULE_SETS.items():
         n = rs.player_counts[0]
-        assert served[name]["contracts"] == [{"id": c.id, "title": c.title} for c in rs.contracts[n]]
+        assert served[name]["contracts"] == [{"id": c.id, "title": c.title} for c in rs.all_contracts(n)]
         r = rules(name, {"player_count": n} if len(rs.player_counts) > 1 else {})
         assert served[name]["tally"][str(n)] == tally_table(r.deck, r.cards_each)
 

@@ -11,7 +11,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from barbu import OptionsError
-from barbu.research.openspiel_game import GAME_NAME, BarbuState, _exclusions, load
+from barbu.research.openspiel_game import GAME_NAME, BarbuState, load
 
 DEAL_GAMES = [
     {"variant": "classic", "episode": "deal"},
@@ -168,32 +168,6 @@ def test_resampled_states_look_the_same_to_the_seat_and_keep_the_rules(params: d
                 assert other.current_player() == state.current_player()
                 if state.current_player() == player:
                     assert other.legal_actions() == state.legal_actions()
-
-
-@pytest.mark.parametrize(
-    "params",
-    [
-        {"variant": "classic", "episode": "deal", "contract": "trumps"},
-        {"variant": "king", "episode": "deal", "contract": "king-trumps"},
-        {"variant": "king", "episode": "deal", "contract": "king-no-hearts"},
-        {"variant": "french", "episode": "deal", "options": json.dumps({"first_five_only": True})},
-        {"variant": "five-player", "episode": "deal", "contract": "domino"},
-    ],
-    ids=_ids,
-)
-def test_what_the_play_excludes_never_excludes_the_real_cards(params: dict[str, str]) -> None:
-    game = pyspiel.load_game(GAME_NAME, params)
-    rng = random.Random(9)
-    excluded_any = 0
-    for steps in range(10, 60, 7):
-        state = _advance(game.new_initial_state(), rng, steps)
-        deal = (state._t.ended or state._t.game).deals[0]
-        for player in range(game.num_players()):
-            excluded = _exclusions(deal, player, game.static)
-            for seat, mask in enumerate(excluded):
-                assert not mask & deal.hand(seat)
-                excluded_any += mask.bit_count()
-    assert excluded_any > 0
 
 
 def test_openspiel_ismcts_plays_a_deal() -> None:

@@ -125,6 +125,7 @@ def test_not_an_object_or_wrong_format_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_exit_codes_and_standard_input() -> None:
+    """(The same without --json, printed with rich, is in test_cli.py.)"""
     good = json.dumps(doc({"declarer": 0, "contract": "no-tricks", "calls": PASSES}))
     done = subprocess.run(
         [sys.executable, "-m", "barbu", "replay", "-", "--json"],
@@ -134,9 +135,12 @@ def test_exit_codes_and_standard_input() -> None:
     )
     assert done.returncode == 0 and json.loads(done.stdout)["valid"] is True
     bad = json.dumps(doc({"declarer": 1}))
-    done = subprocess.run([sys.executable, "-m", "barbu", "replay", "-"], input=bad, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "barbu", "replay", "-", "--json"], input=bad, capture_output=True, text=True
+    )
     assert done.returncode == 1
-    assert "deal 1" in done.stdout and "declarer" in done.stdout
+    error = json.loads(done.stdout)["error"]
+    assert (error["deal"], error["kind"]) == (1, "declarer")
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ from typing import Any
 import httpx
 import pytest
 
+from barbu.actions import action_from_json
 from barbu.cards import card_name, cards_of
 from barbu.record import game_from_record
 from barbu.rulesets import rules
-from barbu.server.client import SeatClient, ServerProcess, intent_for
-from barbu.server.intents import intent_to_action
+from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
 from barbu.storage import Store
 
@@ -76,7 +76,7 @@ async def play_seat(client: SeatClient, rng: random.Random) -> None:
             if view["phase"] == "arrange":  # any split of the hand is an arrangement (a foul too)
                 intent = {"type": "arrange", "cards": rng.sample(view["hand"], len(view["hand"]))}
             else:
-                intent = intent_for(view, rng.choice(view["legal"]))
+                intent = rng.choice(view["legal_actions"])
             ref = await client.act(intent)
             answer = await client.answer(ref)
             assert answer["type"] == "ack", answer
@@ -103,7 +103,7 @@ def hidden_by_seq(db: str, table_id: str) -> tuple[str, list[list[set[str]]]]:
 
     out.append(hands())
     for row in stored.actions:
-        game.apply(intent_to_action(row.intent), row.seat)
+        game.apply(action_from_json(row.intent), row.seat)
         out.append(hands())
     return stored.table.seed, out
 

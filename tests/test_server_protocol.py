@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from barbu.server.app import create_app
-from barbu.server.client import SeatClient, ServerProcess, ServerThread, intent_for
+from barbu.server.client import SeatClient, ServerProcess, ServerThread
 from barbu.server.tables import CATCH_UP_LIMIT, LiveTable, Settings
 from barbu.storage import Store
 
@@ -76,7 +76,7 @@ async def step(clients: list[SeatClient], choice: int = 0) -> dict[str, Any]:
     """The seat to act plays its ``choice``-th legal action; everyone reads up to it."""
     actor = next(c for c in clients if c.my_turn())
     assert actor.view is not None
-    ref = await actor.act(intent_for(actor.view, actor.view["legal"][choice % len(actor.view["legal"])]))
+    ref = await actor.act(actor.view["legal_actions"][choice % len(actor.view["legal_actions"])])
     ack = await actor.answer(ref)
     assert ack["type"] == "ack", ack
     await settle(clients, ack["seq"])
@@ -96,7 +96,7 @@ def test_every_bad_message_gets_a_typed_error_and_changes_nothing(server: Server
         actor = next(c for c in clients if c.my_turn())
         other = next(c for c in clients if not c.my_turn())
         assert actor.view is not None
-        good = intent_for(actor.view, actor.view["legal"][0])
+        good = actor.view["legal_actions"][0]
 
         async def error(client: SeatClient, message: dict[str, Any] | str) -> dict[str, Any]:
             await client.send(message)
@@ -307,7 +307,7 @@ def test_a_resent_action_is_harmless(server: ServerProcess) -> None:
         actor = next(c for c in clients if c.my_turn())
         idx = clients.index(actor)
         assert actor.view is not None
-        intent = intent_for(actor.view, actor.view["legal"][0])
+        intent = actor.view["legal_actions"][0]
         seq = actor.seq
         await actor.act(intent, ref="only-once")
         await actor.close()  # gone before reading the ack
@@ -431,7 +431,7 @@ def test_an_unexpected_failure_reloads_the_table_from_its_log(tmp_path: Any, mon
             actor = next(c for c in clients if c.my_turn())
             before = actor.view
             assert before is not None
-            intent = intent_for(before, before["legal"][0])
+            intent = before["legal_actions"][0]
             monkeypatch.setattr(LiveTable, "_commit", buggy)
             ref = await actor.act(intent)
             assert (await actor.until("error"))["code"] == "internal"

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from barbu.server.client import SeatClient, ServerProcess, intent_for
+from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
 from barbu.storage import Store
 
@@ -31,7 +31,7 @@ def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
         for i in range(40):  # the contract, the calls and a few tricks
             actor = next(c for c in clients if c.my_turn())
             assert actor.view is not None
-            ref = await actor.act(intent_for(actor.view, actor.view["legal"][i % len(actor.view["legal"])]))
+            ref = await actor.act(actor.view["legal_actions"][i % len(actor.view["legal_actions"])])
             ack = await actor.answer(ref)
             assert ack["type"] == "ack"
             acked = ack["seq"]
@@ -42,7 +42,7 @@ def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
         # one more action sent, and the server killed before its answer is read
         actor = next(c for c in clients if c.my_turn())
         assert actor.view is not None
-        last_intent = intent_for(actor.view, actor.view["legal"][0])
+        last_intent = actor.view["legal_actions"][0]
         await actor.act(last_intent, ref="in-flight")
         first.kill()
         return acked, views, last_intent, actor.seat

@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 
 from barbu.replay import replay_json
 from barbu.server.app import create_app
-from barbu.server.client import SeatClient, ServerThread, intent_for
+from barbu.server.client import SeatClient, ServerThread
 from barbu.server.journal import Journal
 from barbu.server.protocol import Limits
 from barbu.server.tables import LiveTable, Settings, replay
@@ -93,7 +93,7 @@ def test_postgresql_cut_mid_game_changes_nothing_and_play_resumes() -> None:
                         turn += 1
                         live = live_of[table_id]
                         assert matches_log(live, direct)
-                        intent = intent_for(me.view, me.view["legal"][turn % len(me.view["legal"])])
+                        intent = me.view["legal_actions"][turn % len(me.view["legal_actions"])]
                         if turn % 40 == 5:  # cut while the person is to act: they get storage, nothing changes
                             before, seq = views(live), live.seq
                             proxy.cut()
@@ -162,7 +162,7 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
             await asyncio.sleep(0.1)
             live = app.state.service.live[table_id]
             assert me.view is not None
-            intent = intent_for(me.view, me.view["legal"][0])
+            intent = me.view["legal_actions"][0]
             before, seq = views(live), live.seq
             with locked(path):
                 ref = await me.act(intent)
@@ -173,10 +173,14 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
                 assert created.status_code == 503 and created.json()["error"]["code"] == "storage"
             ref = await me.act(intent)
             assert (await me.answer(ref))["type"] == "ack"
+            deadline = time.monotonic() + 30  # until the bots wait for this seat again: the table is still
+            while not (live.game.is_over or live.game.to_act == 0) and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
+            assert matches_log(live, Store(f"sqlite:///{path}"))
             await me.close()
 
         asyncio.run(main())
-        assert matches_log(app.state.service.live[table_id], Store(f"sqlite:///{path}"))
 
 
 def test_a_failed_join_leaves_no_ghost_and_a_retry_succeeds(tmp_path: Path) -> None:
@@ -251,7 +255,7 @@ def test_a_commit_whose_answer_was_lost_is_taken_from_the_log(tmp_path: Path, mo
             await until_my_turn_or_over(me)
             assert me.view is not None
             monkeypatch.setattr(journal, "write", answer_lost)
-            intent = intent_for(me.view, me.view["legal"][0])
+            intent = me.view["legal_actions"][0]
             ref = await me.act(intent)
             assert (await me.answer(ref))["code"] == "storage"
             await me.act(intent, ref=ref)  # the same action again: it was in fact recorded, so once only

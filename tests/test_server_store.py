@@ -10,8 +10,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
+from barbu.actions import action_from_json, action_to_json
 from barbu.game import Game
-from barbu.server.intents import action_to_intent, intent_to_action
 from barbu.server.journal import Journal
 from barbu.server.tables import replay
 from barbu.storage import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
@@ -39,7 +39,7 @@ def random_log(row: TableRow, n: int, seed: int = 1) -> list[ActionRow]:
         assert seat is not None
         action = rng.choice(game.legal_actions())
         game.apply(action, seat)
-        out.append(ActionRow(row.id, seq, seat, action_to_intent(action), f"id{seq}", "human"))
+        out.append(ActionRow(row.id, seq, seat, action_to_json(action), f"id{seq}", "human"))
     return out
 
 
@@ -76,7 +76,7 @@ def test_a_table_is_its_settings_its_seats_and_its_action_log(store: Store) -> N
     game = replay(stored.table, stored.actions)
     expected = Game.new(row.variant, row.options, row.seed, row.first_declarer)
     for a in log:
-        expected.apply(intent_to_action(a.intent), a.seat)
+        expected.apply(action_from_json(a.intent), a.seat)
     assert game.history == expected.history and game.phase == expected.phase
     assert store.load_table("missing") is None
 

@@ -135,16 +135,3 @@ def test_standard_input() -> None:
     )
     assert done.returncode == 0
     assert json.loads(done.stdout) == _expected("v_w2_tally")
-
-
-def test_without_json_flag_exit_codes() -> None:
-    """Without --json the exit codes are the same (the text is free)."""
-    for name, code in (("v_w2_tally", 0), ("e_play_follow_suit", 1), ("u_wrong_format", 2)):
-        done = subprocess.run(
-            [str(BARBU), "replay", str(CASES_DIR / f"{name}.json")],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        assert done.returncode == code, name

@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from barbu.server.app import create_app
-from barbu.server.client import SeatClient, ServerThread, intent_for
+from barbu.server.client import SeatClient, ServerThread
 from barbu.server.tables import Settings
 from barbu.storage import Store
 
@@ -69,7 +69,7 @@ def test_only_the_creators_browser_deletes_and_everyone_at_the_table_is_told(sto
             while (seat.seq or 0) < 3:  # the game is under way
                 if seat.my_turn():
                     assert seat.view is not None
-                    ref = await seat.act(intent_for(seat.view, seat.view["legal"][0]))
+                    ref = await seat.act(seat.view["legal_actions"][0])
                     assert (await seat.answer(ref))["type"] == "ack"
                 else:
                     await seat.recv()
@@ -116,7 +116,7 @@ def test_a_table_another_person_plays_at_stays(store: Store) -> None:
                 await client.until("table", status="playing")
             mover = next(c for c in people if c.my_turn())
             assert mover.view is not None
-            ref = await mover.act(intent_for(mover.view, mover.view["legal"][0]))
+            ref = await mover.act(mover.view["legal_actions"][0])
             assert (await mover.answer(ref))["type"] == "ack"
             message = await asyncio.to_thread(refused, creator, table, "in_play", 409)
             assert "Bob" in message and "before its first action" in message
@@ -125,7 +125,7 @@ def test_a_table_another_person_plays_at_stays(store: Store) -> None:
                     await client.recv()
             nxt = next(c for c in people if c.my_turn())  # the game goes on as before
             assert nxt.view is not None
-            assert (await nxt.answer(await nxt.act(intent_for(nxt.view, nxt.view["legal"][0]))))["type"] == "ack"
+            assert (await nxt.answer(await nxt.act(nxt.view["legal_actions"][0])))["type"] == "ack"
             for client in people:
                 await client.close()
 
@@ -178,9 +178,9 @@ def test_a_finished_table_stays_with_its_record(store: Store) -> None:
     import random
     import time
 
+    from barbu.actions import action_to_json
     from barbu.game import Game
     from barbu.server.credentials import holder_of
-    from barbu.server.intents import action_to_intent
     from barbu.storage import ActionRow, SeatRow, TableRow
 
     store.migrate()
@@ -193,7 +193,7 @@ def test_a_finished_table_stays_with_its_record(store: Store) -> None:
         assert seat is not None
         action = rng.choice(game.legal_actions())
         game.apply(action, seat)
-        rows.append(ActionRow("done", len(rows) + 1, seat, action_to_intent(action), None, "bot"))
+        rows.append(ActionRow("done", len(rows) + 1, seat, action_to_json(action), None, "bot"))
     secret = "s" * 43
     table = TableRow("done", "king", {}, "seed", first, "me", time.time(), "finished", time.time())
     store.create_table(table, [SeatRow(s, "bot", "random") for s in range(4)], creator_browser=holder_of(secret))

@@ -10,7 +10,7 @@ demand: it supports ``len``, indexing, iteration and ``in``, which is all
 >>> len(space)
 72072
 >>> space[0]
-Arrange(('AS', 'KS', 'QS', 'JS', 'TS', '9H', '8H', '7H', '6H', '5H', '4D', '3D', '2D'))
+Arrange.parse('AS KS QS JS TS | 9H 8H 7H 6H 5H | 4D 3D 2D')
 """
 
 from __future__ import annotations

@@ -34,6 +34,24 @@ RANKS = "23456789TJQKA"
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
+SUIT_CONSTANTS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
+"""The names of the suit constants, by suit index (what an action's ``repr`` writes)."""
+RANK_CONSTANTS = (
+    "TWO",
+    "THREE",
+    "FOUR",
+    "FIVE",
+    "SIX",
+    "SEVEN",
+    "EIGHT",
+    "NINE",
+    "TEN",
+    "JACK",
+    "QUEEN",
+    "KING",
+    "ACE",
+)
+"""The names of the rank constants, by rank index."""
 
 SUIT_MASK_13 = (1 << 13) - 1
 FULL_DECK = (1 << 52) - 1

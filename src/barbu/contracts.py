@@ -31,6 +31,7 @@ from barbu.tally_keys import (
     JACKS_AND_KINGS,
     KING_OF_HEARTS,
     QUEENS,
+    SEVENTH_TRICK,
     TALLY_KEYS,
 )
 
@@ -350,6 +351,41 @@ class NoLastTwo(Contract):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SeventhAndLast(Contract):
+    """The seventh and the last trick (King's other form of No last two): trick 7 costs
+    ``seventh``, trick ``N`` costs ``last``.
+
+    >>> c = SeventhAndLast(seventh=-180, last=-180)
+    >>> c.raw({"seventh": 2, "last": 2}, DealShape(players=4, tricks=13))
+    [0, 0, -360, 0]
+    >>> c.play_facts(DealShape(players=4, tricks=13)).tricks[6]
+    -180
+    """
+
+    id: str = "seventh-and-last"
+    title: str = "Seventh and last trick"
+    seventh: int = -180
+    last: int = -180
+
+    def tally_keys(self) -> tuple[str, ...]:
+        return ("seventh", "last")
+
+    def raw(self, tally: Tally, shape: DealShape) -> list[int]:
+        out = _to_seat(shape.players, tally["seventh"], self.seventh)
+        out[tally["last"]] += self.last
+        return out
+
+    def total(self, shape: DealShape) -> int:
+        return self.seventh + self.last
+
+    def play_facts(self, shape: DealShape) -> PlayFacts:
+        tricks = [0] * shape.tricks
+        tricks[SEVENTH_TRICK - 1] += self.seventh
+        tricks[-1] += self.last
+        return _facts(shape, tricks=tricks)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Trumps(Contract):
     """Trumps: the declarer names a suit; each trick won gives ``per_trick``."""
 
@@ -566,6 +602,7 @@ __all__ = [
     "PlayFacts",
     "RavageCity",
     "Salad",
+    "SeventhAndLast",
     "Tally",
     "TrickResult",
     "Trumps",

@@ -245,11 +245,11 @@ class Deal:
                     actor,
                 )
         elif isinstance(action, NameTrump):
-            if action.suit not in range(4):
+            if type(action.suit) is not int or action.suit not in range(4):
                 raise IllegalAction("trump", f"seat {actor}: the trump must be one of S, H, D, C", actor)
         elif isinstance(action, NameRank):
             ranks = self.rules.domino_ranks
-            if action.rank not in ranks:
+            if type(action.rank) is not int or action.rank not in ranks:
                 names = " ".join(RANKS[r] for r in ranks)
                 raise IllegalAction(
                     "rank",
@@ -289,7 +289,7 @@ class Deal:
                 raise IllegalAction("play", f"seat {seat} cannot pass: it can lay {cards}", seat)
             return
         c = action.card
-        if not isinstance(c, int) or not 0 <= c < 52:
+        if type(c) is not int or not 0 <= c < 52:
             raise IllegalAction("play", f"seat {seat}: {c!r} is not a card", seat)
         if not self.hand(seat) >> c & 1:
             raise IllegalAction("play", f"{card_name(c)} is not in seat {seat}'s hand", seat)
@@ -430,7 +430,7 @@ class Deal:
                 openers |= rank_mask(r)
             self.cardplay = self.domino = DominoPlay(
                 list(self.dealt),
-                self.declarer,
+                self.rules.leader_of(self.declarer),
                 self.rank,
                 direction=self.rules.direction,
                 low_rank=self.rules.ruleset.low_rank,
@@ -440,7 +440,7 @@ class Deal:
             )
             return
         self.cardplay = self.tricks = TrickPlay(
-            list(self.dealt), self.declarer, TrickRules.of(self.rules, contract, self.trump)
+            list(self.dealt), self.rules.leader_of(self.declarer), TrickRules.of(self.rules, contract, self.trump)
         )
 
     def arrangements_by_seat(self) -> list[tuple[int, ...] | None]:
@@ -464,7 +464,8 @@ class Deal:
 
     def _score(self, raw: list[int]) -> None:
         self.raw = raw
-        self.adjustments = settle(raw, self.pairs())
+        chooser = self.rules.chooser_adjustment(raw, self.declarer)
+        self.adjustments = [a + b for a, b in zip(settle(raw, self.pairs()), chooser, strict=True)]
         self.final = [r + a for r, a in zip(raw, self.adjustments, strict=True)]
         self.phase = Phase.DONE
 

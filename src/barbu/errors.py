@@ -21,6 +21,16 @@ class NotationError(BarbuError, ValueError):
     """Text that is not a card, suit, rank or hand in record notation."""
 
 
+class ActionNotationError(NotationError):
+    """A JSON object that names no action at all (unknown type, a key missing or extra, a
+    value that is not a card, suit, rank or seat list); the game is left untouched."""
+
+
+class ViewError(BarbuError, ValueError):
+    """A seat's view asked for what it cannot give (a spectator's hidden cards, a world that
+    agrees with contradictory facts)."""
+
+
 class OptionsError(BarbuError, ValueError):
     """An unknown rule set, an unknown flag, or a flag value that is not allowed."""
 

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from barbu.actions import Action, Declare, EnterTally, action_words
 from barbu.contracts import Contract
-from barbu.deal import Deal, Phase
+from barbu.deal import _VERB, Deal, Phase
 from barbu.doubling import forced_doublers
 from barbu.errors import IllegalAction
 from barbu.rulesets import Rules, rules
@@ -76,7 +76,14 @@ class Game:
 
     Make one with :meth:`new` (dealt from a seed) or with the constructor and no
     dealer (a score sheet, or a record whose hands are given deal by deal with
-    :meth:`give_hands`).
+    :meth:`give_hands`). Its ``repr`` sums it up and shows no card:
+
+    >>> game = Game.new("classic", seed=7, first_declarer=2)
+    >>> game
+    <Game classic 4 players, deal 1/28, seat 2 to name a contract, totals [0, 0, 0, 0]>
+    >>> game.apply(Declare("no-queens"))
+    >>> game
+    <Game classic 4 players, deal 1/28 no-queens, seat 3 to call, totals [0, 0, 0, 0]>
     """
 
     def __init__(self, rules: Rules, first_declarer: int = 0, dealer: Dealer | None = None) -> None:
@@ -103,6 +110,20 @@ class Game:
         dealer = Dealer(seed)
         first = dealer.first_declarer(r.players) if first_declarer is None else first_declarer
         return cls(r, first, dealer)
+
+    def __repr__(self) -> str:
+        rules = self.rules
+        head = f"<Game {rules.ruleset.name} {rules.players} players"
+        tail = f"totals {self.totals}>"
+        deal = self.current
+        if deal is None:
+            return f"{head}, over after {len(self.deals)} deals, {tail}"
+        where = f"deal {deal.index + 1}/{rules.deal_count}"
+        if deal.contract is not None:
+            where += f" {deal.contract.id}"
+        if deal.phase is Phase.TALLY:
+            return f"{head}, {where}, waiting for its tally, {tail}"
+        return f"{head}, {where}, seat {deal.to_act} to {_VERB[deal.phase]}, {tail}"
 
     # -- the schedule ------------------------------------------------------------
 

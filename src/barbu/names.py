@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from barbu.errors import BarbuError
+
 NAME_LIMIT = 40
 """The longest player or seat name."""
 TITLE_LIMIT = 120
@@ -33,7 +35,7 @@ _OPENS = {"\u202a": "embedding", "\u202b": "embedding", "\u202d": "override", "\
 _OPENS |= {"\u2066": "isolate", "\u2067": "isolate", "\u2068": "isolate"}
 
 
-class TextError(ValueError):
+class TextError(BarbuError, ValueError):
     """Text that cannot be a name or title: ``field`` names what was given, the message what is allowed."""
 
     def __init__(self, field: str, message: str) -> None:

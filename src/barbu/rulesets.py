@@ -41,6 +41,7 @@ from barbu.contracts import (
     NoTricks,
     RavageCity,
     Salad,
+    SeventhAndLast,
     Trumps,
 )
 from barbu.errors import OptionsError
@@ -73,6 +74,8 @@ class Flags:
     removed_card_rule: str = "laid"
     ravage_city_total: int = -24
     first_five_only: bool = False
+    seventh_and_last: bool = False
+    contract_choice: str = "fixed"
 
 
 FLAG_CHOICES: dict[str, tuple[str, ...]] = {
@@ -82,6 +85,7 @@ FLAG_CHOICES: dict[str, tuple[str, ...]] = {
     "positive_targets": ("declarer_only", "any"),
     "domino_start": ("named", "first_card"),
     "removed_card_rule": ("laid", "forbid_rank"),
+    "contract_choice": ("fixed", "chooser", "chooser_doubled"),
 }
 """The allowed values of the string flags, default first."""
 
@@ -121,6 +125,18 @@ class RuleSet:
     positive_totals_win: bool = False
     """``king``'s custom: every seat with a positive total wins (:meth:`barbu.game.Game.winners_turkish`)."""
     blurb: str = ""
+    alternatives: Mapping[str, tuple[str, Contract]] = field(default_factory=dict)
+    """Contracts that a true boolean flag puts in place of another: flag name ->
+    (id of the contract replaced, the contract that replaces it). ``king``:
+    ``seventh_and_last`` plays the seventh and the last trick instead of the last two."""
+
+    def all_contracts(self, players: int) -> tuple[Contract, ...]:
+        """Every contract a game of ``players`` may play: the table's, then the alternatives.
+
+        >>> [c.id for c in RULE_SETS["king"].all_contracts(4)][-1]
+        'king-seventh-and-last'
+        """
+        return (*self.contracts[players], *(c for _, c in self.alternatives.values()))
 
 
 def _classic_like(
@@ -172,6 +188,9 @@ _KING = (
     NoLastTwo(id="king-no-last-two", title="Last two", doubling_class=None, second_last=-180, last=-180),
     NoTricks(id="king-no-tricks", title="No tricks", doubling_class=None, per_trick=-50),
     Trumps(id="king-trumps", title="Trumps", doubling_class=None, per_trick=50),
+)
+_KING_SEVENTH_AND_LAST = SeventhAndLast(
+    id="king-seventh-and-last", title="Seventh and last trick", doubling_class=None, seventh=-180, last=-180
 )
 
 RULE_SETS: dict[str, RuleSet] = {
@@ -256,6 +275,7 @@ RULE_SETS: dict[str, RuleSet] = {
             },
             positive_totals_win=True,
             blurb="Turkish King: anticlockwise, 20 deals, 3 negatives and 2 trumps each.",
+            alternatives={"seventh_and_last": ("king-no-last-two", _KING_SEVENTH_AND_LAST)},
         ),
         RuleSet(
             "thirty-two",
@@ -315,13 +335,16 @@ class Rules:
 
     @cached_property
     def schedule(self) -> Schedule:
-        """Which contracts each declarer names (:mod:`barbu.schedule`)."""
-        return self.ruleset.schedule
+        """Which contracts each declarer names (:mod:`barbu.schedule`), under the flags."""
+        return self.ruleset.schedule.under(self.flags)
 
     @cached_property
     def contracts(self) -> tuple[Contract, ...]:
-        """The contracts in table order (french: its fixed order)."""
-        return self.schedule.select(self.ruleset.contracts[self.players], self.flags.first_five_only)
+        """The contracts in table order (french: its fixed order), with the alternatives
+        that the flags choose in place of the contracts they replace."""
+        chosen = {old: new for flag, (old, new) in self.ruleset.alternatives.items() if getattr(self.flags, flag)}
+        table = tuple(chosen.get(c.id, c) for c in self.ruleset.contracts[self.players])
+        return self.schedule.select(table, self.flags.first_five_only)
 
     @cached_property
     def contracts_per_declarer(self) -> int:
@@ -387,6 +410,40 @@ class Rules:
         if not self.ruleset.fixed_rotation and self.flags.rotation == "block":
             step = deal_index // self.contracts_per_declarer
         return (first_declarer + self.direction * step) % self.players
+
+    def leader_of(self, declarer: int) -> int:
+        """The seat that leads to the first trick (and plays first in domino): the declarer,
+        or with ``contract_choice`` the player before the dealer.
+
+        >>> rules("french").leader_of(1), rules("french", {"contract_choice": "chooser"}).leader_of(1)
+        (1, 3)
+        """
+        return (declarer + self.direction * self.schedule.lead_offset) % self.players
+
+    def chooser_adjustment(self, raw: Sequence[int], declarer: int) -> list[int]:
+        """What ``contract_choice: "chooser_doubled"`` adds to a deal's raw scores: the
+        chooser's (the declarer's) points are doubled, its negative points halved (rounded
+        toward zero); nothing otherwise.
+
+        >>> r = rules("french", {"contract_choice": "chooser_doubled"})
+        >>> r.chooser_adjustment([20, 0, 60, 0], 0), r.chooser_adjustment([0, -15, 0, 0], 1)
+        ([20, 0, 0, 0], [0, 8, 0, 0])
+        """
+        out = [0] * len(raw)
+        if self.flags.contract_choice == "chooser_doubled":
+            points = raw[declarer]
+            out[declarer] = points if points > 0 else -(-points // 2) - points
+        return out
+
+    @cached_property
+    def adjustments_add_up_to_zero(self) -> bool:
+        """Whether every deal's adjustments sum to 0, so final scores add up as raw scores do
+        (false with ``contract_choice: "chooser_doubled"``).
+
+        >>> rules("french").adjustments_add_up_to_zero
+        True
+        """
+        return self.flags.contract_choice != "chooser_doubled"
 
     def scheduled_contract(self, deal_index: int) -> Contract | None:
         """The contract fixed by the schedule (``french``), else None."""
@@ -479,7 +536,9 @@ def _is_int(v: object) -> bool:
 
 TRUMP_FLAGS = ("must_trump_when_void", "overtrump_required", "undertrump_required")
 """The flags of trick play under a trump suit."""
-REFUSED_WHERE_IDLE = frozenset({*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total"})
+REFUSED_WHERE_IDLE = frozenset(
+    {*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total", "seventh_and_last", "contract_choice"}
+)
 """The flags a rule set refuses where they have no effect (RULES.md §6, Validity); the
 others are accepted by every rule set, without effect where nothing reads them."""
 
@@ -500,15 +559,16 @@ def _shown(value: Any) -> str:
 
 def applicable_flags(r: Rules) -> frozenset[str]:
     """The flags of RULES.md §6 that can change something in ``r``, derived from its
-    contracts, its doubling, its rotation and its schedule (never from its name).
+    contracts (and the alternatives its data offers), its doubling, its rotation and its
+    schedule (never from its name).
 
     >>> sorted(applicable_flags(rules("king")))  # doctest: +NORMALIZE_WHITESPACE
     ['early_end', 'forced_penalty', 'heart_lead', 'must_trump_when_void', 'overtrump_required',
-     'undertrump_required']
+     'seventh_and_last', 'undertrump_required']
     >>> "ravage_city_total" in applicable_flags(rules("ravage-city"))
     True
     """
-    out: set[str] = set(r.schedule.reads_flags)
+    out: set[str] = set(r.schedule.reads_flags) | set(r.ruleset.alternatives)
     if r.doubling:
         out.update(DOUBLING_FLAGS)
     if not r.ruleset.fixed_rotation:

@@ -4,6 +4,8 @@ A rule set has one :class:`Schedule`: :class:`OnceEach` (each declarer names eac
 contract once, in any order), :class:`FixedOrder` (``french``: the contracts come in
 table order, every seat declaring the same one in turn) or :class:`Quotas` (``king``:
 so many negatives and so many trumps each, each negative at most so many times a game).
+French's flag ``contract_choice`` turns its :class:`FixedOrder` into :class:`ChosenInTurn`
+(:meth:`Schedule.under`): each seat chooses in turn and the player before the dealer leads.
 The engine, the score sheet and the research adapters ask the schedule, never a rule
 set's name.
 
@@ -20,8 +22,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from barbu.contracts import Contract, DealShape
+
+if TYPE_CHECKING:
+    from barbu.rulesets import Flags
 
 
 class Schedule(ABC):
@@ -33,6 +39,14 @@ class Schedule(ABC):
     """True when every declarer names every contract exactly once (a sheet has one row per contract)."""
     reads_flags: tuple[str, ...] = ()
     """Flags of RULES.md §6 that the schedule reads."""
+    lead_offset: int = 0
+    """Where the first leader (and domino's first player) sits, in seats after the declarer
+    in the direction of play: 0, the declarer leads; -2, the player before the dealer
+    (the dealer sits just before the declarer)."""
+
+    def under(self, flags: Flags) -> Schedule:
+        """The schedule a game plays under ``flags`` (only :class:`FixedOrder` reads one)."""
+        return self
 
     def select(self, contracts: tuple[Contract, ...], first_five_only: bool) -> tuple[Contract, ...]:
         """The contracts of a game under the flag ``first_five_only`` (only :class:`FixedOrder` reads it)."""
@@ -92,7 +106,16 @@ class FixedOrder(Schedule):
 
     first_five: int = 5
     declarer_chooses = False
-    reads_flags = ("first_five_only",)
+    reads_flags = ("first_five_only", "contract_choice")
+
+    def under(self, flags: Flags) -> Schedule:
+        """:class:`ChosenInTurn` when the flag ``contract_choice`` is not ``fixed``.
+
+        >>> from barbu.rulesets import Flags
+        >>> FixedOrder().under(Flags(contract_choice="chooser"))
+        ChosenInTurn(first_five=5)
+        """
+        return self if flags.contract_choice == "fixed" else ChosenInTurn(self.first_five)
 
     def select(self, contracts: tuple[Contract, ...], first_five_only: bool) -> tuple[Contract, ...]:
         return contracts[: self.first_five] if first_five_only else contracts
@@ -105,6 +128,30 @@ class FixedOrder(Schedule):
 
     def fixed(self, contracts: Sequence[Contract], deal_index: int, players: int) -> Contract | None:
         return contracts[deal_index // players]
+
+
+@dataclass(frozen=True)
+class ChosenInTurn(FixedOrder):
+    """French with a chooser: the player after the dealer (the declarer) chooses each
+    contract, once each over its turns, and the player before the dealer leads.
+
+    >>> from barbu.contracts import NoQueens, NoTricks
+    >>> s = ChosenInTurn()
+    >>> s.fixed((NoTricks(), NoQueens()), deal_index=5, players=4) is None, s.lead_offset
+    (True, -2)
+    >>> [c.id for c in s.available((NoTricks(), NoQueens()), own=[NoTricks()], everyone=[])]
+    ['no-queens']
+    """
+
+    declarer_chooses = True
+    each_once = True
+    lead_offset = -2
+
+    def under(self, flags: Flags) -> Schedule:
+        return self
+
+    def fixed(self, contracts: Sequence[Contract], deal_index: int, players: int) -> Contract | None:
+        return None
 
 
 @dataclass(frozen=True)
@@ -148,4 +195,4 @@ class Quotas(Schedule):
         return None
 
 
-__all__ = ["FixedOrder", "OnceEach", "Quotas", "Schedule"]
+__all__ = ["ChosenInTurn", "FixedOrder", "OnceEach", "Quotas", "Schedule"]

@@ -30,6 +30,8 @@ ACE_OF_HEARTS = make_card(HEARTS, ACE)
 QUEENS = rank_mask(QUEEN)
 JACKS_AND_KINGS = rank_mask(JACK) | rank_mask(KING)
 HEART_CARDS = SUIT_MASKS[HEARTS]
+SEVENTH_TRICK = 7
+"""The trick of King's "seventh and last trick" (tally key ``seventh``)."""
 
 KINDS = ("count", "seat", "order", "suits", "arrangements")
 """How a key is written: ``count`` one whole number per seat that adds up to :meth:`TallyKey.total`;
@@ -96,6 +98,7 @@ TALLY_KEYS: dict[str, TallyKey] = {
         ),
         TallyKey("king_of_hearts", "seat", "who took the king of hearts", fill=lambda r: r.holder(KING_OF_HEARTS)),
         TallyKey("first", "seat", "who won trick 1", fill=lambda r: r.winners[0]),
+        TallyKey("seventh", "seat", f"who won trick {SEVENTH_TRICK}", fill=lambda r: r.winners[SEVENTH_TRICK - 1]),
         TallyKey("second_last", "seat", "who won trick {second_last}", fill=lambda r: r.winners[-2]),
         TallyKey("last", "seat", "who won the last trick ({last})", fill=lambda r: r.winners[-1]),
         TallyKey("order", "order", "finishing order, first out first"),
@@ -126,6 +129,7 @@ __all__ = [
     "KINDS",
     "KING_OF_HEARTS",
     "QUEENS",
+    "SEVENTH_TRICK",
     "TALLY_KEYS",
     "TallyKey",
     "tally_table",

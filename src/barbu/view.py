@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from barbu.actions import PLAYS, Action, Play, action_text
+from barbu.actions import PLAYS, Action, Play, action_text, action_to_json
 from barbu.cards import RANKS, SUITS, card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.game import Game
@@ -92,8 +92,10 @@ class SeatView:
     """Contracts the current declarer may still name."""
     must_double: tuple[int, ...]
     legal: list[str] = field(default_factory=list)
-    """The seat's legal actions in record notation (empty unless it is to act)."""
+    """The seat's legal actions in record notation (empty unless it is to act): their labels."""
     legal_actions: list[Action] = field(default_factory=list, repr=False)
+    """The same actions, in the same order; :meth:`as_json` writes each as
+    :func:`~barbu.actions.action_to_json` does, the object a client sends back to take it."""
     history: tuple[DealSummary, ...] = ()
     totals: tuple[int, ...] = ()
     game_over: bool = False
@@ -131,6 +133,7 @@ class SeatView:
             "contracts_left": list(self.contracts_left),
             "must_double": list(self.must_double),
             "legal": list(self.legal),
+            "legal_actions": [action_to_json(a) for a in self.legal_actions],
             "history": [
                 {
                     "deal": h.number,

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from barbu.actions import Action
 from barbu.arrangement import Arrangements
+from barbu.bots.errors import BotError
 from barbu.view import SeatView
 
 
@@ -88,7 +89,7 @@ def bot_settings(level: str) -> dict[str, Any]:
     ['endgame', 'iterations', 'rollout', 'seconds']
     """
     if level not in BOT_LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
+        raise BotError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
     parameters = inspect.signature(BOT_LEVELS[level]()).parameters
     return {name: p.default for name, p in parameters.items() if name != "seed"}
 
@@ -104,7 +105,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
     >>> parse_bot("search:depth=3")
     Traceback (most recent call last):
     ...
-    ValueError: search has no setting 'depth'; its settings are: iterations, seconds, endgame, rollout
+    barbu.bots.errors.BotError: search has no setting 'depth'; its settings are: iterations, seconds, endgame, rollout
     """
     level, colon, rest = text.strip().partition(":")
     level = level.strip()
@@ -113,10 +114,10 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
     for pair in rest.split(",") if colon and rest.strip() else []:
         key, equals, value = pair.partition("=")
         if not equals or not key.strip():
-            raise ValueError(f"bot settings are written key=value, e.g. search:seconds=0.2, not {pair!r}")
+            raise BotError(f"bot settings are written key=value, e.g. search:seconds=0.2, not {pair!r}")
         key = key.strip()
         if key not in allowed:
-            raise ValueError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
+            raise BotError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
         try:
             settings[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -133,15 +134,16 @@ def _settings_text(level: str, allowed: dict[str, Any]) -> str:
 def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
     """A bot of the named level (``random``, …) with a seed and its settings.
 
-    Raises ValueError, saying what is allowed, for an unknown level or setting or a bad value.
+    Raises :class:`~barbu.bots.errors.BotError` (a ValueError), saying what is allowed, for an
+    unknown level or setting or a bad value.
 
     >>> make_bot("heuristic", seed=1, depth=3)
     Traceback (most recent call last):
     ...
-    ValueError: heuristic has no setting 'depth'; heuristic takes no settings
+    barbu.bots.errors.BotError: heuristic has no setting 'depth'; heuristic takes no settings
     """
     allowed = bot_settings(level)
     for key in settings:
         if key not in allowed:
-            raise ValueError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
+            raise BotError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
     return BOT_LEVELS[level]()(seed=seed, **settings)

@@ -26,6 +26,7 @@ from itertools import combinations
 from operator import itemgetter
 
 from barbu.arrangement import normalize
+from barbu.bots.errors import BotError
 from barbu.cards import cards_of
 from barbu.poker import HandValue, compare_rows, hand_value
 
@@ -67,7 +68,7 @@ def candidate_arrangements(hand: int, keep: int = 8, backs: int = 16) -> list[tu
     """The ``keep`` best unfouled arrangements of a 13-card hand, best first, with their worth."""
     cards = cards_of(hand)
     if len(cards) != 13:
-        raise ValueError(f"a Chinese-poker hand holds 13 cards, not {len(cards)}")
+        raise BotError(f"a Chinese-poker hand holds 13 cards, not {len(cards)}")
     fives = {idx: hand_value(row) for idx, row in zip(_FIVES, combinations(cards, 5), strict=True)}
     ordered = heapq.nlargest(backs, fives, key=fives.__getitem__)  # sorted(..., reverse=True)[:backs]
     threes: dict[tuple[int, ...], tuple[HandValue, float]] = {}

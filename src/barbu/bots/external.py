@@ -1,8 +1,9 @@
 """A bot in another process, in any language: JSON lines over stdin and stdout.
 
 For each decision :class:`ExternalBot` writes the seat's view (``SeatView.as_json()``) as
-one line of JSON to the program's standard input and reads one line back: the action in
-record notation (docs/arena.md has the whole protocol). :func:`parse_answer` turns that
+one line of JSON to the program's standard input and reads one line back: one of the view's
+``legal_actions`` as given (the JSON of :func:`barbu.actions.action_to_json`), or the action
+in record notation (docs/arena.md has the whole protocol). :func:`parse_answer` turns that
 answer into an action; a program that crashes, stays silent past the timeout or answers
 something that is not an action raises :class:`BotFailure`, which the arena counts as an
 illegal action.
@@ -29,9 +30,10 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import IO, Any
 
-from barbu.actions import CALL_WORDS, Action, Arrange, Call, Declare, NameRank, NameTrump, parse_play
+from barbu.actions import CALL_WORDS, Action, Arrange, Call, Declare, NameRank, NameTrump, action_from_json, parse_play
+from barbu.bots.errors import BotError
 from barbu.cards import card, parse_rank, parse_suit
-from barbu.errors import NotationError
+from barbu.errors import ActionNotationError, NotationError
 from barbu.view import SeatView
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -47,15 +49,16 @@ SHORT_LIFE = 10
 """A run of the program that ends (exit, crash, timeout) before this many answers is short."""
 
 
-class BotFailure(Exception):
+class BotFailure(BotError):
     """A bot that crashed, did not answer in time, or answered something that is not an action."""
 
 
 def parse_answer(answer: object, view: SeatView) -> Action:
     """The action an answer names, for the phase of ``view``.
 
-    The answer is a decoded JSON value. One of the strings of ``view.legal`` always
-    works; besides, a contract id, a suit or rank letter, a card or ``"pass"``, a call
+    The answer is a decoded JSON value. An action object (``{"type": ...}``, as each of
+    ``view["legal_actions"]`` is written) and one of the strings of ``view.legal`` always
+    work; besides, a contract id, a suit or rank letter, a card or ``"pass"``, a call
     object ``{"double": [...], "redouble": [...]}`` or word (``"maximum"``…), and for
     an arrangement a list of 13 cards (back 5, middle 5, front 3; three lists also do).
     Raises :class:`BotFailure` saying what was expected.
@@ -64,14 +67,18 @@ def parse_answer(answer: object, view: SeatView) -> Action:
     >>> game = Game.new("classic", seed=2)
     >>> game.apply(Declare("no-queens"))
     >>> view = seat_view(game, game.to_act)
-    >>> parse_answer({"double": [0]}, view), parse_answer("maximum", view), parse_answer("double P0", view)
-    (Call(double=(0,)), Call(word='maximum'), Call(double=(0,)))
+    >>> parse_answer({"double": [0]}, view), parse_answer("maximum", view)
+    (Call(double=(0,)), Call(word='maximum'))
+    >>> parse_answer({"type": "call", "double": [0]}, view)
+    Call(double=(0,))
     >>> parse_answer(12, view)
     Traceback (most recent call last):
     ...
-    barbu.bots.external.BotFailure: answer 12 is not a call: send one of view["legal"], a call word or ...
+    barbu.bots.external.BotFailure: answer 12 is not a call: send one of view["legal_actions"], a call word or ...
     """
     phase = view.phase
+    if isinstance(answer, Mapping) and "type" in answer:
+        return _action(answer)
     if isinstance(answer, str):
         text = answer.strip()
         for i, legal in enumerate(view.legal):
@@ -100,47 +107,32 @@ def parse_answer(answer: object, view: SeatView) -> Action:
         "rank": "a rank letter 2 … A",
         "play": 'a card like "QS" or "pass"',
     }.get(phase, f"an action (phase {phase!r})")
-    raise BotFailure(f'answer {_short(answer)} is not {expected}: send one of view["legal"]')
+    raise BotFailure(f'answer {_short(answer)} is not {expected}: send one of view["legal_actions"]')
+
+
+def _action(answer: Mapping[Any, Any]) -> Action:
+    try:
+        return action_from_json(answer)
+    except ActionNotationError as e:
+        raise BotFailure(f"answer {_short(answer)} is not an action: {e}") from None
 
 
 def _call(answer: object) -> Call:
-    expected = 'a call: send one of view["legal"], a call word or {"double": [seats], "redouble": [seats]}'
+    expected = 'a call: send one of view["legal_actions"], a call word or {"double": [seats], "redouble": [seats]}'
     if isinstance(answer, str):
         text = answer.strip().lower()
         if text in CALL_WORDS:
             return Call() if text == "pass" else Call(word=text)
-        return _call_text(text, expected)
+        raise BotFailure(f"answer {_short(answer)} is not {expected}")
     if isinstance(answer, Mapping):
         unknown = [k for k in answer if k not in ("double", "redouble", "call", "seat")]
         if unknown:
             raise BotFailure(f"unknown key {unknown[0]!r} in call {_short(answer)}: keys are double, redouble, call")
-        lists = []
-        for key in ("double", "redouble"):
-            seats = answer.get(key, [])
-            if not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats):
-                raise BotFailure(f"{key} must be a list of seat numbers, not {_short(seats)}")
-            lists.append(tuple(seats))
-        word = answer.get("call")
-        if word is not None and word not in CALL_WORDS:
-            raise BotFailure(f"call word {_short(word)} is not one of {', '.join(CALL_WORDS)}")
-        if word == "pass":
-            word = None
-        return Call(double=lists[0], redouble=lists[1], word=word)
+        said = {k: v for k, v in answer.items() if k != "seat" and not (k == "call" and v == "pass")}
+        call = _action({"type": "call", **said})
+        assert isinstance(call, Call)
+        return call
     raise BotFailure(f"answer {_short(answer)} is not {expected}")
-
-
-def _call_text(text: str, expected: str) -> Call:
-    """``double P0 P1, redouble P2`` as ``view["legal"]`` writes calls."""
-    lists: dict[str, list[int]] = {"double": [], "redouble": []}
-    for part in text.split(","):
-        words = part.split()
-        if not words or words[0] not in lists or len(words) < 2:
-            raise BotFailure(f"answer {text!r} is not {expected}")
-        for w in words[1:]:
-            if not (w.startswith("p") and w[1:].isdigit()):
-                raise BotFailure(f"answer {text!r} is not {expected}")
-            lists[words[0]].append(int(w[1:]))
-    return Call(double=tuple(lists["double"]), redouble=tuple(lists["redouble"]))
 
 
 def _arrangement(answer: object) -> Arrange:
@@ -188,9 +180,9 @@ class ExternalBot:
     ) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.command:
-            raise ValueError("an external bot needs a command, e.g. external:python3 examples/external_bot.py")
+            raise BotError("an external bot needs a command, e.g. external:python3 examples/external_bot.py")
         if timeout <= 0:
-            raise ValueError(f"the timeout must be positive seconds, not {timeout}")
+            raise BotError(f"the timeout must be positive seconds, not {timeout}")
         self.name = name or "external:" + shlex.join(self.command)
         self.seed = seed
         self.timeout = timeout

@@ -36,13 +36,14 @@ from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, P
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
+from barbu.bots.errors import BotError
 from barbu.bots.estimates import SEAT_EDGE, best_trump, hand_edge
-from barbu.bots.sampling import conceal, deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.cards import RANKS, SUITS, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal
 from barbu.doubling import skip_split
 from barbu.rulesets import Rules
+from barbu.unseen import deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
 DECLARER_EDGE = 0.15
@@ -72,7 +73,7 @@ class HeuristicBot:
             return Arrange(best_arrangement(mask_of(view.hand)))
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now (phase {phase}, seat {view.to_act} to act)")
+            raise BotError(f"seat {view.seat} has nothing to do now (phase {phase}, seat {view.to_act} to act)")
         if len(legal) == 1:
             return legal[0]
         if phase == "contract":
@@ -93,6 +94,14 @@ class HeuristicBot:
         hidden = hidden_cards(view, table)
         deal = conceal(deal_from_view(view, sample_hands(hidden, self.rng), table, hidden), view.seat)
         return play_by_rules(deal, view.seat)
+
+
+def conceal(deal: Deal, seat: int) -> Deal:
+    """Blank every hand but ``seat``'s in the deal's play state, so the rules of thumb cannot read them."""
+    play = deal.tricks if deal.tricks is not None else deal.domino
+    if play is not None:
+        play.hands = [h if s == seat else 0 for s, h in enumerate(play.hands)]
+    return deal
 
 
 def play_by_rules(deal: Deal, seat: int, guide: PlayGuide | None = None) -> Play | Pass:

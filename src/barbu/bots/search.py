@@ -1,7 +1,7 @@
 """The ``search`` bot: determinized search under hidden information.
 
 For each decision the bot deals the cards it cannot see in ways that agree with
-everything its seat has seen (:mod:`barbu.bots.sampling`: its hand, the cards played,
+everything its seat has seen (:mod:`barbu.unseen`: its hand, the cards played,
 voids shown, domino passes), rebuilds the deal in each such *world* from the view's
 public actions, and tries every candidate in every world, finishing the deal with the
 heuristic rules for all seats (:mod:`barbu.bots.card_play`) or, once few tricks are
@@ -50,14 +50,15 @@ from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
+from barbu.bots.errors import BotError
 from barbu.bots.estimates import trump_tricks
 from barbu.bots.heuristic import CallTurn, contract_value, pick_call, play_by_rules
-from barbu.bots.sampling import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
 from barbu.poker import head_to_head
 from barbu.rulesets import Rules
+from barbu.unseen import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
 DEFAULT_ITERATIONS = 64
@@ -168,13 +169,13 @@ class SearchBot:
         rollout: str = "heuristic",
     ) -> None:
         if not isinstance(iterations, int) or iterations < 1:
-            raise ValueError(f"iterations must be a whole number of worlds, 1 or more, not {iterations!r}")
+            raise BotError(f"iterations must be a whole number of worlds, 1 or more, not {iterations!r}")
         if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be a positive time cap, or None for no cap, not {seconds!r}")
+            raise BotError(f"seconds must be a positive time cap, or None for no cap, not {seconds!r}")
         if not isinstance(endgame, int) or endgame < 0:
-            raise ValueError(f"endgame must be a number of tricks, 0 or more, not {endgame!r}")
+            raise BotError(f"endgame must be a number of tricks, 0 or more, not {endgame!r}")
         if rollout not in ("heuristic", "random"):
-            raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
+            raise BotError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
         self.name = "search"
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -204,7 +205,7 @@ class SearchBot:
             return self._arrange(view, table, budget)
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase}, seat {view.to_act} to act)")
+            raise BotError(f"seat {view.seat} has nothing to do now (phase {view.phase}, seat {view.to_act} to act)")
         if len(legal) == 1:
             return legal[0]
         if view.phase == "play":
@@ -215,7 +216,7 @@ class SearchBot:
             return self._contract(view, table, budget)
         if view.phase in ("trump", "rank"):
             return self._choice(view, table, budget)
-        raise ValueError(f"the search bot cannot act in phase {view.phase!r}")
+        raise BotError(f"the search bot cannot act in phase {view.phase!r}")
 
     # -- finishing a deal in one world ------------------------------------------------------
 

@@ -3,6 +3,9 @@
 >>> main(["rules", "classic"])  # doctest: +ELLIPSIS
 Classic Barbu (classic)...
 0
+>>> main(["--version"])
+barbu 0.2.0
+0
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from barbu import __version__
 from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS, Flags, Rules, applicable_flags, parse_options, rules
 from barbu.usage import CommandParser, UsageError
@@ -36,6 +40,7 @@ def rules_text(r: Rules) -> str:
     )
     lines.append("")
     lines.append("contracts:")
+    width = max(16, *(len(c.id) for c in r.contracts))
     for c in r.contracts:
         klass = c.doubling_class if r.doubling else "-"
         values = c.values()
@@ -44,7 +49,7 @@ def rules_text(r: Rules) -> str:
         if c.id == "ravage-city":
             values = {"shared": r.flags.ravage_city_total}
         detail = ", ".join(f"{k} {v}" for k, v in values.items()) or "see RULES.md"
-        lines.append(f"  {c.id:<16} {c.title:<28} {klass or '-':<9} T = {c.total(shape):>5}   ({detail})")
+        lines.append(f"  {c.id:<{width}} {c.title:<28} {klass or '-':<9} T = {c.total(shape):>5}   ({detail})")
     set_total = r.set_total()
     game_total = r.game_total()
     if set_total == 0:
@@ -114,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     (2, "barbu simulate: error: argument --games: '0' is out of range; give a whole number 1 or more\\n")
     """
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("-V", "--version"):
+        print(f"barbu {__version__}")
+        return 0
     if not args or args[0] in ("-h", "--help"):
-        print("usage: barbu COMMAND [ARGS]\n\ncommands:")
+        print("usage: barbu COMMAND [ARGS], or barbu --version\n\ncommands:")
         for name, (_, text) in COMMANDS.items():
             print(f"  {name:<10} {text}")
         print("\nbarbu COMMAND --help for a command's options")

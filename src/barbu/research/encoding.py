@@ -97,7 +97,7 @@ class PartialArrangement:
     >>> [building.place(card(c)) for c in "AS KS QS JS TS 9H 8H 7H 6H".split()].count(None)
     9
     >>> building.place(card("5H"))
-    Arrange(('AS', 'KS', 'QS', 'JS', 'TS', '9H', '8H', '7H', '6H', '5H', '2D', '3D', '4D'))
+    Arrange.parse('AS KS QS JS TS | 9H 8H 7H 6H 5H | 2D 3D 4D')
     """
 
     __slots__ = ("hand", "placed", "sizes")

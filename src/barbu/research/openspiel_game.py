@@ -22,10 +22,10 @@ at the end of each deal (the deal's final scores, negated in ``french``, whose p
 points count against); returns are their sums.
 
 ``resample_from_infostate`` deals the cards a seat has not seen again, consistently
-with everything it saw: how many cards each seat holds, and every card played (the core
-is asked, card by card, which cards a seat could not have held when it played as it
-did). Earlier deals of a ``game`` episode are kept as they were: they are scored and
-cannot change what happens next.
+with everything it saw, through the core's sampler (:mod:`barbu.unseen`): how many cards
+each seat holds, and every card played (the core is asked, card by card, which cards a
+seat could not have held when it played as it did). Earlier deals of a ``game`` episode
+are kept as they were: they are scored and cannot change what happens next.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
@@ -48,14 +48,14 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from barbu.actions import Call, Declare, NameRank, NameTrump
-from barbu.cards import card_name, cards_of, mask_of
+from barbu.actions import Declare
+from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
-from barbu.domino import DominoPlay
 from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
+from barbu.unseen import hidden_cards, sample_hands
 from barbu.view import SeatView, seat_view
 
 GAME_NAME = "python_barbu"
@@ -112,7 +112,6 @@ class _Static:
         self.observations = ObservationEncoding(self.rules)
         self.deck = self.rules.deck
         self.deck_size = self.deck.bit_count()
-        self.exclusions: dict[tuple[int, tuple[int, ...]], list[int]] = {}
         self._first_views: dict[int, SeatView] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
@@ -152,7 +151,7 @@ class _Static:
                 first = list(r.contracts)
             totals = {r.total(c) for c in first}
             total = totals.pop() if len(totals) == 1 else None
-        if total is None:
+        if total is None or not r.adjustments_add_up_to_zero:
             return pyspiel.GameType.Utility.GENERAL_SUM, None
         if total == 0:
             return pyspiel.GameType.Utility.ZERO_SUM, 0.0
@@ -446,7 +445,7 @@ class BarbuState(pyspiel.State):
         else:
             deal = t.game.current
             assert deal is not None and deal.dealt is not None
-            hands = _sample_hands(deal, player_id, static, tuple(history), rng)
+            hands = _sample_hands(t.game, player_id, static, rng)
             new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
             new += _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
         state: BarbuState = game.new_initial_state()
@@ -506,129 +505,16 @@ def _mask(hands: list[int]) -> int:
     return out
 
 
-def _replica(deal: Deal, static: _Static) -> Deal:
-    """The deal's public actions replayed with every seat holding the whole deck."""
-    full = [static.deck] * static.players
-    other = Deal(static.rules, deal.index, deal.declarer, full, deal.available, deal.forced)
-    assert deal.contract is not None
-    if other.contract is None:
-        other.apply_unchecked(Declare(deal.contract.id))
-    if other.phase is Phase.TRUMP and deal.trump is not None:
-        other.apply_unchecked(NameTrump(deal.trump))
-    if other.phase is Phase.RANK and deal.rank is not None:
-        other.apply_unchecked(NameRank(deal.rank))
-    if deal.doubling is not None:
-        for call in deal.doubling.calls:
-            other.apply_unchecked(Call(double=call.doubles, redouble=call.redoubles))
-    return other
-
-
-def _exclusions(deal: Deal, player: int, static: _Static) -> list[int]:
-    """Per seat, the unseen cards it cannot hold: the core refused its plays with them in hand."""
-    n = static.players
-    excluded = [0] * n
-    if not deal.plays:
-        return excluded
-    assert deal.dealt is not None, "a deal whose cards are known"
-    unseen = static.deck & ~deal.dealt[player]
-    for c in deal.plays:
-        if c is not None:
-            unseen &= ~(1 << c)
-    replica = _replica(deal, static)
-    play = replica.cardplay
-    assert play is not None
-    is_domino = replica.domino is not None
-    seats = deal.play_seats
-    for i, c in enumerate(deal.plays):
-        seat = seats[i]
-        if is_domino:
-            play.turn = seat
-        if seat != player:
-            for x in cards_of(unseen & ~excluded[seat]):
-                probe = play.copy()
-                probe.hands[seat] = (1 << x) | (0 if c is None else 1 << c)
-                if c is None:
-                    if probe.legal_mask():
-                        excluded[seat] |= 1 << x
-                    continue
-                if not probe.legal_mask() >> c & 1:
-                    excluded[seat] |= 1 << x
-                    continue
-                if is_domino:
-                    probe.play(c)
-                    after = seats[i + 1] if i + 1 < len(seats) else deal.to_act
-                    if (probe.turn == seat) != (after == seat):
-                        excluded[seat] |= 1 << x
-        if isinstance(play, DominoPlay):
-            play.play(c)
-        else:
-            assert c is not None, "only domino has passes"
-            play.play(c)
-    return excluded
-
-
-def _sample_hands(deal: Deal, player: int, static: _Static, key: tuple[int, ...], rng: random.Random) -> list[int]:
-    """The deal's hands with the cards ``player`` has not seen dealt again, consistently."""
-    n = static.players
-    assert deal.dealt is not None
-    cache_key = (player, key)
-    excluded = static.exclusions.get(cache_key)
-    if excluded is None:
-        excluded = _exclusions(deal, player, static)
-        if len(static.exclusions) > 512:
-            static.exclusions.clear()
-        static.exclusions[cache_key] = excluded
-    played = [0] * n
-    for s, c in zip(deal.play_seats, deal.plays, strict=True):
-        if c is not None:
-            played[s] |= 1 << c
-    held = [deal.hand(s) for s in range(n)]
-    others = [s for s in range(n) if s != player]
-    unseen = _mask([held[s] for s in others])
-    capacity = {s: held[s].bit_count() for s in others}
-    allowed = {c: frozenset(s for s in others if not excluded[s] >> c & 1) for c in cards_of(unseen)}
-    given = _assign(allowed, capacity, rng)
-    hands = list(deal.dealt)
-    for s in others:
-        hands[s] = played[s] | mask_of(given[s])
-    return hands
-
-
-def _assign(allowed: dict[int, frozenset[int]], capacity: dict[int, int], rng: random.Random) -> dict[int, list[int]]:
-    """Give every card to a seat it is allowed to, filling each seat exactly (Hall's condition kept)."""
-    seats = sorted(capacity)
-    left = dict(capacity)
-    kinds: dict[frozenset[int], int] = {}
-    for a in allowed.values():
-        kinds[a] = kinds.get(a, 0) + 1
-    subsets = [frozenset(s for i, s in enumerate(seats) if bits >> i & 1) for bits in range(1, 1 << len(seats))]
-
-    def feasible() -> bool:
-        for sub in subsets:
-            need = sum(k for a, k in kinds.items() if a <= sub)
-            if need > sum(left[s] for s in sub):
-                return False
-        return True
-
-    cards = list(allowed)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: len(allowed[c]))
-    out: dict[int, list[int]] = {s: [] for s in seats}
-    for c in cards:
-        kind = allowed[c]
-        kinds[kind] -= 1
-        options = [s for s in kind if left[s] > 0]
-        rng.shuffle(options)
-        options.sort(key=lambda s: -left[s] * rng.random())
-        for s in options:
-            left[s] -= 1
-            if feasible():
-                out[s].append(c)
-                break
-            left[s] += 1
-        else:
-            raise RuntimeError("no deal agrees with what this seat saw: the history is inconsistent")
-    return out
+def _sample_hands(game: Game, player: int, static: _Static, rng: random.Random) -> list[int]:
+    """The current deal's dealt hands with the cards ``player`` has not seen dealt again,
+    consistently with its view (:mod:`barbu.unseen`)."""
+    deal = game.current
+    assert deal is not None
+    # The seat knows its own cards, also once its arrangement is set and the view shows none.
+    view = replace(seat_view(game, player), hand=tuple(cards_of(deal.hand(player))))
+    hidden = hidden_cards(view, static.rules)
+    hands = sample_hands(hidden, rng)
+    return [h | p for h, p in zip(hands, hidden.played, strict=True)]
 
 
 def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random.Random) -> list[int]:

@@ -1,9 +1,10 @@
 """The web app: ``barbu serve`` runs live tables over WebSockets, stored as action logs.
 
 Layers, each in its own module, over the database of :mod:`barbu.storage` (SQLAlchemy,
-Alembic migrations): :mod:`~barbu.server.intents` (actions as JSON), :mod:`~barbu.server.journal`
-(durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
-takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors, limits) and
+Alembic migrations; actions travel as the core's :func:`barbu.actions.action_to_json`):
+:mod:`~barbu.server.journal` (durable group commit), :mod:`~barbu.server.tables` (the authoritative live tables, bots,
+takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors),
+:mod:`~barbu.server.limits` (what a client may cost), :mod:`~barbu.server.catchup` (recent views) and
 :mod:`~barbu.server.app` (FastAPI routes, the WebSocket and the pages in ``static/``).
 
 >>> parser = serve_parser()
@@ -58,7 +59,8 @@ def serve_parser() -> argparse.ArgumentParser:
         "--messages-per-second",
         type=number(0, above=True),
         default=30.0,
-        help="messages one connection may send a second (default 30)",
+        help="cost units one connection may spend a second (a ping costs 1; default 30); "
+        "an address may spend 4 times as much, the watchers of a table twice as much",
     )
     p.add_argument(
         "--allow-origin",
@@ -91,7 +93,7 @@ def serve_main(argv: list[str]) -> int:
     import uvicorn
 
     from barbu.server.app import create_app
-    from barbu.server.protocol import Limits
+    from barbu.server.limits import Limits
     from barbu.server.tables import Settings
     from barbu.storage import StoreError
 
@@ -104,7 +106,11 @@ def serve_main(argv: list[str]) -> int:
             actions_per_second=args.actions_per_second,
             action_burst=max(10, int(args.actions_per_second)),
             messages_per_second=args.messages_per_second,
-            message_burst=max(60, int(2 * args.messages_per_second)),
+            message_burst=max(80, int(2 * args.messages_per_second)),
+            address_per_second=4 * args.messages_per_second,
+            address_burst=max(240, int(8 * args.messages_per_second)),
+            table_per_second=2 * args.messages_per_second,
+            table_burst=max(160, int(4 * args.messages_per_second)),
         ),
         allowed_origins=origins,
     )

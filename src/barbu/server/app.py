@@ -19,7 +19,8 @@ HTTP:
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
-WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`.
+WebSocket ``/ws``: the protocol of :mod:`barbu.server.protocol`, within the budgets of
+:mod:`barbu.server.limits` (HTTP bodies too are limited there, while they stream).
 
 Every state-changing request and every WebSocket handshake passes the origin check of
 :mod:`barbu.server.origin` first.
@@ -32,8 +33,9 @@ Every state-changing request and every WebSocket handshake passes the origin che
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections import Counter
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -55,18 +57,17 @@ from barbu.server.credentials import (
     set_browser_cookie,
 )
 from barbu.server.headers import SecurityHeaders
+from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.origin import OriginGuard
 from barbu.server.owners import delete_table
-from barbu.server.protocol import ERROR_CODES, Bucket, Limits, ProtocolError, encode, parse_message
+from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
 from barbu.server.sheets import add_sheet_routes
 from barbu.server.tables import LiveTable, Settings, TableService
 from barbu.storage import Store
 
 log = logging.getLogger("barbu.server")
 STATIC = Path(__file__).parent / "static"
-OUTBOX_LIMIT = 2000
-"""Frames waiting for a client that does not read; past this the connection is closed."""
 
 _STATUS = {
     "unknown_table": 404,
@@ -107,43 +108,89 @@ def _invalid_parameter(_request: Request, exc: Exception) -> JSONResponse:
 
 
 class Connection:
-    """One WebSocket client: an outbox drained by its own task, so a slow reader slows no table."""
+    """One WebSocket client: an outbox drained by its own task, so a slow reader slows no table.
 
-    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+    The outbox is bounded (``outbox_bytes`` characters, ``outbox_frames`` frames): a client
+    that lets more pile up is dropped, closed with a reason, and its frames are forgotten.
+    """
+
+    def __init__(self, websocket: WebSocket, limits: Limits, budget: ConnectionBudget) -> None:
         self.websocket = websocket
+        self.limits = limits
+        self.budget = budget
         self.seat: int | None = None
         self.holder = browser_holder(dict(websocket.cookies))
-        self.close_reason = "too many unread frames"
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.actions = Bucket(limits.actions_per_second, limits.action_burst)
-        self.messages = Bucket(limits.messages_per_second, limits.message_burst)
-        self.overflowed = False
+        self.outbox: deque[str] = deque()
+        self.queued_bytes = 0
+        """Characters of the frames queued or being sent."""
+        self.ready = asyncio.Event()
+        self.reason: str | None = None
+        """Why the server closes the connection, once it has decided to."""
+        self.handler: asyncio.Task[Any] | None = None
+        self.pump_task: asyncio.Task[None] | None = None
+        self.receiving = False
 
     def send(self, text: str) -> None:
-        """Queue a frame; a client that lets too many pile up is disconnected."""
-        if self.overflowed:
+        """Queue a frame; a client that lets too many pile up is dropped."""
+        if self.reason is not None:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
+        if self.queued_bytes + len(text) > self.limits.outbox_bytes or len(self.outbox) >= self.limits.outbox_frames:
+            self.drop("too many unread frames: the client does not read what it is sent")
             return
-        self.outbox.put_nowait(text)
+        self.outbox.append(text)
+        self.queued_bytes += len(text)
+        self.ready.set()
+
+    def drop(self, reason: str) -> None:
+        """Forget the queued frames and end the connection (its handler closes it with ``reason``)."""
+        if self.reason is None:
+            self.reason = reason
+        self.outbox.clear()
+        self.queued_bytes = 0
+        self.ready.set()
+        if self.pump_task is not None:
+            self.pump_task.cancel()
+        if self.receiving and self.handler is not None:
+            self.handler.cancel()
 
     def close(self, reason: str) -> None:
-        """Close the connection after the frames already queued."""
-        if not self.overflowed:
-            self.overflowed = True
-            self.close_reason = reason
-            self.outbox.put_nowait(None)
+        """Close the connection after the frames already queued (its handler closes it with ``reason``)."""
+        if self.reason is None:
+            self.reason = reason
+        self.ready.set()
+        if self.receiving and self.handler is not None:
+            self.handler.cancel()
 
     async def pump(self) -> None:
         """Send the queued frames in order until the connection ends."""
         while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.websocket.close(code=1008, reason=self.close_reason)
-                return
+            while not self.outbox:
+                if self.reason is not None:  # everything queued went out: the handler may close
+                    return
+                self.ready.clear()
+                await self.ready.wait()
+            text = self.outbox[0]
             await self.websocket.send_text(text)
+            self.outbox.popleft()
+            self.queued_bytes -= len(text)
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next message, or None once the connection is dropped while it waits."""
+        self.receiving = True
+        try:
+            return dict(await self.websocket.receive())
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self.reason is None or task is None:
+                raise
+            task.uncancel()
+            return None
+        finally:
+            self.receiving = False
+
+
+_UNREADABLE = {"malformed", "too_large", "unknown_type"}
+"""Refusals that count towards closing a connection that keeps sending them."""
 
 
 def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
@@ -152,7 +199,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     store = Store(db)
     service = TableService(store, settings)
     limits = settings.limits
-    connections: Counter[str] = Counter()
+    guard = Guard(limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -166,9 +213,14 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_exception_handler(RequestValidationError, _invalid_parameter)
+    app.add_middleware(
+        BodyLimit,
+        limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,
+    )
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
     app.state.service = service
+    app.state.guard = guard
     app.state.store = store
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -249,50 +301,60 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
-        await websocket.accept()
-        client = websocket.client.host if websocket.client else "unknown"
-        conn = Connection(websocket, limits)
-        if connections[client] >= limits.connections_per_client:
-            error = ProtocolError("table_limit", f"at most {limits.connections_per_client} connections per client")
-            await websocket.send_text(encode(error.frame()))
-            await websocket.close(code=1008)
+        address = websocket.client.host if websocket.client else "unknown"
+        wait = guard.connect(address)
+        if wait > 0:  # refused at the handshake (HTTP 403), the cheapest refusal, after a pause that
+            if guard.admit(address):  # slows a flood down; held connections count against the address
+                try:
+                    await asyncio.sleep(limits.refused_connection_delay)
+                finally:
+                    guard.release(address)
+            await websocket.close(code=1008, reason="this address opens connections faster than it may")
             return
-        connections[client] += 1
-        pump = asyncio.create_task(conn.pump())
-        table: LiveTable | None = None
+        if not guard.admit(address):  # counted before the handshake completes
+            await websocket.accept()
+            limit = limits.connections_per_client
+            error = ProtocolError("table_limit", f"at most {limit} connections per client address")
+            await websocket.send_text(encode(error.frame()))
+            await websocket.close(code=1008, reason="too many connections from this address")
+            return
         try:
-            while not pump.done():
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+            await websocket.accept()
+            await serve(websocket, address)
+        finally:
+            guard.release(address)
+
+    async def serve(websocket: WebSocket, address: str) -> None:
+        conn = Connection(websocket, limits, guard.connection())
+        conn.handler = asyncio.current_task()
+        conn.pump_task = asyncio.create_task(conn.pump())
+        table: LiveTable | None = None
+        pause = 0.0  # after a rate refusal: read nothing for half the time it gave
+        limited = False  # whether the previous message was refused for its rate
+        try:
+            while conn.reason is None and not conn.pump_task.done():
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                    if conn.reason is not None:
+                        break
+                message = await conn.receive()
+                pause = 0.0
+                if message is None or message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
                 if text is None:
                     text = message.get("bytes") or b""
                 try:
-                    if not conn.messages.take():
-                        raise ProtocolError("rate_limited", f"at most {limits.messages_per_second:g} messages a second")
-                    msg = parse_message(text, limits)
-                    kind = msg["type"]
-                    if kind == "ping":
-                        conn.send(encode({"type": "pong"}))
-                    elif kind == "hello":
-                        if table is not None:
-                            raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
-                        found = await service.get(msg["table"])
-                        await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"), msg.get("seat"))
-                        table = found
-                    elif table is None:
-                        raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
-                    elif kind == "act":
-                        if not conn.actions.take():
-                            raise ProtocolError(
-                                "rate_limited", f"at most {limits.actions_per_second:g} actions a second", msg["id"]
-                            )
-                        await table.act(conn, msg["id"], msg["seq"], msg["action"])
-                    else:
-                        await table.sync(conn, msg["last_seq"])
+                    table = await handle(conn, address, table, text)
+                    limited = False
                 except ProtocolError as e:
                     conn.send(encode(e.frame()))
+                    pause = (e.retry_after or 0.0) / 2
+                    # a client that waits as told is accepted next time; refused twice running, it did not wait
+                    again = e.code == "rate_limited" and limited
+                    limited = e.code == "rate_limited"
+                    if (again or e.code in _UNREADABLE) and guard.refused(conn.budget):
+                        conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")
                     conn.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
@@ -301,12 +363,56 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except WebSocketDisconnect:
             pass
         finally:
-            connections[client] -= 1
-            if connections[client] <= 0:
-                del connections[client]
             if table is not None:
                 await table.leave(conn)
+            await close(conn)
+
+    async def close(conn: Connection) -> None:
+        """Stop the pump; if the server ends the connection, let the last frames out, then say why."""
+        pump = conn.pump_task
+        assert pump is not None
+        if conn.reason is None:
             pump.cancel()
+            return
+        conn.ready.set()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(pump), 1.0)
+        pump.cancel()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(conn.websocket.close(code=1008, reason=conn.reason), 1.0)
+
+    async def handle(conn: Connection, address: str, table: LiveTable | None, text: str | bytes) -> LiveTable | None:
+        """Check, charge and carry out one message; returns the connection's table."""
+        msg = parse_message(text, limits)
+        kind = msg["type"]
+        watching: str | None = None  # the table whose watchers' budget the message draws on
+        if table is not None and conn.seat is None:
+            watching = table.id
+        elif table is None and kind == "hello" and msg.get("key") is None and msg.get("seat") is None:
+            watching = msg["table"]
+        cost = limits.cost(kind)
+        if kind == "sync" and table is not None:
+            cost += table.catch_up_frames(msg["last_seq"])
+        try:
+            guard.spend(conn.budget, address, watching, cost, action=kind == "act")
+        except RateLimited as e:
+            raise ProtocolError("rate_limited", e.message, msg.get("id"), retry_after=e.retry_after) from None
+        if kind == "ping":
+            conn.send(encode({"type": "pong"}))
+        elif kind == "hello":
+            if table is not None:
+                raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
+            found = await service.get(msg["table"])
+            await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"), msg.get("seat"))
+            guard.charge(conn.budget, address, watching, found.catch_up_frames(msg.get("last_seq")))
+            return found
+        elif table is None:
+            raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
+        elif kind == "act":
+            await table.act(conn, msg["id"], msg["seq"], msg["action"])
+        else:
+            await table.sync(conn, msg["last_seq"])
+        return table
 
     return app
 

@@ -20,6 +20,8 @@ import json
 import re
 from typing import Any, Protocol
 
+from barbu.errors import BarbuError
+
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects accepted (a record is nested about 6 levels)."""
 
@@ -27,7 +29,7 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
-class BodyError(Exception):
+class BodyError(BarbuError):
     """A body that cannot be read: ``code`` is ``too_large`` or ``malformed``; ``message`` says what is allowed."""
 
     def __init__(self, code: str, message: str) -> None:

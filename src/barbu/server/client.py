@@ -2,14 +2,9 @@
 
 :class:`SeatClient` speaks the table protocol over a real WebSocket: ``hello``, ``act``
 (with client action ids), ``sync``; it keeps every frame it received, the last view (with
-each patch merged in) and the last sequence number. :func:`intent_for` turns an entry of ``view["legal"]`` (record
-notation) into the intent that asks for it. :class:`ServerThread` runs the app under
+each patch merged in) and the last sequence number; it takes an action by sending one of
+``view["legal_actions"]`` back as it was given. :class:`ServerThread` runs the app under
 uvicorn on a thread, on a free port.
-
->>> intent_for({"phase": "call"}, "double P0 P2, redouble P1")
-{'type': 'call', 'double': [0, 2], 'redouble': [1]}
->>> intent_for({"phase": "play"}, "QS"), intent_for({"phase": "contract"}, "trumps")
-({'type': 'play', 'card': 'QS'}, {'type': 'declare', 'contract': 'trumps'})
 """
 
 from __future__ import annotations
@@ -28,30 +23,6 @@ from typing import Any
 import websockets
 
 _IDS = itertools.count(1)
-
-
-def intent_for(view: dict[str, Any], legal: str) -> dict[str, Any]:
-    """The intent of one entry of a view's ``legal`` list, in the view's phase."""
-    phase = view["phase"]
-    if phase == "contract":
-        return {"type": "declare", "contract": legal}
-    if phase == "trump":
-        return {"type": "trump", "suit": legal}
-    if phase == "rank":
-        return {"type": "rank", "rank": legal}
-    if phase == "call":
-        out: dict[str, Any] = {"type": "call"}
-        if legal == "pass":
-            return out
-        for part in legal.split(", "):
-            verb, *seats = part.split()
-            if verb not in ("double", "redouble"):
-                return {"type": "call", "call": legal}
-            out[verb] = [int(s[1:]) for s in seats]
-        return out
-    if legal == "pass":
-        return {"type": "pass"}
-    return {"type": "play", "card": legal}
 
 
 def free_port() -> int:
@@ -268,4 +239,4 @@ class ServerProcess:
         self.stop()
 
 
-__all__ = ["SeatClient", "ServerProcess", "ServerThread", "free_port", "intent_for"]
+__all__ = ["SeatClient", "ServerProcess", "ServerThread", "free_port"]

@@ -74,7 +74,7 @@ def rule_sets() -> list[dict[str, Any]]:
                 "players": list(rs.player_counts),
                 "deals": {str(n): r.deal_count for n, r in by_count.items()},
                 "flags": flags,
-                "contracts": [{"id": c.id, "title": c.title} for c in base.ruleset.contracts[base.players]],
+                "contracts": [{"id": c.id, "title": c.title} for c in base.ruleset.all_contracts(base.players)],
                 "tally": {str(n): tally_table(r.deck, r.cards_each) for n, r in by_count.items()},
             }
         )

@@ -40,6 +40,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMappi
 from typing import Any
 from urllib.parse import urlsplit
 
+from barbu.errors import BarbuError
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -51,7 +53,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
-class OriginError(ValueError):
+class OriginError(BarbuError, ValueError):
     """An allowed origin that is not ``scheme://host[:port]`` with scheme http or https."""
 
 

@@ -10,6 +10,7 @@ sequence number it saw) or ``ping``. The server answers with ``welcome``, ``stat
 ``table`` (who sits where, who is online) and ``error`` frames whose ``code`` says what
 was wrong.
 
+>>> from barbu.server.limits import Limits
 >>> parse_message('{"type": "ping"}', Limits())
 {'type': 'ping'}
 >>> parse_message('{"type": "act"', Limits())
@@ -23,16 +24,16 @@ barbu.server.protocol.ProtocolError: malformed: the text is not valid JSON: expe
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass
 from typing import Any
 
+from barbu.errors import BarbuError
 from barbu.server.bodies import BodyError, loads
+from barbu.server.limits import Limits
 
 ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
     "too_large": "the message is longer than the server accepts",
-    "rate_limited": "too many messages or actions per second on this connection",
+    "rate_limited": "over what this connection, address or table's watchers may cost a second; see retry_after",
     "unknown_type": "the message type is not one of hello, act, sync, ping",
     "unknown_table": "no table has that id",
     "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
@@ -64,20 +65,28 @@ ERROR_CODES: dict[str, str] = {
 MESSAGE_TYPES = ("hello", "act", "sync", "ping")
 
 
-class ProtocolError(Exception):
+class ProtocolError(BarbuError):
     """A refused message: ``code`` (one of :data:`ERROR_CODES`) and a message to act on.
 
     ``ref`` is the client action id the error answers, ``kind`` the phase of an
-    illegal action.
+    illegal action, ``retry_after`` the seconds a ``rate_limited`` client should wait.
     """
 
-    def __init__(self, code: str, message: str, ref: str | None = None, kind: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | None = None,
+        kind: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         assert code in ERROR_CODES, code
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.ref = ref
         self.kind = kind
+        self.retry_after = retry_after
 
     def frame(self) -> dict[str, Any]:
         """The ``error`` frame sent to the client."""
@@ -86,49 +95,9 @@ class ProtocolError(Exception):
             out["id"] = self.ref
         if self.kind is not None:
             out["kind"] = self.kind
+        if self.retry_after is not None:
+            out["retry_after"] = self.retry_after
         return out
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one client may send."""
-
-    message_bytes: int = 8192
-    """Longest message accepted (a Chinese-poker arrangement is about 150 bytes)."""
-    actions_per_second: float = 10.0
-    action_burst: int = 10
-    messages_per_second: float = 30.0
-    message_burst: int = 60
-    tables_per_client: int = 10
-    """Unfinished tables one client (address) may have created."""
-    connections_per_client: int = 64
-    """Open WebSocket connections from one client address."""
-
-
-class Bucket:
-    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up.
-
-    >>> b = Bucket(1.0, 2, clock=lambda: 0.0)
-    >>> b.take(), b.take(), b.take()
-    (True, True, False)
-    """
-
-    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-
-    def take(self) -> bool:
-        """Spend a token if there is one."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 def _seq(msg: dict[str, Any], key: str, required: bool) -> int | None:
@@ -141,7 +110,14 @@ def _seq(msg: dict[str, Any], key: str, required: bool) -> int | None:
 
 
 def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
-    """Check one client message: size, JSON, type and the fields of its type."""
+    """Check one client message: size, JSON (its nesting checked before the parser runs), type and fields.
+
+    >>> try:
+    ...     parse_message('{"type": "ping", "x": ' + "[" * 40 + "]" * 40 + "}", Limits())
+    ... except ProtocolError as e:
+    ...     print(e.code, "-", e.message.split(":")[0])
+    malformed - JSON may be nested at most 32 levels deep; this is nested 41 levels
+    """
     if len(text) > limits.message_bytes:
         raise ProtocolError("too_large", f"messages are at most {limits.message_bytes} bytes, this one is {len(text)}")
     try:
@@ -180,4 +156,4 @@ def encode(frame: dict[str, Any]) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
-__all__ = ["ERROR_CODES", "MESSAGE_TYPES", "Bucket", "Limits", "ProtocolError", "encode", "parse_message"]
+__all__ = ["ERROR_CODES", "MESSAGE_TYPES", "ProtocolError", "encode", "parse_message"]

@@ -52,6 +52,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
+from barbu.errors import BarbuError
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.server.bodies import BodyError, loads, read_json
 from barbu.server.headers import DOCUMENT_POLICY
@@ -85,7 +86,7 @@ MAY = {
 """What each role may do, in the words of a refusal."""
 
 
-class RequestError(Exception):
+class RequestError(BarbuError):
     """A request the API cannot read (``request``, ``too_large``)."""
 
     def __init__(self, kind: str, message: str) -> None:
@@ -94,7 +95,7 @@ class RequestError(Exception):
         self.message = message
 
 
-class AccessError(Exception):
+class AccessError(BarbuError):
     """A sheet the caller's keys do not open (``unknown_sheet``, 404) or may not do that with (``forbidden``, 403)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -113,7 +114,7 @@ def unknown(sheet_id: str) -> AccessError:
     )
 
 
-class Stale(Exception):
+class Stale(BarbuError):
     """The page acted on an older version of the sheet; ``view`` is the sheet as it is now."""
 
     def __init__(self, message: str, view: dict[str, Any]) -> None:

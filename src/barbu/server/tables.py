@@ -32,19 +32,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from barbu.actions import action_from_json, action_to_json
 from barbu.bots import BOT_LEVELS, make_bot
-from barbu.errors import IllegalAction, OutOfTurn
+from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
-from barbu.server.intents import IntentError, action_to_intent, intent_to_action
+from barbu.server.catchup import RecentViews, view_text
 from barbu.server.journal import Journal, Status
-from barbu.server.protocol import Limits, ProtocolError, encode
+from barbu.server.limits import Limits
+from barbu.server.protocol import ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import seat_view
 
 CATCH_UP_LIMIT = 64
-"""A reconnecting client that missed more events than this gets the current state instead."""
+"""A reconnecting client that missed more events than this gets the current state instead;
+the table keeps the views of this many sequence numbers for each person's seat and the watchers."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
     """The game of a stored table: a new game from its seed, then every stored action, checked."""
     game = Game.new(table.variant, table.options, table.seed, table.first_declarer)
     for row in actions:
-        game.apply(intent_to_action(row.intent), row.seat)
+        game.apply(action_from_json(row.intent), row.seat)
     return game
 
 
@@ -168,6 +171,8 @@ class LiveTable:
                 s.away_since = now
         self.sent: dict[int | None, dict[str, str]] = {}
         """The view last sent to each seat's connections (None: the watchers), to send only what changed."""
+        self.views = RecentViews(CATCH_UP_LIMIT)
+        """The views of the last sequence numbers, for catch-ups (none from before the table was loaded)."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
 
@@ -212,6 +217,7 @@ class LiveTable:
     def resend(self) -> None:
         """Send every connection its whole view and the table frame (after the table took its log's state)."""
         self.sent.clear()
+        self.views.clear()
         for seat, connections in self.audiences():
             text = self.view_frame("state", seat, self.seq)
             self.sent[seat] = encoded_fields(seat_view(self.game, seat).as_json())
@@ -231,9 +237,9 @@ class LiveTable:
             return False
         return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
 
-    def view_frame(self, kind: str, seat: int | None, seq: int, game: Game | None = None) -> str:
+    def view_frame(self, kind: str, seat: int | None, seq: int) -> str:
         """A ``state`` or ``event`` frame: the seat's view and nothing else."""
-        view = seat_view(game or self.game, seat).as_json()
+        view = seat_view(self.game, seat).as_json()
         return encode({"type": kind, "seq": seq, "view": view})
 
     def table_frame(self) -> str:
@@ -269,9 +275,19 @@ class LiveTable:
         whose value changed since the view sent before; the client merges it into that view.
         What was sent is remembered as one JSON text per field: compact, and invisible to the
         garbage collector, which would otherwise walk every remembered view on each full pass.
+        The views of every person's seat (connected or not) and of the watchers go to
+        :attr:`views` as well, for the catch-up of a client that comes back.
         """
-        for seat, connections in self.audiences():
+        connected = dict(self.audiences())
+        kept: list[int | None] = [s.index for s in self.seats if s.kind == "human" or s.connections]
+        if self.spectators:
+            kept.append(None)
+        for seat in kept:
             fields = encoded_fields(seat_view(self.game, seat).as_json())
+            self.views.record(seat, self.seq, fields)
+            connections = connected.get(seat)
+            if not connections:
+                continue
             before = self.sent.get(seat)
             self.sent[seat] = fields
             if before is None:
@@ -303,16 +319,30 @@ class LiveTable:
             out.extend(s.connections)
         return out
 
+    def catch_up_frames(self, last_seq: int | None) -> int:
+        """How many whole views a catch-up from ``last_seq`` sends (at most :data:`CATCH_UP_LIMIT`).
+
+        It is what a ``sync`` or ``hello`` costs beyond its base cost.
+        """
+        if last_seq is None or last_seq > self.seq or self.seq - last_seq > CATCH_UP_LIMIT:
+            return 1
+        return self.seq - last_seq
+
     def catch_up(self, sub: Subscriber, last_seq: int | None) -> None:
         """Send what ``sub`` missed since ``last_seq`` (the current state if it is None or too far).
 
-        Missed events are whole views (no patches); the connection ends at the table's
-        sequence number, where the next broadcast's patch starts.
+        Missed events are whole views (no patches), taken from :attr:`views`: nothing is
+        replayed or built. Events the table does not keep (from before it was loaded) are
+        replaced by the current ``state``. The connection ends at the table's sequence
+        number, where the next broadcast's patch starts.
         """
         if sub.seat not in self.sent:
-            self.sent[sub.seat] = encoded_fields(seat_view(self.game, sub.seat).as_json())
+            self.sent[sub.seat] = self.views.current(sub.seat, self.seq) or encoded_fields(
+                seat_view(self.game, sub.seat).as_json()
+            )
+        state = view_text("state", self.seq, self.sent[sub.seat])
         if last_seq is None or self.seq - last_seq > CATCH_UP_LIMIT:
-            sub.send(self.view_frame("state", sub.seat, self.seq))
+            sub.send(state)
             return
         if last_seq > self.seq:
             sub.send(
@@ -322,17 +352,13 @@ class LiveTable:
                     ).frame()
                 )
             )
-            sub.send(self.view_frame("state", sub.seat, self.seq))
+            sub.send(state)
             return
         if last_seq == self.seq:
             return
-        game = Game.new(self.row.variant, self.row.options, self.row.seed, self.row.first_declarer)
-        history = self.game.history
-        for move in history[:last_seq]:
-            game.apply_unchecked(move.action)
-        for n in range(last_seq, self.seq):
-            game.apply_unchecked(history[n].action)
-            sub.send(self.view_frame("event", sub.seat, n + 1, game))
+        events = self.views.events(sub.seat, last_seq, self.seq)
+        for text in events if events is not None else [state]:
+            sub.send(text)
 
     # -- joining and leaving ---------------------------------------------------------
 
@@ -480,6 +506,7 @@ class LiveTable:
                 self.spectators.discard(sub)
                 if not self.spectators:
                     self.sent.pop(None, None)
+                    self.views.forget(None)
             else:
                 seat = self.seats[sub.seat]
                 seat.connections.discard(sub)
@@ -516,8 +543,8 @@ class LiveTable:
                     code, f"the action was made at sequence {seq} but the table is at {self.seq}: look again", ref
                 )
             try:
-                action = intent_to_action(intent)
-            except IntentError as e:
+                action = action_from_json(intent)
+            except ActionNotationError as e:
                 raise ProtocolError("bad_action", str(e), ref) from None
             await self._commit(sub.seat, action, ref, "human", sub)
 
@@ -535,7 +562,7 @@ class LiveTable:
             code = "game_over" if e.kind == "game" else "illegal"
             raise ProtocolError(code, e.message, ref, e.kind) from None
         seq = self.seq + 1
-        row = ActionRow(self.id, seq, seat, action_to_intent(action), ref, actor)
+        row = ActionRow(self.id, seq, seat, action_to_json(action), ref, actor)
         statuses: list[Status] = []
         if game.is_over:
             statuses.append((self.id, "finished", time.time()))
@@ -721,7 +748,8 @@ class TableService:
                     holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
                 except StoreError as e:
                     raise ProtocolError("storage", str(e)) from None
-                table = LiveTable(self, stored, holders) if stored is not None else None
+                # the replay of a long game takes tens of milliseconds: not on the event loop
+                table = await asyncio.to_thread(LiveTable, self, stored, holders) if stored is not None else None
                 if table is not None:
                     self.live[table_id] = table
                     table.idle()

@@ -86,8 +86,9 @@ def read_change(obj: object) -> dict[str, Any]:
             "history", f'a change is an object {{"change": KIND, ...}}; the kinds are {", ".join(CHANGES)}'
         )
     kind = obj.get("change")
-    if kind not in _KEYS:
-        raise SheetError("history", f"unknown change {kind!r}: the changes are {', '.join(CHANGES)}")
+    if not isinstance(kind, str) or kind not in _KEYS:
+        shown = repr(kind) if isinstance(kind, str | int | None) else f"of type {type(kind).__name__}"
+        raise SheetError("history", f"unknown change {shown[:60]}: the changes are {', '.join(CHANGES)}")
     allowed = _KEYS[kind]
     extra = [k for k in obj if k != "change" and k not in allowed]
     if extra:

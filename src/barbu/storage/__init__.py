@@ -55,6 +55,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from barbu.errors import BarbuError
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
 
@@ -194,7 +196,7 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class ActionRow:
-    """One accepted action: ``intent`` is its JSON form (see :mod:`barbu.server.intents`)."""
+    """One accepted action: ``intent`` is its JSON form (:func:`barbu.actions.action_to_json`)."""
 
     table_id: str
     seq: int
@@ -214,7 +216,7 @@ class StoredTable:
     actions: list[ActionRow] = field(default_factory=list)
 
 
-class StoreError(Exception):
+class StoreError(BarbuError):
     """The database could not be reached or refused a write: nothing was written.
 
     Every method of :class:`Store` raises this (never a driver's exception): a lost

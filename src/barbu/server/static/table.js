@@ -430,74 +430,60 @@ function renderCenter(v) {
 }
 
 function button(label, onClick, { focus, disabled = false, className = "" } = {}) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = label;
-  if (className) b.className = className;
-  if (focus) b.dataset.focus = focus;
+  const b = el("button", { type: "button", class: className || null, data: focus ? { focus } : {} }, label);
   b.disabled = disabled || !!state.pending;
   b.addEventListener("click", onClick);
   return b;
 }
 
-function parseCall(text) {
-  if (text === "pass") return { double: [], redouble: [], word: null };
-  const out = { double: [], redouble: [], word: null };
-  for (const part of text.split(", ")) {
-    const [verb, ...seats] = part.split(" ");
-    if ((verb === "double" || verb === "redouble") && seats.length) out[verb] = seats.map((s) => Number(s.slice(1)));
-    else return { double: [], redouble: [], word: text };
-  }
-  return out;
+// A call's seats as one key: "doubled|redoubled", each list sorted.
+function callKey(double, redouble) {
+  const sorted = (seats) => [...seats].sort((x, y) => x - y).join(",");
+  return `${sorted(double)}|${sorted(redouble)}`;
 }
 
-function callKey(c) {
-  return `${[...c.double].sort().join(",")}|${[...c.redouble].sort().join(",")}`;
-}
-
+// The calls the view offers, each as the server wrote it: a pass {type: "call"}, a spoken word
+// {type: "call", call: "maximum"}, or lists {type: "call", double: [...], redouble: [...]}. The
+// boxes pick one of the offered lists; every button sends an offered call back unchanged.
 function renderCalls(box, v) {
-  const options = v.legal.map(parseCall);
-  const lists = options.filter((o) => o.word === null);
-  const doubles = [...new Set(lists.flatMap((o) => o.double))].sort();
-  const redoubles = [...new Set(lists.flatMap((o) => o.redouble))].sort();
-  const legalKeys = new Set(lists.map(callKey));
-  const grid = document.createElement("div");
-  grid.className = "calls-grid";
+  const options = v.legal_actions;
+  const spoken = options.filter((a) => a.call !== undefined);
+  const lists = options.filter((a) => a.call === undefined && (a.double || a.redouble));
+  const passing = options.find((a) => a.call === undefined && !a.double && !a.redouble);
+  const doubles = [...new Set(lists.flatMap((a) => a.double || []))].sort((x, y) => x - y);
+  const redoubles = [...new Set(lists.flatMap((a) => a.redouble || []))].sort((x, y) => x - y);
+  const offered = new Map(lists.map((a) => [callKey(a.double || [], a.redouble || []), a]));
+  const grid = el("div", { class: "calls-grid" });
   if (!state.callChoice || state.callChoice.seq !== state.seq) {
     state.callChoice = { seq: state.seq, double: new Set(v.must_double), redouble: new Set() };
   }
   const chosen = state.callChoice;
-  const send = button("Call", () => act({ type: "call", double: [...chosen.double].sort(), redouble: [...chosen.redouble].sort() }), { focus: "call-send" });
+  const choice = () => offered.get(callKey(chosen.double, chosen.redouble));
+  const send = button("Call", () => act(choice()), { focus: "call-send" });
   const sync = () => {
-    const k = callKey({ double: [...chosen.double], redouble: [...chosen.redouble] });
-    send.disabled = !!state.pending || !legalKeys.has(k) || k === "|";
+    send.disabled = !!state.pending || !choice();
   };
   const addBoxes = (seats, verb) => {
     if (!seats.length) return;
-    const row = document.createElement("div");
+    const row = el("div");
     for (const s of seats) {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.type = "checkbox";
-      input.dataset.focus = `${verb}-${s}`;
+      const input = el("input", { type: "checkbox", data: { focus: `${verb}-${s}` } });
       input.checked = chosen[verb].has(s);
       input.addEventListener("change", () => {
         if (input.checked) chosen[verb].add(s);
         else chosen[verb].delete(s);
         sync();
       });
-      label.append(input, `${verb === "double" ? "Double" : "Redouble"} ${nameOf(s)}${v.must_double.includes(s) ? " (must)" : ""}`);
-      row.appendChild(label);
+      row.appendChild(el("label", {}, input, `${verb === "double" ? "Double" : "Redouble"} ${nameOf(s)}${v.must_double.includes(s) ? " (must)" : ""}`));
     }
     grid.appendChild(row);
   };
   addBoxes(doubles, "double");
   addBoxes(redoubles, "redouble");
-  const row = document.createElement("div");
-  row.className = "actions";
-  if (doubles.length || redoubles.length) row.appendChild(send);
-  if (v.legal.includes("pass")) row.appendChild(button("Pass", () => act({ type: "call" }), { focus: "call-pass" }));
-  for (const o of options.filter((o) => o.word !== null)) row.appendChild(button(o.word, () => act({ type: "call", call: o.word }), { focus: `word-${o.word}` }));
+  const row = el("div", { class: "actions" });
+  if (lists.length) row.appendChild(send);
+  if (passing) row.appendChild(button("Pass", () => act(passing), { focus: "call-pass" }));
+  for (const a of spoken) row.appendChild(button(a.call, () => act(a), { focus: `word-${a.call}` }));
   grid.appendChild(row);
   box.appendChild(grid);
   sync();
@@ -540,18 +526,20 @@ function renderActions(v) {
   box.replaceChildren();
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   if (!mine) return;
+  // Each button sends back one of the view's legal actions exactly as the server gave it.
+  const offered = (type) => v.legal_actions.filter((a) => a.type === type);
   if (v.phase === "contract") {
-    for (const id of v.legal) box.appendChild(button(title(id), () => act({ type: "declare", contract: id }), { focus: `contract-${id}` }));
+    for (const a of offered("declare")) box.appendChild(button(title(a.contract), () => act(a), { focus: `contract-${a.contract}` }));
   } else if (v.phase === "trump") {
-    for (const s of v.legal) box.appendChild(button(`${SUITS[s]} ${s}`, () => act({ type: "trump", suit: s }), { focus: `trump-${s}`, className: isRed("x" + s) ? "suit-red" : "" }));
+    for (const a of offered("trump")) box.appendChild(button(`${SUITS[a.suit]} ${a.suit}`, () => act(a), { focus: `trump-${a.suit}`, className: isRed("x" + a.suit) ? "suit-red" : "" }));
   } else if (v.phase === "rank") {
-    for (const r of v.legal) box.appendChild(button(rankText(r), () => act({ type: "rank", rank: r }), { focus: `rank-${r}` }));
+    for (const a of offered("rank")) box.appendChild(button(rankText(a.rank), () => act(a), { focus: `rank-${a.rank}` }));
   } else if (v.phase === "call") {
     renderCalls(box, v);
   } else if (v.phase === "arrange") {
     renderArrange(box, v);
-  } else if (v.phase === "play" && v.legal.includes("pass")) {
-    box.appendChild(button("Pass (no card to lay)", () => act({ type: "pass" }), { focus: "domino-pass" }));
+  } else if (v.phase === "play") {
+    for (const a of offered("pass")) box.appendChild(button("Pass (no card to lay)", () => act(a), { focus: "domino-pass" }));
   }
 }
 
@@ -562,12 +550,13 @@ function renderHand(v) {
   const playing = mine && v.phase === "play";
   const arranging = mine && v.phase === "arrange";
   const used = new Set(state.arranging.flat());
+  const plays = new Map(playing ? v.legal_actions.filter((a) => a.type === "play").map((a) => [a.card, a]) : []);
   for (const c of sortHand(v.hand)) {
     if (arranging && used.has(c)) continue;
-    const legal = playing && v.legal.includes(c);
+    const legal = plays.has(c);
     const el = cardEl(c, { button: true, extra: playing ? (legal ? "legal" : "dim") : "" });
     if (legal && !state.pending) {
-      el.addEventListener("click", () => act({ type: "play", card: c }));
+      el.addEventListener("click", () => act(plays.get(c)));
     } else if (arranging) {
       el.addEventListener("click", () => {
         const sizes = [5, 5, 3];

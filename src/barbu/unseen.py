@@ -1,20 +1,21 @@
-"""Deals consistent with one seat's view: the unseen cards, what the play showed, rebuilt deals.
+"""The cards a seat cannot see: what the play shows about them, and deals of them.
 
-A bot sees only its :class:`~barbu.view.SeatView`. To look ahead it deals the cards
-it cannot see to the other seats in a way that agrees with everything the view shows:
+A seat sees only its :class:`~barbu.view.SeatView`. A bot that looks ahead (and
+OpenSpiel's ``resample_from_infostate``) deals the cards it cannot see to the other
+seats in a way that agrees with everything the view shows:
 
 - its own hand and every card played so far are not unseen;
 - each seat holds as many cards as the view says (``cards_left``);
-- a seat that did not follow suit holds none of the suit led; a seat that led a heart
-  under the heart-lead rule held nothing but hearts; a seat that discarded without
-  trumping holds no trump it was bound to play; a seat that kept back a penalty card
-  under ``forced_penalty`` holds none; a domino pass (or an ace laid without a replay)
-  shows the seat held no playable card.
+- a seat holds no card with which the core would not have let it play as it did
+  (:func:`shown_not_held` asks the core's legality, play by play: a discard shows a
+  void, a heart led under the heart-lead rule shows only hearts, a trump kept back
+  or a penalty card kept back shows none held, a domino pass or an ace laid without
+  a replay shows no playable card).
 
 :func:`hidden_cards` reads those facts from a view, :func:`sample_hands` deals the
-unseen cards under them, and :func:`deal_from_view` rebuilds a
-:class:`~barbu.deal.Deal` from the sampled hands and the public actions of the view,
-ready for the fast door (``apply_unchecked``, ``legal_mask``, ``copy``).
+unseen cards under them from a given ``random.Random``, and :func:`deal_from_view`
+rebuilds a :class:`~barbu.deal.Deal` from the sampled hands and the public actions of
+the view, ready for the fast door (``apply_unchecked``, ``legal_mask``, ``copy``).
 
 >>> from barbu import Game, seat_view
 >>> from barbu.actions import Declare
@@ -36,20 +37,22 @@ ready for the fast door (``apply_unchecked``, ``legal_mask``, ``copy``).
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from barbu.actions import Call, Declare, NameRank, NameTrump
-from barbu.cards import ACE, FULL_DECK, HEARTS, RANKS, SUIT_MASKS, SUITS, cards_of, mask_of
+from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.deal import Deal, Phase
 from barbu.domino import DominoPlay
 from barbu.doubling import forced_doublers
+from barbu.errors import ViewError
 from barbu.rulesets import Rules, rules
-from barbu.view import SeatView, TrickView
-
-HEART_MASK = SUIT_MASKS[HEARTS]
-NOT_HEARTS = FULL_DECK & ~HEART_MASK
+from barbu.tricks import TrickPlay
+from barbu.view import SeatView
 
 
 def view_rules(view: SeatView) -> Rules:
@@ -67,9 +70,9 @@ def _rules(variant: str, key: tuple[tuple[str, Any], ...]) -> Rules:
 class HiddenCards:
     """What one seat knows about the cards it cannot see, as masks.
 
-    ``counts[s]`` is how many cards seat ``s`` holds now; ``excluded[s]`` the cards the
-    play has shown seat ``s`` cannot hold; ``played[s]`` the cards ``s`` has played in
-    this deal. ``unseen`` holds exactly the other seats' cards.
+    ``counts[s]`` is how many cards seat ``s`` holds now; ``excluded[s]`` the unseen
+    cards the play has shown seat ``s`` cannot hold (:func:`shown_not_held`);
+    ``played[s]`` the cards ``s`` has played in this deal. ``unseen`` holds exactly the other seats' cards.
     """
 
     seat: int
@@ -88,7 +91,7 @@ class HiddenCards:
 def hidden_cards(view: SeatView, table: Rules | None = None) -> HiddenCards:
     """The unseen cards of ``view``'s seat and what the play has shown about them."""
     if view.seat is None:
-        raise ValueError("a spectator's view has no seat: hidden cards are those of a seat")
+        raise ViewError("a spectator's view has no seat: hidden cards are those of a seat")
     r = table or view_rules(view)
     n = view.players
     hand = mask_of(view.hand)
@@ -102,117 +105,168 @@ def hidden_cards(view: SeatView, table: Rules | None = None) -> HiddenCards:
     unseen = r.deck & ~hand & ~gone
     counts = list(view.cards_left)
     counts[view.seat] = hand.bit_count()
-    excluded = [0] * n
-    if view.contract is not None and view.plays:
-        contract = r.contract(view.contract)
-        if contract.play == "domino":
-            _domino_facts(view, r, excluded)
-        elif contract.play == "tricks":
-            _trick_facts(view, r, excluded)
-    excluded[view.seat] = 0
+    shown = shown_not_held(view, r)
+    excluded = [0 if s == view.seat else m & unseen for s, m in enumerate(shown)]
     return HiddenCards(view.seat, hand, unseen, tuple(counts), tuple(excluded), tuple(played))
 
 
-def _trick_facts(view: SeatView, r: Rules, excluded: list[int]) -> None:
-    contract = r.contract(view.contract or "")
-    flags = r.flags
-    trump = SUITS.index(view.trump) if contract.names_trump and view.trump is not None else None
-    heart_rule = contract.heart_lead_rule and flags.heart_lead != "free"
-    penalty = contract.penalty_cards(r.deck) if flags.forced_penalty else 0
-    before = 0
-    tricks: list[TrickView] = list(view.tricks)
-    if view.current_trick is not None:
-        tricks.append(view.current_trick)
-    for trick in tricks:
-        for i, (c, s) in enumerate(zip(trick.cards, trick.seats, strict=True)):
-            prior = trick.cards[:i]
-            if not prior:
-                broken = flags.heart_lead == "broken" and before & HEART_MASK
-                if heart_rule and (1 << c) & HEART_MASK and not broken:
-                    excluded[s] |= NOT_HEARTS
-                continue
-            excluded[s] |= _shown_by_follow(prior, c, trump, penalty, r)
-        before |= mask_of(trick.cards)
+def shown_not_held(view: SeatView, table: Rules | None = None) -> tuple[int, ...]:
+    """Per seat, the cards its plays in this deal show it cannot hold (for every seat alike).
+
+    The core's own door is asked, play by play: a copy of the deal in which every seat
+    could hold any card replays the public actions, and before each play the seat is
+    given the card it played and one other card ``x``; when the core would not have let
+    it play as it did (``TrickPlay.legal_for``, the domino's ``legal_mask`` and its turn),
+    ``x`` is shown not held. That is sound because the core's rules only ever narrow as
+    a hand grows: a card allowed from a hand is allowed from any smaller hand that holds
+    it (a card of the suit led is never forced by holding less), and a domino seat that
+    would have to play again with fewer cards would with more. The same reading gives the
+    shortcut: a play the core allows from every card still out shows nothing.
+
+    >>> from barbu import Game, seat_view
+    >>> from barbu.actions import Call, Declare, Play
+    >>> from barbu.cards import card, parse_pbn, pbn
+    >>> game = Game(rules("classic"), first_declarer=0)
+    >>> game.give_hands([parse_pbn(h) for h in ("AKQJT98765432...", ".AKQJT98765432..",
+    ...                                         "..AKQJT98765432.", "...AKQJT98765432")])
+    >>> game.apply(Declare("no-tricks"))
+    >>> for call in (Call(double=(0,)), Call(double=(0,)), Call(double=(0,)), Call()):
+    ...     game.apply(call)
+    >>> game.apply(Play(card("2S"))); game.apply(Play(card("AH")))
+    >>> pbn(shown_not_held(seat_view(game, 2))[1])  # seat 1 discarded: it holds no spade
+    'AKQJT9876543...'
+    """
+    r = table or view_rules(view)
+    plays = view.plays
+    if view.contract is None or not plays:
+        return (0,) * view.players
+    key = (id(r), view.deal_number, view.declarer, view.contract, view.trump, view.rank, view.calls)
+    with _LOCK:
+        known = _PROGRESS.get(key)
+        if known is not None and known.rules is r and plays[: len(known.plays)] == known.plays:
+            _PROGRESS.move_to_end(key)
+            start = known.resumed()
+        else:
+            start = None
+    if start is None:
+        deal = _anything_held(view, r)
+        if deal.cardplay is None:
+            return (0,) * view.players
+        start = _Progress(r, plays[:1], deal.cardplay, [0] * view.players, 0)
+    # Every play but the last is read with the seat that acted after it; the last with the
+    # seat to act now, so the progress kept for later views stops before it.
+    done = len(start.plays) - 1
+    start.advance(plays, done, len(plays) - 1)
+    start.plays = plays
+    with _LOCK:
+        _PROGRESS[key] = start.resumed()
+        while len(_PROGRESS) > 256:
+            _PROGRESS.popitem(last=False)
+    start.advance(plays, len(plays) - 1, len(plays), view.to_act)
+    return tuple(start.shown)
 
 
-def _above(card: int) -> int:
-    """Every card index above ``card`` (within a suit mask: the higher ranks)."""
-    return FULL_DECK & ~((2 << card) - 1)
+class _Progress:
+    """What :func:`shown_not_held` has read of one deal's plays: ``plays[:-1]`` are read (each
+    with the seat that acted after it), ``play`` stands before ``plays[-1]``."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        plays: tuple[tuple[int, int | None], ...],
+        play: TrickPlay | DominoPlay,
+        shown: list[int],
+        gone: int,
+    ) -> None:
+        self.rules = rules
+        self.plays = plays
+        self.play = play
+        self.shown = shown
+        self.gone = gone
+
+    def resumed(self) -> _Progress:
+        """An independent copy to read further plays with."""
+        return _Progress(self.rules, self.plays, self.play.copy(), list(self.shown), self.gone)
+
+    def advance(
+        self, plays: tuple[tuple[int, int | None], ...], start: int, stop: int, then: int | None = None
+    ) -> None:
+        """Read ``plays[start:stop]``; ``then`` is the seat that acted after the last of them
+        when no play follows it."""
+        play = self.play
+        deck = self.rules.deck
+        for i in range(start, stop):
+            s, c = plays[i]
+            bit = 0 if c is None else 1 << c
+            out = deck & ~self.gone & ~bit
+            if isinstance(play, TrickPlay):
+                assert c is not None, "only domino has passes"
+                self.shown[s] |= _not_held(_trick_door(play, c), out, bit)
+                play.play(c)
+            else:
+                following = plays[i + 1][0] if i + 1 < len(plays) else then
+                self.shown[s] |= _not_held(_domino_door(play, s, c, moved_on=following != s), out, bit)
+                play.turn = s
+                play.play(c)
+            self.gone |= bit
 
 
-def _shown_by_follow(prior: tuple[int, ...], c: int, trump: int | None, penalty: int, r: Rules) -> int:
-    """The cards a seat cannot have held when it played ``c`` after ``prior`` in a trick."""
-    led_mask = SUIT_MASKS[prior[0] // 13]
-    bit = 1 << c
-    if trump is None:
-        if bit & led_mask:
-            if not penalty:
-                return 0
-            high = max(x for x in prior if (1 << x) & led_mask)
-            forced = penalty & led_mask & ((1 << high) - 1)
-            return 0 if bit & forced else forced
-        shown = led_mask
-        if penalty and not bit & penalty:
-            shown |= penalty
-        return shown
-    flags = r.flags
-    trump_mask = SUIT_MASKS[trump]
-    top = max((x for x in prior if (1 << x) & trump_mask), default=-1)
-    if led_mask == trump_mask:
-        if not bit & trump_mask:
-            return trump_mask
-        if flags.overtrump_required and c < top:
-            return trump_mask & _above(top)
+_LOCK = threading.Lock()
+_PROGRESS: OrderedDict[tuple[Any, ...], _Progress] = OrderedDict()
+"""The latest progress per deal (its rules, number, declarer, choices and calls): a bot asks
+again after each play, and reads only the plays since (a few hundred deals kept)."""
+
+
+def _not_held(allows: Callable[[int], bool], out: int, bit: int) -> int:
+    """The cards ``x`` of ``out`` such that the play ``bit`` is not allowed from ``{x} | bit``."""
+    if not out or allows(out | bit):
         return 0
-    if bit & led_mask:
-        return 0
-    shown = led_mask
-    if bit & trump_mask:
-        if top >= 0 and flags.overtrump_required and c < top:
-            shown |= trump_mask & _above(top)
-        return shown
-    if top < 0:
-        if flags.must_trump_when_void:
-            shown |= trump_mask
-    else:
-        if flags.overtrump_required:
-            shown |= trump_mask & _above(top)
-        if flags.undertrump_required:
-            shown |= trump_mask
+    shown = 0
+    for x in cards_of(out):
+        if not allows(1 << x | bit):
+            shown |= 1 << x
     return shown
 
 
-def _domino_facts(view: SeatView, r: Rules, excluded: list[int]) -> None:
-    flags = r.flags
-    start = None if flags.domino_start == "first_card" or view.rank is None else RANKS.index(view.rank)
-    removed = r.removed if flags.removed_card_rule == "laid" else 0
-    # The rows alone: every seat holds only a marker bit outside the deck, so laying
-    # a card never puts a seat out and the domino code keeps the rows for us.
-    rows = DominoPlay(
-        [_MARKER] * view.players,
-        view.declarer or 0,
-        start,
-        direction=r.direction,
-        low_rank=r.ruleset.low_rank,
-        removed=removed,
-    )
-    laid_by = [0] * view.players
-    plays = view.plays
-    for i, (s, c) in enumerate(plays):
+def _trick_door(play: TrickPlay, c: int) -> Callable[[int], bool]:
+    """Whether the trick play, as it stands, would let the seat to play holding a hand play ``c``."""
+    trick, before = list(play.trick), play.played
+
+    def allows(hand: int) -> bool:
+        return bool(play.legal_for(hand, trick, before) >> c & 1)
+
+    return allows
+
+
+def _domino_door(play: DominoPlay, seat: int, c: int | None, moved_on: bool) -> Callable[[int], bool]:
+    """Whether the domino play would have let ``seat`` holding a hand lay ``c`` (or pass, for
+    None) and, when the turn moved on after it, would have moved on too (an ace laid under
+    ``domino_ace_replays`` keeps the turn of a seat that can still lay a card)."""
+
+    def allows(hand: int) -> bool:
+        probe = play.copy()
+        probe.turn = seat
+        probe.hands[seat] = hand
+        legal = probe.legal_mask()
         if c is None:
-            excluded[s] |= rows.playable()
-            continue
-        rows.turn = s
-        rows.hands[s] |= 1 << c
-        rows.play(c)
-        laid_by[s] += 1
-        if flags.domino_ace_replays and c % 13 == ACE and laid_by[s] < r.cards_each:
-            following = plays[i + 1][0] if i + 1 < len(plays) else view.to_act
-            if following != s:
-                excluded[s] |= rows.playable()
+            return not legal
+        if not legal >> c & 1:
+            return False
+        if not moved_on:
+            return True
+        probe.play(c)
+        return probe.turn != seat
+
+    return allows
 
 
-_MARKER = 1 << 60
+def _anything_held(view: SeatView, r: Rules) -> Deal:
+    """The view's deal with every seat holding the whole deck, replayed up to its first play."""
+    assert view.declarer is not None and view.contract is not None
+    available = [r.contract(view.contract)]
+    deal = Deal(r, view.deal_number - 1, view.declarer, [r.deck] * view.players, available, forced_of(view, r))
+    replay_choices(deal, view)
+    return deal
 
 
 def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
@@ -285,7 +339,7 @@ def _matched_hands(
 
     for c in cards:
         if not place(c, set()):
-            raise ValueError("no deal agrees with this view: the view's facts contradict each other")
+            raise ViewError("no deal agrees with this view: the view's facts contradict each other")
     hands = [0] * hidden.players
     for s, cs in held.items():
         hands[s] = mask_of(cs)
@@ -357,6 +411,13 @@ class WorldDeals:
 
 def replay_public(deal: Deal, view: SeatView) -> None:
     """Apply the public actions of ``view`` (contract, trump, rank, calls, plays) to ``deal``."""
+    replay_choices(deal, view)
+    for _, c in view.plays:
+        deal.play_unchecked(c)
+
+
+def replay_choices(deal: Deal, view: SeatView) -> None:
+    """Apply the public actions of ``view`` that come before the play (contract, trump, rank, calls)."""
     if view.contract is not None and deal.contract is None:
         deal.apply_unchecked(Declare(view.contract))
     if view.trump is not None and deal.phase is Phase.TRUMP:
@@ -365,13 +426,3 @@ def replay_public(deal: Deal, view: SeatView) -> None:
         deal.apply_unchecked(NameRank(RANKS.index(view.rank)))
     for _, _, doubles, redoubles in view.calls:
         deal.apply_unchecked(Call(double=doubles, redouble=redoubles))
-    for _, c in view.plays:
-        deal.play_unchecked(c)
-
-
-def conceal(deal: Deal, seat: int) -> Deal:
-    """Blank every hand but ``seat``'s in the deal's play state, so nothing can read them."""
-    play = deal.tricks if deal.tricks is not None else deal.domino
-    if play is not None:
-        play.hands = [h if s == seat else 0 for s, h in enumerate(play.hands)]
-    return deal
