@@ -32,7 +32,7 @@ PAYLOADS = [
     "<a href=javascript:__pwned=1>go</a>",
     "${__pwned=1}{{__pwned=1}}",
     "<details open ontoggle=__pwned=1>",
-    "\u202e<img src=x onerror=__pwned=1>",
+    "\u202e<img src=x onerror=__pwned=1>\u202c",
     '<iframe srcdoc="<b>x</b>">',
     "\uff1cscript\uff1e__pwned=1\uff1c/script\uff1e",
     "<style>*{display:none}</style>",
@@ -44,7 +44,7 @@ TITLES = [
     '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
     "<img src=x onerror=alert(document.domain)>",
     '<a href="javascript:__pwned=1">click</a><svg/onload=__pwned=1>',
-    "\u202e\u2066<script>__pwned=1</script>\u2069 ${`${__pwned=1}`}",
+    "\u202e\u2066<script>__pwned=1</script>\u2069\u202c ${`${__pwned=1}`}",
 ]
 """Titles (up to 120 characters)."""
 

@@ -128,6 +128,71 @@ def test_bad_names_are_refused_naming_the_field(client: TestClient) -> None:
     assert client.get(f"/api/sheets/{sheet['id']}").json()["title"] == "Friday"
 
 
+UNCLOSED_BIDI = [
+    "\u202eAnn",
+    "Ann\u202b",
+    "\u2067Ann",
+    "x\u202d\u202ay\u202c",
+    "Ann\u202c",
+    "Ann\u2069",
+]
+"""Names holding a bidirectional override, embedding or isolate they do not close (or a close they did not
+open): shown on a page, such a name turns the page's own text after it around ("Ann's contract 1 of 7"
+would read ".7 fo 1 tcartnoc s'nnA")."""
+
+
+def test_a_name_that_would_turn_the_text_after_it_around_is_refused(client: TestClient) -> None:
+    for bad in UNCLOSED_BIDI:
+        seats = [{"kind": "human", "name": bad}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+        res = send(client, "POST", "/api/tables", {"variant": "classic", "seats": seats})
+        assert res.status_code == 400 and "seat 0 name" in res.json()["error"]["message"], (bad, res.text)
+        assert "close" in res.json()["error"]["message"]
+        res = send(client, "POST", "/api/sheets", {"players": [bad, *NAMES[1:]]})
+        assert res.status_code == 422 and res.json()["error"]["kind"] == "players", (bad, res.text)
+        res = send(client, "POST", "/api/sheets", {"players": NAMES, "title": bad})
+        assert res.status_code == 422 and "title" in res.json()["error"]["message"], (bad, res.text)
+    for fine in [
+        "\u202eAnn\u202c",
+        "\u2068a\u202eb\u2069",
+        "\u2067\u05e9\u05e8\u05d4\u2069 Lee",
+        "\u200fRLM mark",
+        "<b>\u202ex\u202c</b>",
+    ]:
+        made = send(client, "POST", "/api/sheets", {"players": [fine, *NAMES[1:]], "title": fine})
+        assert made.status_code == 200, (fine, made.text)
+        assert made.json()["sheet"]["players"][0] == fine and made.json()["title"] == fine
+
+
+def test_a_query_parameter_of_the_wrong_type_is_a_typed_refusal(client: TestClient) -> None:
+    """``?limit=abc`` is refused in the API's own error shape, naming the parameter, not in the framework's."""
+    for query in ("limit=abc", "limit=1.5", "limit=", "status=open&limit=%ED%A0%80"):
+        res = client.get(f"/api/tables?{query}")
+        assert res.status_code == 400, (query, res.status_code, res.text)
+        error = res.json()["error"]
+        assert error["code"] == "bad_request" and "limit" in error["message"] and "whole number" in error["message"]
+        assert "Input should" not in res.text and "detail" not in res.json(), res.text
+    assert client.get("/api/tables?limit=3").status_code == 200
+
+
+def test_a_version_that_is_not_a_number_is_refused_not_echoed(client: TestClient) -> None:
+    """The ``version`` a change carries is a whole number; text (a lone surrogate too) is refused, never echoed."""
+    sheet = client.post("/api/sheets", json={"players": NAMES, "title": "Friday"}).json()
+    before = client.get(f"/api/sheets/{sheet['id']}").json()
+    for version in ["x\ud800", "1", 1.5, True, [1], {"v": 1}]:
+        for route, body in [
+            ("changes", {"change": "add", "entry": {"contract": "no-king"}}),
+            ("undo", {}),
+            ("redo", {}),
+        ]:
+            res = send(client, "POST", f"/api/sheets/{sheet['id']}/{route}", {**body, "version": version})
+            assert res.status_code == 400, (route, version, res.status_code, res.text)
+            error = res.json()["error"]
+            assert error["kind"] == "request" and "version" in error["message"] and "\ud800" not in error["message"]
+        res = send(client, "PATCH", f"/api/sheets/{sheet['id']}", {"title": "Saturday", "version": version})
+        assert res.status_code == 400, (version, res.text)
+    assert client.get(f"/api/sheets/{sheet['id']}").json() == before
+
+
 def test_a_deeply_nested_frame_is_a_typed_refusal(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'frames.db'}")
     with ServerThread(app) as server:

@@ -60,6 +60,20 @@ def test_csv_has_a_row_per_deal_and_the_totals() -> None:
     assert [rows[4][7 + 4 * s + 3] for s in range(4)] == [str(t) for t in sheet.totals]
 
 
+def test_csv_cells_a_spreadsheet_would_run_as_a_formula_are_written_as_text() -> None:
+    """A name starting with = + - @ (or a tab or a carriage return) is what a spreadsheet runs as a
+    formula when it opens the file; each such cell starts with an apostrophe, which shows it as typed."""
+    names = ['=HYPERLINK("http://evil.example","x")', "+1+1", "@SUM(A1)", "-2+3"]
+    sheet = Sheet.new("classic", players=names, first_declarer=0).add(DealEntry("no-king", doubles=(Double(1, 0),)))
+    rows = list(csv.reader(io.StringIO(sheet_csv(sheet))))
+    texts = [cell for row in rows for cell in row if not re.fullmatch(r"-?[0-9]+", cell)]
+    assert not [cell for cell in texts if cell[:1] in ("=", "+", "-", "@", "\t", "\r")], texts
+    assert rows[0][7] == "'" + names[0] + " hand" and rows[1][1] == "'" + names[0]
+    assert rows[1][5] == "'+1+1>" + names[0]
+    plain = list(csv.reader(io.StringIO(sheet_csv(small_sheet()))))
+    assert plain[0][7] == "Ann hand" and "-37" in plain[2]  # names and scores as they were
+
+
 def test_printable_html_is_laid_out_like_the_paper_sheet() -> None:
     sheet = Sheet.from_record(tallied(played_record("classic")))
     page = sheet_html(sheet, "club <night>")

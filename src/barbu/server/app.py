@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -83,6 +84,27 @@ _STATUS = {
 
 def _error(e: ProtocolError) -> JSONResponse:
     return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=_STATUS.get(e.code, 400))
+
+
+_EXPECTED = {"int_parsing": "a whole number", "int_from_float": "a whole number", "missing": "given"}
+"""What a parameter the framework checks must be, by the kind of its refusal."""
+
+
+def _invalid_parameter(_request: Request, exc: Exception) -> JSONResponse:
+    """A query or path parameter of the wrong type, refused in the API's own shape (not the framework's).
+
+    >>> import json
+    >>> exc = RequestValidationError([{"type": "int_parsing", "loc": ("query", "limit"), "msg": "…"}])
+    >>> json.loads(_invalid_parameter(None, exc).body)["error"]["message"]  # type: ignore[arg-type]
+    'the query parameter limit must be a whole number'
+    """
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    first = errors[0] if errors else {}
+    loc = [str(part) for part in first.get("loc", ())]
+    where, name = (loc[0], loc[-1]) if len(loc) >= 2 else ("request", "value")
+    expected = _EXPECTED.get(str(first.get("type")), "valid")
+    message = f"the {where} parameter {name} must be {expected}"
+    return JSONResponse({"error": {"code": "bad_request", "kind": "bad_request", "message": message}}, status_code=400)
 
 
 class Connection:
@@ -190,6 +212,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             store.dispose()
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_exception_handler(RequestValidationError, _invalid_parameter)
     app.add_middleware(
         BodyLimit,
         limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,

@@ -16,7 +16,8 @@ change something (any method but GET, HEAD and OPTIONS) and on every WebSocket h
 
 A refused HTTP request gets a 403 JSON error with code ``cross_origin`` and never reaches
 its route; a refused WebSocket handshake is closed with code 1008 (policy violation)
-before the connection is accepted, so no message is ever read. A body sent to a
+before the connection is accepted (uvicorn answers such a handshake with HTTP 403), so no
+message is ever read. A body sent to a
 state-changing route must be ``application/json`` (415 ``content_type`` otherwise): an
 HTML form, the one cross-site request a browser sends without asking the server first,
 can only send form encodings or plain text.

@@ -291,6 +291,10 @@ class SheetService:
         with self._locked(sheet_id):
             stored = self._get(sheet_id)
             version = body.get("version")
+            if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+                raise RequestError(
+                    "request", 'version must be the whole number the sheet showed (its "version"), or left out'
+                )
             if version is not None and version != stored.version:
                 raise Stale(
                     f"the sheet was changed elsewhere (it is at version {stored.version}, the page showed "

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from barbu.sheet.doubles import Double, SheetError
@@ -56,12 +56,39 @@ def doubles_text(doubles: tuple[Double, ...], names: tuple[str, ...]) -> str:
     return " ".join(f"{names[d.doubler]}{'>>' if d.redoubled else '>'}{names[d.doubled]}" for d in doubles)
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a cell a spreadsheet would run as a formula begins."""
+
+
+def as_text(cell: object) -> object:
+    """A CSV cell as a spreadsheet shows it typed: text that would start a formula gets an apostrophe.
+
+    Numbers stay numbers; only text (names, the doubles written with names) is guarded.
+
+    >>> as_text("=1+1"), as_text("Ann"), as_text(-37)
+    ("'=1+1", 'Ann', -37)
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
+class _TextWriter:
+    """A ``csv.writer`` whose every text cell goes through :func:`as_text`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
+
+    def writerow(self, row: Sequence[object]) -> None:
+        self._writer.writerow([as_text(cell) for cell in row])
+
+
 def sheet_csv(sheet: Sheet) -> str:
     """One row per deal: declarer, contract, trump, rank, doubles, status, then for each
     player its hand score (raw), doubling adjustment, deal score and running total; a last
-    row holds the totals."""
+    row holds the totals. Text a spreadsheet would run as a formula starts with an apostrophe."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _TextWriter(out)
     header = ["deal", "declarer", "contract", "trump", "rank", "doubles", "status"]
     for name in sheet.players:
         header += [f"{name} hand", f"{name} doubling", f"{name} score", f"{name} total"]
@@ -116,4 +143,14 @@ def export_sheet(sheet: Sheet, fmt: str, path: str | None, title: str = "") -> s
     return f"wrote {path}"
 
 
-__all__ = ["FORMATS", "doubles_text", "export_sheet", "read_record", "read_record_file", "record_text", "sheet_csv"]
+__all__ = [
+    "FORMATS",
+    "FORMULA_STARTS",
+    "as_text",
+    "doubles_text",
+    "export_sheet",
+    "read_record",
+    "read_record_file",
+    "record_text",
+    "sheet_csv",
+]
