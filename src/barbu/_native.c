@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
@@ -1052,6 +1053,339 @@ static PyObject *py_finish(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(value);
 }
 
+/* ---- TrickCore: barbu.tricks.TrickPlay's state and hot path as one C type ---------------
+ *
+ * The Python-driven fast door plays one card at a time; this type makes each card one C
+ * call. Its fields are those of the pure TrickPlay, and hands, trick, captured and winners
+ * stay Python lists (the source of truth, as in the pure class): callers may read them
+ * and replace them as before. legal_mask and play repeat TrickPlay's facts through the
+ * kernels above (legal_for, taker); the rules are read once from the TrickRules value.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hands, *trick, *captured, *winners, *rules;
+    int players, tricks_total, leader, turn;
+    char finished;
+    unsigned long long played;
+    long long legal;
+    TP r; /* the rules' fields only: players, direction, trump, heart rule, penalty, ... */
+} TrickCore;
+
+static int core_read_rules(TrickCore *self, PyObject *rules) {
+    static const char *names[] = {"trump", "direction", "heart_lead", "penalty", "early_end",
+                                  "must_trump_when_void", "overtrump_required", "undertrump_required"};
+    PyObject *v[8] = {NULL};
+    int ok = -1;
+    for (int i = 0; i < 8; i++)
+        if (!(v[i] = PyObject_GetAttrString(rules, names[i]))) goto done;
+    TP r;
+    memset(&r, 0, sizeof r);
+    if (v[0] == Py_None)
+        r.trump = -1;
+    else {
+        long t = PyLong_AsLong(v[0]);
+        if (t == -1 && PyErr_Occurred()) goto done;
+        if (t < 0 || t > 3) goto bad;
+        r.trump = (int)t;
+    }
+    long d = PyLong_AsLong(v[1]);
+    if (d == -1 && PyErr_Occurred()) goto done;
+    if (d != 1 && d != -1) goto bad;
+    r.direction = (int)d;
+    if (!PyUnicode_Check(v[2])) goto bad;
+    if (PyUnicode_CompareWithASCIIString(v[2], "free") == 0)
+        r.heart_rule = 0;
+    else if (PyUnicode_CompareWithASCIIString(v[2], "broken") == 0)
+        r.heart_rule = r.heart_broken = 1;
+    else if (PyUnicode_CompareWithASCIIString(v[2], "strict") == 0)
+        r.heart_rule = 1;
+    else
+        goto bad;
+    if (get_mask(v[3], &r.penalty) < 0 || get_mask(v[4], &r.early_end) < 0) goto done;
+    int flags[3];
+    for (int i = 0; i < 3; i++)
+        if ((flags[i] = PyObject_IsTrue(v[5 + i])) < 0) goto done;
+    r.must_trump = flags[0];
+    r.overtrump = flags[1];
+    r.undertrump = flags[2];
+    r.players = self->r.players;
+    self->r = r;
+    Py_INCREF(rules);
+    Py_XSETREF(self->rules, rules);
+    ok = 0;
+    goto done;
+bad:
+    PyErr_SetString(PyExc_ValueError,
+                    "trick rules need a trump of None or 0-3, a direction of 1 or -1 and a heart lead of "
+                    "free, strict or broken");
+done:
+    for (int i = 0; i < 8; i++) Py_XDECREF(v[i]);
+    return ok;
+}
+
+static int core_bad_state(void) {
+    PyErr_SetString(PyExc_ValueError,
+                    "a trick play needs 2 to 6 seats, list fields of one entry per seat, the seat to act "
+                    "in range and cards 0 to 51");
+    return -1;
+}
+
+/* The cards of the current trick, read from the list. */
+static int core_trick(TrickCore *self, int *trick, int *tlen) {
+    PyObject *t = self->trick;
+    if (!t || !PyList_Check(t) || PyList_GET_SIZE(t) >= self->players) return core_bad_state();
+    *tlen = (int)PyList_GET_SIZE(t);
+    for (int i = 0; i < *tlen; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(t, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > 51) return core_bad_state();
+        trick[i] = (int)c;
+    }
+    return 0;
+}
+
+static int core_seat_list(PyObject *list, int players) {
+    return list && PyList_Check(list) && PyList_GET_SIZE(list) == players ? 0 : core_bad_state();
+}
+
+static int core_turn(TrickCore *self) {
+    if (self->players < 2 || self->players > MAXP || self->turn < 0 || self->turn >= self->players ||
+        core_seat_list(self->hands, self->players) < 0)
+        return core_bad_state();
+    return 0;
+}
+
+static int core_init(TrickCore *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"hands", "leader", "rules", NULL};
+    PyObject *hands, *rules;
+    int leader;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO", kw, &hands, &leader, &rules)) return -1;
+    PyObject *list = PySequence_List(hands);
+    if (!list) return -1;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n) {
+        Py_DECREF(list);
+        return core_bad_state();
+    }
+    uint64_t first;
+    if (get_mask(PyList_GET_ITEM(list, 0), &first) < 0) {
+        Py_DECREF(list);
+        return -1;
+    }
+    PyObject *captured = PyList_New(n), *trick = PyList_New(0), *winners = PyList_New(0);
+    if (!captured || !trick || !winners) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *zero = PyLong_FromLong(0);
+        if (!zero) goto fail;
+        PyList_SET_ITEM(captured, i, zero);
+    }
+    self->players = self->r.players = (int)n;
+    if (core_read_rules(self, rules) < 0) goto fail;
+    Py_XSETREF(self->hands, list);
+    Py_XSETREF(self->captured, captured);
+    Py_XSETREF(self->trick, trick);
+    Py_XSETREF(self->winners, winners);
+    self->tricks_total = __builtin_popcountll(first);
+    self->leader = self->turn = leader;
+    self->played = 0;
+    self->finished = 0;
+    self->legal = -1;
+    return 0;
+fail:
+    Py_DECREF(list);
+    Py_XDECREF(captured);
+    Py_XDECREF(trick);
+    Py_XDECREF(winners);
+    return -1;
+}
+
+static int core_traverse(TrickCore *self, visitproc visit, void *arg) {
+    Py_VISIT(self->hands);
+    Py_VISIT(self->trick);
+    Py_VISIT(self->captured);
+    Py_VISIT(self->winners);
+    Py_VISIT(self->rules);
+    return 0;
+}
+
+static int core_clear(TrickCore *self) {
+    Py_CLEAR(self->hands);
+    Py_CLEAR(self->trick);
+    Py_CLEAR(self->captured);
+    Py_CLEAR(self->winners);
+    Py_CLEAR(self->rules);
+    return 0;
+}
+
+static void core_dealloc(TrickCore *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    core_clear(self);
+    tp->tp_free((PyObject *)self); /* a Python subclass's dealloc releases its type itself */
+}
+
+static PyObject *core_legal_mask(TrickCore *self, PyObject *unused) {
+    if (self->legal < 0) {
+        int trick[MAXP], tlen;
+        uint64_t hand;
+        if (core_turn(self) < 0 || core_trick(self, trick, &tlen) < 0 ||
+            get_mask(PyList_GET_ITEM(self->hands, self->turn), &hand) < 0)
+            return NULL;
+        self->legal = (long long)legal_for(&self->r, hand, trick, tlen, self->played);
+    }
+    return PyLong_FromLongLong(self->legal);
+}
+
+static int list_or(PyObject *list, int i, uint64_t bits, int clear) {
+    uint64_t m;
+    if (get_mask(PyList_GET_ITEM(list, i), &m) < 0) return -1;
+    PyObject *v = PyLong_FromUnsignedLongLong(clear ? (m & ~bits) : (m | bits));
+    if (!v) return -1;
+    return PyList_SetItem(list, i, v);
+}
+
+static PyObject *core_play(TrickCore *self, PyObject *arg) {
+    long card = PyLong_AsLong(arg);
+    if (card == -1 && PyErr_Occurred()) return NULL;
+    int trick[MAXP], tlen;
+    if (card < 0 || card > 51 || core_turn(self) < 0 || core_trick(self, trick, &tlen) < 0) {
+        if (!PyErr_Occurred()) core_bad_state();
+        return NULL;
+    }
+    self->legal = -1;
+    int seat = self->turn;
+    if (list_or(self->hands, seat, 1ULL << card, 1) < 0 || PyList_Append(self->trick, arg) < 0) return NULL;
+    trick[tlen++] = (int)card;
+    if (tlen < self->players) {
+        self->turn = next_seat(&self->r, seat);
+        Py_RETURN_NONE;
+    }
+    uint64_t mask = 0;
+    for (int i = 0; i < tlen; i++) mask |= 1ULL << trick[i];
+    int w = taker(&self->r, trick, tlen, mask, self->leader);
+    if (core_seat_list(self->captured, self->players) < 0 || !PyList_Check(self->winners) ||
+        list_or(self->captured, w, mask, 0) < 0)
+        return NULL;
+    PyObject *wo = PyLong_FromLong(w), *fresh = PyList_New(0);
+    if (!wo || !fresh || PyList_Append(self->winners, wo) < 0) {
+        Py_XDECREF(wo);
+        Py_XDECREF(fresh);
+        return NULL;
+    }
+    Py_DECREF(wo);
+    Py_SETREF(self->trick, fresh);
+    self->played |= mask;
+    self->leader = self->turn = w;
+    uint64_t early = self->r.early_end;
+    if (PyList_GET_SIZE(self->winners) == self->tricks_total || (early && (self->played & early) == early))
+        self->finished = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *core_copy(TrickCore *self, PyObject *unused) {
+    PyTypeObject *tp = Py_TYPE(self);
+    TrickCore *o = (TrickCore *)tp->tp_alloc(tp, 0);
+    if (!o) return NULL;
+    o->hands = PySequence_List(self->hands);
+    o->trick = PySequence_List(self->trick);
+    o->captured = PySequence_List(self->captured);
+    o->winners = PySequence_List(self->winners);
+    if (!o->hands || !o->trick || !o->captured || !o->winners) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    Py_XINCREF(self->rules);
+    o->rules = self->rules;
+    o->players = self->players;
+    o->tricks_total = self->tricks_total;
+    o->leader = self->leader;
+    o->turn = self->turn;
+    o->finished = self->finished;
+    o->played = self->played;
+    o->legal = self->legal;
+    o->r = self->r;
+    return (PyObject *)o;
+}
+
+static PyObject *core_set_hands(TrickCore *self, PyObject *hands) {
+    PyObject *list = PySequence_List(hands);
+    if (!list) return NULL;
+    Py_XSETREF(self->hands, list);
+    self->legal = -1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *core_get_rules(TrickCore *self, void *closure) {
+    if (!self->rules) Py_RETURN_NONE;
+    Py_INCREF(self->rules);
+    return self->rules;
+}
+
+static int core_set_rules(TrickCore *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "a trick play's rules cannot be deleted");
+        return -1;
+    }
+    return core_read_rules(self, value);
+}
+
+static PyObject *core_get_players(TrickCore *self, void *closure) { return PyLong_FromLong(self->players); }
+
+static int core_set_players(TrickCore *self, PyObject *value, void *closure) {
+    long n = value ? PyLong_AsLong(value) : -1;
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 2 || n > MAXP) return core_bad_state();
+    self->players = self->r.players = (int)n;
+    return 0;
+}
+
+static PyMethodDef core_methods[] = {
+    {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
+     "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
+    {"play", (PyCFunction)core_play, METH_O, "play(card) -> play card for the seat to act, unchecked"},
+    {"copy", (PyCFunction)core_copy, METH_NOARGS, "copy() -> an independent copy, cheap enough for search"},
+    {"set_hands", (PyCFunction)core_set_hands, METH_O,
+     "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef core_members[] = {
+    {"hands", T_OBJECT_EX, offsetof(TrickCore, hands), 0, "each seat's cards, as masks"},
+    {"trick", T_OBJECT_EX, offsetof(TrickCore, trick), 0, "the cards of the current trick, in order"},
+    {"captured", T_OBJECT_EX, offsetof(TrickCore, captured), 0, "each seat's captured cards, as masks"},
+    {"winners", T_OBJECT_EX, offsetof(TrickCore, winners), 0, "the winner of each trick so far"},
+    {"tricks_total", T_INT, offsetof(TrickCore, tricks_total), 0, "the tricks of the deal"},
+    {"leader", T_INT, offsetof(TrickCore, leader), 0, "the seat that led the current trick"},
+    {"turn", T_INT, offsetof(TrickCore, turn), 0, "the seat to act"},
+    {"finished", T_BOOL, offsetof(TrickCore, finished), 0, "True once the play is over"},
+    {"played", T_ULONGLONG, offsetof(TrickCore, played), 0, "the cards of the finished tricks"},
+    {"_legal", T_LONGLONG, offsetof(TrickCore, legal), 0, "the cached legal mask (-1: not computed)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef core_getset[] = {
+    {"rules", (getter)core_get_rules, (setter)core_set_rules, "the deal's TrickRules", NULL},
+    {"players", (getter)core_get_players, (setter)core_set_players, "the number of seats", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject TrickCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.TrickCore",
+    .tp_basicsize = sizeof(TrickCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The state and hot path of barbu.tricks.TrickPlay in compiled code (see barbu.tricks).",
+    .tp_new = PyType_GenericNew,
+    .tp_free = PyObject_GC_Del,
+    .tp_init = (initproc)core_init,
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
+    .tp_methods = core_methods,
+    .tp_members = core_members,
+    .tp_getset = core_getset,
+};
+
 static PyMethodDef methods[] = {
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
@@ -1070,7 +1404,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "barbu._native", "Com
 
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0) {
+    if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0 || PyType_Ready(&TrickCoreType) < 0 ||
+              PyModule_AddObjectRef(m, "TrickCore", (PyObject *)&TrickCoreType) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -47,6 +47,7 @@ __all__ = [
     "solve",
     "status",
     "step",
+    "trick_core",
 ]
 
 
@@ -122,6 +123,16 @@ def pack(t: TrickPlay) -> Packed:
         tuple(t.captured),
         tuple(t.winners),
     )
+
+
+def trick_core() -> type | None:
+    """The compiled trick-play state (``TrickCore``) :class:`barbu.tricks.TrickPlay` is
+    built on, or None on the pure path.
+
+    >>> trick_core() is None or trick_core().__name__ == "TrickCore"
+    True
+    """
+    return None if _native is None else getattr(_native, "TrickCore", None)
 
 
 def _require() -> ModuleType:
