@@ -16,14 +16,14 @@ from collections.abc import Iterator
 import pytest
 
 from barbu import Game, accel, seat_view
-from barbu.actions import Action
+from barbu.actions import Action, Play
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.endgame import solve
 from barbu.bots.search import SearchBot
 from barbu.cards import cards_of
 from barbu.deal import Deal, Phase
 from barbu.rulesets import RULE_SETS, rules
-from barbu.tricks import TrickPlay, TrickRules
+from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 from barbu.view import SeatView
 
 PURE = os.environ.get("BARBU_PURE") == "1"
@@ -69,13 +69,90 @@ def _trick_games(variant: str, games: int) -> Iterator[tuple[Game, Deal]]:
             game.apply(actions[rng.randrange(len(actions))])
 
 
+TRICK_FIELDS = ("hands", "trick", "captured", "winners", "leader", "turn", "played", "finished", "tricks_total")
+
+
+def _pure(t: TrickPlay) -> PureTrickPlay:
+    """``t``'s state as the pure-Python reference holds it."""
+    p = PureTrickPlay(list(t.hands), t.leader, t.rules)
+    for name in TRICK_FIELDS:
+        value = getattr(t, name)
+        setattr(p, name, list(value) if isinstance(value, list) else value)
+    return p
+
+
+def _state(t: TrickPlay | PureTrickPlay) -> tuple[object, ...]:
+    return tuple((type(v), v) for v in (getattr(t, name) for name in (*TRICK_FIELDS, "players", "rules")))
+
+
+@needs_native
+def test_trick_play_is_compiled_when_the_accelerator_is_in_use() -> None:
+    assert issubclass(TrickPlay, accel._require().TrickCore)
+    assert not issubclass(PureTrickPlay, accel._require().TrickCore)
+
+
+@needs_native
+@pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
+def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: str) -> None:
+    """Every card of seeded games through the compiled state and the pure one in lockstep:
+    the same legal mask before each card, the same fields after it (types included), the
+    same copies and the same result."""
+    rng = random.Random(f"lockstep:{variant}")
+    plays = 0
+    for g in range(2):
+        options = FLAG_SETS.get(variant)
+        game = Game.new("classic" if options else variant, options, seed=f"lockstep:{variant}:{g}")
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            if deal.phase is Phase.PLAY and deal.tricks is not None:
+                t = deal.tricks
+                assert isinstance(t, accel._require().TrickCore)
+                if not deal.plays:
+                    shadow = PureTrickPlay(list(deal.dealt or ()), deal.declarer, t.rules)
+                assert _state(t) == _state(shadow)
+                assert t.legal_mask() == shadow.legal_mask() == accel.legal_mask(t)
+                assert _state(t.copy()) == _state(shadow.copy())
+                card = rng.choice(cards_of(t.legal_mask()))
+                game.apply(Play(card))
+                shadow.play(card)
+                plays += 1
+                assert _state(t) == _state(shadow)
+                assert t.result() == shadow.result()
+                continue
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    assert plays > 0
+
+
+@needs_native
+def test_compiled_trick_play_refuses_what_the_core_could_not_make() -> None:
+    rules = TrickRules()
+    with pytest.raises(ValueError, match="2 to 6 seats"):
+        TrickPlay([0b1], leader=0, rules=rules)
+    with pytest.raises(ValueError, match="2 to 6 seats"):
+        TrickPlay([0b1, 0b10], leader=2, rules=rules)
+    with pytest.raises(ValueError, match="heart lead"):
+        TrickPlay([0b1, 0b10], leader=0, rules=TrickRules(heart_lead="sometimes"))
+    t = TrickPlay([0b1, 0b10], leader=0, rules=rules)
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        t.play(52)
+    t.turn = 5
+    with pytest.raises(ValueError, match="the seat to act in range"):
+        t.legal_mask()
+    t.turn = 0
+    t.hands = [1 << 60, 0]
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        t.legal_mask()
+
+
 @needs_native
 @pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
 def test_legal_cards_states_and_scores_are_identical(variant: str) -> None:
     seen_end = 0
     for game, deal in _trick_games(variant, 2):
-        t = deal.tricks
-        assert t is not None and deal.contract is not None
+        assert deal.tricks is not None and deal.contract is not None
+        t = _pure(deal.tricks)
         state = accel.pack(t)
         assert accel.legal_mask(t) == t.legal_mask()
         for c in cards_of(t.legal_mask()):

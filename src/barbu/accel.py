@@ -32,7 +32,7 @@ from barbu.contracts import Contract, DealShape, TrickResult
 if TYPE_CHECKING:
     from barbu.deal import Deal
     from barbu.rulesets import Rules
-    from barbu.tricks import TrickPlay
+    from barbu.tricks import PureTrickPlay, TrickPlay
 
 __all__ = [
     "NATIVE",
@@ -99,7 +99,7 @@ def status() -> str:
     return "barbu: compiled accelerator not built (no C compiler at install?); the pure-Python path is used"
 
 
-def pack(t: TrickPlay) -> Packed:
+def pack(t: TrickPlay | PureTrickPlay) -> Packed:
     """``t``'s state as a tuple of plain ints (the compiled kernels' input)."""
     r = t.rules
     return (
@@ -141,7 +141,7 @@ def _require() -> ModuleType:
     return _native
 
 
-def legal_mask(t: TrickPlay) -> int:
+def legal_mask(t: TrickPlay | PureTrickPlay) -> int:
     """The compiled :meth:`~barbu.tricks.TrickPlay.legal_mask` of ``t`` (0 once finished)."""
     return int(_require().legal(pack(t)))
 

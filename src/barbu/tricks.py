@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from barbu.accel import trick_core
 from barbu.cards import HEARTS, SUIT_MASKS
@@ -216,7 +216,7 @@ class PureTrickPlay(_TrickFacts):
         self.finished = False
         self._legal = -1
 
-    def copy(self) -> PureTrickPlay:
+    def copy(self) -> Self:
         """An independent copy, cheap enough for search."""
         other = type(self).__new__(type(self))
         # Every slot, spelled out: several times faster than a loop over __slots__.
@@ -268,6 +268,7 @@ class PureTrickPlay(_TrickFacts):
         early_end = self.rules.early_end
         if len(self.winners) == self.tricks_total or (early_end and self.played & early_end == early_end):
             self.finished = True
+
 
 if TYPE_CHECKING:
     _State = PureTrickPlay
