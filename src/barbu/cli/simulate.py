@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from barbu.bots import BOT_LEVELS, make_bot
+from barbu.bots import BOT_LEVELS, LegalChooser, make_bot
 from barbu.game import Game
 from barbu.record import game_to_record
 from barbu.rulesets import parse_options
@@ -40,7 +40,9 @@ def simulate(
 ) -> list[GameResult]:
     """Play ``games`` whole games; game ``i`` is dealt from the seed ``"{seed}:{i}"``.
 
-    ``bots`` names the level of each seat (one name: every seat).
+    ``bots`` names the level of each seat (one name: every seat). A bot that decides from
+    its legal actions alone (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is
+    given them without the rest of its view, which it would not read.
     """
     out = []
     for i in range(games):
@@ -51,10 +53,15 @@ def simulate(
         if len(levels) != n:
             raise ValueError(f"{variant} has {n} players: give one bot level or {n}, not {len(levels)}")
         players = [make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s) for s, level in enumerate(levels)]
+        choosers = [p if isinstance(p, LegalChooser) else None for p in players]
         while not game.is_over:
             seat = game.to_act
             assert seat is not None
-            game.apply(players[seat].act(seat_view(game, seat)), seat)
+            chooser = choosers[seat]
+            if chooser is not None:
+                game.apply(chooser.choose(game.legal_actions()), seat)
+            else:
+                game.apply(players[seat].act(seat_view(game, seat)), seat)
         out.append(GameResult(game_seed, list(game.totals), game.ranking(), game_to_record(game, list(levels))))
     return out
 
