@@ -21,7 +21,7 @@ from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.endgame import solve
 from barbu.bots.search import SearchBot
 from barbu.cards import cards_of
-from barbu.deal import Deal, Phase
+from barbu.deal import Deal, Phase, plays_of, pure_plays_of
 from barbu.rulesets import RULE_SETS, rules
 from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 from barbu.view import SeatView
@@ -123,6 +123,16 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])
     assert plays > 0
+
+
+@needs_native
+def test_compiled_plays_of_matches_the_pure_reference() -> None:
+    assert plays_of is not pure_plays_of
+    rng = random.Random(5)
+    for mask in [0, 1, (1 << 52) - 1, *(rng.getrandbits(52) & rng.getrandbits(52) for _ in range(2000))]:
+        assert plays_of(mask) == pure_plays_of(mask)
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        plays_of(1 << 52)
 
 
 @needs_native

@@ -1386,7 +1386,33 @@ static PyTypeObject TrickCoreType = {
     .tp_getset = core_getset,
 };
 
+/* pick(table, mask) -> [table[c] for each set bit c of mask, ascending]: the legal actions of a mask. */
+static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "pick(table, mask) takes a tuple and a mask");
+        return NULL;
+    }
+    PyObject *table = args[0];
+    uint64_t mask;
+    if (get_mask(args[1], &mask) < 0) return NULL;
+    if (mask >> PyTuple_GET_SIZE(table) && PyTuple_GET_SIZE(table) < 64) {
+        PyErr_SetString(PyExc_ValueError, "pick: the mask has a bit beyond the table");
+        return NULL;
+    }
+    PyObject *out = PyList_New(__builtin_popcountll(mask));
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; mask; i++) {
+        PyObject *x = PyTuple_GET_ITEM(table, low_bit(mask));
+        mask &= mask - 1;
+        Py_INCREF(x);
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
+     "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
     {"raw", py_raw, METH_VARARGS, "raw(state, model) -> each seat's raw score of the tricks taken so far"},

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import os
 import random
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from barbu.contracts import Contract, DealShape, TrickResult
 
@@ -42,6 +43,7 @@ __all__ = [
     "line",
     "pack",
     "pack_guide",
+    "picker",
     "playouts",
     "score_model",
     "solve",
@@ -66,6 +68,8 @@ class PlayGuide(Protocol):
     care: list[list[float]]
     sign: float
 
+
+T = TypeVar("T")
 
 Packed = tuple[int | tuple[int, ...], ...]
 """A trick-play state as the compiled kernels read it (see :func:`pack`)."""
@@ -133,6 +137,16 @@ def trick_core() -> type | None:
     True
     """
     return None if _native is None else getattr(_native, "TrickCore", None)
+
+
+def picker(table: tuple[T, ...]) -> Callable[[int], list[T]] | None:
+    """A compiled ``lambda mask: [table[c] for c in cards_of(mask)]`` (None on the pure path).
+
+    >>> pick = picker(tuple("abcdef"))
+    >>> pick is None or pick(0b101001) == ["a", "d", "f"]
+    True
+    """
+    return None if _native is None else partial(_native.pick, table)
 
 
 def _require() -> ModuleType:

@@ -31,6 +31,11 @@ from barbu.errors import IllegalAction
 from barbu.rulesets import Rules, rules
 
 
+_DONE = Phase.DONE
+"""Read once: an enum member costs a class look-up each time."""
+_new_tuple = tuple.__new__
+
+
 class Move(NamedTuple):
     """One entry of the game's action log."""
 
@@ -145,14 +150,15 @@ class Game:
     @property
     def current(self) -> Deal | None:
         """The deal in progress, or None once the game is over."""
-        if self.deals and not self.deals[-1].finished:
-            return self.deals[-1]
+        deals = self.deals
+        if deals and deals[-1].phase is not _DONE:
+            return deals[-1]
         return None
 
     @property
     def is_over(self) -> bool:
         """True after the last scheduled deal."""
-        return self.deals[-1].phase is Phase.DONE
+        return self.deals[-1].phase is _DONE
 
     @property
     def phase(self) -> str:
@@ -169,7 +175,7 @@ class Game:
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (see :meth:`Deal.legal_actions`)."""
         deal = self.deals[-1]
-        return deal.legal_actions() if deal.phase is not Phase.DONE else []
+        return deal.legal_actions() if deal.phase is not _DONE else []
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``action`` (by ``seat``, if given) would be accepted now."""
@@ -209,7 +215,7 @@ class Game:
         Raises :class:`~barbu.errors.IllegalAction`; the game is then unchanged.
         """
         deal = self.deals[-1]
-        if deal.phase is Phase.DONE:
+        if deal.phase is _DONE:
             raise IllegalAction("game", "the game is over: no action is possible", seat)
         try:
             actor = deal.apply(action, seat)
@@ -228,8 +234,8 @@ class Game:
         self._record(deal, actor, action)
 
     def _record(self, deal: Deal, actor: int | None, action: Action) -> None:
-        self.history.append(Move(deal.index, actor, action))
-        if deal.phase is Phase.DONE:
+        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        if deal.phase is _DONE:
             assert deal.final is not None
             self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
             self._open_deal()
