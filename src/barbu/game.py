@@ -30,7 +30,6 @@ from barbu.doubling import forced_doublers
 from barbu.errors import IllegalAction
 from barbu.rulesets import Rules, rules
 
-
 _DONE = Phase.DONE
 """Read once: an enum member costs a class look-up each time."""
 _new_tuple = tuple.__new__
