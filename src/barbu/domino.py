@@ -17,7 +17,7 @@ order; the last one takes the last placing.
 
 from __future__ import annotations
 
-from barbu.cards import ACE, make_card
+from barbu.cards import ACE
 
 
 class DominoPlay:
@@ -87,13 +87,14 @@ class DominoPlay:
 
     def _row(self, suit: int) -> tuple[int, int] | None:
         r = self.rank
-        if r is None or not self.laid >> make_card(suit, r) & 1:
+        bits = (self.laid >> (13 * suit)) & 0x1FFF
+        if r is None or not bits >> r & 1:
             return None
-        lo = hi = r
-        while lo - 1 >= self.low_rank and self.laid >> make_card(suit, lo - 1) & 1:
-            lo -= 1
-        while hi + 1 <= ACE and self.laid >> make_card(suit, hi + 1) & 1:
-            hi += 1
+        # The run of laid ranks through r: down to the highest gap below it (not below
+        # low_rank), up to the lowest gap above it (bit 13 is always a gap: no wrap-around).
+        lo = max((~bits & ((1 << r) - 1)).bit_length(), min(self.low_rank, r))
+        gaps_above = ~bits >> (r + 1)
+        hi = r + (gaps_above & -gaps_above).bit_length() - 1
         return (lo, hi)
 
     def _ends(self, suit: int) -> int:
@@ -101,13 +102,13 @@ class DominoPlay:
         row = self._row(suit)
         if row is None:
             assert self.rank is not None
-            return 1 << make_card(suit, self.rank)
+            return 1 << (13 * suit + self.rank)
         lo, hi = row
         mask = 0
         if lo - 1 >= self.low_rank:
-            mask |= 1 << make_card(suit, lo - 1)
-        if hi + 1 <= ACE:
-            mask |= 1 << make_card(suit, hi + 1)
+            mask |= 1 << (13 * suit + lo - 1)
+        if hi < ACE:
+            mask |= 1 << (13 * suit + hi + 1)
         return mask
 
     def _start_rows(self, rank: int) -> None:

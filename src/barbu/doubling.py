@@ -111,7 +111,7 @@ class Doubling:
 
     def pair(self, a: int, b: int) -> Pair | None:
         """The pair between seats ``a`` and ``b``, if any."""
-        return self._pairs.get((min(a, b), max(a, b)))
+        return self._pairs.get((a, b) if a < b else (b, a))
 
     def pairs(self) -> list[Pair]:
         """The business pairs, sorted by seats."""
@@ -255,11 +255,11 @@ class Doubling:
 
     def apply(self, seat: int, doubles: Sequence[int], redoubles: Sequence[int], said: Call) -> None:
         """Record a call already checked by :meth:`expand` (no checks here)."""
+        pairs = self._pairs
         for t in doubles:
-            self._pairs[(min(seat, t), max(seat, t))] = Pair(seat, t, 1)
+            pairs[(seat, t) if seat < t else (t, seat)] = Pair(seat, t, 1)
         for t in redoubles:
-            key = (min(seat, t), max(seat, t))
-            self._pairs[key] = Pair(t, seat, 2)
+            pairs[(seat, t) if seat < t else (t, seat)] = Pair(t, seat, 2)
         self.calls.append(SpokenCall(seat, self.round, said, tuple(doubles), tuple(redoubles)))
         self._queue.pop(0)
         if not self._queue and self.round == 1:

@@ -64,7 +64,9 @@ class Dealer:
     def deal(self, rules: Rules, declarer: int) -> list[int]:
         """Shuffle the deck and deal it one card at a time from the declarer."""
         rand = self._rng.random
-        deck = sorted(rules.deck_cards, key=lambda _: rand())
+        cards = rules.deck_cards
+        keys = [rand() for _ in cards]  # the draws sorted(cards, key=lambda _: rand()) makes, in order
+        deck = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
         n = rules.players
         hands = [0] * n
         for i in range(n):
