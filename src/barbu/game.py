@@ -224,7 +224,9 @@ class Game:
             e.deal = deal.index + 1
             e.action = None if isinstance(action, EnterTally) else action_words(action)
             raise
-        self._record(deal, actor, action)
+        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        if deal.phase is _DONE:
+            self._close_deal(deal)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it (fast door)."""
@@ -232,14 +234,15 @@ class Game:
         assert deal is not None
         actor = deal.to_act
         deal.apply_unchecked(action)
-        self._record(deal, actor, action)
-
-    def _record(self, deal: Deal, actor: int | None, action: Action) -> None:
-        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        self.history.append(_new_tuple(Move, (deal.index, actor, action)))
         if deal.phase is _DONE:
-            assert deal.final is not None
-            self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
-            self._open_deal()
+            self._close_deal(deal)
+
+    def _close_deal(self, deal: Deal) -> None:
+        """Add a scored deal to the totals and open the next one."""
+        assert deal.final is not None
+        self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
+        self._open_deal()
 
     def copy(self) -> Game:
         """An independent copy; its dealer deals what this game's would."""
