@@ -35,6 +35,7 @@ from barbu import accel
 from barbu.deal import Deal, Phase
 from barbu.game import Dealer, Game
 from barbu.rulesets import rules
+from barbu.tricks import TrickPlay
 
 
 def checked_deals(seconds: float) -> float:
@@ -148,8 +149,10 @@ def world_bytes() -> dict[str, int]:
             total += sum(size(x) for x in o)
         elif hasattr(o, "__dict__"):
             total += size(vars(o))
-        if hasattr(o, "__slots__"):
-            total += sum(size(getattr(o, a)) for a in o.__slots__ if hasattr(o, a))  # type: ignore[attr-defined]
+        names = [a for k in type(o).__mro__ for a in getattr(k, "__slots__", ())]
+        if isinstance(o, TrickPlay):  # the compiled state keeps these lists in C fields, not slots
+            names += ["hands", "trick", "captured", "winners"]
+        total += sum(size(getattr(o, a)) for a in names if hasattr(o, a))
         return total
 
     out = {"Python deal copy (deep, shared rules excluded)": size(copy)}
