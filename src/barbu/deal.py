@@ -346,7 +346,11 @@ class Deal:
             seat = self.doubling.to_act
             assert seat is not None
             dbl, rdbl = self.doubling.expand(seat, action) if action.word else (action.double, action.redouble)
-            self.doubling.apply(seat, tuple(sorted(dbl)), tuple(sorted(rdbl)), action)
+            if len(dbl) > 1:
+                dbl = tuple(sorted(dbl))
+            if len(rdbl) > 1:
+                rdbl = tuple(sorted(rdbl))
+            self.doubling.apply(seat, dbl, rdbl, action)
             if self.doubling.finished:
                 self._after_calls()
         elif isinstance(action, Declare):

@@ -54,6 +54,9 @@ class SpokenCall(NamedTuple):
     redoubles: tuple[int, ...]
 
 
+_new_tuple = tuple.__new__
+"""Makes a Pair or SpokenCall from its fields without NamedTuple's Python ``__new__`` (hot in playouts)."""
+
 _Options = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(may double, may redouble, must double) of a caller."""
 
@@ -257,10 +260,10 @@ class Doubling:
         """Record a call already checked by :meth:`expand` (no checks here)."""
         pairs = self._pairs
         for t in doubles:
-            pairs[(seat, t) if seat < t else (t, seat)] = Pair(seat, t, 1)
+            pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (seat, t, 1))
         for t in redoubles:
-            pairs[(seat, t) if seat < t else (t, seat)] = Pair(t, seat, 2)
-        self.calls.append(SpokenCall(seat, self.round, said, tuple(doubles), tuple(redoubles)))
+            pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (t, seat, 2))
+        self.calls.append(_new_tuple(SpokenCall, (seat, self.round, said, tuple(doubles), tuple(redoubles))))
         self._queue.pop(0)
         if not self._queue and self.round == 1:
             self.round = 2
@@ -274,9 +277,9 @@ class Doubling:
 
     def legal_calls(self) -> list[Call]:
         """Every distinct legal call of the seat to act, as explicit lists."""
-        seat = self.to_act
-        if seat is None:
+        if not self._queue:
             return []
+        seat = self._queue[0]
         return list(_legal_calls(self.options(seat))[0])
 
     @property
