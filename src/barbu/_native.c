@@ -62,6 +62,15 @@ static int get_mask(PyObject *v, uint64_t *out) {
     return 0;
 }
 
+/* A hand or captured mask of the Python classes: any 64 bits (a caller may keep a marker bit
+ * above the deck, as the pure classes allow); cards played stay 0..51. */
+static int get_u64(PyObject *v, uint64_t *out) {
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
 static int seq_masks(PyObject *seq, uint64_t *out, int max, int *count) {
     if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > max) {
         PyErr_SetString(PyExc_ValueError, "a packed state holds tuples of at most six seats");
@@ -1169,7 +1178,7 @@ static int core_init(TrickCore *self, PyObject *args, PyObject *kwds) {
         return core_bad_state();
     }
     uint64_t first;
-    if (get_mask(PyList_GET_ITEM(list, 0), &first) < 0) {
+    if (get_u64(PyList_GET_ITEM(list, 0), &first) < 0) {
         Py_DECREF(list);
         return -1;
     }
@@ -1230,7 +1239,7 @@ static PyObject *core_legal_mask(TrickCore *self, PyObject *unused) {
         int trick[MAXP], tlen;
         uint64_t hand;
         if (core_turn(self) < 0 || core_trick(self, trick, &tlen) < 0 ||
-            get_mask(PyList_GET_ITEM(self->hands, self->turn), &hand) < 0)
+            get_u64(PyList_GET_ITEM(self->hands, self->turn), &hand) < 0)
             return NULL;
         self->legal = (long long)legal_for(&self->r, hand, trick, tlen, self->played);
     }
@@ -1239,7 +1248,7 @@ static PyObject *core_legal_mask(TrickCore *self, PyObject *unused) {
 
 static int list_or(PyObject *list, int i, uint64_t bits, int clear) {
     uint64_t m;
-    if (get_mask(PyList_GET_ITEM(list, i), &m) < 0) return -1;
+    if (get_u64(PyList_GET_ITEM(list, i), &m) < 0) return -1;
     PyObject *v = PyLong_FromUnsignedLongLong(clear ? (m & ~bits) : (m | bits));
     if (!v) return -1;
     return PyList_SetItem(list, i, v);
@@ -1386,6 +1395,284 @@ static PyTypeObject TrickCoreType = {
     .tp_getset = core_getset,
 };
 
+/* ---- DominoCore: barbu.domino.DominoPlay's state and hot path as one C type -------------
+ *
+ * The same arrangement as TrickCore: the fields are those of the pure DominoPlay (hands and
+ * order stay Python lists), and legal_mask, play and copy repeat its facts: rows grow one
+ * card at a time from the rank R in each suit, without wrap-around, from low_rank to the ace.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hands, *order;
+    int players, direction, low_rank, turn, rank; /* rank -1: not named yet (first card opens) */
+    char ace_replays, finished;
+    unsigned long long removed, laid, playable;
+} DominoCore;
+
+static uint64_t dom_ends(const DominoCore *d, int suit) {
+    int r = d->rank;
+    uint64_t bits = (d->laid >> (13 * suit)) & 0x1FFF;
+    if (!(bits >> r & 1)) return 1ULL << (13 * suit + r);
+    int lo = r, hi = r;
+    while (lo - 1 >= d->low_rank && (bits >> (lo - 1) & 1)) lo--;
+    while (hi + 1 <= 12 && (bits >> (hi + 1) & 1)) hi++;
+    uint64_t mask = 0;
+    if (lo - 1 >= d->low_rank) mask |= 1ULL << (13 * suit + lo - 1);
+    if (hi + 1 <= 12) mask |= 1ULL << (13 * suit + hi + 1);
+    return mask;
+}
+
+static void dom_start_rows(DominoCore *d, int rank) {
+    d->rank = rank;
+    d->playable = 0;
+    for (int s = 0; s < 4; s++) d->playable |= dom_ends(d, s);
+}
+
+static int dom_bad_state(void) {
+    PyErr_SetString(PyExc_ValueError,
+                    "a domino play needs 2 to 6 seats, one hand per seat, the seat to act in range, a rank "
+                    "of 0-12 or None, a direction of 1 or -1 and cards 0 to 51");
+    return -1;
+}
+
+static int dom_check(DominoCore *d) {
+    if (d->players < 2 || d->players > MAXP || d->turn < 0 || d->turn >= d->players || d->rank < -1 ||
+        d->rank > 12 || d->low_rank < 0 || d->low_rank > 12 || (d->direction != 1 && d->direction != -1) ||
+        !d->hands || !PyList_Check(d->hands) || PyList_GET_SIZE(d->hands) != d->players || !d->order ||
+        !PyList_Check(d->order))
+        return dom_bad_state();
+    return 0;
+}
+
+static int dom_init(DominoCore *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"hands", "leader", "rank", "direction", "low_rank", "removed", "ace_replays", "openers",
+                         NULL};
+    PyObject *hands, *rank_o, *removed_o = NULL, *openers_o = NULL;
+    int leader, direction = 1, low_rank = 0, ace_replays = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO|$iiOpO", kw, &hands, &leader, &rank_o, &direction,
+                                     &low_rank, &removed_o, &ace_replays, &openers_o))
+        return -1;
+    uint64_t removed = 0, openers = (1ULL << 52) - 1;
+    if ((removed_o && get_mask(removed_o, &removed) < 0) || (openers_o && get_mask(openers_o, &openers) < 0))
+        return -1;
+    long rank = -1;
+    if (rank_o != Py_None) {
+        rank = PyLong_AsLong(rank_o);
+        if (rank == -1 && PyErr_Occurred()) return -1;
+        if (rank < 0 || rank > 12) return dom_bad_state();
+    }
+    PyObject *list = PySequence_List(hands), *order = PyList_New(0);
+    if (!list || !order) {
+        Py_XDECREF(list);
+        Py_XDECREF(order);
+        return -1;
+    }
+    Py_XSETREF(self->hands, list);
+    Py_XSETREF(self->order, order);
+    self->players = (int)PyList_GET_SIZE(list);
+    self->direction = direction;
+    self->rank = (int)rank;
+    self->low_rank = low_rank;
+    self->removed = self->laid = removed;
+    self->ace_replays = (char)ace_replays;
+    self->turn = leader;
+    self->finished = 0;
+    self->playable = openers;
+    if (dom_check(self) < 0) return -1;
+    if (rank >= 0) dom_start_rows(self, (int)rank);
+    return 0;
+}
+
+static int dom_traverse(DominoCore *self, visitproc visit, void *arg) {
+    Py_VISIT(self->hands);
+    Py_VISIT(self->order);
+    return 0;
+}
+
+static int dom_clear(DominoCore *self) {
+    Py_CLEAR(self->hands);
+    Py_CLEAR(self->order);
+    return 0;
+}
+
+static void dom_dealloc(DominoCore *self) {
+    PyObject_GC_UnTrack(self);
+    dom_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self); /* a Python subclass's dealloc releases its type itself */
+}
+
+static int dom_hand(DominoCore *d, int seat, uint64_t *hand) {
+    return get_u64(PyList_GET_ITEM(d->hands, seat), hand);
+}
+
+static PyObject *dom_legal_mask(DominoCore *self, PyObject *unused) {
+    uint64_t hand;
+    if (dom_check(self) < 0 || dom_hand(self, self->turn, &hand) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(hand & self->playable);
+}
+
+static int dom_in_order(DominoCore *d, int seat) {
+    Py_ssize_t n = PyList_GET_SIZE(d->order);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long s = PyLong_AsLong(PyList_GET_ITEM(d->order, i));
+        if (s == -1 && PyErr_Occurred()) return -1;
+        if (s == seat) return 1;
+    }
+    return 0;
+}
+
+static int dom_append_seat(DominoCore *d, int seat) {
+    PyObject *v = PyLong_FromLong(seat);
+    if (!v) return -1;
+    int r = PyList_Append(d->order, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *dom_play(DominoCore *self, PyObject *arg) {
+    if (dom_check(self) < 0) return NULL;
+    int seat = self->turn;
+    if (arg != Py_None) {
+        long card = PyLong_AsLong(arg);
+        if (card == -1 && PyErr_Occurred()) return NULL;
+        if (card < 0 || card > 51) return dom_bad_state(), NULL;
+        uint64_t hand;
+        if (dom_hand(self, seat, &hand) < 0) return NULL;
+        hand &= ~(1ULL << card);
+        PyObject *h = PyLong_FromUnsignedLongLong(hand);
+        if (!h || PyList_SetItem(self->hands, seat, h) < 0) return NULL;
+        self->laid |= 1ULL << card;
+        if (self->rank < 0)
+            dom_start_rows(self, (int)(card % 13));
+        else {
+            int suit = (int)(card / 13);
+            self->playable = (self->playable & ~(0x1FFFULL << (13 * suit))) | dom_ends(self, suit);
+        }
+        if (!hand) {
+            if (dom_append_seat(self, seat) < 0) return NULL;
+            if (PyList_GET_SIZE(self->order) == self->players - 1) {
+                for (int s = 0; s < self->players; s++) {
+                    int in = dom_in_order(self, s);
+                    if (in < 0) return NULL;
+                    if (!in) {
+                        if (dom_append_seat(self, s) < 0) return NULL;
+                        break;
+                    }
+                }
+                self->finished = 1;
+                Py_RETURN_NONE;
+            }
+        } else if (self->ace_replays && card % 13 == 12) {
+            uint64_t again;
+            if (dom_hand(self, self->turn, &again) < 0) return NULL;
+            if (again & self->playable) Py_RETURN_NONE;
+        }
+    }
+    int n = self->players, nxt = seat;
+    for (int i = 0; i < n; i++) {
+        nxt = ((nxt + self->direction) % n + n) % n;
+        int in = dom_in_order(self, nxt);
+        if (in < 0) return NULL;
+        if (!in) break;
+    }
+    self->turn = nxt;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dom_copy(DominoCore *self, PyObject *unused) {
+    PyTypeObject *tp = Py_TYPE(self);
+    DominoCore *o = (DominoCore *)tp->tp_alloc(tp, 0);
+    if (!o) return NULL;
+    o->hands = PySequence_List(self->hands);
+    o->order = PySequence_List(self->order);
+    if (!o->hands || !o->order) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    o->players = self->players;
+    o->direction = self->direction;
+    o->low_rank = self->low_rank;
+    o->turn = self->turn;
+    o->rank = self->rank;
+    o->ace_replays = self->ace_replays;
+    o->finished = self->finished;
+    o->removed = self->removed;
+    o->laid = self->laid;
+    o->playable = self->playable;
+    return (PyObject *)o;
+}
+
+static PyObject *dom_set_hands(DominoCore *self, PyObject *hands) {
+    PyObject *list = PySequence_List(hands);
+    if (!list) return NULL;
+    Py_XSETREF(self->hands, list);
+    Py_RETURN_NONE;
+}
+
+static PyObject *dom_get_rank(DominoCore *self, void *closure) {
+    if (self->rank < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(self->rank);
+}
+
+static int dom_set_rank(DominoCore *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) {
+        self->rank = -1;
+        return 0;
+    }
+    long r = PyLong_AsLong(value);
+    if (r == -1 && PyErr_Occurred()) return -1;
+    if (r < 0 || r > 12) return dom_bad_state();
+    self->rank = (int)r;
+    return 0;
+}
+
+static PyMethodDef dom_methods[] = {
+    {"legal_mask", (PyCFunction)dom_legal_mask, METH_NOARGS, "legal_mask() -> the cards the seat to act may lay (0: it must pass)"},
+    {"play", (PyCFunction)dom_play, METH_O, "play(card) -> lay card for the seat to act, or pass with None; unchecked"},
+    {"copy", (PyCFunction)dom_copy, METH_NOARGS, "copy() -> an independent copy"},
+    {"set_hands", (PyCFunction)dom_set_hands, METH_O,
+     "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dom_members[] = {
+    {"hands", T_OBJECT_EX, offsetof(DominoCore, hands), 0, "each seat's cards, as masks"},
+    {"order", T_OBJECT_EX, offsetof(DominoCore, order), 0, "the seats out so far, in order"},
+    {"players", T_INT, offsetof(DominoCore, players), 0, "the number of seats"},
+    {"direction", T_INT, offsetof(DominoCore, direction), 0, "+1 clockwise, -1 anticlockwise"},
+    {"low_rank", T_INT, offsetof(DominoCore, low_rank), 0, "the lowest rank of the deck"},
+    {"turn", T_INT, offsetof(DominoCore, turn), 0, "the seat to act"},
+    {"ace_replays", T_BOOL, offsetof(DominoCore, ace_replays), 0, "whether laying an ace plays again"},
+    {"finished", T_BOOL, offsetof(DominoCore, finished), 0, "True once the play is over"},
+    {"removed", T_ULONGLONG, offsetof(DominoCore, removed), 0, "the cards counted as laid from the start"},
+    {"laid", T_ULONGLONG, offsetof(DominoCore, laid), 0, "the cards laid (removed ones included)"},
+    {"_playable", T_ULONGLONG, offsetof(DominoCore, playable), 0, "every card that could be laid now"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef dom_getset[] = {
+    {"rank", (getter)dom_get_rank, (setter)dom_set_rank, "the starting rank R, or None before the first card",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject DominoCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.DominoCore",
+    .tp_basicsize = sizeof(DominoCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The state and hot path of barbu.domino.DominoPlay in compiled code (see barbu.domino).",
+    .tp_new = PyType_GenericNew,
+    .tp_free = PyObject_GC_Del,
+    .tp_init = (initproc)dom_init,
+    .tp_dealloc = (destructor)dom_dealloc,
+    .tp_traverse = (traverseproc)dom_traverse,
+    .tp_clear = (inquiry)dom_clear,
+    .tp_methods = dom_methods,
+    .tp_members = dom_members,
+    .tp_getset = dom_getset,
+};
+
 /* pick(table, mask) -> [table[c] for each set bit c of mask, ascending]: the legal actions of a mask. */
 static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[0])) {
@@ -1431,7 +1718,9 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "barbu._native", "Com
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0 || PyType_Ready(&TrickCoreType) < 0 ||
-              PyModule_AddObjectRef(m, "TrickCore", (PyObject *)&TrickCoreType) < 0)) {
+              PyModule_AddObjectRef(m, "TrickCore", (PyObject *)&TrickCoreType) < 0 ||
+              PyType_Ready(&DominoCoreType) < 0 ||
+              PyModule_AddObjectRef(m, "DominoCore", (PyObject *)&DominoCoreType) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NATIVE",
     "choose",
+    "domino_core",
     "finish",
     "legal_mask",
     "line",
@@ -137,6 +138,16 @@ def trick_core() -> type | None:
     True
     """
     return None if _native is None else getattr(_native, "TrickCore", None)
+
+
+def domino_core() -> type | None:
+    """The compiled domino-play state (``DominoCore``) :class:`barbu.domino.DominoPlay` is
+    built on, or None on the pure path.
+
+    >>> domino_core() is None or domino_core().__name__ == "DominoCore"
+    True
+    """
+    return None if _native is None else getattr(_native, "DominoCore", None)
 
 
 def picker(table: tuple[T, ...]) -> Callable[[int], list[T]] | None:

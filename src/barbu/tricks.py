@@ -274,7 +274,23 @@ if TYPE_CHECKING:
     _State = PureTrickPlay
 else:
     _core = trick_core()
-    _State = PureTrickPlay if _core is None else type("CompiledTrickPlay", (_TrickFacts, _core), {"__slots__": ()})
+    if _core is None:
+        _State = PureTrickPlay
+    else:
+
+        class CompiledTrickPlay(_TrickFacts, _core):
+            """:class:`PureTrickPlay`'s fields in compiled code; pickled and deep-copied by its fields."""
+
+            __slots__ = ()
+
+            def __getstate__(self):
+                return {name: getattr(self, name) for name in PureTrickPlay.__slots__}
+
+            def __setstate__(self, state):
+                for name in ("players", *PureTrickPlay.__slots__):
+                    setattr(self, name, state[name])
+
+        _State = CompiledTrickPlay
 
 
 class TrickPlay(_State):
