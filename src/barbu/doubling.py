@@ -133,7 +133,8 @@ class Doubling:
         """``D(p)``: the seats ``seat`` may double now (none in round 2)."""
         if self.round != 1:
             return []
-        return [t for t in self._targets(seat) if self.pair(seat, t) is None]
+        pairs = self._pairs
+        return [t for t in self._targets(seat) if ((seat, t) if seat < t else (t, seat)) not in pairs]
 
     def may_redouble(self, seat: int) -> list[int]:
         """``Rcv(p)``: the seats whose double on ``seat`` it may redouble now."""
@@ -143,7 +144,7 @@ class Doubling:
                 if self.round == 2 and not self._called_after(p.doubler, seat):
                     continue
                 out.append(p.doubler)
-        return sorted(out)
+        return sorted(out) if len(out) > 1 else out
 
     def must_double(self, seat: int) -> list[int]:
         """``[declarer]`` when ``seat`` is forced to double it now (§2.7), else ``[]``."""
