@@ -182,6 +182,15 @@ class Doubling:
         if seat != self.to_act:
             raise OutOfTurn("call", f"seat {seat} cannot call now: it is seat {self.to_act}'s call", seat)
         word = call.word
+        double, redouble = call.double, call.redouble
+        if (
+            word is None
+            and type(double) is tuple
+            and type(redouble) is tuple
+            and (double, redouble) in _legal_calls(self.options(seat))[1]
+            and all(type(t) is int for t in (*double, *redouble))
+        ):  # one of the listed legal calls, as listed: nothing more to check
+            return double, redouble
         if word is not None and (call.double or call.redouble):
             raise IllegalAction(
                 "call", f"seat {seat}: a call is either a word ({word}) or lists of seats, not both", seat
