@@ -113,15 +113,29 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
                 assert isinstance(t, accel._require().TrickCore)
                 if not deal.plays:
                     shadow = PureTrickPlay(list(deal.dealt or ()), deal.declarer, t.rules)
+                    shadow_cards: list[int | None] = []
+                    shadow_seats: list[int] = []
                 assert _state(t) == _state(shadow)
                 assert t.legal_mask() == shadow.legal_mask() == accel.legal_mask(t)
                 assert _state(t.copy()) == _state(shadow.copy())
-                card = rng.choice(cards_of(t.legal_mask()))
-                game.apply(Play(card))
-                shadow.play(card)
+                legal = t.legal_mask()
+                card = rng.choice(cards_of(legal))
+                refused = [c for c in range(52) if not legal >> c & 1][:1]
+                for attempt, who in [(card, t.turn + 1), (card, "0"), (True, None), (52, None), (-1, None)] + [
+                    (c, None) for c in refused
+                ]:
+                    logs: tuple[list[int | None], list[int]] = ([], [])
+                    assert t.play_logged(attempt, who, *logs) is None  # type: ignore[arg-type]
+                    assert shadow.play_logged(attempt, who, *logs) is None and logs == ([], [])
+                    assert _state(t) == _state(shadow)
+                turn = t.turn
+                game.apply(Play(card), turn)
+                assert shadow.play_logged(card, turn, shadow_cards, shadow_seats) == turn
+                assert deal.plays[-1] == card and deal.play_seats[-1] == turn
                 plays += 1
                 assert _state(t) == _state(shadow)
                 assert t.result() == shadow.result()
+                assert (shadow_cards, shadow_seats) == (deal.plays, deal.play_seats)
                 continue
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])

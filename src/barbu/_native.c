@@ -1234,15 +1234,20 @@ static void core_dealloc(TrickCore *self) {
     tp->tp_free((PyObject *)self); /* a Python subclass's dealloc releases its type itself */
 }
 
-static PyObject *core_legal_mask(TrickCore *self, PyObject *unused) {
+static int core_legal(TrickCore *self) {
     if (self->legal < 0) {
         int trick[MAXP], tlen;
         uint64_t hand;
         if (core_turn(self) < 0 || core_trick(self, trick, &tlen) < 0 ||
             get_u64(PyList_GET_ITEM(self->hands, self->turn), &hand) < 0)
-            return NULL;
+            return -1;
         self->legal = (long long)legal_for(&self->r, hand, trick, tlen, self->played);
     }
+    return 0;
+}
+
+static PyObject *core_legal_mask(TrickCore *self, PyObject *unused) {
+    if (core_legal(self) < 0) return NULL;
     return PyLong_FromLongLong(self->legal);
 }
 
@@ -1290,6 +1295,49 @@ static PyObject *core_play(TrickCore *self, PyObject *arg) {
     if (PyList_GET_SIZE(self->winners) == self->tricks_total || (early && (self->played & early) == early))
         self->finished = 1;
     Py_RETURN_NONE;
+}
+
+/* play_logged(card, seat, cards, seats): PureTrickPlay.play_logged, the checked door's card. */
+static PyObject *core_play_logged(TrickCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[2]) || !PyList_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "play_logged(card, seat, cards, seats) takes two lists to log into");
+        return NULL;
+    }
+    PyObject *card = args[0], *seat = args[1];
+    if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
+    int overflow;
+    long c = PyLong_AsLongAndOverflow(card, &overflow);
+    if (overflow || c < 0 || c > 51) Py_RETURN_NONE;
+    if (core_turn(self) < 0) return NULL;
+    PyObject *turn = PyLong_FromLong(self->turn);
+    if (!turn) return NULL;
+    if (seat != Py_None) {
+        int eq = PyObject_RichCompareBool(seat, turn, Py_EQ);
+        if (eq <= 0) {
+            Py_DECREF(turn);
+            if (eq < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    if (core_legal(self) < 0) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    if (!((uint64_t)self->legal >> c & 1)) {
+        Py_DECREF(turn);
+        Py_RETURN_NONE;
+    }
+    if (PyList_Append(args[2], card) < 0 || PyList_Append(args[3], turn) < 0) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    PyObject *r = core_play(self, card);
+    if (!r) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return turn;
 }
 
 static PyObject *core_copy(TrickCore *self, PyObject *unused) {
@@ -1353,6 +1401,8 @@ static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
     {"play", (PyCFunction)core_play, METH_O, "play(card) -> play card for the seat to act, unchecked"},
+    {"play_logged", (PyCFunction)(void (*)(void))core_play_logged, METH_FASTCALL,
+     "play_logged(card, seat, cards, seats) -> the seat that played card if it was legal, else None"},
     {"copy", (PyCFunction)core_copy, METH_NOARGS, "copy() -> an independent copy, cheap enough for search"},
     {"set_hands", (PyCFunction)core_set_hands, METH_O,
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},

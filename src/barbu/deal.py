@@ -224,13 +224,21 @@ class Deal:
         """
         phase = self.phase
         if phase is _PLAY and type(action) is Play:
-            play = self.cardplay
-            assert play is not None
-            c = action.card
-            turn = play.turn
-            if (seat is None or seat == turn) and type(c) is int and 0 <= c < 52 and play.legal_mask() >> c & 1:
-                self.play_unchecked(c)
-                return turn
+            t = self.tricks
+            if t is not None:
+                played = t.play_logged(action.card, seat, self.plays, self.play_seats)
+                if played is not None:
+                    if t.finished:
+                        self._tricks_done(t)
+                    return played
+            else:
+                play = self.cardplay
+                assert play is not None
+                c = action.card
+                turn = play.turn
+                if (seat is None or seat == turn) and type(c) is int and 0 <= c < 52 and play.legal_mask() >> c & 1:
+                    self.play_unchecked(c)
+                    return turn
         if phase is _DONE:
             raise IllegalAction("deal", f"deal {self.index + 1} is over", seat)
         if isinstance(action, EnterTally):
@@ -378,8 +386,7 @@ class Deal:
             self.play_seats.append(t.turn)
             t.play(card)
             if t.finished:
-                assert self.contract is not None
-                self._set_tally(self.contract.tally_from_tricks(t.result()))
+                self._tricks_done(t)
         else:
             d = self.domino
             assert d is not None
@@ -391,6 +398,10 @@ class Deal:
                 self._set_tally({"order": list(d.order)})
 
     # -- phase changes -------------------------------------------------------
+
+    def _tricks_done(self, t: TrickPlay) -> None:
+        assert self.contract is not None
+        self._set_tally(self.contract.tally_from_tricks(t.result()))
 
     def _set_contract(self, contract: Contract) -> None:
         self.contract = contract

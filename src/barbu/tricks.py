@@ -246,6 +246,27 @@ class PureTrickPlay(_TrickFacts):
             self._legal = self.legal_for(self.hands[self.turn], self.trick, self.played)
         return self._legal
 
+    def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
+        """The checked door's card: if ``card`` is a legal card of the seat to act (and
+        ``seat`` is None or that seat), log it to ``cards`` and the seat to ``seats``, play it
+        and return the seat; otherwise change nothing and return None.
+
+        >>> from barbu.cards import parse_pbn, card
+        >>> t = PureTrickPlay([parse_pbn(h) for h in ("A2...", "K3...")], leader=0, rules=TrickRules())
+        >>> cards, seats = [], []
+        >>> t.play_logged(card("AS"), 1, cards, seats), t.play_logged(card("AS"), 0, cards, seats)
+        (None, 0)
+        >>> cards, seats, t.turn
+        ([12], [0], 1)
+        """
+        turn = self.turn
+        if (seat is None or seat == turn) and type(card) is int and 0 <= card < 52 and self.legal_mask() >> card & 1:
+            cards.append(card)
+            seats.append(turn)
+            self.play(card)
+            return turn
+        return None
+
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""
         self._legal = -1
