@@ -196,7 +196,7 @@ class Deal:
         phase = self.phase
         if phase is _PLAY:
             mask = self.cardplay.legal_mask()  # type: ignore[union-attr]
-            if self.domino is not None and not mask:
+            if not mask and self.domino is not None:
                 return [Pass()]
             return plays_of(mask)
         if phase is _CALL:

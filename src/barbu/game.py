@@ -175,8 +175,7 @@ class Game:
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (see :meth:`Deal.legal_actions`)."""
-        deal = self.deals[-1]
-        return deal.legal_actions() if deal.phase is not _DONE else []
+        return self.deals[-1].legal_actions()  # a finished deal has none
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``action`` (by ``seat``, if given) would be accepted now."""
