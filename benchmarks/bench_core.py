@@ -10,6 +10,8 @@ Every action is chosen uniformly among the legal ones, from seeded generators.
 - **native playouts**: the compiled accelerator's batch API (:func:`barbu.accel.playouts`),
   100 random card plays of whole trick deals per dealt position (the deal and the
   auction are played in Python once per 100);
+- **fast door loop alone**: the fast door's Python card loop over recorded legal masks, the
+  game taken out (the ceiling of any Python-driven fast door);
 - **barbu simulate**: the whole ``barbu simulate --games 40 --seed 1`` process with
   random bots (start-up included).
 
@@ -32,9 +34,11 @@ import time
 from collections.abc import Callable
 
 from barbu import accel
+from barbu.cards import cards_of
 from barbu.deal import Deal, Phase
 from barbu.game import Dealer, Game
 from barbu.rulesets import rules
+from barbu.tricks import TrickPlay
 
 
 def checked_deals(seconds: float) -> float:
@@ -81,6 +85,59 @@ def fast_deals(seconds: float) -> float:
                 play.play((mask & -mask).bit_length() - 1)
             deals += 1
     return deals / (time.process_time() - start)
+
+
+class _Replay:
+    """Stands for a card play in :func:`fast_loop_alone`: C builtins hand back recorded masks."""
+
+    __slots__ = ("legal_mask", "play")
+
+    def __init__(self, masks: list[int]) -> None:
+        played: list[int | None] = []
+        self.legal_mask = iter(masks).__next__
+        self.play = played.append
+
+
+def fast_loop_alone(seconds: float) -> float:
+    """The fast door's card loop with the game taken out: the same Python driving (legal mask,
+    a random legal bit, play) over legal masks recorded from real deals, with ``legal_mask``
+    and ``play`` builtins that do nothing else. No Python-driven fast door can pass this."""
+    r = rules("classic")
+    dealer = Dealer(2)
+    rng = random.Random(2)
+    rand = rng.random
+    recorded: list[list[int]] = []
+    for n in range(2000):
+        deal = Deal(r, 0, n & 3, dealer.deal(r, n & 3), r.contracts)
+        while deal.phase != "play" and not deal.finished:
+            actions = deal.legal_actions()
+            deal.apply_unchecked(actions[int(rand() * len(actions))])
+        masks = []
+        while deal.cardplay is not None and not deal.finished:
+            mask = deal.legal_mask()
+            masks.append(mask)
+            cards = cards_of(mask)
+            deal.play_unchecked(cards[int(rand() * len(cards))] if cards else None)
+        recorded.append(masks)
+    deals = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        plays = [(_Replay(m), len(m)) for m in recorded]
+        start = time.process_time()
+        for play, count in plays:
+            for _ in range(count):  # stands for ``while not play.finished``
+                mask = play.legal_mask()
+                if not mask:
+                    play.play(None)
+                    continue
+                k = int(rand() * mask.bit_count())
+                while k:
+                    mask &= mask - 1
+                    k -= 1
+                play.play((mask & -mask).bit_length() - 1)
+        elapsed += time.process_time() - start
+        deals += len(plays)
+    return deals / elapsed
 
 
 def native_playouts(seconds: float) -> float:
@@ -148,8 +205,10 @@ def world_bytes() -> dict[str, int]:
             total += sum(size(x) for x in o)
         elif hasattr(o, "__dict__"):
             total += size(vars(o))
-        if hasattr(o, "__slots__"):
-            total += sum(size(getattr(o, a)) for a in o.__slots__ if hasattr(o, a))  # type: ignore[attr-defined]
+        names = [a for k in type(o).__mro__ for a in getattr(k, "__slots__", ())]
+        if isinstance(o, TrickPlay):  # the compiled state keeps these lists in C fields, not slots
+            names += ["hands", "trick", "captured", "winners"]
+        total += sum(size(getattr(o, a)) for a in names if hasattr(o, a))
         return total
 
     out = {"Python deal copy (deep, shared rules excluded)": size(copy)}
@@ -204,6 +263,8 @@ def main() -> None:
         rate = results[name]
         mark = "" if fn is hearts_deals else ("met" if rate >= goal * reference else "gap")
         print(f"{name:28} {rate:10.0f} {rate / reference:9.2f}x {goal:5.0f}x {mark}")
+    floor = fast_loop_alone(args.seconds)
+    print(f"{'fast door loop alone':28} {floor:10.0f} {floor / reference:9.2f}x  (its ceiling: the driving loop)")
     print()
     for what, n in world_bytes().items():
         print(f"bytes per stored world, {what}: {n}")

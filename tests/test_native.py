@@ -7,7 +7,9 @@ the tests that need it are skipped and the last test checks the pure path is in 
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -16,14 +18,15 @@ from collections.abc import Iterator
 import pytest
 
 from barbu import Game, accel, seat_view
-from barbu.actions import Action
+from barbu.actions import Action, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.endgame import solve
 from barbu.bots.search import SearchBot
-from barbu.cards import cards_of
-from barbu.deal import Deal, Phase
+from barbu.cards import cards_of, rank_mask
+from barbu.deal import Deal, Phase, plays_of, pure_plays_of
+from barbu.domino import DominoPlay, PureDominoPlay
 from barbu.rulesets import RULE_SETS, rules
-from barbu.tricks import TrickPlay, TrickRules
+from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 from barbu.view import SeatView
 
 PURE = os.environ.get("BARBU_PURE") == "1"
@@ -69,13 +72,214 @@ def _trick_games(variant: str, games: int) -> Iterator[tuple[Game, Deal]]:
             game.apply(actions[rng.randrange(len(actions))])
 
 
+TRICK_FIELDS = ("hands", "trick", "captured", "winners", "leader", "turn", "played", "finished", "tricks_total")
+
+
+def _pure(t: TrickPlay) -> PureTrickPlay:
+    """``t``'s state as the pure-Python reference holds it."""
+    p = PureTrickPlay(list(t.hands), t.leader, t.rules)
+    for name in TRICK_FIELDS:
+        value = getattr(t, name)
+        setattr(p, name, list(value) if isinstance(value, list) else value)
+    return p
+
+
+def _state(t: TrickPlay | PureTrickPlay) -> tuple[object, ...]:
+    return tuple((type(v), v) for v in (getattr(t, name) for name in (*TRICK_FIELDS, "players", "rules")))
+
+
+@needs_native
+def test_trick_play_is_compiled_when_the_accelerator_is_in_use() -> None:
+    assert issubclass(TrickPlay, accel._require().TrickCore)
+    assert not issubclass(PureTrickPlay, accel._require().TrickCore)
+
+
+@needs_native
+@pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
+def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: str) -> None:
+    """Every card of seeded games through the compiled state and the pure one in lockstep:
+    the same legal mask before each card, the same fields after it (types included), the
+    same copies and the same result."""
+    rng = random.Random(f"lockstep:{variant}")
+    plays = 0
+    for g in range(2):
+        options = FLAG_SETS.get(variant)
+        game = Game.new("classic" if options else variant, options, seed=f"lockstep:{variant}:{g}")
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            if deal.phase is Phase.PLAY and deal.tricks is not None:
+                t = deal.tricks
+                assert isinstance(t, accel._require().TrickCore)
+                if not deal.plays:
+                    shadow = PureTrickPlay(list(deal.dealt or ()), deal.declarer, t.rules)
+                    shadow_cards: list[int | None] = []
+                    shadow_seats: list[int] = []
+                assert _state(t) == _state(shadow)
+                assert t.legal_mask() == shadow.legal_mask() == accel.legal_mask(t)
+                assert _state(t.copy()) == _state(shadow.copy())
+                legal = t.legal_mask()
+                card = rng.choice(cards_of(legal))
+                refused = [c for c in range(52) if not legal >> c & 1][:1]
+                for attempt, who in [(card, t.turn + 1), (card, "0"), (True, None), (52, None), (-1, None)] + [
+                    (c, None) for c in refused
+                ]:
+                    logs: tuple[list[int | None], list[int]] = ([], [])
+                    assert t.play_logged(attempt, who, *logs) is None  # type: ignore[arg-type]
+                    assert shadow.play_logged(attempt, who, *logs) is None and logs == ([], [])
+                    assert _state(t) == _state(shadow)
+                turn = t.turn
+                game.apply(Play(card), turn)
+                assert shadow.play_logged(card, turn, shadow_cards, shadow_seats) == turn
+                assert deal.plays[-1] == card and deal.play_seats[-1] == turn
+                plays += 1
+                assert _state(t) == _state(shadow)
+                assert t.result() == shadow.result()
+                assert (shadow_cards, shadow_seats) == (deal.plays, deal.play_seats)
+                continue
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    assert plays > 0
+
+
+DOMINO_FIELDS = (
+    "hands",
+    "order",
+    "players",
+    "direction",
+    "rank",
+    "low_rank",
+    "removed",
+    "laid",
+    "ace_replays",
+    "turn",
+    "finished",
+    "_playable",
+)
+
+
+def _domino_state(d: DominoPlay | PureDominoPlay) -> tuple[object, ...]:
+    return (*((type(v), v) for v in (getattr(d, name) for name in DOMINO_FIELDS)), tuple(d.rows()), d.playable())
+
+
+@needs_native
+@pytest.mark.parametrize("variant", sorted(RULE_SETS))
+def test_compiled_domino_play_matches_the_pure_reference_card_by_card(variant: str) -> None:
+    """Every lay and pass of the domino deals of seeded games, through the compiled state and
+    a pure one built alike, in lockstep: the same legal mask, fields, rows and copies."""
+    assert issubclass(DominoPlay, accel._require().DominoCore)
+    rng = random.Random(f"domino:{variant}")
+    steps = 0
+    for g in range(3):
+        game = Game.new(variant, seed=f"domino:{variant}:{g}")
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            d = deal.domino
+            if deal.phase is Phase.PLAY and d is not None:
+                if not deal.plays:
+                    r, flags = deal.rules, deal.rules.flags
+                    openers = 0
+                    for rank in r.domino_ranks:
+                        openers |= rank_mask(rank)
+                    shadow = PureDominoPlay(
+                        list(deal.dealt or ()),
+                        deal.declarer,
+                        deal.rank,
+                        direction=r.direction,
+                        low_rank=r.ruleset.low_rank,
+                        removed=r.removed if flags.removed_card_rule == "laid" else 0,
+                        ace_replays=flags.domino_ace_replays,
+                        openers=openers,
+                    )
+                assert _domino_state(d) == _domino_state(shadow)
+                assert d.legal_mask() == shadow.legal_mask()
+                assert _domino_state(d.copy()) == _domino_state(shadow.copy())
+                legal = cards_of(d.legal_mask())
+                card = rng.choice(legal) if legal else None
+                game.apply(Play(card) if card is not None else Pass())
+                shadow.play(card)
+                steps += 1
+                assert _domino_state(d) == _domino_state(shadow)
+                continue
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    if any(c.play == "domino" for c in rules(variant).contracts):
+        assert steps > 0
+
+
+@needs_native
+def test_compiled_domino_play_refuses_what_the_core_could_not_make() -> None:
+    with pytest.raises(ValueError, match="2 to 6 seats"):
+        DominoPlay([0b1], leader=0, rank=5)
+    with pytest.raises(ValueError, match="a rank of 0-12"):
+        DominoPlay([0b1, 0b10], leader=0, rank=13)
+    d = DominoPlay([0b1, 0b10], leader=0, rank=0)
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        d.play(60)
+    d.turn = 3
+    with pytest.raises(ValueError, match="the seat to act in range"):
+        d.legal_mask()
+
+
+@needs_native
+def test_compiled_plays_of_matches_the_pure_reference() -> None:
+    assert plays_of is not pure_plays_of
+    rng = random.Random(5)
+    for mask in [0, 1, (1 << 52) - 1, *(rng.getrandbits(52) & rng.getrandbits(52) for _ in range(2000))]:
+        assert plays_of(mask) == pure_plays_of(mask)
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        plays_of(1 << 52)
+
+
+@needs_native
+def test_compiled_trick_play_refuses_what_the_core_could_not_make() -> None:
+    rules = TrickRules()
+    with pytest.raises(ValueError, match="2 to 6 seats"):
+        TrickPlay([0b1], leader=0, rules=rules)
+    with pytest.raises(ValueError, match="2 to 6 seats"):
+        TrickPlay([0b1, 0b10], leader=2, rules=rules)
+    with pytest.raises(ValueError, match="heart lead"):
+        TrickPlay([0b1, 0b10], leader=0, rules=TrickRules(heart_lead="sometimes"))
+    t = TrickPlay([0b1, 0b10], leader=0, rules=rules)
+    with pytest.raises(ValueError, match="cards 0 to 51"):
+        t.play(52)
+    t.turn = 5
+    with pytest.raises(ValueError, match="the seat to act in range"):
+        t.legal_mask()
+    t.turn = 0
+    t.hands = [1 << 70, 0]
+    with pytest.raises(OverflowError):
+        t.legal_mask()
+
+
+@needs_native
+def test_compiled_plays_pickle_and_deep_copy_to_equal_states() -> None:
+    game = Game.new("classic", seed="pickle")
+    rng = random.Random(1)
+    seen = set()
+    while not game.is_over and len(seen) < 2:
+        deal = game.current
+        assert deal is not None
+        play = deal.cardplay
+        if play is not None and len(deal.plays) == 6:
+            state = _domino_state if deal.domino is not None else _state
+            for other in (pickle.loads(pickle.dumps(play)), copy.deepcopy(play)):
+                assert type(other) is type(play) and state(other) == state(play)  # type: ignore[operator]
+                assert other.legal_mask() == play.legal_mask()
+            seen.add(type(play).__name__)
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+    assert seen == {"TrickPlay", "DominoPlay"}
+
+
 @needs_native
 @pytest.mark.parametrize("variant", sorted(RULE_SETS) + sorted(FLAG_SETS))
 def test_legal_cards_states_and_scores_are_identical(variant: str) -> None:
     seen_end = 0
     for game, deal in _trick_games(variant, 2):
-        t = deal.tricks
-        assert t is not None and deal.contract is not None
+        assert deal.tricks is not None and deal.contract is not None
+        t = _pure(deal.tricks)
         state = accel.pack(t)
         assert accel.legal_mask(t) == t.legal_mask()
         for c in cards_of(t.legal_mask()):

@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
@@ -57,6 +58,15 @@ static int get_mask(PyObject *v, uint64_t *out) {
         PyErr_SetString(PyExc_ValueError, "a card mask holds cards 0 to 51 only");
         return -1;
     }
+    *out = x;
+    return 0;
+}
+
+/* A hand or captured mask of the Python classes: any 64 bits (a caller may keep a marker bit
+ * above the deck, as the pure classes allow); cards played stay 0..51. */
+static int get_u64(PyObject *v, uint64_t *out) {
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     *out = x;
     return 0;
 }
@@ -1052,7 +1062,694 @@ static PyObject *py_finish(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(value);
 }
 
+/* ---- TrickCore: barbu.tricks.TrickPlay's state and hot path as one C type ---------------
+ *
+ * The Python-driven fast door plays one card at a time; this type makes each card one C
+ * call. Its fields are those of the pure TrickPlay, and hands, trick, captured and winners
+ * stay Python lists (the source of truth, as in the pure class): callers may read them
+ * and replace them as before. legal_mask and play repeat TrickPlay's facts through the
+ * kernels above (legal_for, taker); the rules are read once from the TrickRules value.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hands, *trick, *captured, *winners, *rules;
+    int players, tricks_total, leader, turn;
+    char finished;
+    unsigned long long played;
+    long long legal;
+    TP r; /* the rules' fields only: players, direction, trump, heart rule, penalty, ... */
+} TrickCore;
+
+static int core_read_rules(TrickCore *self, PyObject *rules) {
+    static const char *names[] = {"trump", "direction", "heart_lead", "penalty", "early_end",
+                                  "must_trump_when_void", "overtrump_required", "undertrump_required"};
+    PyObject *v[8] = {NULL};
+    int ok = -1;
+    for (int i = 0; i < 8; i++)
+        if (!(v[i] = PyObject_GetAttrString(rules, names[i]))) goto done;
+    TP r;
+    memset(&r, 0, sizeof r);
+    if (v[0] == Py_None)
+        r.trump = -1;
+    else {
+        long t = PyLong_AsLong(v[0]);
+        if (t == -1 && PyErr_Occurred()) goto done;
+        if (t < 0 || t > 3) goto bad;
+        r.trump = (int)t;
+    }
+    long d = PyLong_AsLong(v[1]);
+    if (d == -1 && PyErr_Occurred()) goto done;
+    if (d != 1 && d != -1) goto bad;
+    r.direction = (int)d;
+    if (!PyUnicode_Check(v[2])) goto bad;
+    if (PyUnicode_CompareWithASCIIString(v[2], "free") == 0)
+        r.heart_rule = 0;
+    else if (PyUnicode_CompareWithASCIIString(v[2], "broken") == 0)
+        r.heart_rule = r.heart_broken = 1;
+    else if (PyUnicode_CompareWithASCIIString(v[2], "strict") == 0)
+        r.heart_rule = 1;
+    else
+        goto bad;
+    if (get_mask(v[3], &r.penalty) < 0 || get_mask(v[4], &r.early_end) < 0) goto done;
+    int flags[3];
+    for (int i = 0; i < 3; i++)
+        if ((flags[i] = PyObject_IsTrue(v[5 + i])) < 0) goto done;
+    r.must_trump = flags[0];
+    r.overtrump = flags[1];
+    r.undertrump = flags[2];
+    r.players = self->r.players;
+    self->r = r;
+    Py_INCREF(rules);
+    Py_XSETREF(self->rules, rules);
+    ok = 0;
+    goto done;
+bad:
+    PyErr_SetString(PyExc_ValueError,
+                    "trick rules need a trump of None or 0-3, a direction of 1 or -1 and a heart lead of "
+                    "free, strict or broken");
+done:
+    for (int i = 0; i < 8; i++) Py_XDECREF(v[i]);
+    return ok;
+}
+
+static int core_bad_state(void) {
+    PyErr_SetString(PyExc_ValueError,
+                    "a trick play needs 2 to 6 seats, list fields of one entry per seat, the seat to act "
+                    "in range and cards 0 to 51");
+    return -1;
+}
+
+/* The cards of the current trick, read from the list. */
+static int core_trick(TrickCore *self, int *trick, int *tlen) {
+    PyObject *t = self->trick;
+    if (!t || !PyList_Check(t) || PyList_GET_SIZE(t) >= self->players) return core_bad_state();
+    *tlen = (int)PyList_GET_SIZE(t);
+    for (int i = 0; i < *tlen; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(t, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > 51) return core_bad_state();
+        trick[i] = (int)c;
+    }
+    return 0;
+}
+
+static int core_seat_list(PyObject *list, int players) {
+    return list && PyList_Check(list) && PyList_GET_SIZE(list) == players ? 0 : core_bad_state();
+}
+
+static int core_turn(TrickCore *self) {
+    if (self->players < 2 || self->players > MAXP || self->turn < 0 || self->turn >= self->players ||
+        core_seat_list(self->hands, self->players) < 0)
+        return core_bad_state();
+    return 0;
+}
+
+static int core_init(TrickCore *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"hands", "leader", "rules", NULL};
+    PyObject *hands, *rules;
+    int leader;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO", kw, &hands, &leader, &rules)) return -1;
+    PyObject *list = PySequence_List(hands);
+    if (!list) return -1;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n) {
+        Py_DECREF(list);
+        return core_bad_state();
+    }
+    uint64_t first;
+    if (get_u64(PyList_GET_ITEM(list, 0), &first) < 0) {
+        Py_DECREF(list);
+        return -1;
+    }
+    PyObject *captured = PyList_New(n), *trick = PyList_New(0), *winners = PyList_New(0);
+    if (!captured || !trick || !winners) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *zero = PyLong_FromLong(0);
+        if (!zero) goto fail;
+        PyList_SET_ITEM(captured, i, zero);
+    }
+    self->players = self->r.players = (int)n;
+    if (core_read_rules(self, rules) < 0) goto fail;
+    Py_XSETREF(self->hands, list);
+    Py_XSETREF(self->captured, captured);
+    Py_XSETREF(self->trick, trick);
+    Py_XSETREF(self->winners, winners);
+    self->tricks_total = __builtin_popcountll(first);
+    self->leader = self->turn = leader;
+    self->played = 0;
+    self->finished = 0;
+    self->legal = -1;
+    return 0;
+fail:
+    Py_DECREF(list);
+    Py_XDECREF(captured);
+    Py_XDECREF(trick);
+    Py_XDECREF(winners);
+    return -1;
+}
+
+static int core_traverse(TrickCore *self, visitproc visit, void *arg) {
+    Py_VISIT(self->hands);
+    Py_VISIT(self->trick);
+    Py_VISIT(self->captured);
+    Py_VISIT(self->winners);
+    Py_VISIT(self->rules);
+    return 0;
+}
+
+static int core_clear(TrickCore *self) {
+    Py_CLEAR(self->hands);
+    Py_CLEAR(self->trick);
+    Py_CLEAR(self->captured);
+    Py_CLEAR(self->winners);
+    Py_CLEAR(self->rules);
+    return 0;
+}
+
+static void core_dealloc(TrickCore *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    core_clear(self);
+    tp->tp_free((PyObject *)self); /* a Python subclass's dealloc releases its type itself */
+}
+
+static int core_legal(TrickCore *self) {
+    if (self->legal < 0) {
+        int trick[MAXP], tlen;
+        uint64_t hand;
+        if (core_turn(self) < 0 || core_trick(self, trick, &tlen) < 0 ||
+            get_u64(PyList_GET_ITEM(self->hands, self->turn), &hand) < 0)
+            return -1;
+        self->legal = (long long)legal_for(&self->r, hand, trick, tlen, self->played);
+    }
+    return 0;
+}
+
+static PyObject *core_legal_mask(TrickCore *self, PyObject *unused) {
+    if (core_legal(self) < 0) return NULL;
+    return PyLong_FromLongLong(self->legal);
+}
+
+static int list_or(PyObject *list, int i, uint64_t bits, int clear) {
+    uint64_t m;
+    if (get_u64(PyList_GET_ITEM(list, i), &m) < 0) return -1;
+    PyObject *v = PyLong_FromUnsignedLongLong(clear ? (m & ~bits) : (m | bits));
+    if (!v) return -1;
+    return PyList_SetItem(list, i, v);
+}
+
+static PyObject *core_play(TrickCore *self, PyObject *arg) {
+    long card = PyLong_AsLong(arg);
+    if (card == -1 && PyErr_Occurred()) return NULL;
+    int trick[MAXP], tlen;
+    if (card < 0 || card > 51 || core_turn(self) < 0 || core_trick(self, trick, &tlen) < 0) {
+        if (!PyErr_Occurred()) core_bad_state();
+        return NULL;
+    }
+    self->legal = -1;
+    int seat = self->turn;
+    if (list_or(self->hands, seat, 1ULL << card, 1) < 0 || PyList_Append(self->trick, arg) < 0) return NULL;
+    trick[tlen++] = (int)card;
+    if (tlen < self->players) {
+        self->turn = next_seat(&self->r, seat);
+        Py_RETURN_NONE;
+    }
+    uint64_t mask = 0;
+    for (int i = 0; i < tlen; i++) mask |= 1ULL << trick[i];
+    int w = taker(&self->r, trick, tlen, mask, self->leader);
+    if (core_seat_list(self->captured, self->players) < 0 || !PyList_Check(self->winners) ||
+        list_or(self->captured, w, mask, 0) < 0)
+        return NULL;
+    PyObject *wo = PyLong_FromLong(w), *fresh = PyList_New(0);
+    if (!wo || !fresh || PyList_Append(self->winners, wo) < 0) {
+        Py_XDECREF(wo);
+        Py_XDECREF(fresh);
+        return NULL;
+    }
+    Py_DECREF(wo);
+    Py_SETREF(self->trick, fresh);
+    self->played |= mask;
+    self->leader = self->turn = w;
+    uint64_t early = self->r.early_end;
+    if (PyList_GET_SIZE(self->winners) == self->tricks_total || (early && (self->played & early) == early))
+        self->finished = 1;
+    Py_RETURN_NONE;
+}
+
+/* play_logged(card, seat, cards, seats): PureTrickPlay.play_logged, the checked door's card. */
+static PyObject *core_play_logged(TrickCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[2]) || !PyList_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "play_logged(card, seat, cards, seats) takes two lists to log into");
+        return NULL;
+    }
+    PyObject *card = args[0], *seat = args[1];
+    if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
+    int overflow;
+    long c = PyLong_AsLongAndOverflow(card, &overflow);
+    if (overflow || c < 0 || c > 51) Py_RETURN_NONE;
+    if (core_turn(self) < 0) return NULL;
+    PyObject *turn = PyLong_FromLong(self->turn);
+    if (!turn) return NULL;
+    if (seat != Py_None) {
+        int eq = PyObject_RichCompareBool(seat, turn, Py_EQ);
+        if (eq <= 0) {
+            Py_DECREF(turn);
+            if (eq < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    if (core_legal(self) < 0) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    if (!((uint64_t)self->legal >> c & 1)) {
+        Py_DECREF(turn);
+        Py_RETURN_NONE;
+    }
+    if (PyList_Append(args[2], card) < 0 || PyList_Append(args[3], turn) < 0) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    PyObject *r = core_play(self, card);
+    if (!r) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return turn;
+}
+
+static PyObject *core_copy(TrickCore *self, PyObject *unused) {
+    PyTypeObject *tp = Py_TYPE(self);
+    TrickCore *o = (TrickCore *)tp->tp_alloc(tp, 0);
+    if (!o) return NULL;
+    o->hands = PySequence_List(self->hands);
+    o->trick = PySequence_List(self->trick);
+    o->captured = PySequence_List(self->captured);
+    o->winners = PySequence_List(self->winners);
+    if (!o->hands || !o->trick || !o->captured || !o->winners) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    Py_XINCREF(self->rules);
+    o->rules = self->rules;
+    o->players = self->players;
+    o->tricks_total = self->tricks_total;
+    o->leader = self->leader;
+    o->turn = self->turn;
+    o->finished = self->finished;
+    o->played = self->played;
+    o->legal = self->legal;
+    o->r = self->r;
+    return (PyObject *)o;
+}
+
+static PyObject *core_set_hands(TrickCore *self, PyObject *hands) {
+    PyObject *list = PySequence_List(hands);
+    if (!list) return NULL;
+    Py_XSETREF(self->hands, list);
+    self->legal = -1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *core_get_rules(TrickCore *self, void *closure) {
+    if (!self->rules) Py_RETURN_NONE;
+    Py_INCREF(self->rules);
+    return self->rules;
+}
+
+static int core_set_rules(TrickCore *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "a trick play's rules cannot be deleted");
+        return -1;
+    }
+    return core_read_rules(self, value);
+}
+
+static PyObject *core_get_players(TrickCore *self, void *closure) { return PyLong_FromLong(self->players); }
+
+static int core_set_players(TrickCore *self, PyObject *value, void *closure) {
+    long n = value ? PyLong_AsLong(value) : -1;
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 2 || n > MAXP) return core_bad_state();
+    self->players = self->r.players = (int)n;
+    return 0;
+}
+
+static PyMethodDef core_methods[] = {
+    {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
+     "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
+    {"play", (PyCFunction)core_play, METH_O, "play(card) -> play card for the seat to act, unchecked"},
+    {"play_logged", (PyCFunction)(void (*)(void))core_play_logged, METH_FASTCALL,
+     "play_logged(card, seat, cards, seats) -> the seat that played card if it was legal, else None"},
+    {"copy", (PyCFunction)core_copy, METH_NOARGS, "copy() -> an independent copy, cheap enough for search"},
+    {"set_hands", (PyCFunction)core_set_hands, METH_O,
+     "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef core_members[] = {
+    {"hands", T_OBJECT_EX, offsetof(TrickCore, hands), 0, "each seat's cards, as masks"},
+    {"trick", T_OBJECT_EX, offsetof(TrickCore, trick), 0, "the cards of the current trick, in order"},
+    {"captured", T_OBJECT_EX, offsetof(TrickCore, captured), 0, "each seat's captured cards, as masks"},
+    {"winners", T_OBJECT_EX, offsetof(TrickCore, winners), 0, "the winner of each trick so far"},
+    {"tricks_total", T_INT, offsetof(TrickCore, tricks_total), 0, "the tricks of the deal"},
+    {"leader", T_INT, offsetof(TrickCore, leader), 0, "the seat that led the current trick"},
+    {"turn", T_INT, offsetof(TrickCore, turn), 0, "the seat to act"},
+    {"finished", T_BOOL, offsetof(TrickCore, finished), 0, "True once the play is over"},
+    {"played", T_ULONGLONG, offsetof(TrickCore, played), 0, "the cards of the finished tricks"},
+    {"_legal", T_LONGLONG, offsetof(TrickCore, legal), 0, "the cached legal mask (-1: not computed)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef core_getset[] = {
+    {"rules", (getter)core_get_rules, (setter)core_set_rules, "the deal's TrickRules", NULL},
+    {"players", (getter)core_get_players, (setter)core_set_players, "the number of seats", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject TrickCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.TrickCore",
+    .tp_basicsize = sizeof(TrickCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The state and hot path of barbu.tricks.TrickPlay in compiled code (see barbu.tricks).",
+    .tp_new = PyType_GenericNew,
+    .tp_free = PyObject_GC_Del,
+    .tp_init = (initproc)core_init,
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
+    .tp_methods = core_methods,
+    .tp_members = core_members,
+    .tp_getset = core_getset,
+};
+
+/* ---- DominoCore: barbu.domino.DominoPlay's state and hot path as one C type -------------
+ *
+ * The same arrangement as TrickCore: the fields are those of the pure DominoPlay (hands and
+ * order stay Python lists), and legal_mask, play and copy repeat its facts: rows grow one
+ * card at a time from the rank R in each suit, without wrap-around, from low_rank to the ace.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hands, *order;
+    int players, direction, low_rank, turn, rank; /* rank -1: not named yet (first card opens) */
+    char ace_replays, finished;
+    unsigned long long removed, laid, playable;
+} DominoCore;
+
+static uint64_t dom_ends(const DominoCore *d, int suit) {
+    int r = d->rank;
+    uint64_t bits = (d->laid >> (13 * suit)) & 0x1FFF;
+    if (!(bits >> r & 1)) return 1ULL << (13 * suit + r);
+    int lo = r, hi = r;
+    while (lo - 1 >= d->low_rank && (bits >> (lo - 1) & 1)) lo--;
+    while (hi + 1 <= 12 && (bits >> (hi + 1) & 1)) hi++;
+    uint64_t mask = 0;
+    if (lo - 1 >= d->low_rank) mask |= 1ULL << (13 * suit + lo - 1);
+    if (hi + 1 <= 12) mask |= 1ULL << (13 * suit + hi + 1);
+    return mask;
+}
+
+static void dom_start_rows(DominoCore *d, int rank) {
+    d->rank = rank;
+    d->playable = 0;
+    for (int s = 0; s < 4; s++) d->playable |= dom_ends(d, s);
+}
+
+static int dom_bad_state(void) {
+    PyErr_SetString(PyExc_ValueError,
+                    "a domino play needs 2 to 6 seats, one hand per seat, the seat to act in range, a rank "
+                    "of 0-12 or None, a direction of 1 or -1 and cards 0 to 51");
+    return -1;
+}
+
+static int dom_check(DominoCore *d) {
+    if (d->players < 2 || d->players > MAXP || d->turn < 0 || d->turn >= d->players || d->rank < -1 ||
+        d->rank > 12 || d->low_rank < 0 || d->low_rank > 12 || (d->direction != 1 && d->direction != -1) ||
+        !d->hands || !PyList_Check(d->hands) || PyList_GET_SIZE(d->hands) != d->players || !d->order ||
+        !PyList_Check(d->order))
+        return dom_bad_state();
+    return 0;
+}
+
+static int dom_init(DominoCore *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"hands", "leader", "rank", "direction", "low_rank", "removed", "ace_replays", "openers",
+                         NULL};
+    PyObject *hands, *rank_o, *removed_o = NULL, *openers_o = NULL;
+    int leader, direction = 1, low_rank = 0, ace_replays = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiO|$iiOpO", kw, &hands, &leader, &rank_o, &direction,
+                                     &low_rank, &removed_o, &ace_replays, &openers_o))
+        return -1;
+    uint64_t removed = 0, openers = (1ULL << 52) - 1;
+    if ((removed_o && get_mask(removed_o, &removed) < 0) || (openers_o && get_mask(openers_o, &openers) < 0))
+        return -1;
+    long rank = -1;
+    if (rank_o != Py_None) {
+        rank = PyLong_AsLong(rank_o);
+        if (rank == -1 && PyErr_Occurred()) return -1;
+        if (rank < 0 || rank > 12) return dom_bad_state();
+    }
+    PyObject *list = PySequence_List(hands), *order = PyList_New(0);
+    if (!list || !order) {
+        Py_XDECREF(list);
+        Py_XDECREF(order);
+        return -1;
+    }
+    Py_XSETREF(self->hands, list);
+    Py_XSETREF(self->order, order);
+    self->players = (int)PyList_GET_SIZE(list);
+    self->direction = direction;
+    self->rank = (int)rank;
+    self->low_rank = low_rank;
+    self->removed = self->laid = removed;
+    self->ace_replays = (char)ace_replays;
+    self->turn = leader;
+    self->finished = 0;
+    self->playable = openers;
+    if (dom_check(self) < 0) return -1;
+    if (rank >= 0) dom_start_rows(self, (int)rank);
+    return 0;
+}
+
+static int dom_traverse(DominoCore *self, visitproc visit, void *arg) {
+    Py_VISIT(self->hands);
+    Py_VISIT(self->order);
+    return 0;
+}
+
+static int dom_clear(DominoCore *self) {
+    Py_CLEAR(self->hands);
+    Py_CLEAR(self->order);
+    return 0;
+}
+
+static void dom_dealloc(DominoCore *self) {
+    PyObject_GC_UnTrack(self);
+    dom_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self); /* a Python subclass's dealloc releases its type itself */
+}
+
+static int dom_hand(DominoCore *d, int seat, uint64_t *hand) {
+    return get_u64(PyList_GET_ITEM(d->hands, seat), hand);
+}
+
+static PyObject *dom_legal_mask(DominoCore *self, PyObject *unused) {
+    uint64_t hand;
+    if (dom_check(self) < 0 || dom_hand(self, self->turn, &hand) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(hand & self->playable);
+}
+
+static int dom_in_order(DominoCore *d, int seat) {
+    Py_ssize_t n = PyList_GET_SIZE(d->order);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long s = PyLong_AsLong(PyList_GET_ITEM(d->order, i));
+        if (s == -1 && PyErr_Occurred()) return -1;
+        if (s == seat) return 1;
+    }
+    return 0;
+}
+
+static int dom_append_seat(DominoCore *d, int seat) {
+    PyObject *v = PyLong_FromLong(seat);
+    if (!v) return -1;
+    int r = PyList_Append(d->order, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *dom_play(DominoCore *self, PyObject *arg) {
+    if (dom_check(self) < 0) return NULL;
+    int seat = self->turn;
+    if (arg != Py_None) {
+        long card = PyLong_AsLong(arg);
+        if (card == -1 && PyErr_Occurred()) return NULL;
+        if (card < 0 || card > 51) return dom_bad_state(), NULL;
+        uint64_t hand;
+        if (dom_hand(self, seat, &hand) < 0) return NULL;
+        hand &= ~(1ULL << card);
+        PyObject *h = PyLong_FromUnsignedLongLong(hand);
+        if (!h || PyList_SetItem(self->hands, seat, h) < 0) return NULL;
+        self->laid |= 1ULL << card;
+        if (self->rank < 0)
+            dom_start_rows(self, (int)(card % 13));
+        else {
+            int suit = (int)(card / 13);
+            self->playable = (self->playable & ~(0x1FFFULL << (13 * suit))) | dom_ends(self, suit);
+        }
+        if (!hand) {
+            if (dom_append_seat(self, seat) < 0) return NULL;
+            if (PyList_GET_SIZE(self->order) == self->players - 1) {
+                for (int s = 0; s < self->players; s++) {
+                    int in = dom_in_order(self, s);
+                    if (in < 0) return NULL;
+                    if (!in) {
+                        if (dom_append_seat(self, s) < 0) return NULL;
+                        break;
+                    }
+                }
+                self->finished = 1;
+                Py_RETURN_NONE;
+            }
+        } else if (self->ace_replays && card % 13 == 12) {
+            uint64_t again;
+            if (dom_hand(self, self->turn, &again) < 0) return NULL;
+            if (again & self->playable) Py_RETURN_NONE;
+        }
+    }
+    int n = self->players, nxt = seat;
+    for (int i = 0; i < n; i++) {
+        nxt = ((nxt + self->direction) % n + n) % n;
+        int in = dom_in_order(self, nxt);
+        if (in < 0) return NULL;
+        if (!in) break;
+    }
+    self->turn = nxt;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dom_copy(DominoCore *self, PyObject *unused) {
+    PyTypeObject *tp = Py_TYPE(self);
+    DominoCore *o = (DominoCore *)tp->tp_alloc(tp, 0);
+    if (!o) return NULL;
+    o->hands = PySequence_List(self->hands);
+    o->order = PySequence_List(self->order);
+    if (!o->hands || !o->order) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    o->players = self->players;
+    o->direction = self->direction;
+    o->low_rank = self->low_rank;
+    o->turn = self->turn;
+    o->rank = self->rank;
+    o->ace_replays = self->ace_replays;
+    o->finished = self->finished;
+    o->removed = self->removed;
+    o->laid = self->laid;
+    o->playable = self->playable;
+    return (PyObject *)o;
+}
+
+static PyObject *dom_set_hands(DominoCore *self, PyObject *hands) {
+    PyObject *list = PySequence_List(hands);
+    if (!list) return NULL;
+    Py_XSETREF(self->hands, list);
+    Py_RETURN_NONE;
+}
+
+static PyObject *dom_get_rank(DominoCore *self, void *closure) {
+    if (self->rank < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(self->rank);
+}
+
+static int dom_set_rank(DominoCore *self, PyObject *value, void *closure) {
+    if (!value || value == Py_None) {
+        self->rank = -1;
+        return 0;
+    }
+    long r = PyLong_AsLong(value);
+    if (r == -1 && PyErr_Occurred()) return -1;
+    if (r < 0 || r > 12) return dom_bad_state();
+    self->rank = (int)r;
+    return 0;
+}
+
+static PyMethodDef dom_methods[] = {
+    {"legal_mask", (PyCFunction)dom_legal_mask, METH_NOARGS, "legal_mask() -> the cards the seat to act may lay (0: it must pass)"},
+    {"play", (PyCFunction)dom_play, METH_O, "play(card) -> lay card for the seat to act, or pass with None; unchecked"},
+    {"copy", (PyCFunction)dom_copy, METH_NOARGS, "copy() -> an independent copy"},
+    {"set_hands", (PyCFunction)dom_set_hands, METH_O,
+     "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dom_members[] = {
+    {"hands", T_OBJECT_EX, offsetof(DominoCore, hands), 0, "each seat's cards, as masks"},
+    {"order", T_OBJECT_EX, offsetof(DominoCore, order), 0, "the seats out so far, in order"},
+    {"players", T_INT, offsetof(DominoCore, players), 0, "the number of seats"},
+    {"direction", T_INT, offsetof(DominoCore, direction), 0, "+1 clockwise, -1 anticlockwise"},
+    {"low_rank", T_INT, offsetof(DominoCore, low_rank), 0, "the lowest rank of the deck"},
+    {"turn", T_INT, offsetof(DominoCore, turn), 0, "the seat to act"},
+    {"ace_replays", T_BOOL, offsetof(DominoCore, ace_replays), 0, "whether laying an ace plays again"},
+    {"finished", T_BOOL, offsetof(DominoCore, finished), 0, "True once the play is over"},
+    {"removed", T_ULONGLONG, offsetof(DominoCore, removed), 0, "the cards counted as laid from the start"},
+    {"laid", T_ULONGLONG, offsetof(DominoCore, laid), 0, "the cards laid (removed ones included)"},
+    {"_playable", T_ULONGLONG, offsetof(DominoCore, playable), 0, "every card that could be laid now"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef dom_getset[] = {
+    {"rank", (getter)dom_get_rank, (setter)dom_set_rank, "the starting rank R, or None before the first card",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject DominoCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.DominoCore",
+    .tp_basicsize = sizeof(DominoCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The state and hot path of barbu.domino.DominoPlay in compiled code (see barbu.domino).",
+    .tp_new = PyType_GenericNew,
+    .tp_free = PyObject_GC_Del,
+    .tp_init = (initproc)dom_init,
+    .tp_dealloc = (destructor)dom_dealloc,
+    .tp_traverse = (traverseproc)dom_traverse,
+    .tp_clear = (inquiry)dom_clear,
+    .tp_methods = dom_methods,
+    .tp_members = dom_members,
+    .tp_getset = dom_getset,
+};
+
+/* pick(table, mask) -> [table[c] for each set bit c of mask, ascending]: the legal actions of a mask. */
+static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "pick(table, mask) takes a tuple and a mask");
+        return NULL;
+    }
+    PyObject *table = args[0];
+    uint64_t mask;
+    if (get_mask(args[1], &mask) < 0) return NULL;
+    if (mask >> PyTuple_GET_SIZE(table) && PyTuple_GET_SIZE(table) < 64) {
+        PyErr_SetString(PyExc_ValueError, "pick: the mask has a bit beyond the table");
+        return NULL;
+    }
+    PyObject *out = PyList_New(__builtin_popcountll(mask));
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; mask; i++) {
+        PyObject *x = PyTuple_GET_ITEM(table, low_bit(mask));
+        mask &= mask - 1;
+        Py_INCREF(x);
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
+     "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
     {"raw", py_raw, METH_VARARGS, "raw(state, model) -> each seat's raw score of the tricks taken so far"},
@@ -1070,7 +1767,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "barbu._native", "Com
 
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0) {
+    if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0 || PyType_Ready(&TrickCoreType) < 0 ||
+              PyModule_AddObjectRef(m, "TrickCore", (PyObject *)&TrickCoreType) < 0 ||
+              PyType_Ready(&DominoCoreType) < 0 ||
+              PyModule_AddObjectRef(m, "DominoCore", (PyObject *)&DominoCoreType) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

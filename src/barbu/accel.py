@@ -23,30 +23,34 @@ from __future__ import annotations
 
 import os
 import random
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from barbu.contracts import Contract, DealShape, TrickResult
 
 if TYPE_CHECKING:
     from barbu.deal import Deal
     from barbu.rulesets import Rules
-    from barbu.tricks import TrickPlay
+    from barbu.tricks import PureTrickPlay, TrickPlay
 
 __all__ = [
     "NATIVE",
     "choose",
+    "domino_core",
     "finish",
     "legal_mask",
     "line",
     "pack",
     "pack_guide",
+    "picker",
     "playouts",
     "score_model",
     "solve",
     "status",
     "step",
+    "trick_core",
 ]
 
 
@@ -65,6 +69,8 @@ class PlayGuide(Protocol):
     care: list[list[float]]
     sign: float
 
+
+T = TypeVar("T")
 
 Packed = tuple[int | tuple[int, ...], ...]
 """A trick-play state as the compiled kernels read it (see :func:`pack`)."""
@@ -98,7 +104,7 @@ def status() -> str:
     return "barbu: compiled accelerator not built (no C compiler at install?); the pure-Python path is used"
 
 
-def pack(t: TrickPlay) -> Packed:
+def pack(t: TrickPlay | PureTrickPlay) -> Packed:
     """``t``'s state as a tuple of plain ints (the compiled kernels' input)."""
     r = t.rules
     return (
@@ -124,13 +130,43 @@ def pack(t: TrickPlay) -> Packed:
     )
 
 
+def trick_core() -> type | None:
+    """The compiled trick-play state (``TrickCore``) :class:`barbu.tricks.TrickPlay` is
+    built on, or None on the pure path.
+
+    >>> trick_core() is None or trick_core().__name__ == "TrickCore"
+    True
+    """
+    return None if _native is None else getattr(_native, "TrickCore", None)
+
+
+def domino_core() -> type | None:
+    """The compiled domino-play state (``DominoCore``) :class:`barbu.domino.DominoPlay` is
+    built on, or None on the pure path.
+
+    >>> domino_core() is None or domino_core().__name__ == "DominoCore"
+    True
+    """
+    return None if _native is None else getattr(_native, "DominoCore", None)
+
+
+def picker(table: tuple[T, ...]) -> Callable[[int], list[T]] | None:
+    """A compiled ``lambda mask: [table[c] for c in cards_of(mask)]`` (None on the pure path).
+
+    >>> pick = picker(tuple("abcdef"))
+    >>> pick is None or pick(0b101001) == ["a", "d", "f"]
+    True
+    """
+    return None if _native is None else partial(_native.pick, table)
+
+
 def _require() -> ModuleType:
     if _native is None:
         raise RuntimeError("the compiled accelerator is not in use (not built, or BARBU_PURE=1)")
     return _native
 
 
-def legal_mask(t: TrickPlay) -> int:
+def legal_mask(t: TrickPlay | PureTrickPlay) -> int:
     """The compiled :meth:`~barbu.tricks.TrickPlay.legal_mask` of ``t`` (0 once finished)."""
     return int(_require().legal(pack(t)))
 

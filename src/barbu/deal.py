@@ -13,9 +13,10 @@ declarer has left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
+from barbu.accel import picker
 from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements, normalize
 from barbu.cards import RANKS, SUIT_NAMES, SUITS, card_name, cards_of, mask_of, rank_mask
@@ -30,11 +31,14 @@ from barbu.tricks import TrickPlay, TrickRules
 _SUIT_PLAYS: list[dict[int, tuple[Play, ...]]] = [{}, {}, {}, {}]
 
 
-def plays_of(mask: int) -> list[Play]:
+def pure_plays_of(mask: int) -> list[Play]:
     """The :class:`Play` actions of the cards of ``mask``, in ascending card order.
 
     Built from per-suit tables filled on first use, so listing legal cards costs a few
-    dictionary look-ups.
+    dictionary look-ups; :data:`plays_of` is this, compiled when the accelerator is in use.
+
+    >>> pure_plays_of(0b1001)
+    [Play('2S'), Play('5S')]
     """
     out: list[Play] = []
     for s in range(4):
@@ -48,6 +52,11 @@ def plays_of(mask: int) -> list[Play]:
     return out
 
 
+plays_of: Callable[[int], list[Play]] = picker(PLAYS) or pure_plays_of
+"""The :class:`Play` actions of the cards of ``mask``, ascending (:func:`pure_plays_of`, compiled
+when the accelerator is in use; ``tests/test_native.py`` checks both agree)."""
+
+
 class Phase(StrEnum):
     """Where a deal stands; the names are those of ``barbu replay``'s ``next.phase``."""
 
@@ -59,6 +68,10 @@ class Phase(StrEnum):
     PLAY = "play"
     TALLY = "tally"
     DONE = "done"
+
+
+_PLAY, _CALL, _DONE = Phase.PLAY, Phase.CALL, Phase.DONE
+"""The phases the hot paths test, read once (an enum member costs a class look-up each time)."""
 
 
 class Deal:
@@ -117,7 +130,7 @@ class Deal:
     @property
     def finished(self) -> bool:
         """True once the deal is scored (played, tallied or skipped)."""
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def started(self) -> bool:
@@ -132,10 +145,10 @@ class Deal:
     def to_act(self) -> int | None:
         """The seat to act, or None (waiting for a tally, or finished)."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             assert self.cardplay is not None
             return self.cardplay.turn
-        if phase is Phase.CALL:
+        if phase is _CALL:
             assert self.doubling is not None
             return self.doubling.to_act
         if phase is Phase.ARRANGE:
@@ -181,12 +194,12 @@ class Deal:
         A deal waiting for its tally, or finished, has none.
         """
         phase = self.phase
-        if phase is Phase.PLAY:
-            mask = self.legal_mask()
-            if self.domino is not None and not mask:
+        if phase is _PLAY:
+            mask = self.cardplay.legal_mask()  # type: ignore[union-attr]
+            if not mask and self.domino is not None:
                 return [Pass()]
             return plays_of(mask)
-        if phase is Phase.CALL:
+        if phase is _CALL:
             assert self.doubling is not None
             return self.doubling.legal_calls()
         if phase is Phase.CONTRACT:
@@ -210,15 +223,23 @@ class Deal:
         wrong and what is allowed; the deal is then unchanged.
         """
         phase = self.phase
-        if phase is Phase.PLAY and type(action) is Play:
-            play = self.cardplay
-            assert play is not None
-            c = action.card
-            turn = play.turn
-            if (seat is None or seat == turn) and type(c) is int and 0 <= c < 52 and play.legal_mask() >> c & 1:
-                self.play_unchecked(c)
-                return turn
-        if phase is Phase.DONE:
+        if phase is _PLAY and type(action) is Play:
+            t = self.tricks
+            if t is not None:
+                played = t.play_logged(action.card, seat, self.plays, self.play_seats)
+                if played is not None:
+                    if t.finished:
+                        self._tricks_done(t)
+                    return played
+            else:
+                play = self.cardplay
+                assert play is not None
+                c = action.card
+                turn = play.turn
+                if (seat is None or seat == turn) and type(c) is int and 0 <= c < 52 and play.legal_mask() >> c & 1:
+                    self.play_unchecked(c)
+                    return turn
+        if phase is _DONE:
             raise IllegalAction("deal", f"deal {self.index + 1} is over", seat)
         if isinstance(action, EnterTally):
             if phase is not Phase.TALLY:
@@ -333,7 +354,11 @@ class Deal:
             seat = self.doubling.to_act
             assert seat is not None
             dbl, rdbl = self.doubling.expand(seat, action) if action.word else (action.double, action.redouble)
-            self.doubling.apply(seat, tuple(sorted(dbl)), tuple(sorted(rdbl)), action)
+            if len(dbl) > 1:
+                dbl = tuple(sorted(dbl))
+            if len(rdbl) > 1:
+                rdbl = tuple(sorted(rdbl))
+            self.doubling.apply(seat, dbl, rdbl, action)
             if self.doubling.finished:
                 self._after_calls()
         elif isinstance(action, Declare):
@@ -361,8 +386,7 @@ class Deal:
             self.play_seats.append(t.turn)
             t.play(card)
             if t.finished:
-                assert self.contract is not None
-                self._set_tally(self.contract.tally_from_tricks(t.result()))
+                self._tricks_done(t)
         else:
             d = self.domino
             assert d is not None
@@ -374,6 +398,10 @@ class Deal:
                 self._set_tally({"order": list(d.order)})
 
     # -- phase changes -------------------------------------------------------
+
+    def _tricks_done(self, t: TrickPlay) -> None:
+        assert self.contract is not None
+        self._set_tally(self.contract.tally_from_tricks(t.result()))
 
     def _set_contract(self, contract: Contract) -> None:
         self.contract = contract

@@ -17,16 +17,77 @@ order; the last one takes the last placing.
 
 from __future__ import annotations
 
-from barbu.cards import ACE, make_card
+from typing import TYPE_CHECKING, Self
+
+from barbu.accel import domino_core
+from barbu.cards import ACE
 
 
-class DominoPlay:
+class _DominoRows:
+    """The rows of a domino play, read from its laid cards: shared by the pure and the
+    compiled state."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        hands: list[int]
+        players: int
+        direction: int
+        rank: int | None
+        low_rank: int
+        removed: int
+        laid: int
+        ace_replays: bool
+        turn: int
+        order: list[int]
+        finished: bool
+        _playable: int
+
+    def _row(self, suit: int) -> tuple[int, int] | None:
+        r = self.rank
+        bits = (self.laid >> (13 * suit)) & 0x1FFF
+        if r is None or not bits >> r & 1:
+            return None
+        # The run of laid ranks through r: down to the highest gap below it (not below
+        # low_rank), up to the lowest gap above it (bit 13 is always a gap: no wrap-around).
+        lo = max((~bits & ((1 << r) - 1)).bit_length(), min(self.low_rank, r))
+        gaps_above = ~bits >> (r + 1)
+        hi = r + (gaps_above & -gaps_above).bit_length() - 1
+        return (lo, hi)
+
+    def _ends(self, suit: int) -> int:
+        """The cards that can be laid next in ``suit``."""
+        row = self._row(suit)
+        if row is None:
+            assert self.rank is not None
+            return 1 << (13 * suit + self.rank)
+        lo, hi = row
+        mask = 0
+        if lo - 1 >= self.low_rank:
+            mask |= 1 << (13 * suit + lo - 1)
+        if hi < ACE:
+            mask |= 1 << (13 * suit + hi + 1)
+        return mask
+
+    def rows(self) -> list[tuple[int, int] | None]:
+        """Per suit, the ranks ``(lo, hi)`` of the row (laid or removed), or None if not started."""
+        return [self._row(s) for s in range(4)]
+
+    def playable(self) -> int:
+        """Every card that could be laid now by anyone (ignoring hands)."""
+        return self._playable
+
+
+class PureDominoPlay(_DominoRows):
     """The play of one domino deal.
 
     ``rank`` is ``R``, or None when the declarer opens with any card
     (``domino_start: "first_card"``) among ``openers`` (all cards unless a rank is
     forbidden, RULES.md §5). ``removed`` holds the cards that count as laid from the
     start (removed cards under the ``laid`` rule).
+
+    Its pure-Python state is the reference the compiled one (``barbu._native.DominoCore``)
+    is tested against, and the one used without it; :class:`DominoPlay` is one or the other.
     """
 
     __slots__ = (
@@ -71,10 +132,10 @@ class DominoPlay:
         if rank is not None:
             self._start_rows(rank)
 
-    def copy(self) -> DominoPlay:
+    def copy(self) -> Self:
         """An independent copy."""
-        other = DominoPlay.__new__(DominoPlay)
-        for name in DominoPlay.__slots__:
+        other = type(self).__new__(type(self))
+        for name in PureDominoPlay.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
         other.order = list(self.order)
@@ -85,44 +146,11 @@ class DominoPlay:
         the unseen cards under the same public play); unchecked."""
         self.hands = list(hands)
 
-    def _row(self, suit: int) -> tuple[int, int] | None:
-        r = self.rank
-        if r is None or not self.laid >> make_card(suit, r) & 1:
-            return None
-        lo = hi = r
-        while lo - 1 >= self.low_rank and self.laid >> make_card(suit, lo - 1) & 1:
-            lo -= 1
-        while hi + 1 <= ACE and self.laid >> make_card(suit, hi + 1) & 1:
-            hi += 1
-        return (lo, hi)
-
-    def _ends(self, suit: int) -> int:
-        """The cards that can be laid next in ``suit``."""
-        row = self._row(suit)
-        if row is None:
-            assert self.rank is not None
-            return 1 << make_card(suit, self.rank)
-        lo, hi = row
-        mask = 0
-        if lo - 1 >= self.low_rank:
-            mask |= 1 << make_card(suit, lo - 1)
-        if hi + 1 <= ACE:
-            mask |= 1 << make_card(suit, hi + 1)
-        return mask
-
     def _start_rows(self, rank: int) -> None:
         self.rank = rank
         self._playable = 0
         for s in range(4):
             self._playable |= self._ends(s)
-
-    def rows(self) -> list[tuple[int, int] | None]:
-        """Per suit, the ranks ``(lo, hi)`` of the row (laid or removed), or None if not started."""
-        return [self._row(s) for s in range(4)]
-
-    def playable(self) -> int:
-        """Every card that could be laid now by anyone (ignoring hands)."""
-        return self._playable
 
     def legal_mask(self) -> int:
         """The cards the seat to act may lay (0: it must pass)."""
@@ -152,3 +180,38 @@ class DominoPlay:
         while nxt in self.order:
             nxt = (nxt + self.direction) % n
         self.turn = nxt
+
+
+if TYPE_CHECKING:
+    _State = PureDominoPlay
+else:
+    _core = domino_core()
+    if _core is None:
+        _State = PureDominoPlay
+    else:
+
+        class CompiledDominoPlay(_DominoRows, _core):
+            """:class:`PureDominoPlay`'s fields in compiled code; pickled and deep-copied by its fields."""
+
+            __slots__ = ()
+
+            def __getstate__(self):
+                return {name: getattr(self, name) for name in PureDominoPlay.__slots__}
+
+            def __setstate__(self, state):
+                for name in ("players", *PureDominoPlay.__slots__):
+                    setattr(self, name, state[name])
+
+        _State = CompiledDominoPlay
+
+
+class DominoPlay(_State):
+    """The play of one domino deal (see :class:`PureDominoPlay` for its arguments).
+
+    Its state and hot path (:meth:`legal_mask`, :meth:`play`, :meth:`copy`) are compiled
+    when the accelerator is in use (see docs/native.md); otherwise, and with
+    ``BARBU_PURE=1``, they are those of :class:`PureDominoPlay`. Both give identical
+    results (``tests/test_native.py``).
+    """
+
+    __slots__ = ()

@@ -54,6 +54,9 @@ class SpokenCall(NamedTuple):
     redoubles: tuple[int, ...]
 
 
+_new_tuple = tuple.__new__
+"""Makes a Pair or SpokenCall from its fields without NamedTuple's Python ``__new__`` (hot in playouts)."""
+
 _Options = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(may double, may redouble, must double) of a caller."""
 
@@ -111,7 +114,7 @@ class Doubling:
 
     def pair(self, a: int, b: int) -> Pair | None:
         """The pair between seats ``a`` and ``b``, if any."""
-        return self._pairs.get((min(a, b), max(a, b)))
+        return self._pairs.get((a, b) if a < b else (b, a))
 
     def pairs(self) -> list[Pair]:
         """The business pairs, sorted by seats."""
@@ -130,7 +133,8 @@ class Doubling:
         """``D(p)``: the seats ``seat`` may double now (none in round 2)."""
         if self.round != 1:
             return []
-        return [t for t in self._targets(seat) if self.pair(seat, t) is None]
+        pairs = self._pairs
+        return [t for t in self._targets(seat) if ((seat, t) if seat < t else (t, seat)) not in pairs]
 
     def may_redouble(self, seat: int) -> list[int]:
         """``Rcv(p)``: the seats whose double on ``seat`` it may redouble now."""
@@ -140,7 +144,7 @@ class Doubling:
                 if self.round == 2 and not self._called_after(p.doubler, seat):
                     continue
                 out.append(p.doubler)
-        return sorted(out)
+        return sorted(out) if len(out) > 1 else out
 
     def must_double(self, seat: int) -> list[int]:
         """``[declarer]`` when ``seat`` is forced to double it now (§2.7), else ``[]``."""
@@ -178,6 +182,15 @@ class Doubling:
         if seat != self.to_act:
             raise OutOfTurn("call", f"seat {seat} cannot call now: it is seat {self.to_act}'s call", seat)
         word = call.word
+        double, redouble = call.double, call.redouble
+        if (
+            word is None
+            and type(double) is tuple
+            and type(redouble) is tuple
+            and (double, redouble) in _legal_calls(self.options(seat))[1]
+            and all(type(t) is int for t in (*double, *redouble))
+        ):  # one of the listed legal calls, as listed: nothing more to check
+            return double, redouble
         if word is not None and (call.double or call.redouble):
             raise IllegalAction(
                 "call", f"seat {seat}: a call is either a word ({word}) or lists of seats, not both", seat
@@ -255,12 +268,12 @@ class Doubling:
 
     def apply(self, seat: int, doubles: Sequence[int], redoubles: Sequence[int], said: Call) -> None:
         """Record a call already checked by :meth:`expand` (no checks here)."""
+        pairs = self._pairs
         for t in doubles:
-            self._pairs[(min(seat, t), max(seat, t))] = Pair(seat, t, 1)
+            pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (seat, t, 1))
         for t in redoubles:
-            key = (min(seat, t), max(seat, t))
-            self._pairs[key] = Pair(t, seat, 2)
-        self.calls.append(SpokenCall(seat, self.round, said, tuple(doubles), tuple(redoubles)))
+            pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (t, seat, 2))
+        self.calls.append(_new_tuple(SpokenCall, (seat, self.round, said, tuple(doubles), tuple(redoubles))))
         self._queue.pop(0)
         if not self._queue and self.round == 1:
             self.round = 2
@@ -274,9 +287,9 @@ class Doubling:
 
     def legal_calls(self) -> list[Call]:
         """Every distinct legal call of the seat to act, as explicit lists."""
-        seat = self.to_act
-        if seat is None:
+        if not self._queue:
             return []
+        seat = self._queue[0]
         return list(_legal_calls(self.options(seat))[0])
 
     @property

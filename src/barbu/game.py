@@ -30,6 +30,10 @@ from barbu.doubling import forced_doublers
 from barbu.errors import IllegalAction
 from barbu.rulesets import Rules, rules
 
+_DONE = Phase.DONE
+"""Read once: an enum member costs a class look-up each time."""
+_new_tuple = tuple.__new__
+
 
 class Move(NamedTuple):
     """One entry of the game's action log."""
@@ -60,7 +64,9 @@ class Dealer:
     def deal(self, rules: Rules, declarer: int) -> list[int]:
         """Shuffle the deck and deal it one card at a time from the declarer."""
         rand = self._rng.random
-        deck = sorted(rules.deck_cards, key=lambda _: rand())
+        cards = rules.deck_cards
+        keys = [rand() for _ in cards]  # the draws sorted(cards, key=lambda _: rand()) makes, in order
+        deck = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
         n = rules.players
         hands = [0] * n
         for i in range(n):
@@ -166,14 +172,15 @@ class Game:
     @property
     def current(self) -> Deal | None:
         """The deal in progress, or None once the game is over."""
-        if self.deals and not self.deals[-1].finished:
-            return self.deals[-1]
+        deals = self.deals
+        if deals and deals[-1].phase is not _DONE:
+            return deals[-1]
         return None
 
     @property
     def is_over(self) -> bool:
         """True after the last scheduled deal."""
-        return self.deals[-1].phase is Phase.DONE
+        return self.deals[-1].phase is _DONE
 
     @property
     def phase(self) -> str:
@@ -189,8 +196,7 @@ class Game:
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (see :meth:`Deal.legal_actions`)."""
-        deal = self.deals[-1]
-        return deal.legal_actions() if deal.phase is not Phase.DONE else []
+        return self.deals[-1].legal_actions()  # a finished deal has none
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``action`` (by ``seat``, if given) would be accepted now."""
@@ -230,7 +236,7 @@ class Game:
         Raises :class:`~barbu.errors.IllegalAction`; the game is then unchanged.
         """
         deal = self.deals[-1]
-        if deal.phase is Phase.DONE:
+        if deal.phase is _DONE:
             raise IllegalAction("game", "the game is over: no action is possible", seat)
         try:
             actor = deal.apply(action, seat)
@@ -238,7 +244,9 @@ class Game:
             e.deal = deal.index + 1
             e.action = None if isinstance(action, EnterTally) else action_words(action)
             raise
-        self._record(deal, actor, action)
+        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        if deal.phase is _DONE:
+            self._close_deal(deal)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it (fast door)."""
@@ -246,14 +254,15 @@ class Game:
         assert deal is not None
         actor = deal.to_act
         deal.apply_unchecked(action)
-        self._record(deal, actor, action)
+        self.history.append(_new_tuple(Move, (deal.index, actor, action)))
+        if deal.phase is _DONE:
+            self._close_deal(deal)
 
-    def _record(self, deal: Deal, actor: int | None, action: Action) -> None:
-        self.history.append(Move(deal.index, actor, action))
-        if deal.phase is Phase.DONE:
-            assert deal.final is not None
-            self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
-            self._open_deal()
+    def _close_deal(self, deal: Deal) -> None:
+        """Add a scored deal to the totals and open the next one."""
+        assert deal.final is not None
+        self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
+        self._open_deal()
 
     def copy(self) -> Game:
         """An independent copy; its dealer deals what this game's would."""

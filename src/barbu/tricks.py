@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
+from barbu.accel import trick_core
 from barbu.cards import HEARTS, SUIT_MASKS
 from barbu.contracts import Contract, TrickResult
 
@@ -80,37 +81,24 @@ class TrickRules:
         )
 
 
-class TrickPlay:
-    """The card play of one trick deal under its :class:`TrickRules`."""
+class _TrickFacts:
+    """The rule code of trick play, shared by the pure and the compiled state: who may
+    play what (:meth:`legal_for`) and who takes a trick (:meth:`taker`)."""
 
-    __slots__ = (
-        "_legal",
-        "captured",
-        "finished",
-        "hands",
-        "leader",
-        "played",
-        "players",
-        "rules",
-        "trick",
-        "tricks_total",
-        "turn",
-        "winners",
-    )
+    __slots__ = ()
 
-    def __init__(self, hands: list[int], leader: int, rules: TrickRules) -> None:
-        self.hands = list(hands)
-        self.players = len(hands)
-        self.rules = rules
-        self.tricks_total = hands[0].bit_count()
-        self.leader = leader
-        self.turn = leader
-        self.trick: list[int] = []
-        self.captured = [0] * self.players
-        self.winners: list[int] = []
-        self.played = 0
-        self.finished = False
-        self._legal = -1
+    if TYPE_CHECKING:
+        hands: list[int]
+        players: int
+        rules: TrickRules
+        tricks_total: int
+        leader: int
+        turn: int
+        trick: list[int]
+        captured: list[int]
+        winners: list[int]
+        played: int
+        finished: bool
 
     @property
     def trump(self) -> int | None:
@@ -121,36 +109,6 @@ class TrickPlay:
     def direction(self) -> int:
         """+1 for clockwise play, -1 for anticlockwise."""
         return self.rules.direction
-
-    def copy(self) -> TrickPlay:
-        """An independent copy, cheap enough for search."""
-        other = TrickPlay.__new__(TrickPlay)
-        # Every slot, spelled out: several times faster than a loop over __slots__.
-        other._legal = self._legal
-        other.captured = list(self.captured)
-        other.finished = self.finished
-        other.hands = list(self.hands)
-        other.leader = self.leader
-        other.played = self.played
-        other.players = self.players
-        other.rules = self.rules
-        other.trick = list(self.trick)
-        other.tricks_total = self.tricks_total
-        other.turn = self.turn
-        other.winners = list(self.winners)
-        return other
-
-    def set_hands(self, hands: Sequence[int]) -> None:
-        """Give the seats other cards, as many each as they hold now (a what-if deal of
-        the unseen cards under the same public play); unchecked."""
-        self.hands = list(hands)
-        self._legal = -1
-
-    def legal_mask(self) -> int:
-        """The mask of the cards the seat to act may play (RULES.md §2.9.1)."""
-        if self._legal < 0:
-            self._legal = self.legal_for(self.hands[self.turn], self.trick, self.played)
-        return self._legal
 
     def legal_for(self, hand: int, trick: Sequence[int], played: int) -> int:
         """The cards of ``hand`` that may be played to ``trick`` (the cards so far, in
@@ -215,6 +173,100 @@ class TrickPlay:
             best = (trick_mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
         return (leader + self.rules.direction * trick.index(best)) % self.players
 
+    def trick_seats(self) -> list[int]:
+        """The seats that played the cards of the current trick, in order."""
+        direction = self.rules.direction
+        return [(self.leader + direction * i) % self.players for i in range(len(self.trick))]
+
+    def result(self) -> TrickResult:
+        """Captured cards and trick winners so far."""
+        return TrickResult(captured=tuple(self.captured), winners=tuple(self.winners))
+
+
+class PureTrickPlay(_TrickFacts):
+    """The pure-Python state of :class:`TrickPlay`: the reference the compiled state
+    (``barbu._native.TrickCore``) is tested against, and the one used without it."""
+
+    __slots__ = (
+        "_legal",
+        "captured",
+        "finished",
+        "hands",
+        "leader",
+        "played",
+        "players",
+        "rules",
+        "trick",
+        "tricks_total",
+        "turn",
+        "winners",
+    )
+
+    def __init__(self, hands: list[int], leader: int, rules: TrickRules) -> None:
+        self.hands = list(hands)
+        self.players = len(hands)
+        self.rules = rules
+        self.tricks_total = hands[0].bit_count()
+        self.leader = leader
+        self.turn = leader
+        self.trick: list[int] = []
+        self.captured = [0] * self.players
+        self.winners: list[int] = []
+        self.played = 0
+        self.finished = False
+        self._legal = -1
+
+    def copy(self) -> Self:
+        """An independent copy, cheap enough for search."""
+        other = type(self).__new__(type(self))
+        # Every slot, spelled out: several times faster than a loop over __slots__.
+        other._legal = self._legal
+        other.captured = list(self.captured)
+        other.finished = self.finished
+        other.hands = list(self.hands)
+        other.leader = self.leader
+        other.played = self.played
+        other.players = self.players
+        other.rules = self.rules
+        other.trick = list(self.trick)
+        other.tricks_total = self.tricks_total
+        other.turn = self.turn
+        other.winners = list(self.winners)
+        return other
+
+    def set_hands(self, hands: Sequence[int]) -> None:
+        """Give the seats other cards, as many each as they hold now (a what-if deal of
+        the unseen cards under the same public play); unchecked."""
+        self.hands = list(hands)
+        self._legal = -1
+
+    def legal_mask(self) -> int:
+        """The mask of the cards the seat to act may play (RULES.md §2.9.1)."""
+        if self._legal < 0:
+            self._legal = self.legal_for(self.hands[self.turn], self.trick, self.played)
+        return self._legal
+
+    def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
+        """The checked door's card: if ``card`` is a legal card of the seat to act (and
+        ``seat`` is None or that seat), log it to ``cards`` and the seat to ``seats``, play it
+        and return the seat; otherwise change nothing and return None.
+
+        >>> from barbu.cards import parse_pbn, card
+        >>> t = PureTrickPlay([parse_pbn(h) for h in ("A2...", "K3...")], leader=0, rules=TrickRules())
+        >>> cards, seats = [], []
+        >>> t.play_logged(card("AS"), 1, cards, seats), t.play_logged(card("AS"), 0, cards, seats)
+        (None, 0)
+        >>> cards, seats, t.turn
+        ([12], [0], 1)
+        """
+        turn = self.turn
+        if (seat is None or seat == turn) and type(card) is int and 0 <= card < 52 and self.legal_mask() >> card & 1:
+            cards.append(card)
+            seats.append(turn)
+            self.play(card)
+            return turn
+        return None
+
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""
         self._legal = -1
@@ -238,11 +290,37 @@ class TrickPlay:
         if len(self.winners) == self.tricks_total or (early_end and self.played & early_end == early_end):
             self.finished = True
 
-    def trick_seats(self) -> list[int]:
-        """The seats that played the cards of the current trick, in order."""
-        direction = self.rules.direction
-        return [(self.leader + direction * i) % self.players for i in range(len(self.trick))]
 
-    def result(self) -> TrickResult:
-        """Captured cards and trick winners so far."""
-        return TrickResult(captured=tuple(self.captured), winners=tuple(self.winners))
+if TYPE_CHECKING:
+    _State = PureTrickPlay
+else:
+    _core = trick_core()
+    if _core is None:
+        _State = PureTrickPlay
+    else:
+
+        class CompiledTrickPlay(_TrickFacts, _core):
+            """:class:`PureTrickPlay`'s fields in compiled code; pickled and deep-copied by its fields."""
+
+            __slots__ = ()
+
+            def __getstate__(self):
+                return {name: getattr(self, name) for name in PureTrickPlay.__slots__}
+
+            def __setstate__(self, state):
+                for name in ("players", *PureTrickPlay.__slots__):
+                    setattr(self, name, state[name])
+
+        _State = CompiledTrickPlay
+
+
+class TrickPlay(_State):
+    """The card play of one trick deal under its :class:`TrickRules`.
+
+    Its state and hot path (:meth:`legal_mask`, :meth:`play`, :meth:`copy`) are compiled
+    when the accelerator is in use (see docs/native.md), so that each card played from
+    Python is one call; otherwise, and with ``BARBU_PURE=1``, they are those of
+    :class:`PureTrickPlay`. Both give identical results (``tests/test_native.py``).
+    """
+
+    __slots__ = ()

@@ -18,8 +18,8 @@ from __future__ import annotations
 import inspect
 import json
 import random
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from barbu.actions import Action
 from barbu.arrangement import Arrangements
@@ -34,6 +34,20 @@ class Bot(Protocol):
 
     def act(self, view: SeatView) -> Action:
         """The action to take; ``view.to_act == view.seat`` when called."""
+        ...
+
+
+@runtime_checkable
+class LegalChooser(Protocol):
+    """A bot that decides from its seat's legal actions alone (a part of its view).
+
+    A runner may ask it with :meth:`choose` and ``game.legal_actions()`` instead of
+    building the whole view: the bot then sees less than its view, never more, and
+    decides exactly as :meth:`act` would.
+    """
+
+    def choose(self, actions: Sequence[Action]) -> Action:
+        """One of ``actions``, the legal actions of the seat to act (``legal_choices`` of its view)."""
         ...
 
 
@@ -55,8 +69,18 @@ class RandomBot:
 
     def act(self, view: SeatView) -> Action:
         """A uniformly random legal action."""
-        choices = legal_choices(view)
-        return choices[self.rng.randrange(len(choices))]
+        return self.choose(legal_choices(view))
+
+    def choose(self, actions: Sequence[Action]) -> Action:
+        """A uniformly random one of ``actions`` (a :class:`LegalChooser`: no view needed).
+
+        >>> from barbu import Game, seat_view
+        >>> game = Game.new("classic", seed=5)
+        >>> view = seat_view(game, game.to_act)
+        >>> RandomBot(3).act(view) == RandomBot(3).choose(game.legal_actions())
+        True
+        """
+        return actions[self.rng.randrange(len(actions))]
 
 
 def _heuristic() -> Callable[..., Bot]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from barbu.bots import BOT_LEVELS, make_bot, parse_bot
+from barbu.bots import BOT_LEVELS, LegalChooser, make_bot, parse_bot
 from barbu.game import Game
 from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
@@ -41,7 +41,9 @@ def simulate(
     """Play ``games`` whole games; game ``i`` is dealt from the seed ``"{seed}:{i}"``.
 
     ``bots`` names the bot of each seat, ``level`` or ``level:key=value,…`` (one: every
-    seat); :func:`lineup` checks them first.
+    seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
+    (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
+    its view, which it would not read.
     """
     levels = lineup(bots, rules(variant, options).players)
     names = [text.strip() for text in bots] * (len(levels) // len(bots))
@@ -53,10 +55,15 @@ def simulate(
             make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s, **settings)
             for s, (level, settings) in enumerate(levels)
         ]
+        choosers = [p if isinstance(p, LegalChooser) else None for p in players]
         while not game.is_over:
             seat = game.to_act
             assert seat is not None
-            game.apply(players[seat].act(seat_view(game, seat)), seat)
+            chooser = choosers[seat]
+            if chooser is not None:
+                game.apply(chooser.choose(game.legal_actions()), seat)
+            else:
+                game.apply(players[seat].act(seat_view(game, seat)), seat)
         out.append(GameResult(game_seed, list(game.totals), game.ranking(), game_to_record(game, names)))
     return out
 
