@@ -38,7 +38,7 @@ def pure_plays_of(mask: int) -> list[Play]:
     dictionary look-ups; :data:`plays_of` is this, compiled when the accelerator is in use.
 
     >>> pure_plays_of(0b1001)
-    [Play('2S'), Play('5S')]
+    [Play(card('2S')), Play(card('5S'))]
     """
     out: list[Play] = []
     for s in range(4):
