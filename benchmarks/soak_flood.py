@@ -273,6 +273,32 @@ async def hostile(port: int, long_id: str, seq: int, honest_id: str, seconds: fl
 # -- the run -------------------------------------------------------------------------------------
 
 
+PROBE = Path(__file__).parent / "flood_probe"
+
+
+def probe_summary(path: Path, phases: list[tuple[str, float, float]]) -> list[str]:
+    """The server's own timings (see ``flood_probe/sitecustomize.py``), per phase: p50, p99, max, count."""
+    if not path.exists():
+        return ["probe: the server wrote no timings"]
+    rows = [line.split() for line in path.read_text().splitlines()]
+    out = ["server inside  phase          n   p50 ms   p99 ms   max ms  (gc: total ms, full passes ms)"]
+    for kind in ("act", "write", "commit", "lag", "gc"):
+        for name, begin, end in phases:
+            ms = [float(r[2]) for r in rows if r[0] == kind and begin <= float(r[1]) < end]
+            if not ms:
+                out.append(f"{kind:<14} {name:<13} {0:5d}")
+                continue
+            p50, p99 = percentile(ms, 0.5), percentile(ms, 0.99)
+            text = f"{kind:<14} {name:<13} {len(ms):5d} {p50:8.2f} {p99:8.2f} {max(ms):8.1f}"
+            if kind == "gc":
+                full = [
+                    f"{float(r[2]):.0f}" for r in rows if r[0] == "gc" and r[3] == "gen2" and begin <= float(r[1]) < end
+                ]
+                text += f"  ({sum(ms):.0f}; {', '.join(full) or 'none'})"
+            out.append(text)
+    return out
+
+
 async def measure(honest: Honest, pid: int, seconds: float) -> tuple[list[float], float, float]:
     """Round trips completed in the next ``seconds``; the server's peak memory and CPU share meanwhile."""
     start = time.perf_counter()
@@ -293,8 +319,16 @@ def line(name: str, rtts: list[float], peak: float, cpu: float) -> str:
     return f"{name:<13} {len(rtts):8d} {p50:8.1f} {p99:8.1f} {peak:9.0f} {cpu * 100:9.0f}"
 
 
-async def run(tables: int, think: float, seconds: float, actions: int, attacks: str) -> None:
-    with tempfile.TemporaryDirectory() as tmp, ServerProcess(f"sqlite:///{tmp}/soak.db") as server:
+async def run(tables: int, think: float, seconds: float, actions: int, attacks: str, probe: bool) -> None:
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        timings = Path(tmp) / "probe.txt"
+        if probe:  # only the server's environment: the probe loads in that process alone
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROBE), os.environ.get("PYTHONPATH")]))
+            os.environ["BARBU_FLOOD_PROBE"] = str(timings)
+        server = stack.enter_context(ServerProcess(f"sqlite:///{tmp}/soak.db"))
+        if probe:
+            del os.environ["BARBU_FLOOD_PROBE"]
         assert server.process is not None
         pid = server.process.pid
         await asyncio.sleep(1.0)
@@ -306,6 +340,7 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
                 await honest.add_table(http)
         print(f"server {empty:.0f} MiB empty; long table of {actions} actions; {tables} honest tables, think {think} s")
         await asyncio.sleep(2.0)
+        quiet_at = time.time()
         quiet, quiet_peak, quiet_cpu = await measure(honest, pid, seconds)
         attack = subprocess.Popen(
             [
@@ -316,6 +351,7 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
             text=True,
         )
         await asyncio.sleep(1.0)  # the flood is under way
+        loud_at = time.time()
         loud, loud_peak, loud_cpu = await measure(honest, pid, seconds)
         out, _ = attack.communicate(timeout=seconds + 60)
         print("phase         actions   p50 ms   p99 ms  peak MiB  server CPU %")
@@ -325,6 +361,11 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
             ratio = percentile(loud, 0.99) / percentile(quiet, 0.99)
             print(f"p99 under attack / quiet: {ratio:.2f} (goal < 2); honest failures: {honest.failures}")
         print(f"hostile clients got: {out.strip()}")
+        print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if probe:
+            await asyncio.sleep(2.5)  # the probe's last rewrite
+            phases = [("quiet", quiet_at, quiet_at + seconds), ("under attack", loud_at, loud_at + seconds)]
+            print("\n".join(probe_summary(timings, phases)))
         for task in honest.tasks:
             task.cancel()
         await asyncio.gather(*honest.tasks, return_exceptions=True)
@@ -338,13 +379,18 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
     p.add_argument("--long", type=int, default=400, help="actions played at the long table (default 400)")
     p.add_argument("--attacks", default="sync,hello,join,slow", help="hostile clients to run (default all four)")
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="time the server from inside (GC passes, commits, event-loop lag) and print them per phase",
+    )
     p.add_argument("--hostile", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.hostile:
         port, long_id, seq, honest_id = args.hostile.split(",")
         asyncio.run(hostile(int(port), long_id, int(seq), honest_id, args.seconds, args.attacks))
         return
-    asyncio.run(run(args.tables, args.think, args.seconds, args.long, args.attacks))
+    asyncio.run(run(args.tables, args.think, args.seconds, args.long, args.attacks, args.probe))
 
 
 if __name__ == "__main__":
