@@ -17,10 +17,24 @@ The hostile process runs at the lowest priority (``nice 19``), as if the attacke
 another machine: what is measured is the server's own work for the flood, not the attacker's
 CPU taking the machine. It prints the honest p50/p99 quiet and under attack and their ratio
 (the goal: p99 under attack below twice the quiet p99), the server's resident memory and CPU
-time, and what the hostile clients got (frames, refusals, closes). Bounded: a fixed number of
-clients, a fixed time, loopback only.
+time, and what the hostile clients got (frames, refusals, closes), and the load average. Bounded:
+a fixed number of clients, a fixed time, loopback only.
 
-    python benchmarks/soak_flood.py [--tables 4] [--think 0.3] [--seconds 20] [--long 400]
+``--probe`` also times the server from inside (``benchmarks/flood_probe/sitecustomize.py``,
+loaded in the server process alone): its garbage-collector passes, the journal's commits, each
+action's wait for its commit, and the event loop's lag, per phase. That is how the round trip's
+tail was taken apart: full GC passes of 40-170 ms under attack (none quiet) were the server's
+own share, and are gone since the objects of its start are set aside (``barbu.server.heap``);
+what is left is the database's commit (an fsync on a shared disk) and the machine's scheduler,
+which stall quiet phases as often as attacked ones.
+
+Method. On a shared machine one run proves little: a quiet phase during another process's
+burst looks worse than an attacked one. Run several times, alternating the code compared (the
+old tree first on ``PYTHONPATH``), and compare runs whose load averages match; to separate the
+attacker's CPU from the server's work, pin the soak (server and honest clients) to one core
+with ``taskset -c 0`` and move the ``--hostile`` process to the other (``taskset -apc 1 PID``).
+
+    python benchmarks/soak_flood.py [--tables 4] [--think 0.3] [--seconds 20] [--long 400] [--probe]
 """
 
 from __future__ import annotations
