@@ -17,10 +17,24 @@ The hostile process runs at the lowest priority (``nice 19``), as if the attacke
 another machine: what is measured is the server's own work for the flood, not the attacker's
 CPU taking the machine. It prints the honest p50/p99 quiet and under attack and their ratio
 (the goal: p99 under attack below twice the quiet p99), the server's resident memory and CPU
-time, and what the hostile clients got (frames, refusals, closes). Bounded: a fixed number of
-clients, a fixed time, loopback only.
+time, and what the hostile clients got (frames, refusals, closes), and the load average. Bounded:
+a fixed number of clients, a fixed time, loopback only.
 
-    python benchmarks/soak_flood.py [--tables 4] [--think 0.3] [--seconds 20] [--long 400]
+``--probe`` also times the server from inside (``benchmarks/flood_probe/sitecustomize.py``,
+loaded in the server process alone): its garbage-collector passes, the journal's commits, each
+action's wait for its commit, and the event loop's lag, per phase. That is how the round trip's
+tail was taken apart: full GC passes of 40-170 ms under attack (none quiet) were the server's
+own share, and are gone since the objects of its start are set aside (``barbu.server.heap``);
+what is left is the database's commit (an fsync on a shared disk) and the machine's scheduler,
+which stall quiet phases as often as attacked ones.
+
+Method. On a shared machine one run proves little: a quiet phase during another process's
+burst looks worse than an attacked one. Run several times, alternating the code compared (the
+old tree first on ``PYTHONPATH``), and compare runs whose load averages match; to separate the
+attacker's CPU from the server's work, pin the soak (server and honest clients) to one core
+with ``taskset -c 0`` and move the ``--hostile`` process to the other (``taskset -apc 1 PID``).
+
+    python benchmarks/soak_flood.py [--tables 4] [--think 0.3] [--seconds 20] [--long 400] [--probe]
 """
 
 from __future__ import annotations
@@ -273,6 +287,32 @@ async def hostile(port: int, long_id: str, seq: int, honest_id: str, seconds: fl
 # -- the run -------------------------------------------------------------------------------------
 
 
+PROBE = Path(__file__).parent / "flood_probe"
+
+
+def probe_summary(path: Path, phases: list[tuple[str, float, float]]) -> list[str]:
+    """The server's own timings (see ``flood_probe/sitecustomize.py``), per phase: p50, p99, max, count."""
+    if not path.exists():
+        return ["probe: the server wrote no timings"]
+    rows = [line.split() for line in path.read_text().splitlines()]
+    out = ["server inside  phase          n   p50 ms   p99 ms   max ms  (gc: total ms, full passes ms)"]
+    for kind in ("act", "write", "commit", "lag", "gc"):
+        for name, begin, end in phases:
+            ms = [float(r[2]) for r in rows if r[0] == kind and begin <= float(r[1]) < end]
+            if not ms:
+                out.append(f"{kind:<14} {name:<13} {0:5d}")
+                continue
+            p50, p99 = percentile(ms, 0.5), percentile(ms, 0.99)
+            text = f"{kind:<14} {name:<13} {len(ms):5d} {p50:8.2f} {p99:8.2f} {max(ms):8.1f}"
+            if kind == "gc":
+                full = [
+                    f"{float(r[2]):.0f}" for r in rows if r[0] == "gc" and r[3] == "gen2" and begin <= float(r[1]) < end
+                ]
+                text += f"  ({sum(ms):.0f}; {', '.join(full) or 'none'})"
+            out.append(text)
+    return out
+
+
 async def measure(honest: Honest, pid: int, seconds: float) -> tuple[list[float], float, float]:
     """Round trips completed in the next ``seconds``; the server's peak memory and CPU share meanwhile."""
     start = time.perf_counter()
@@ -293,8 +333,16 @@ def line(name: str, rtts: list[float], peak: float, cpu: float) -> str:
     return f"{name:<13} {len(rtts):8d} {p50:8.1f} {p99:8.1f} {peak:9.0f} {cpu * 100:9.0f}"
 
 
-async def run(tables: int, think: float, seconds: float, actions: int, attacks: str) -> None:
-    with tempfile.TemporaryDirectory() as tmp, ServerProcess(f"sqlite:///{tmp}/soak.db") as server:
+async def run(tables: int, think: float, seconds: float, actions: int, attacks: str, probe: bool) -> None:
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        timings = Path(tmp) / "probe.txt"
+        if probe:  # only the server's environment: the probe loads in that process alone
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROBE), os.environ.get("PYTHONPATH")]))
+            os.environ["BARBU_FLOOD_PROBE"] = str(timings)
+        server = stack.enter_context(ServerProcess(f"sqlite:///{tmp}/soak.db"))
+        if probe:
+            del os.environ["BARBU_FLOOD_PROBE"]
         assert server.process is not None
         pid = server.process.pid
         await asyncio.sleep(1.0)
@@ -306,6 +354,7 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
                 await honest.add_table(http)
         print(f"server {empty:.0f} MiB empty; long table of {actions} actions; {tables} honest tables, think {think} s")
         await asyncio.sleep(2.0)
+        quiet_at = time.time()
         quiet, quiet_peak, quiet_cpu = await measure(honest, pid, seconds)
         attack = subprocess.Popen(
             [
@@ -316,6 +365,7 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
             text=True,
         )
         await asyncio.sleep(1.0)  # the flood is under way
+        loud_at = time.time()
         loud, loud_peak, loud_cpu = await measure(honest, pid, seconds)
         out, _ = attack.communicate(timeout=seconds + 60)
         print("phase         actions   p50 ms   p99 ms  peak MiB  server CPU %")
@@ -325,6 +375,11 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
             ratio = percentile(loud, 0.99) / percentile(quiet, 0.99)
             print(f"p99 under attack / quiet: {ratio:.2f} (goal < 2); honest failures: {honest.failures}")
         print(f"hostile clients got: {out.strip()}")
+        print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if probe:
+            await asyncio.sleep(2.5)  # the probe's last rewrite
+            phases = [("quiet", quiet_at, quiet_at + seconds), ("under attack", loud_at, loud_at + seconds)]
+            print("\n".join(probe_summary(timings, phases)))
         for task in honest.tasks:
             task.cancel()
         await asyncio.gather(*honest.tasks, return_exceptions=True)
@@ -338,13 +393,18 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
     p.add_argument("--long", type=int, default=400, help="actions played at the long table (default 400)")
     p.add_argument("--attacks", default="sync,hello,join,slow", help="hostile clients to run (default all four)")
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="time the server from inside (GC passes, commits, event-loop lag) and print them per phase",
+    )
     p.add_argument("--hostile", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.hostile:
         port, long_id, seq, honest_id = args.hostile.split(",")
         asyncio.run(hostile(int(port), long_id, int(seq), honest_id, args.seconds, args.attacks))
         return
-    asyncio.run(run(args.tables, args.think, args.seconds, args.long, args.attacks))
+    asyncio.run(run(args.tables, args.think, args.seconds, args.long, args.attacks, args.probe))
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ from barbu.server.credentials import (
     set_browser_cookie,
 )
 from barbu.server.headers import SecurityHeaders
+from barbu.server.heap import set_aside_startup_objects
 from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
 from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.origin import OriginGuard
@@ -205,6 +206,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await service.start()
+        _app.state.frozen_objects = set_aside_startup_objects()  # full GC passes skip them from now on
         try:
             yield
         finally:
