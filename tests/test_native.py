@@ -13,7 +13,8 @@ import pickle
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 
@@ -30,7 +31,13 @@ from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 from barbu.view import SeatView
 
 PURE = os.environ.get("BARBU_PURE") == "1"
-needs_native = pytest.mark.skipif(PURE, reason="BARBU_PURE=1 forces the pure path")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def needs_native(test: F) -> F:
+    """A test that compares the compiled path with the pure one: marked ``native`` (the pure-path
+    run of .ci/run deselects them with ``-m "not native"``) and skipped if run with BARBU_PURE=1."""
+    return pytest.mark.native(pytest.mark.skipif(PURE, reason="BARBU_PURE=1 forces the pure path")(test))
 
 
 def _without_native(monkeypatch: pytest.MonkeyPatch) -> None:
