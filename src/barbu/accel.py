@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 from collections.abc import Callable
@@ -80,10 +81,9 @@ def _load() -> ModuleType | None:
     if os.environ.get("BARBU_PURE") == "1":
         return None
     try:
-        from barbu import _native  # type: ignore[attr-defined]
+        return importlib.import_module("barbu._native")
     except ImportError:  # not built: ``pip install`` said so in one line
         return None
-    return _native  # type: ignore[no-any-return]
 
 
 _native = _load()

@@ -195,7 +195,8 @@ class Deal:
         """
         phase = self.phase
         if phase is _PLAY:
-            mask = self.cardplay.legal_mask()  # type: ignore[union-attr]
+            assert self.cardplay is not None  # the play phase always has its trick play or domino rows
+            mask = self.cardplay.legal_mask()
             if not mask and self.domino is not None:
                 return [Pass()]
             return plays_of(mask)

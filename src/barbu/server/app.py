@@ -96,7 +96,7 @@ def _invalid_parameter(_request: Request, exc: Exception) -> JSONResponse:
 
     >>> import json
     >>> exc = RequestValidationError([{"type": "int_parsing", "loc": ("query", "limit"), "msg": "…"}])
-    >>> json.loads(_invalid_parameter(None, exc).body)["error"]["message"]  # type: ignore[arg-type]
+    >>> json.loads(_invalid_parameter(None, exc).body)["error"]["message"]
     'the query parameter limit must be a whole number'
     """
     errors = exc.errors() if isinstance(exc, RequestValidationError) else []

@@ -324,7 +324,8 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         memory = parsed.database in (None, "", ":memory:")
         try:
-            wait = float(parsed.query.get("timeout", LOCK_WAIT))  # type: ignore[arg-type]
+            given = parsed.query.get("timeout", str(LOCK_WAIT))
+            wait = float(given if isinstance(given, str) else given[-1])
         except ValueError:
             raise StoreError(
                 f"timeout={parsed.query['timeout']} in the database URL is not a number of seconds"
