@@ -275,28 +275,12 @@ def choose(t: TrickPlay, guide: PlayGuide) -> int:
     return int(_require().choose(pack(t), packed))
 
 
-def finish(deal: Deal, guide: PlayGuide, me: int, endgame: int) -> float | None:
-    """``me``'s value of finishing ``deal``'s trick play by the rules of thumb for every
-    seat, the last ``endgame`` tricks solved exactly (0: never), as
-    :meth:`barbu.bots.search.SearchBot.finish` works it out; ``deal`` is not changed.
-    None when there is no compiled path for it (not built, or a contract the compiled
-    scoring or rules of thumb do not cover)."""
-    t, contract = deal.tricks, deal.contract
-    if _native is None or t is None or contract is None:
-        return None
-    model = score_model(contract, deal.rules.shape)
-    packed = pack_guide(guide)
-    if model is None or packed is None:
-        return None
-    pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
-    care = tuple(tuple(row) for row in guide.care)
-    return float(_native.finish(pack(t), model, pairs, packed, care, guide.sign, endgame, me))
-
-
-def line(deal: Deal, guide: PlayGuide) -> tuple[int, ...] | None:
-    """The cards the rules of thumb play, for every seat, from ``deal``'s position to its end
-    (:func:`~barbu.bots.card_play.choose_card` at each turn), worked out in compiled code;
-    ``deal`` is not changed. None when there is no compiled path for it."""
+def _guided_inputs(
+    deal: Deal, guide: PlayGuide
+) -> tuple[ModuleType, Packed, tuple[int, ...], tuple[object, ...]] | None:
+    """What the compiled finish of ``deal`` by the rules of thumb reads (the kernels, the
+    packed trick play, the scoring model, the packed guide), or None when it has no compiled
+    path (not built, not in trick play, or a contract or guide the kernels do not cover)."""
     t, contract = deal.tricks, deal.contract
     if _native is None or t is None or contract is None:
         return None
@@ -304,7 +288,33 @@ def line(deal: Deal, guide: PlayGuide) -> tuple[int, ...] | None:
     policy = pack_guide(guide)
     if model is None or policy is None:
         return None
-    [(_, cards)] = _native.playouts(pack(t), model, (), 1, 0, True, policy)
+    return _native, pack(t), model, policy
+
+
+def finish(deal: Deal, guide: PlayGuide, me: int, endgame: int) -> float | None:
+    """``me``'s value of finishing ``deal``'s trick play by the rules of thumb for every
+    seat, the last ``endgame`` tricks solved exactly (0: never), as
+    :meth:`barbu.bots.search.SearchBot.finish` works it out; ``deal`` is not changed.
+    None when there is no compiled path for it (not built, or a contract the compiled
+    scoring or rules of thumb do not cover)."""
+    inputs = _guided_inputs(deal, guide)
+    if inputs is None:
+        return None
+    native, state, model, packed = inputs
+    pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
+    care = tuple(tuple(row) for row in guide.care)
+    return float(native.finish(state, model, pairs, packed, care, guide.sign, endgame, me))
+
+
+def line(deal: Deal, guide: PlayGuide) -> tuple[int, ...] | None:
+    """The cards the rules of thumb play, for every seat, from ``deal``'s position to its end
+    (:func:`~barbu.bots.card_play.choose_card` at each turn), worked out in compiled code;
+    ``deal`` is not changed. None when there is no compiled path for it."""
+    inputs = _guided_inputs(deal, guide)
+    if inputs is None:
+        return None
+    native, state, model, policy = inputs
+    [(_, cards)] = native.playouts(state, model, (), 1, 0, True, policy)
     return tuple(cards)
 
 
