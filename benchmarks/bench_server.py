@@ -66,19 +66,28 @@ class Load:
         self.think = think
         self.rtts: list[tuple[float, float]] = []  # (when, seconds)
         self.tasks: list[asyncio.Task[None]] = []
-        self.tables = 0
+        self.table_ids: list[str] = []
         self.failures = 0
+
+    @property
+    def tables(self) -> int:
+        """How many tables play."""
+        return len(self.table_ids)
+
+    async def seat_client(self) -> SeatClient:
+        """A connection for one seat (another load may open it from elsewhere)."""
+        return await SeatClient(self.server.ws, keep_frames=False).connect()
 
     async def add_table(self, http: httpx.AsyncClient) -> None:
         r = await http.post("/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4})
         r.raise_for_status()
         made = r.json()
         for seat in made["seats"]:
-            client = await SeatClient(self.server.ws, keep_frames=False).connect()
+            client = await self.seat_client()
             await client.hello(made["table"], seat["link"].split("key=")[1])
             rng = random.Random(f"{made['table']}/{seat['seat']}")
             self.tasks.append(asyncio.create_task(self.play(client, rng)))
-        self.tables += 1
+        self.table_ids.append(made["table"])
 
     async def play(self, client: SeatClient, rng: random.Random) -> None:
         try:

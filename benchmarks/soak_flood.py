@@ -44,7 +44,6 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import socket
 import statistics
 import subprocess
@@ -57,30 +56,12 @@ from typing import Any
 
 import httpx
 import websockets
+from bench_server import Load, cpu_seconds, percentile, rss_mib
 
 from barbu.server.client import SeatClient, ServerProcess
 
 HONEST = "127.0.0.2"
 PREPARE = "127.0.0.3"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time a process has used, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mib(pid: int) -> float:
-    """Resident memory of a process, in MiB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def connect(url: str, source: str) -> SeatClient:
@@ -102,53 +83,12 @@ async def act_acked(client: SeatClient, intent: dict[str, Any]) -> dict[str, Any
 # -- the honest side ---------------------------------------------------------------------------
 
 
-class Honest:
-    """Tables of four client-side bots, and the round trips they measured."""
+class Honest(Load):
+    """Tables of four client-side bots (the load of bench_server.py), connected from the honest
+    loopback address, and the round trips they measured."""
 
-    def __init__(self, server: ServerProcess, think: float) -> None:
-        self.server = server
-        self.think = think
-        self.rtts: list[tuple[float, float]] = []
-        self.tasks: list[asyncio.Task[None]] = []
-        self.tables: list[str] = []
-        self.failures = 0
-
-    async def add_table(self, http: httpx.AsyncClient) -> None:
-        r = await http.post("/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4})
-        r.raise_for_status()
-        made = r.json()
-        self.tables.append(made["table"])
-        for seat in made["seats"]:
-            client = await connect(self.server.ws, HONEST)
-            await client.hello(made["table"], seat["link"].split("key=")[1])
-            rng = random.Random(f"{made['table']}/{seat['seat']}")
-            self.tasks.append(asyncio.create_task(self.play(client, rng)))
-
-    async def play(self, client: SeatClient, rng: random.Random) -> None:
-        try:
-            while client.view is None or not client.view["game_over"]:
-                if not client.my_turn():
-                    await client.recv(timeout=600)
-                    continue
-                await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
-                while True:
-                    try:
-                        await client.recv(timeout=0)
-                    except TimeoutError:
-                        break
-                view = client.view
-                if not client.my_turn() or view is None:
-                    continue
-                start = time.perf_counter()
-                answer = await client.answer(await client.act(rng.choice(view["legal_actions"])), 600)
-                if answer["type"] == "ack":
-                    self.rtts.append((time.perf_counter(), time.perf_counter() - start))
-                else:
-                    self.failures += 1
-        except (TimeoutError, OSError, asyncio.CancelledError):
-            return
-        except Exception:
-            self.failures += 1
+    async def seat_client(self) -> SeatClient:
+        return await connect(self.server.ws, HONEST)
 
 
 async def long_table(server: ServerProcess, http: httpx.AsyncClient, actions: int) -> tuple[str, SeatClient]:
@@ -359,7 +299,7 @@ async def run(tables: int, think: float, seconds: float, actions: int, attacks: 
         attack = subprocess.Popen(
             [
                 *(sys.executable, __file__, "--seconds", str(seconds), "--attacks", attacks),
-                *("--hostile", f"{server.port},{long_id},{actions},{honest.tables[0]}"),
+                *("--hostile", f"{server.port},{long_id},{actions},{honest.table_ids[0]}"),
             ],
             stdout=subprocess.PIPE,
             text=True,
