@@ -13,7 +13,6 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
@@ -23,6 +22,7 @@ from barbu.server.app import create_app
 from barbu.server.bodies import MAX_DEPTH
 from barbu.server.client import SeatClient, ServerThread
 from barbu.server.tables import Settings
+from test_server_protocol import make_table
 
 HONEST = "127.0.0.2"
 
@@ -36,13 +36,6 @@ def server_with(tmp_path: Any, **limits: Any) -> ServerThread:
 
     settings = Settings(bot_delay=0.0, takeover_after=600.0, limits=Limits(tables_per_client=100, **limits))
     return ServerThread(create_app(f"sqlite:///{tmp_path / 'limits.db'}", settings))
-
-
-def make_table(server: ServerThread) -> tuple[str, list[str]]:
-    r = httpx.post(server.http + "/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4})
-    assert r.status_code == 200, r.text
-    body = r.json()
-    return body["table"], [s["link"].split("key=")[1] for s in body["seats"]]
 
 
 async def connect(server: ServerThread, source: str) -> SeatClient:
@@ -78,7 +71,7 @@ async def step(clients: list[SeatClient]) -> None:
 
 async def long_table(server: ServerThread, actions: int) -> tuple[str, SeatClient]:
     """A table where ``actions`` actions were played (its players then leave), and a watcher who stays."""
-    table, keys = make_table(server)
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
     clients = await seated(server, table, keys, "127.0.0.3")
     watcher = await connect(server, "127.0.0.3")
     await watcher.hello(table)
@@ -91,7 +84,7 @@ async def long_table(server: ServerThread, actions: int) -> tuple[str, SeatClien
 @contextlib.asynccontextmanager
 async def honest_table(server: ServerThread, actions: int) -> AsyncIterator[tuple[str, Callable[[], Awaitable[int]]]]:
     """Four players at a table of their own; the context gives its id and a function that plays ``actions``."""
-    table, keys = make_table(server)
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
     clients = await seated(server, table, keys)
 
     async def play() -> int:
@@ -370,7 +363,7 @@ def test_a_catch_up_builds_no_view_and_replays_nothing(tmp_path: Any, monkeypatc
     with server_with(tmp_path) as server:
 
         async def main() -> None:
-            table, keys = make_table(server)
+            table, keys = make_table(server, [{"kind": "human"}] * 4)
             clients = await seated(server, table, keys)
             for _ in range(70):
                 await step(clients)

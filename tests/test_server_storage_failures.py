@@ -31,6 +31,7 @@ from barbu.storage import ActionRow, Store, StoreError
 from barbu.view import seat_view
 from conftest import POSTGRES, postgres_schema
 from db_proxy import DbProxy
+from test_server_protocol import make_table
 
 FAST = Limits(actions_per_second=1000, action_burst=1000, messages_per_second=1000, message_burst=1000)
 
@@ -49,14 +50,6 @@ def matches_log(table: LiveTable, store: Store) -> bool:
     return table.seq == len(stored.actions) and [m.action for m in game.history] == [
         m.action for m in table.game.history
     ]
-
-
-def make_table(server: ServerThread, seats: list[dict[str, Any]], variant: str = "classic") -> tuple[str, list[str]]:
-    r = httpx.post(server.http + "/api/tables", json={"variant": variant, "seats": seats})
-    assert r.status_code == 200, r.text
-    body = r.json()
-    keys = {s["seat"]: s["link"].split("key=")[1] for s in body["seats"]}
-    return body["table"], [keys.get(i, "") for i in range(len(seats))]
 
 
 async def until_my_turn_or_over(client: SeatClient, timeout: float = 30.0) -> None:
