@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import barbu
+from barbu import accel
 from barbu.cli import main, rules_text
 from barbu.replay import replay_json
 from barbu.rulesets import RULE_SETS, rules
@@ -90,11 +92,20 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_version_is_written_once_and_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out == f"barbu {barbu.__version__}\n"
+    assert capsys.readouterr().out == f"barbu {barbu.__version__}\n{accel.status()}\n"
     assert importlib.metadata.version("barbu") == barbu.__version__
     command = [sys.executable, "-m", "barbu", "-V"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-    assert (done.returncode, done.stdout) == (0, f"barbu {barbu.__version__}\n"), done.stderr
+    assert (done.returncode, done.stdout) == (0, f"barbu {barbu.__version__}\n{accel.status()}\n"), done.stderr
+
+
+def test_version_says_whether_the_accelerator_is_switched_off() -> None:
+    command = [sys.executable, "-m", "barbu", "--version"]
+    env = {**os.environ, "BARBU_PURE": "1"}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "switched off by BARBU_PURE=1" in done.stdout.splitlines()[1]
+    assert done.stderr == ""
 
 
 def test_the_changelog_has_a_section_for_this_version() -> None:

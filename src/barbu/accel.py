@@ -343,11 +343,6 @@ def playouts(
     return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
 
 
-def main() -> None:
-    """``python -m barbu.accel``: print :func:`status`."""
-    print(status())
-
-
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:
     """:func:`barbu.bots.endgame.solve` in compiled code, or None when it has no compiled path
     (not built, or a contract with no :func:`score_model`)."""
@@ -358,7 +353,3 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
         return None
     care = tuple(tuple(row) for row in guide.care)
     return list(_native.solve(pack(t), model, care, guide.sign, tuple(guide.card_cost), root))
-
-
-if __name__ == "__main__":
-    main()

@@ -3,8 +3,9 @@
 >>> main(["rules", "classic"])  # doctest: +ELLIPSIS
 Classic Barbu (classic)...
 0
->>> main(["--version"])
+>>> main(["--version"])  # doctest: +ELLIPSIS
 barbu 0.2.0
+barbu: ...
 0
 """
 
@@ -15,7 +16,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from barbu import __version__
+from barbu import __version__, accel
 from barbu.errors import OptionsError
 from barbu.rulesets import RULE_SETS, Flags, Rules, applicable_flags, parse_options, rules
 from barbu.usage import CommandParser, UsageError
@@ -121,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("-V", "--version"):
         print(f"barbu {__version__}")
+        print(accel.status())
         return 0
     if not args or args[0] in ("-h", "--help"):
         print("usage: barbu COMMAND [ARGS], or barbu --version\n\ncommands:")
