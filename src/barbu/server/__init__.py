@@ -70,6 +70,14 @@ def serve_parser() -> argparse.ArgumentParser:
         help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
         "e.g. the public address of a proxy in front of it; repeat for several",
     )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name this server answers to besides IP addresses, localhost and the hosts of --allow-origin "
+        "(requests to any other name are refused against DNS rebinding); * for every name; repeat for several",
+    )
     p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="uvicorn log level (default warning)")
     return p
 
@@ -81,12 +89,16 @@ def serve_main(argv: list[str]) -> int:
     :class:`~barbu.usage.UsageError`, which ``barbu`` prints on one line (exit status 2).
     """
     args = serve_parser().parse_args(argv)
-    from barbu.server.origin import OriginError, normalise_origin
+    from barbu.server.origin import OriginError, normalise_host, normalise_origin
 
     try:
         origins = tuple(normalise_origin(o) for o in args.allow_origin)
     except OriginError as e:
         raise UsageError(f"--allow-origin: {e}") from None
+    try:
+        hosts = tuple(normalise_host(h) for h in args.allow_host)
+    except OriginError as e:
+        raise UsageError(f"--allow-host: {e}") from None
     database_url(args.db)
     _check_address(args.host, args.port)
     _open_database(args.db)
@@ -113,6 +125,7 @@ def serve_main(argv: list[str]) -> int:
             table_burst=max(160, int(4 * args.messages_per_second)),
         ),
         allowed_origins=origins,
+        allowed_hosts=hosts,
     )
     try:
         app = create_app(args.db, settings)

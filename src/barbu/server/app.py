@@ -219,7 +219,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         BodyLimit,
         limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,
     )
-    app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins, allowed_hosts=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.guard = guard

@@ -14,6 +14,15 @@ change something (any method but GET, HEAD and OPTIONS) and on every WebSocket h
 - a request with neither comes from a program (a bot, a script, curl), not from a page a
   visitor was lured to: it passes, and answers to the same checks as everyone else.
 
+A page can also reach this server under a name of its own: DNS rebinding points a name the
+attacker owns (``evil.example``) at 127.0.0.1 after the page has loaded, so that its requests
+carry ``Origin`` and ``Host`` both ``http://evil.example:8000`` and look same-origin. ``barbu
+serve`` therefore answers only to the names it knows (``allowed_hosts``): IP addresses (a page
+served from an IP address is that address's own), ``localhost`` and its subdomains, the hosts
+of the allowed origins and the names given with ``--allow-host`` (``*`` answers to every name,
+for a proxy that checks them itself). Any other ``Host`` gets a 400 JSON error with code
+``unknown_host`` on every request, reads included; a WebSocket handshake is closed.
+
 A refused HTTP request gets a 403 JSON error with code ``cross_origin`` and never reaches
 its route; a refused WebSocket handshake is closed with code 1008 (policy violation)
 before the connection is accepted (uvicorn answers such a handshake with HTTP 403), so no
@@ -31,11 +40,19 @@ True
 'a page of http://evil.example may not change things on http://127.0.0.1:8000 (cross-origin request refused)'
 >>> guard.refusal("POST", {}, "http") is None  # a program: no browser headers at all
 True
+>>> guard = OriginGuard(None, allowed_hosts=["barbu.example"])
+>>> print(guard.unknown_host({"host": "evil.example:8000"}))  # doctest: +NORMALIZE_WHITESPACE
+this server does not answer to the name 'evil.example' (refused against DNS rebinding):
+it answers to IP addresses, localhost, barbu.example
+>>> [guard.unknown_host({"host": h}) for h in ("127.0.0.1:8000", "[::1]:8000", "localhost", "Barbu.Example")]
+[None, None, None, None]
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -102,12 +119,70 @@ def _own_origin(scheme: str, host: str) -> str | None:
         return None
 
 
-class OriginGuard:
-    """ASGI middleware refusing cross-site state changes and WebSocket handshakes (see the module)."""
+_HOST_NAME = re.compile(r"^(\*|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$")
 
-    def __init__(self, app: ASGIApp | None, allowed_origins: Iterable[str] = ()) -> None:
+
+def normalise_host(text: str) -> str:
+    """A name given with ``--allow-host``, in lower case (``*``: every name).
+
+    >>> normalise_host("Barbu.Example")
+    'barbu.example'
+    >>> normalise_host("https://barbu.example")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    barbu.server.origin.OriginError: 'https://barbu.example' is not a host name: write the name alone, ...
+    """
+    name = text.strip().lower().rstrip(".")
+    if not _HOST_NAME.match(name) or len(name) > 253:
+        raise OriginError(
+            f"{text!r} is not a host name: write the name alone, e.g. barbu.example (or * for every name)"
+        )
+    return name
+
+
+def _host_name(host: str) -> str:
+    """The name in a ``Host`` header, without its port or an IPv6 address's brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class OriginGuard:
+    """ASGI middleware refusing cross-site state changes and WebSocket handshakes, and (when
+    ``allowed_hosts`` is given) requests made to a name the server does not answer to (see the
+    module)."""
+
+    def __init__(
+        self, app: ASGIApp | None, allowed_origins: Iterable[str] = (), allowed_hosts: Iterable[str] | None = None
+    ) -> None:
         self.app = app
         self.allowed = frozenset(normalise_origin(o) for o in allowed_origins)
+        self.hosts: frozenset[str] | None = None
+        if allowed_hosts is not None:
+            named = {normalise_host(h) for h in allowed_hosts}
+            named |= {_host_name(urlsplit(o).netloc) for o in self.allowed}
+            self.hosts = frozenset(named)
+
+    def unknown_host(self, headers: Mapping[str, str]) -> str | None:
+        """Why a request made to this ``Host`` is refused (an unknown name), or None if it passes."""
+        if self.hosts is None or "*" in self.hosts or "host" not in headers:
+            return None
+        name = _host_name(headers["host"]).rstrip(".")
+        if _is_address(name) or name == "localhost" or name.endswith(".localhost") or name in self.hosts:
+            return None
+        known = ", ".join(["IP addresses", "localhost", *sorted(self.hosts)])
+        return (
+            f"this server does not answer to the name {name!r} (refused against DNS rebinding): it answers to {known}"
+        )
 
     def refusal(self, method: str, headers: Mapping[str, str], scheme: str) -> str | None:
         """Why a request with these (lower-case) headers is refused, or None if it passes."""
@@ -140,11 +215,15 @@ class OriginGuard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
         method = "WEBSOCKET" if kind == "websocket" else str(scope.get("method", "GET")).upper()
-        why = self.refusal(method, headers, str(scope.get("scheme", "http")))
+        stranger = self.unknown_host(headers)
+        why = stranger or self.refusal(method, headers, str(scope.get("scheme", "http")))
         if why is not None:
             if kind == "websocket":
                 await receive()  # the handshake's websocket.connect
-                await send({"type": "websocket.close", "code": 1008, "reason": "cross-origin connection refused"})
+                reason = "unknown host name" if stranger else "cross-origin connection refused"
+                await send({"type": "websocket.close", "code": 1008, "reason": reason})
+            elif stranger:
+                await _json_error(send, 400, "unknown_host", stranger)
             else:
                 await _json_error(send, 403, "cross_origin", why)
             return
@@ -178,4 +257,4 @@ async def _json_error(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["SAFE_METHODS", "OriginError", "OriginGuard", "normalise_origin"]
+__all__ = ["SAFE_METHODS", "OriginError", "OriginGuard", "normalise_host", "normalise_origin"]

@@ -70,6 +70,10 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     """Origins (``https://host[:port]``) besides the server's own whose pages may change things:
     the public address of a proxy in front of the server (see :mod:`barbu.server.origin`)."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """Names the server answers to besides IP addresses and ``localhost`` (``*``: every name);
+    None leaves ``Host`` unchecked, for an application mounted behind something that checks it.
+    ``barbu serve`` always checks it (see :mod:`barbu.server.origin`)."""
 
 
 class Subscriber(Protocol):
