@@ -11,12 +11,13 @@ import re
 import string
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from barbu.language import LANGUAGES, catalogue, core_words, from_environment, negotiate, speaking
 from barbu.language.catalogues import main as catalogues_main
-from barbu.language.catalogues import missing, template
+from barbu.language.catalogues import template
 from barbu.language.extract import core_messages
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "barbu" / "server" / "static"
@@ -94,7 +95,12 @@ def test_the_core_facts_have_their_french_names() -> None:
     fr = catalogue("fr")
     assert ("contract", "No tricks") in core_messages()
     names = {title: fr.pgettext("contract", title) for title in ("No tricks", "No hearts", "No queens", "Trumps")}
-    assert names == {"No tricks": "Pas de plis", "No hearts": "Pas de cœurs", "No queens": "Pas de dames", "Trumps": "Atout"}
+    assert names == {
+        "No tricks": "Pas de plis",
+        "No hearts": "Pas de cœurs",
+        "No queens": "Pas de dames",
+        "Trumps": "Atout",
+    }
     assert fr.pgettext("contract", "Domino") == "Réussite"
     assert "Barbu" in fr.pgettext("contract", "No king of hearts")
     assert fr.pgettext("contract", "No last two") == "Les deux derniers"
@@ -115,7 +121,7 @@ def test_the_language_follows_the_browser_the_switch_and_the_environment() -> No
 class _Texts(HTMLParser):
     """The text of a page outside any element marked ``data-i18n``, and its untranslated attributes."""
 
-    VOID = {"meta", "link", "input", "br", "img", "hr"}
+    VOID: ClassVar[set[str]] = {"meta", "link", "input", "br", "img", "hr"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -185,7 +191,8 @@ def literal_texts(source: str) -> list[tuple[int, str]]:
 
 
 def test_the_script_scan_finds_an_english_sentence() -> None:
-    found = literal_texts('box.append(el("p", {}, "Could not load the list."));\nbox.append(el("p", {}, t("Seat {n}", { n })));')
+    script = 'box.append(el("p", {}, "Could not load the list."));\nbox.append(el("p", {}, t("Seat {n}", { n })));'
+    found = literal_texts(script)
     assert found == [(1, "Could not load the list.")]
 
 
