@@ -42,6 +42,7 @@ COOKIE = "barbu_lang"
 CONTEXT_SEPARATOR = "\x04"
 """Between a context and its message id in a catalogue's keys (the gettext convention)."""
 
+
 def _plural_en(n: int) -> int:
     return 0 if n == 1 else 1
 
