@@ -20,8 +20,9 @@ from typing import Any
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
 from barbu.game import Game
+from barbu.language import _, _p, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
-from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, applicable_flags, rules
+from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
 from barbu.storage import SeatRow, StoreError, TableRow
@@ -40,7 +41,8 @@ def rule_sets() -> list[dict[str, Any]]:
     """Every rule set with its player counts, number of deals, the flags that apply to it
     (:func:`~barbu.rulesets.applicable_flags` at any of its player counts), its contracts'
     ids and titles, and per player count the labels and totals of the tally keys: the
-    pages write no word of Barbu of their own.
+    pages write no word of Barbu of their own. Titles, labels and the flags' meanings
+    (``help``, ``choice_help``) are in the language of the moment.
 
     >>> [r["name"] for r in rule_sets()][:2]
     ['classic', 'ravage-city']
@@ -64,18 +66,24 @@ def rule_sets() -> list[dict[str, Any]]:
                     "kind": {"tuple": "list"}.get(kind, kind),
                     "default": list(default) if isinstance(default, tuple) else default,
                     "choices": list(FLAG_CHOICES.get(f, ())),
+                    "help": _p("flag", FLAG_HELP[f]),
+                    "choice_help": {c: _p("flag", CHOICE_HELP[f"{f}={c}"]) for c in FLAG_CHOICES.get(f, ())},
                 }
             )
         out.append(
             {
                 "name": name,
-                "title": rs.title,
-                "blurb": rs.blurb,
+                "title": _p("variant", rs.title),
+                "blurb": _p("variant", rs.blurb),
                 "players": list(rs.player_counts),
                 "deals": {str(n): r.deal_count for n, r in by_count.items()},
                 "flags": flags,
-                "contracts": [{"id": c.id, "title": c.title} for c in base.ruleset.all_contracts(base.players)],
-                "tally": {str(n): tally_table(r.deck, r.cards_each) for n, r in by_count.items()},
+                "contracts": [
+                    {"id": c.id, "title": _p("contract", c.title)} for c in base.ruleset.all_contracts(base.players)
+                ],
+                "tally": {
+                    str(n): tally_words(tally_table(r.deck, r.cards_each), r.cards_each) for n, r in by_count.items()
+                },
             }
         )
     return out
@@ -159,11 +167,13 @@ async def list_tables(service: TableService, status: str, limit: int = 50) -> li
 def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatRow]]:
     """Check the lobby's table settings: a rule set, its options, and one entry per seat."""
     if not isinstance(spec, Mapping):
-        raise ProtocolError("bad_request", "the table settings must be a JSON object")
+        raise ProtocolError("bad_request", _("the table settings must be a JSON object"))
     variant = spec.get("variant", "classic")
     options = spec.get("options") or {}
     if not isinstance(options, dict):
-        raise ProtocolError("bad_request", 'options must be an object of flags, e.g. {"rotation": "quick"}')
+        raise ProtocolError(
+            "bad_request", _("options must be an object of flags, e.g. {example}", example='{"rotation": "quick"}')
+        )
     try:
         r = rules(variant, options)
     except OptionsError as e:
@@ -172,11 +182,14 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
     if raw_seats is None:
         raw_seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (r.players - 1)
     if not isinstance(raw_seats, list) or len(raw_seats) != r.players:
-        raise ProtocolError("bad_request", f"seats must list {r.players} seats for {variant}, one object per seat")
+        raise ProtocolError(
+            "bad_request",
+            _("seats must list {n} seats for {variant}, one object per seat", n=r.players, variant=variant),
+        )
     out = []
     for i, s in enumerate(raw_seats):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
-            raise ProtocolError("bad_request", f'seat {i}: kind must be "human" or "bot"')
+            raise ProtocolError("bad_request", _('seat {n}: kind must be "human" or "bot"', n=i))
         try:
             name = check_text(s.get("name") or "", f"seat {i} name", NAME_LIMIT, required=False) or None
         except TextError as e:
@@ -185,7 +198,10 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
             level = s.get("level", "random")
             if not isinstance(level, str) or level not in BOT_LEVELS:
                 levels = ", ".join(BOT_LEVELS)
-                raise ProtocolError("bad_request", f"seat {i}: unknown bot level {level!r}; levels: {levels}")
+                raise ProtocolError(
+                    "bad_request",
+                    _("seat {n}: unknown bot level {level}; levels: {levels}", n=i, level=repr(level), levels=levels),
+                )
             out.append(SeatRow(i, "bot", level, name=name))
         else:
             out.append(SeatRow(i, "human", name=name))
