@@ -277,32 +277,6 @@ RULE_SETS: dict[str, RuleSet] = {
             blurb="Penalty points, fixed contract order, no doubling; lowest total wins.",
         ),
         RuleSet(
-            "french-two-decks",
-            "French Barbu with two decks",
-            (6, 7, 8),
-            {6: _FRENCH_TWO_DECKS, 7: _FRENCH_TWO_DECKS, 8: _FRENCH_TWO_DECKS},
-            doubling=False,
-            schedule=FixedOrder(first_five=5),
-            fixed_rotation=True,
-            decks=2,
-            removed={6: ("2C", "2C"), 7: ("2C", "2C", "2S", "2S", "2D", "2D")},
-            tarot_removed={
-                6: ("KH", "2C"),
-                7: ("KH", "2C", "2C", "2S", "2S", "2D"),
-                8: ("KH", "2C", "2C", "2S", "2S", "2D", "2D", "3C"),
-            },
-            flag_defaults={
-                n: {"domino_start": "first_card", "domino_ace_replays": True, "domino_values": v}
-                for n, v in (
-                    (6, (-100, -60, -20, 20, 60, 100)),
-                    (7, (-120, -80, -40, 0, 40, 80, 120)),
-                    (8, (-140, -100, -60, -20, 20, 60, 100, 140)),
-                )
-            },
-            penalty_points=True,
-            blurb="French for 6 to 8 players with two decks: points doubled, equal cards won by the last played.",
-        ),
-        RuleSet(
             "king",
             "King (Rıfkı)",
             (4,),
@@ -332,9 +306,36 @@ RULE_SETS: dict[str, RuleSet] = {
             flag_defaults={4: {"domino_values": (45, 20, 5, 0)}},
             blurb="The stripped French deck, 7 to ace, eight cards each.",
         ),
+        RuleSet(
+            "french-two-decks",
+            "French Barbu with two decks",
+            (6, 7, 8),
+            {6: _FRENCH_TWO_DECKS, 7: _FRENCH_TWO_DECKS, 8: _FRENCH_TWO_DECKS},
+            doubling=False,
+            schedule=FixedOrder(first_five=5),
+            fixed_rotation=True,
+            decks=2,
+            removed={6: ("2C", "2C"), 7: ("2C", "2C", "2S", "2S", "2D", "2D")},
+            tarot_removed={
+                6: ("KH", "2C"),
+                7: ("KH", "2C", "2C", "2S", "2S", "2D"),
+                8: ("KH", "2C", "2C", "2S", "2S", "2D", "2D", "3C"),
+            },
+            flag_defaults={
+                n: {"domino_start": "first_card", "domino_ace_replays": True, "domino_values": v}
+                for n, v in (
+                    (6, (-100, -60, -20, 20, 60, 100)),
+                    (7, (-120, -80, -40, 0, 40, 80, 120)),
+                    (8, (-140, -100, -60, -20, 20, 60, 100, 140)),
+                )
+            },
+            penalty_points=True,
+            blurb="French for 6 to 8 players with two decks: points doubled, equal cards won by the last played.",
+        ),
     )
 }
-"""Every rule set of RULES.md §4, by name, in the order of its table."""
+"""Every rule set of RULES.md §4, by name, in the order of its table (``french-two-decks``,
+the project's §4.9, last)."""
 
 
 @dataclass(frozen=True)

@@ -307,7 +307,8 @@ class SearchBot:
                 if base.tricks is not None:
                     # played to earlier tricks, or in my hand (not the current trick: see distinct_cards)
                     gone = (hidden.hand | table.deck & ~(hidden.unseen | hidden.hand)) & ~mask_of(base.tricks.trick)
-                    keep = set(distinct_cards(base.legal_mask(), gone, guide.card_cost))
+                    # by face: with two decks a move names a card, the deal plays the copy held
+                    keep = {c % 52 for c in distinct_cards(base.legal_mask(), gone, guide.card_cost)}
                     moves = [m for m in legal if isinstance(m, Play) and m.card in keep]
                     totals = [0.0] * len(moves)
             weight = evidence.weight(hands)
