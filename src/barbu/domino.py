@@ -77,6 +77,11 @@ class _DominoRows:
         """Every card that could be laid now by anyone (ignoring hands)."""
         return self._playable
 
+    def shown_rows(self) -> list[tuple[int, int] | None]:
+        """The rows a seat's view shows: :meth:`rows`, per suit (two decks: eight rows, the
+        first deck's S, H, D, C then the second's)."""
+        return self.rows()
+
 
 class PureDominoPlay(_DominoRows):
     """The play of one domino deal.
@@ -271,6 +276,10 @@ class TwinDominoPlay(_TwinBase):
     def twin_rows(self) -> list[tuple[int, int] | None]:
         """The rows of the first deck (S, H, D, C), then those of the second."""
         return [self._half_row(s, half) for half in (0, 1) for s in range(4)]
+
+    def shown_rows(self) -> list[tuple[int, int] | None]:
+        """Both decks' rows (:meth:`twin_rows`)."""
+        return self.twin_rows()
 
     def play(self, card: int | None) -> None:
         """Lay ``card`` (of either deck) for the seat to act, or pass with None; unchecked."""

@@ -229,7 +229,8 @@ class SearchBot:
         t = d.tricks
         heuristic = self.rollout == "heuristic"
         if t is not None:
-            endgame = self.endgame if exact else 0
+            # the exact search grows with the seats: at most 15 plies' worth of tricks (1 with 8 seats)
+            endgame = min(self.endgame, 15 // d.players) if exact else 0
             if heuristic and exact:
                 compiled = accel.finish(d, guide, me, endgame)
                 if compiled is not None:

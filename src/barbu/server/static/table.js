@@ -336,9 +336,10 @@ function renderDomino(v) {
   box.className = "domino";
   box.setAttribute("aria-label", "domino layout");
   const order = "23456789TJQKA";
-  ["S", "H", "D", "C"].forEach((s, i) => {
+  // One row per suit, S H D C; with two decks the second deck's four rows follow.
+  v.domino_rows.forEach((laid, i) => {
+    const s = "SHDC"[i % 4];
     const row = el("div", { class: "row" }, el("span", { class: `suit${isRed("x" + s) ? " red" : ""}` }, SUITS[s]));
-    const laid = v.domino_rows[i];
     if (!laid) {
       row.appendChild(el("span", { class: "muted on-felt" }, "not opened"));
     } else {
