@@ -38,7 +38,9 @@ def test_every_contract_of_every_rule_set_has_costs(table: Rules, contract: Cont
     assert len(cards) == 52 * table.ruleset.decks and len(tricks) == table.cards_each
     assert kind in ("avoid", "take", "ravage", "domino", "arrange")
     assert kind in ("domino", "arrange") or contract.play == "tricks"
-    assert not any(cards[c] for c in range(len(cards)) if not table.deck >> c & 1), "a card out of the deck costs nothing"
+    assert not any(cards[c] for c in range(len(cards)) if not table.deck >> c & 1), (
+        "a card out of the deck costs nothing"
+    )
     facts = contract.play_facts(table.shape)
     if contract.play == "tricks" and not facts.longest_suit:
         # The play facts and the scoring are two views of one contract: they add up alike.

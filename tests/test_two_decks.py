@@ -362,7 +362,7 @@ def test_search_bot_plays_a_deal() -> None:
 
 def test_bots_know_what_cards_cost_in_both_decks() -> None:
     r = rules(TWO)
-    costs, tricks, kind = contract_costs(r.contract("no-king"), r)
+    costs, _, kind = contract_costs(r.contract("no-king"), r)
     assert len(costs) == 104 and costs[card("KH")] == costs[card("KH") + TWIN] == 80
     assert kind == "avoid"
 

@@ -243,7 +243,12 @@ class Deal:
                 assert play is not None
                 c = action.card
                 turn = play.turn
-                if (seat is None or seat == turn) and type(c) is int and 0 <= c < TWIN * 2 and play.legal_mask() >> c & 1:
+                if (
+                    (seat is None or seat == turn)
+                    and type(c) is int
+                    and 0 <= c < TWIN * 2
+                    and play.legal_mask() >> c & 1
+                ):
                     self.play_unchecked(c)
                     return turn
         if phase is _DONE:
