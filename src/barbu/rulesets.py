@@ -330,7 +330,7 @@ RULE_SETS: dict[str, RuleSet] = {
                 )
             },
             penalty_points=True,
-            blurb="French for 6 to 8 players with two decks: points doubled, equal cards won by the last played.",
+            blurb="6 to 8 players, two decks shuffled together: points doubled, of equal cards the last played wins.",
         ),
     )
 }
