@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from barbu.actions import Action
-from barbu.cards import pbn
 from barbu.bots import BOT_LEVELS, Bot, make_bot
+from barbu.cards import pbn
 from barbu.errors import RecordError
 from barbu.game import Dealer, Game
 from barbu.rulesets import Rules, rules
