@@ -392,3 +392,13 @@ def test_lobby_offers_two_decks() -> None:
     assert {"name": "tarot_king", "kind": "bool", "default": False, "choices": []} in two["flags"]
     assert two["tally"]["6"]["kings_of_hearts"]["label"] == "kings of hearts taken"
     assert two["tally"]["6"]["kings_of_hearts"]["total"] == 2
+
+
+def test_research_adapters_refuse_two_decks_clearly() -> None:
+    """The encodings give each card of one deck one place: two decks are refused up front."""
+    from barbu.research.env import env
+
+    with pytest.raises(
+        OptionsError, match="french-two-decks plays two decks, which the research encodings do not hold"
+    ):
+        env(TWO, {}).reset(seed=1)
