@@ -132,10 +132,10 @@ def one_deck(rules: Rules) -> None:
     """Refuse a rule set with two decks: the encodings give each of 52 cards one place.
 
     >>> from barbu.rulesets import rules
-    >>> one_deck(rules("french-two-decks"))
+    >>> one_deck(rules("french-two-decks"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    barbu.errors.OptionsError: french-two-decks plays two decks, which the research encodings do not hold (one place per card of one deck): use another rule set
+    barbu.errors.OptionsError: french-two-decks plays two decks, which the research encodings do not hold ...
     """
     if rules.twin:
         raise OptionsError(
