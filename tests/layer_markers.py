@@ -65,6 +65,7 @@ MODULES = {
     "test_openspiel": "research",
     "test_one_source": "server",
     "test_new_variants": "cli",
+    "test_two_decks": "cli",
     "test_table_owners": "server",
     "test_arena": "cli",
     "test_cli": "cli",

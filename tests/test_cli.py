@@ -28,6 +28,7 @@ ZERO_SUM = {
     "king": "over the whole game only",
     "salad": "no",
     "french": "no",
+    "french-two-decks": "no",
 }
 
 

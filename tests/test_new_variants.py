@@ -148,7 +148,9 @@ def test_french_chooser_names_each_contract_once_in_turn() -> None:
     for s in range(3):
         named = sorted(d.contract.id for d in game.deals if d.declarer == s and d.contract is not None)
         assert named == sorted(c.id for c in game.rules.contracts)
-    with pytest.raises(OptionsError, match="contract_choice does not apply to classic: it applies to french only"):
+    with pytest.raises(
+        OptionsError, match="contract_choice does not apply to classic: it applies to french and french-two-decks only"
+    ):
         rules("classic", CHOOSER)
     with pytest.raises(OptionsError, match="contract_choice cannot be 'dealer': use one of 'fixed', 'chooser'"):
         rules("french", {"contract_choice": "dealer"})

@@ -35,10 +35,12 @@ def every_contract() -> list[tuple[Rules, Contract]]:
 @pytest.mark.parametrize("table, contract", every_contract(), ids=lambda x: getattr(x, "id", getattr(x, "name", "")))
 def test_every_contract_of_every_rule_set_has_costs(table: Rules, contract: Contract) -> None:
     cards, tricks, kind = contract_costs(contract, table)
-    assert len(cards) == 52 and len(tricks) == table.cards_each
+    assert len(cards) == 52 * table.ruleset.decks and len(tricks) == table.cards_each
     assert kind in ("avoid", "take", "ravage", "domino", "arrange")
     assert kind in ("domino", "arrange") or contract.play == "tricks"
-    assert not any(cards[c] for c in range(52) if not table.deck >> c & 1), "a card out of the deck costs nothing"
+    assert not any(cards[c] for c in range(len(cards)) if not table.deck >> c & 1), (
+        "a card out of the deck costs nothing"
+    )
     facts = contract.play_facts(table.shape)
     if contract.play == "tricks" and not facts.longest_suit:
         # The play facts and the scoring are two views of one contract: they add up alike.
@@ -181,5 +183,5 @@ def test_trick_rules_are_built_once_per_deal_and_shared_by_copies() -> None:
 
 
 def test_sign_says_which_way_points_go() -> None:
-    assert [name for name in RULE_SETS if rules(name).sign == -1] == ["french"]
+    assert [name for name in RULE_SETS if rules(name).sign == -1] == ["french", "french-two-decks"]
     assert all(rules(name).sign == 1 for name in RULE_SETS if name != "french")

@@ -25,6 +25,10 @@ SHAPES = [
     ("french", {"player_count": 5}, 5, 50, 10, 8, 40, False, False),
     ("king", {}, 4, 52, 13, 5, 20, False, False),
     ("thirty-two", {}, 4, 32, 8, 7, 28, True, True),
+    ("french-two-decks", {}, 6, 102, 17, 8, 48, False, False),
+    ("french-two-decks", {"player_count": 7}, 7, 98, 14, 8, 56, False, False),
+    ("french-two-decks", {"player_count": 8}, 8, 104, 13, 8, 64, False, False),
+    ("french-two-decks", {"player_count": 8, "tarot_king": True}, 8, 96, 12, 8, 64, False, False),
 ]
 
 
@@ -52,6 +56,7 @@ def test_every_rule_set_of_the_table_exists_in_order() -> None:
         "french",
         "king",
         "thirty-two",
+        "french-two-decks",
     ]
 
 
@@ -452,7 +457,7 @@ def test_doubling_flags_and_rotation_do_not_apply_without_doubling(name: str, fl
     "name", ["classic", "ravage-city", "chinese-poker", "salad", "five-player", "king", "thirty-two"]
 )
 def test_first_five_only_is_french_only(name: str) -> None:
-    with pytest.raises(OptionsError, match="french only"):
+    with pytest.raises(OptionsError, match="french and french-two-decks only"):
         rules(name, {"first_five_only": True})
 
 

@@ -17,7 +17,7 @@ from barbu.sheet.doubles import calls_of_grid
 from barbu.sheet.history import SheetHistory
 from barbu.tally import tally_json
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 E = DealEntry
 
 

@@ -71,7 +71,7 @@ def test_facts_hold_and_rebuilt_deals_match(variant: str, options: dict[str, obj
 
 
 def _cards(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
+    return [c for c in range(104) if mask >> c & 1]
 
 
 def _trick_game(hands: str, contract: str, options: dict[str, object] | None = None) -> Game:

@@ -38,7 +38,7 @@ def public_cards(game: Game) -> set[int]:
     """Cards everybody has seen in the deal shown: played cards, and every arrangement
     once all have set (chinese poker)."""
     deal = game.current or game.deals[-1]
-    seen = {c for c in deal.plays if c is not None}
+    seen = {c % 52 for c in deal.plays if c is not None}  # two decks: cards are named by face
     if deal.contract is not None and deal.contract.play == "arrange" and deal.finished:
         seen |= {c for a in deal.arrangements if a for c in a}
     return seen
@@ -46,7 +46,7 @@ def public_cards(game: Game) -> set[int]:
 
 def own_cards(game: Game, seat: int) -> set[int]:
     deal = game.current or game.deals[-1]
-    mine = {c for c in range(52) if deal.hand(seat) >> c & 1}
+    mine = {c % 52 for c in range(104) if deal.hand(seat) >> c & 1}
     if deal.contract is not None and deal.contract.play == "arrange" and deal.dealt is not None:
         mine |= {c for c in range(52) if deal.dealt[seat] >> c & 1}
     return mine
@@ -75,7 +75,7 @@ def check_views(game: Game, structure: bool = True) -> None:
         leaked = cards_named(text) - own_cards(game, seat) - public
         assert not leaked, f"seat {seat} sees {sorted(leaked)} in phase {game.phase}"
         arranged = deal._arrange_order()[: len(deal.arrangements)] if deal.phase is Phase.ARRANGE else []
-        expected_hand = set() if seat in arranged else {c for c in range(52) if deal.hand(seat) >> c & 1}
+        expected_hand = set() if seat in arranged else {c for c in range(104) if deal.hand(seat) >> c & 1}
         assert set(view.hand) == expected_hand
         for f in dataclasses.fields(SeatView) if structure else ():
             if f.name != "legal_actions":

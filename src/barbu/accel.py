@@ -198,8 +198,8 @@ def score_model(contract: Contract, shape: DealShape) -> tuple[int, ...] | None:
     >>> score_model(r.contract("no-last-two"), r.shape)[52:]
     (0, 0, -10, -20)
     """
-    if contract.play != "tricks" or shape.players < 2:
-        return None
+    if contract.play != "tricks" or shape.players < 2 or shape.deck >> 52:
+        return None  # two decks (cards from 52 up): the kernels hold one deck, the pure path plays them
     n, tricks, deck = shape.players, shape.tricks, shape.deck
     if tricks < 3:
         return None

@@ -70,13 +70,47 @@ def make_card(suit: int, rank: int) -> int:
 
 
 def suit_of(card: int) -> int:
-    """The suit index (0-3) of a card."""
-    return card // 13
+    """The suit index (0-3) of a card (of either deck where two are played).
+
+    >>> suit_of(card("KH")), suit_of(card("KH") + TWIN)
+    (1, 1)
+    """
+    return card // 13 % 4
 
 
 def rank_of(card: int) -> int:
-    """The rank index (0 = two … 12 = ace) of a card."""
+    """The rank index (0 = two … 12 = ace) of a card (of either deck)."""
     return card % 13
+
+
+TWIN = 52
+"""Where two decks are played (``french-two-decks``), card ``c + TWIN`` is the second
+deck's copy of card ``c``: the same card for every rule (it has the same name), a
+distinct bit in a mask. A one-deck game never holds a card from 52 up."""
+TWIN_DECK = (FULL_DECK << TWIN) | FULL_DECK
+"""Both decks: bits 0 to 103."""
+
+
+def twin_mask(mask: int) -> int:
+    """``mask`` with the second deck's copy of each of its cards added.
+
+    >>> cards_of(twin_mask(bit(card("AS"))))
+    [12, 64]
+    """
+    return mask | (mask & FULL_DECK) << TWIN
+
+
+def fold(mask: int) -> int:
+    """The cards of ``mask`` by face, whichever deck they come from (a 52-bit mask).
+
+    >>> fold(bit(card("AS") + TWIN)) == bit(card("AS"))
+    True
+    """
+    return (mask | mask >> TWIN) & FULL_DECK
+
+
+TWIN_SUIT_MASKS = tuple(twin_mask(m) for m in SUIT_MASKS)
+"""The cards of each suit in both decks."""
 
 
 def parse_rank(text: str) -> int:
@@ -123,13 +157,14 @@ def card(text: str) -> int:
 
 
 def card_name(card: int) -> str:
-    """The record notation of a card: rank letter then suit letter."""
-    return RANKS[card % 13] + SUITS[card // 13]
+    """The record notation of a card: rank letter then suit letter (both decks' copies
+    of a card share it)."""
+    return RANKS[card % 13] + SUITS[card // 13 % 4]
 
 
 def card_symbol(card: int) -> str:
     """A card for people, with its suit symbol: ``Q♠``."""
-    return RANKS[card % 13] + SUIT_SYMBOLS[card // 13]
+    return RANKS[card % 13] + SUIT_SYMBOLS[card // 13 % 4]
 
 
 def bit(card: int) -> int:
@@ -170,23 +205,34 @@ def rank_mask(rank: int) -> int:
 
 
 def pbn(mask: int) -> str:
-    """A hand in PBN order: S.H.D.C, ranks high to low, empty suits empty.
+    """A hand in PBN order: S.H.D.C, ranks high to low, empty suits empty. A card held
+    from both decks is written twice.
 
     >>> pbn(mask_of([card("AS"), card("2S"), card("TD")]))
     'A2..T.'
+    >>> pbn(twin_mask(bit(card("AS"))) | bit(card("2S")))
+    'AA2...'
     """
     parts = []
+    second = mask >> TWIN
     for s in range(4):
         bits = (mask >> (13 * s)) & SUIT_MASK_13
-        parts.append("".join(RANKS[r] for r in range(12, -1, -1) if bits >> r & 1))
+        twins = (second >> (13 * s)) & SUIT_MASK_13
+        parts.append("".join(RANKS[r] * ((bits >> r & 1) + (twins >> r & 1)) for r in range(12, -1, -1)))
     return ".".join(parts)
 
 
-def parse_pbn(text: str) -> int:
+def parse_pbn(text: str, taken: int | None = None) -> int:
     """A mask from a PBN hand (``AK32.QJ5.T98.876``); lower case and ``10`` accepted.
+
+    With ``taken`` (two decks: the cards already dealt to other seats), a card may be
+    written twice and each one is the first deck's copy unless that one is in ``taken``
+    or already in this hand, then the second deck's.
 
     >>> pbn(parse_pbn("ak10..2.")) == "AKT..2."
     True
+    >>> cards_of(parse_pbn("AA...", taken=0)), cards_of(parse_pbn("A...", taken=bit(12)))
+    ([12, 64], [64])
     """
     parts = text.strip().split(".")
     if len(parts) != 4:
@@ -200,8 +246,11 @@ def parse_pbn(text: str) -> int:
             if ch not in RANKS:
                 raise NotationError(f"{text!r} is not a hand: {ch!r} is not a rank")
             b = 1 << make_card(s, RANKS.index(ch))
-            if mask & b:
-                raise NotationError(f"{text!r} is not a hand: {ch}{SUITS[s]} appears twice")
+            if taken is not None and (mask | taken) & b:
+                b <<= TWIN
+            if mask & b or (taken is not None and taken & b):
+                again = "three times" if taken is not None else "twice"
+                raise NotationError(f"{text!r} is not a hand: {ch}{SUITS[s]} appears {again}")
             mask |= b
     return mask
 

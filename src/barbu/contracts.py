@@ -29,7 +29,7 @@ from barbu.tally_keys import (
     ACE_OF_HEARTS,
     HEART_CARDS,
     JACKS_AND_KINGS,
-    KING_OF_HEARTS,
+    KINGS_OF_HEARTS,
     QUEENS,
     SEVENTH_TRICK,
     TALLY_KEYS,
@@ -44,8 +44,9 @@ Tally = dict[str, Any]
 class DealShape:
     """The facts of a rule set that scoring needs.
 
-    ``deck`` is the mask of the cards in play; ``domino_values`` the placing values
-    and ``ravage_city_total`` the Ravage City penalty of the rule set's flags.
+    ``deck`` is the mask of the cards in play (bits from 52 up: the second deck's
+    copies, :data:`barbu.cards.TWIN`); ``domino_values`` the placing values and
+    ``ravage_city_total`` the Ravage City penalty of the rule set's flags.
     """
 
     players: int
@@ -53,6 +54,11 @@ class DealShape:
     deck: int = (1 << 52) - 1
     domino_values: tuple[int, ...] = ()
     ravage_city_total: int = -24
+
+    @property
+    def card_count(self) -> int:
+        """How many card ints the deck's masks use: 52, or 104 with two decks."""
+        return 104 if self.deck >> 52 else 52
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ class PlayFacts:
 def _facts(shape: DealShape, cards: Sequence[tuple[int, int]] = (), tricks: Sequence[int] | None = None) -> PlayFacts:
     """Play facts from ``(mask, value)`` pairs (values add up on a card in several masks)
     and per-trick values (none: every trick worth 0)."""
-    values = [0] * 52
+    values = [0] * shape.card_count
     for mask, value in cards:
         m = mask & shape.deck
         while m:
@@ -138,12 +144,12 @@ class Contract(ABC):
 
     def values(self) -> dict[str, Any]:
         """The contract's values (its fields other than id, title and the doubling and
-        early-end facts), None values left out."""
+        early-end facts), None and false values left out."""
         skip = {f.name for f in fields(Contract)}
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if f.name not in skip and getattr(self, f.name) is not None
+            if f.name not in skip and getattr(self, f.name) is not None and getattr(self, f.name) is not False
         }
 
     def penalty_cards(self, deck: int) -> int:
@@ -267,30 +273,50 @@ class NoQueens(Contract):
         return _facts(shape, [(QUEENS, self.per_queen)])
 
 
+def _king_each(king: int, shape: DealShape) -> int:
+    """What one king of hearts is worth where ``king`` is the value of all of them
+    together (two decks: two kings, or one tarot king, RULES.md §4.9)."""
+    return king // max(1, (shape.deck & KINGS_OF_HEARTS).bit_count())
+
+
 @dataclass(frozen=True, kw_only=True)
 class NoKing(Contract):
-    """No king of hearts (the Barbu): K♥ costs ``king``; ends when it falls."""
+    """No king of hearts (the Barbu): K♥ costs ``king``; ends when it falls.
+
+    With ``kings_counted`` (two decks) the tally counts the kings of hearts each seat took
+    (key ``kings_of_hearts``) and ``king`` is shared evenly by the kings of hearts in the
+    deck: two ordinary kings are worth half of it each, a single tarot king all of it.
+
+    >>> two = DealShape(players=6, tricks=17, deck=(1 << 104) - 1)
+    >>> NoKing(king=160, kings_counted=True).raw({"kings_of_hearts": [1, 0, 0, 1, 0, 0]}, two)
+    [80, 0, 0, 80, 0, 0]
+    """
 
     id: str = "no-king"
     title: str = "No king of hearts"
     heart_lead_rule: ClassVar[bool] = True
     ends_early: bool = True
     king: int = -20
+    kings_counted: bool = False
 
     def penalty_cards(self, deck: int) -> int:
-        return deck & (1 << KING_OF_HEARTS)
+        return deck & KINGS_OF_HEARTS
 
     def tally_keys(self) -> tuple[str, ...]:
-        return ("king_of_hearts",)
+        return ("kings_of_hearts",) if self.kings_counted else ("king_of_hearts",)
 
     def raw(self, tally: Tally, shape: DealShape) -> list[int]:
+        if self.kings_counted:
+            return _per_seat(tally["kings_of_hearts"], _king_each(self.king, shape))
         return _to_seat(shape.players, tally["king_of_hearts"], self.king)
 
     def total(self, shape: DealShape) -> int:
+        if self.kings_counted:
+            return _king_each(self.king, shape) * (shape.deck & KINGS_OF_HEARTS).bit_count()
         return self.king
 
     def play_facts(self, shape: DealShape) -> PlayFacts:
-        return _facts(shape, [(1 << KING_OF_HEARTS, self.king)])
+        return _facts(shape, [(KINGS_OF_HEARTS, _king_each(self.king, shape) if self.kings_counted else self.king)])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -461,7 +487,7 @@ class RavageCity(Contract):
         return shape.ravage_city_total
 
     def play_facts(self, shape: DealShape) -> PlayFacts:
-        return PlayFacts((0,) * 52, (0,) * shape.tricks, longest_suit=shape.ravage_city_total)
+        return PlayFacts((0,) * shape.card_count, (0,) * shape.tricks, longest_suit=shape.ravage_city_total)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -499,12 +525,14 @@ class Salad(Contract):
     per_queen: int = -20
     king: int = -50
     last: int | None = -30
+    kings_counted: bool = False
+    """Two decks: the kings of hearts are counted and share ``king`` (as in :class:`NoKing`)."""
 
     def penalty_cards(self, deck: int) -> int:
         return deck & (HEART_CARDS | QUEENS)
 
     def tally_keys(self) -> tuple[str, ...]:
-        keys = ("tricks", "hearts", "queens", "king_of_hearts")
+        keys = ("tricks", "hearts", "queens", "kings_of_hearts" if self.kings_counted else "king_of_hearts")
         return (*keys, "last") if self.last is not None else keys
 
     def raw(self, tally: Tally, shape: DealShape) -> list[int]:
@@ -512,7 +540,11 @@ class Salad(Contract):
             self.per_trick * t + self.per_heart * h + self.per_queen * q
             for t, h, q in zip(tally["tricks"], tally["hearts"], tally["queens"], strict=True)
         ]
-        out[tally["king_of_hearts"]] += self.king
+        if self.kings_counted:
+            each = _king_each(self.king, shape)
+            out = [o + each * k for o, k in zip(out, tally["kings_of_hearts"], strict=True)]
+        else:
+            out[tally["king_of_hearts"]] += self.king
         if self.last is not None:
             out[tally["last"]] += self.last
         return out
@@ -524,7 +556,7 @@ class Salad(Contract):
             self.per_trick * shape.tricks
             + self.per_heart * hearts
             + self.per_queen * queens
-            + self.king
+            + (NoKing(king=self.king, kings_counted=True).total(shape) if self.kings_counted else self.king)
             + (self.last or 0)
         )
 
@@ -532,7 +564,8 @@ class Salad(Contract):
         tricks = [self.per_trick] * shape.tricks
         if self.last is not None:
             tricks[-1] += self.last
-        cards = [(HEART_CARDS, self.per_heart), (QUEENS, self.per_queen), (1 << KING_OF_HEARTS, self.king)]
+        king = _king_each(self.king, shape) if self.kings_counted else self.king
+        cards = [(HEART_CARDS, self.per_heart), (QUEENS, self.per_queen), (KINGS_OF_HEARTS, king)]
         return _facts(shape, cards, tricks)
 
 

@@ -19,14 +19,14 @@ from enum import StrEnum
 from barbu.accel import picker
 from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements, normalize
-from barbu.cards import RANKS, SUIT_NAMES, SUITS, card_name, cards_of, mask_of, rank_mask
+from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, rank_mask, twin_mask
 from barbu.contracts import Contract, Tally
-from barbu.domino import DominoPlay
+from barbu.domino import DominoPlay, domino_play
 from barbu.doubling import Doubling, Pair, settle, skip_split
 from barbu.errors import IllegalAction, OutOfTurn
 from barbu.rulesets import Rules
 from barbu.tally import check_tally
-from barbu.tricks import TrickPlay, TrickRules
+from barbu.tricks import TrickPlay, TrickRules, trick_play
 
 _SUIT_PLAYS: list[dict[int, tuple[Play, ...]]] = [{}, {}, {}, {}]
 
@@ -116,6 +116,7 @@ class Deal:
         self.adjustments: list[int] | None = None
         self.final: list[int] | None = None
         self.phase = Phase.CONTRACT
+        self._twin = rules.twin
         scheduled = rules.scheduled_contract(index)
         if scheduled is not None:
             self._set_contract(scheduled)
@@ -199,6 +200,8 @@ class Deal:
             mask = self.cardplay.legal_mask()
             if not mask and self.domino is not None:
                 return [Pass()]
+            if self._twin:  # a card and its copy are one action: the deal plays the copy held
+                return plays_of(fold(mask))
             return plays_of(mask)
         if phase is _CALL:
             assert self.doubling is not None
@@ -221,8 +224,11 @@ class Deal:
         """Check ``action`` (by ``seat``, if given) and apply it; return the seat that acted.
 
         Raises :class:`~barbu.errors.IllegalAction` with a message that says what is
-        wrong and what is allowed; the deal is then unchanged.
+        wrong and what is allowed; the deal is then unchanged. With two decks a
+        :class:`Play` names a card by its face (:meth:`own_copy`).
         """
+        if self._twin and type(action) is Play:
+            action = self.own_copy(action, self.to_act if seat is None else seat)
         phase = self.phase
         if phase is _PLAY and type(action) is Play:
             t = self.tricks
@@ -237,7 +243,12 @@ class Deal:
                 assert play is not None
                 c = action.card
                 turn = play.turn
-                if (seat is None or seat == turn) and type(c) is int and 0 <= c < 52 and play.legal_mask() >> c & 1:
+                if (
+                    (seat is None or seat == turn)
+                    and type(c) is int
+                    and 0 <= c < TWIN * 2
+                    and play.legal_mask() >> c & 1
+                ):
                     self.play_unchecked(c)
                     return turn
         if phase is _DONE:
@@ -307,11 +318,11 @@ class Deal:
             if self.domino is None:
                 raise IllegalAction("play", f"seat {seat} cannot pass: a card must be played to the trick", seat)
             if legal:
-                cards = " ".join(card_name(c) for c in cards_of(legal))
+                cards = " ".join(card_name(c) for c in cards_of(fold(legal) if self._twin else legal))
                 raise IllegalAction("play", f"seat {seat} cannot pass: it can lay {cards}", seat)
             return
         c = action.card
-        if type(c) is not int or not 0 <= c < 52:
+        if type(c) is not int or not 0 <= c < (TWIN * 2 if self._twin else TWIN):
             raise IllegalAction("play", f"seat {seat}: {c!r} is not a card", seat)
         if not self.hand(seat) >> c & 1:
             raise IllegalAction("play", f"{card_name(c)} is not in seat {seat}'s hand", seat)
@@ -320,7 +331,7 @@ class Deal:
         raise IllegalAction("play", f"{card_name(c)} is not legal: {self._why_not(seat, c, legal)}", seat)
 
     def _why_not(self, seat: int, c: int, legal: int) -> str:
-        allowed = " ".join(card_name(x) for x in cards_of(legal))
+        allowed = " ".join(card_name(x) for x in cards_of(fold(legal) if self._twin else legal))
         if self.domino is not None:
             if not legal:
                 return f"seat {seat} has no playable card and must pass"
@@ -329,13 +340,13 @@ class Deal:
         assert t is not None
         if not t.trick:
             return f"seat {seat} may not lead a heart while it holds other suits; it may lead {allowed}"
-        led = t.trick[0] // 13
-        suits = {x // 13 for x in cards_of(legal)}
-        if suits == {led} and c // 13 != led:
+        led = t.trick[0] // 13 % 4
+        suits = {x // 13 % 4 for x in cards_of(legal)}
+        if suits == {led} and c // 13 % 4 != led:
             return f"seat {seat} must follow {SUIT_NAMES[led]}"
         if self.trump is not None and suits == {self.trump}:
-            trumps = [x for x in t.trick if x // 13 == self.trump]
-            if trumps and c // 13 == self.trump:
+            trumps = [x % 52 for x in t.trick if x // 13 % 4 == self.trump]
+            if trumps and c // 13 % 4 == self.trump:
                 return f"seat {seat} must beat {card_name(max(trumps))} when it can: it may play {allowed}"
             return f"seat {seat} must play a trump ({SUIT_NAMES[self.trump]}): it may play {allowed}"
         if t.rules.penalty and not (legal & ~t.rules.penalty):
@@ -344,9 +355,33 @@ class Deal:
 
     # -- the fast door -------------------------------------------------------
 
+    def own_copy(self, play: Play, seat: int | None) -> Play:
+        """With two decks, the card of ``play`` as ``seat`` holds it: the first deck's copy
+        if it holds that one, else the second deck's (both are the same card for every
+        rule, so a person or a record names a card by its face alone).
+
+        >>> from barbu.game import Game
+        >>> from barbu.cards import card, TWIN
+        >>> g = Game.new("french-two-decks", seed=3)
+        >>> d = g.current
+        >>> held = d.hand(d.to_act)
+        >>> c = next(x for x in range(52) if held >> (x + TWIN) & 1 and not held >> x & 1)
+        >>> d.own_copy(Play(c), d.to_act) == Play(c + TWIN)
+        True
+        """
+        c = play.card
+        if seat is None or type(c) is not int or not 0 <= c < TWIN:
+            return play
+        hand = self.hand(seat)
+        if not hand >> c & 1 and hand >> (c + TWIN) & 1:
+            return Play(c + TWIN)
+        return play
+
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it."""
         if isinstance(action, Play):
+            if self._twin:
+                action = self.own_copy(action, self.to_act)
             self.play_unchecked(action.card)
         elif isinstance(action, Pass):
             self.play_unchecked(None)
@@ -457,18 +492,19 @@ class Deal:
             openers = 0
             for r in self.rules.domino_ranks:  # french opens with a card whose rank may be R (§5)
                 openers |= rank_mask(r)
-            self.cardplay = self.domino = DominoPlay(
+            self.cardplay = self.domino = domino_play(
                 list(self.dealt),
                 self.rules.leader_of(self.declarer),
                 self.rank,
+                twin=self._twin,
                 direction=self.rules.direction,
                 low_rank=self.rules.ruleset.low_rank,
                 removed=removed,
                 ace_replays=flags.domino_ace_replays,
-                openers=openers,
+                openers=twin_mask(openers) if self._twin else openers,
             )
             return
-        self.cardplay = self.tricks = TrickPlay(
+        self.cardplay = self.tricks = trick_play(
             list(self.dealt), self.rules.leader_of(self.declarer), TrickRules.of(self.rules, contract, self.trump)
         )
 

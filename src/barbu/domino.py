@@ -77,6 +77,11 @@ class _DominoRows:
         """Every card that could be laid now by anyone (ignoring hands)."""
         return self._playable
 
+    def shown_rows(self) -> list[tuple[int, int] | None]:
+        """The rows a seat's view shows: :meth:`rows`, per suit (two decks: eight rows, the
+        first deck's S, H, D, C then the second's)."""
+        return self.rows()
+
 
 class PureDominoPlay(_DominoRows):
     """The play of one domino deal.
@@ -215,3 +220,119 @@ class DominoPlay(_State):
     """
 
     __slots__ = ()
+
+
+if TYPE_CHECKING:
+    _TwinBase = DominoPlay
+else:
+    _TwinBase = PureDominoPlay
+
+
+class TwinDominoPlay(_TwinBase):
+    """Domino with two decks (``french-two-decks``, RULES.md §4.9): every suit has two rows,
+    one per deck, both from the starting rank. A card and its copy are the same card, so
+    a card fits wherever one of them would: it goes to the first row (the first deck's
+    bits of :attr:`laid`) if it fits there, else to the second (bits from 52 up). A
+    removed card counts as laid in its own deck's row. Always pure Python: the compiled
+    state holds one deck (docs/native.md).
+
+    >>> from barbu.cards import card, TWIN
+    >>> seven, eight = card("7S"), card("8S")
+    >>> d = TwinDominoPlay([1 << seven | 1 << eight, 1 << (seven + TWIN) | 1 << (eight + TWIN)],
+    ...                    leader=0, rank=None, openers=(1 << 104) - 1)
+    >>> d.play(seven); d.twin_rows()[0], d.twin_rows()[4]
+    ((5, 5), None)
+    >>> d.legal_mask() == 1 << (seven + TWIN) | 1 << (eight + TWIN)   # the second 7 opens row two
+    True
+    """
+
+    __slots__ = ()
+
+    def _half_row(self, suit: int, half: int) -> tuple[int, int] | None:
+        r = self.rank
+        bits = (self.laid >> (52 * half + 13 * suit)) & 0x1FFF
+        if r is None or not bits >> r & 1:
+            return None
+        lo = max((~bits & ((1 << r) - 1)).bit_length(), min(self.low_rank, r))
+        gaps_above = ~bits >> (r + 1)
+        hi = r + (gaps_above & -gaps_above).bit_length() - 1
+        return (lo, hi)
+
+    def _fits(self, suit: int, half: int, rank: int) -> bool:
+        row = self._half_row(suit, half)
+        if row is None:
+            return rank == self.rank
+        lo, hi = row
+        return (rank == lo - 1 and rank >= self.low_rank) or (rank == hi + 1 and rank <= ACE)
+
+    def _ends(self, suit: int) -> int:
+        faces = 0
+        for half in (0, 1):
+            for rank in range(self.low_rank, ACE + 1):
+                if self._fits(suit, half, rank):
+                    faces |= 1 << (13 * suit + rank)
+        return faces | faces << 52
+
+    def twin_rows(self) -> list[tuple[int, int] | None]:
+        """The rows of the first deck (S, H, D, C), then those of the second."""
+        return [self._half_row(s, half) for half in (0, 1) for s in range(4)]
+
+    def shown_rows(self) -> list[tuple[int, int] | None]:
+        """Both decks' rows (:meth:`twin_rows`)."""
+        return self.twin_rows()
+
+    def play(self, card: int | None) -> None:
+        """Lay ``card`` (of either deck) for the seat to act, or pass with None; unchecked."""
+        seat = self.turn
+        if card is not None:
+            self.hands[seat] &= ~(1 << card)
+            face = card % 52
+            suit, rank = face // 13, face % 13
+            if self.rank is None:
+                self.laid |= 1 << face
+                self._start_rows(rank)
+            else:
+                half = 0 if self._fits(suit, 0, rank) else 1
+                self.laid |= 1 << (face + 52 * half)
+                suit_bits = 0x1FFF << (13 * suit)
+                self._playable = (self._playable & ~(suit_bits | suit_bits << 52)) | self._ends(suit)
+            if not self.hands[seat]:
+                self.order.append(seat)
+                if len(self.order) == self.players - 1:
+                    self.order.append(next(s for s in range(self.players) if s not in self.order))
+                    self.finished = True
+                    return
+            elif self.ace_replays and rank == ACE and self.legal_mask():
+                return
+        n = self.players
+        nxt = (seat + self.direction) % n
+        while nxt in self.order:
+            nxt = (nxt + self.direction) % n
+        self.turn = nxt
+
+
+def domino_play(
+    hands: list[int],
+    leader: int,
+    rank: int | None,
+    *,
+    twin: bool = False,
+    direction: int = 1,
+    low_rank: int = 0,
+    removed: int = 0,
+    ace_replays: bool = False,
+    openers: int = (1 << 52) - 1,
+) -> DominoPlay:
+    """The domino play of a deal: a :class:`DominoPlay`, or with two decks (``twin``) a
+    :class:`TwinDominoPlay` (see :class:`PureDominoPlay` for the other arguments)."""
+    kind = TwinDominoPlay if twin else DominoPlay
+    return kind(
+        hands,
+        leader,
+        rank,
+        direction=direction,
+        low_rank=low_rank,
+        removed=removed,
+        ace_replays=ace_replays,
+        openers=openers,
+    )

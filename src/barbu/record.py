@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from barbu.actions import Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
-from barbu.cards import RANKS, SUITS, card, card_name, parse_pbn, parse_rank, parse_suit, pbn
+from barbu.cards import RANKS, SUITS, card, card_name, fold, parse_pbn, parse_rank, parse_suit, pbn
 from barbu.deal import Deal, Phase
 from barbu.errors import IllegalAction, NotationError, OptionsError, RecordError, RecordUsageError
 from barbu.game import Game
@@ -171,9 +171,11 @@ class _DealReader:
         if not isinstance(hands, list) or len(hands) != r.players or not all(isinstance(h, str) for h in hands):
             raise self.fail("hands", f"hands must be a list of {r.players} PBN hands (S.H.D.C), one per seat")
         masks = []
+        taken = r.removed
         for seat, h in enumerate(hands):
-            try:
-                m = parse_pbn(h)
+            try:  # two decks: each card is the first deck's copy unless removed or dealt already
+                m = parse_pbn(h, taken) if r.twin else parse_pbn(h)
+                taken |= m
             except NotationError as e:
                 raise self.fail("hands", f"hand of seat {seat}: {e}") from None
             if m.bit_count() != r.cards_each:
@@ -397,7 +399,7 @@ class _DealReader:
             while (
                 not deal.finished
                 and not deal.legal_mask()
-                and not deal.domino.hands[deal.domino.turn] >> action.card & 1
+                and not fold(deal.domino.hands[deal.domino.turn]) >> action.card & 1
             ):
                 self.game.apply(Pass())
             if deal.finished:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from barbu.cards import RANKS, SEVEN, card, make_card
+from barbu.cards import RANKS, SEVEN, TWIN, card, make_card, twin_mask
 from barbu.contracts import (
     ChinesePoker,
     Contract,
@@ -76,6 +76,7 @@ class Flags:
     first_five_only: bool = False
     seventh_and_last: bool = False
     contract_choice: str = "fixed"
+    tarot_king: bool = False
 
 
 FLAG_CHOICES: dict[str, tuple[str, ...]] = {
@@ -185,6 +186,12 @@ class RuleSet:
     """Contracts that a true boolean flag puts in place of another: flag name ->
     (id of the contract replaced, the contract that replaces it). ``king``:
     ``seventh_and_last`` plays the seventh and the last trick instead of the last two."""
+    decks: int = 1
+    """How many 52-card decks are shuffled together (``french-two-decks``: 2). A card name
+    listed twice in ``removed`` removes both decks' copies."""
+    tarot_removed: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """The cards removed instead of ``removed`` with the flag ``tarot_king`` (one king of
+    hearts, the tarot king, stands for both): where this is empty the flag does not apply."""
 
     def all_contracts(self, players: int) -> tuple[Contract, ...]:
         """Every contract a game of ``players`` may play: the table's, then the alternatives.
@@ -234,6 +241,19 @@ _FRENCH = (
     FirstAndLast(first=40, last=40),
     Domino(),
 )
+_FRENCH_TWO_DECKS = (
+    NoTricks(per_trick=10),
+    NoHearts(per_heart=5, ace=None),
+    NoQueens(per_queen=20),
+    NoKing(king=160, kings_counted=True),
+    Salad(per_trick=10, per_heart=5, per_queen=20, king=160, last=None, kings_counted=True),
+    MoreTricks(per_trick=-10),
+    FirstAndLast(first=80, last=80),
+    Domino(),
+)
+"""French with two decks (RULES.md §4.9): every contract total twice the one-deck game's.
+Cards keep their values (each is there twice); tricks and placings count double; the
+kings of hearts share 160 (two kings 80 each, or one tarot king 160)."""
 _KING = (
     NoKing(id="king-no-king", title="Rıfkı (no king of hearts)", doubling_class=None, king=-320),
     NoQueens(id="king-no-queens", title="Girls (no queens)", doubling_class=None, per_queen=-100),
@@ -342,9 +362,36 @@ RULE_SETS: dict[str, RuleSet] = {
             flag_defaults={4: {"domino_values": (45, 20, 5, 0)}},
             blurb="The stripped French deck, 7 to ace, eight cards each.",
         ),
+        RuleSet(
+            "french-two-decks",
+            "French Barbu with two decks",
+            (6, 7, 8),
+            {6: _FRENCH_TWO_DECKS, 7: _FRENCH_TWO_DECKS, 8: _FRENCH_TWO_DECKS},
+            doubling=False,
+            schedule=FixedOrder(first_five=5),
+            fixed_rotation=True,
+            decks=2,
+            removed={6: ("2C", "2C"), 7: ("2C", "2C", "2S", "2S", "2D", "2D")},
+            tarot_removed={
+                6: ("KH", "2C"),
+                7: ("KH", "2C", "2C", "2S", "2S", "2D"),
+                8: ("KH", "2C", "2C", "2S", "2S", "2D", "2D", "3C"),
+            },
+            flag_defaults={
+                n: {"domino_start": "first_card", "domino_ace_replays": True, "domino_values": v}
+                for n, v in (
+                    (6, (-100, -60, -20, 20, 60, 100)),
+                    (7, (-120, -80, -40, 0, 40, 80, 120)),
+                    (8, (-140, -100, -60, -20, 20, 60, 100, 140)),
+                )
+            },
+            penalty_points=True,
+            blurb="6 to 8 players, two decks shuffled together: points doubled, of equal cards the last played wins.",
+        ),
     )
 }
-"""Every rule set of RULES.md §4, by name, in the order of its table."""
+"""Every rule set of RULES.md §4, by name, in the order of its table (``french-two-decks``,
+the project's §4.9, last)."""
 
 
 @dataclass(frozen=True)
@@ -364,11 +411,29 @@ class Rules:
 
     @cached_property
     def removed(self) -> int:
-        """Mask of the cards removed from the rule set's deck for this player count."""
+        """Mask of the cards removed from the rule set's deck for this player count (a name
+        listed twice: both decks' copies).
+
+        >>> from barbu.cards import card_name, cards_of
+        >>> [card_name(c) for c in cards_of(rules("french-two-decks", {"tarot_king": True}).removed)]
+        ['KH', '2C']
+        >>> [card_name(c) for c in cards_of(rules("french-two-decks").removed)]
+        ['2C', '2C']
+        """
+        names = self.ruleset.removed.get(self.players, ())
+        if self.flags.tarot_king:
+            names = self.ruleset.tarot_removed[self.players]
         m = 0
-        for text in self.ruleset.removed.get(self.players, ()):
-            m |= 1 << card(text)
+        for text in names:
+            c = card(text)
+            m |= 1 << (c + TWIN if m >> c & 1 else c)
         return m
+
+    @cached_property
+    def twin(self) -> bool:
+        """Whether two decks are played: a card and its copy (:data:`barbu.cards.TWIN`)
+        are the same card for every rule, and equal cards go to the last one played."""
+        return self.ruleset.decks == 2
 
     @cached_property
     def deck(self) -> int:
@@ -377,12 +442,14 @@ class Rules:
         for s in range(4):
             for r in range(self.ruleset.low_rank, 13):
                 m |= 1 << make_card(s, r)
+        if self.twin:
+            m = twin_mask(m)
         return m & ~self.removed
 
     @cached_property
     def deck_cards(self) -> tuple[int, ...]:
         """The cards in play, in ascending order."""
-        return tuple(c for c in range(52) if self.deck >> c & 1)
+        return tuple(c for c in range(52 * self.ruleset.decks) if self.deck >> c & 1)
 
     @cached_property
     def cards_each(self) -> int:
@@ -438,6 +505,7 @@ class Rules:
         ranks = range(self.ruleset.low_rank, 13)
         if self.flags.removed_card_rule == "forbid_rank":
             removed = self.removed
+            removed |= removed >> TWIN
             return tuple(r for r in ranks if not any(removed >> make_card(s, r) & 1 for s in range(4)))
         return tuple(ranks)
 
@@ -593,7 +661,15 @@ def _is_int(v: object) -> bool:
 TRUMP_FLAGS = ("must_trump_when_void", "overtrump_required", "undertrump_required")
 """The flags of trick play under a trump suit."""
 REFUSED_WHERE_IDLE = frozenset(
-    {*DOUBLING_FLAGS, "rotation", "first_five_only", "ravage_city_total", "seventh_and_last", "contract_choice"}
+    {
+        *DOUBLING_FLAGS,
+        "rotation",
+        "first_five_only",
+        "ravage_city_total",
+        "seventh_and_last",
+        "contract_choice",
+        "tarot_king",
+    }
 )
 """The flags a rule set refuses where they have no effect (RULES.md §6, Validity); the
 others are accepted by every rule set, without effect where nothing reads them."""
@@ -639,6 +715,8 @@ def applicable_flags(r: Rules) -> frozenset[str]:
             out.add("early_end")
         if c.play == "tricks" and c.penalty_cards(r.deck):
             out.add("forced_penalty")
+    if r.ruleset.tarot_removed:
+        out.add("tarot_king")
     if not r.removed:
         out.discard("removed_card_rule")
     return frozenset(out)

@@ -20,16 +20,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, make_card, rank_mask
+from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, TWIN_SUIT_MASKS, make_card, rank_mask, twin_mask
 
 if TYPE_CHECKING:
     from barbu.contracts import TrickResult
 
 KING_OF_HEARTS = make_card(HEARTS, KING)
 ACE_OF_HEARTS = make_card(HEARTS, ACE)
-QUEENS = rank_mask(QUEEN)
-JACKS_AND_KINGS = rank_mask(JACK) | rank_mask(KING)
-HEART_CARDS = SUIT_MASKS[HEARTS]
+QUEENS = twin_mask(rank_mask(QUEEN))
+JACKS_AND_KINGS = twin_mask(rank_mask(JACK) | rank_mask(KING))
+HEART_CARDS = TWIN_SUIT_MASKS[HEARTS]
+KINGS_OF_HEARTS = twin_mask(1 << KING_OF_HEARTS)
+"""Card masks hold both decks' copies (:data:`barbu.cards.TWIN`); a one-deck deck holds only the first."""
 SEVENTH_TRICK = 7
 """The trick of King's "seventh and last trick" (tally key ``seventh``)."""
 
@@ -66,12 +68,12 @@ class TallyKey:
         if self.kind == "count":
             return tricks if self.cards is None else (deck & self.cards).bit_count()
         if self.kind == "suits":
-            return [(deck & SUIT_MASKS[s]).bit_count() for s in range(4)]
+            return [(deck & TWIN_SUIT_MASKS[s]).bit_count() for s in range(4)]
         return None
 
 
 def _suits(result: TrickResult) -> list[list[int]]:
-    return [[(c & SUIT_MASKS[s]).bit_count() for s in range(4)] for c in result.captured]
+    return [[(c & TWIN_SUIT_MASKS[s]).bit_count() for s in range(4)] for c in result.captured]
 
 
 TALLY_KEYS: dict[str, TallyKey] = {
@@ -97,6 +99,14 @@ TALLY_KEYS: dict[str, TallyKey] = {
             lambda r: r.count(JACKS_AND_KINGS),
         ),
         TallyKey("king_of_hearts", "seat", "who took the king of hearts", fill=lambda r: r.holder(KING_OF_HEARTS)),
+        TallyKey(
+            "kings_of_hearts",
+            "count",
+            "kings of hearts taken",
+            KINGS_OF_HEARTS,
+            "the kings of hearts in the decks",
+            lambda r: r.count(KINGS_OF_HEARTS),
+        ),
         TallyKey("first", "seat", "who won trick 1", fill=lambda r: r.winners[0]),
         TallyKey("seventh", "seat", f"who won trick {SEVENTH_TRICK}", fill=lambda r: r.winners[SEVENTH_TRICK - 1]),
         TallyKey("second_last", "seat", "who won trick {second_last}", fill=lambda r: r.winners[-2]),
@@ -127,6 +137,7 @@ __all__ = [
     "HEART_CARDS",
     "JACKS_AND_KINGS",
     "KINDS",
+    "KINGS_OF_HEARTS",
     "KING_OF_HEARTS",
     "QUEENS",
     "SEVENTH_TRICK",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Self
 
 from barbu.accel import trick_core
-from barbu.cards import HEARTS, SUIT_MASKS
+from barbu.cards import HEARTS, SUIT_MASKS, TWIN_SUIT_MASKS
 from barbu.contracts import Contract, TrickResult
 
 if TYPE_CHECKING:
@@ -62,6 +62,9 @@ class TrickRules:
     must_trump_when_void: bool = True
     overtrump_required: bool = True
     undertrump_required: bool = False
+    twin: bool = False
+    """Two decks: a card and its copy are equal, and of equal cards the last played wins
+    (:class:`TwinTrickPlay`)."""
 
     @classmethod
     def of(cls, rules: Rules, contract: Contract, trump: int | None) -> TrickRules:
@@ -78,6 +81,7 @@ class TrickRules:
             must_trump_when_void=flags.must_trump_when_void,
             overtrump_required=flags.overtrump_required,
             undertrump_required=flags.undertrump_required,
+            twin=rules.twin,
         )
 
 
@@ -324,3 +328,113 @@ class TrickPlay(_State):
     """
 
     __slots__ = ()
+
+
+if TYPE_CHECKING:
+    _TwinBase = TrickPlay
+else:
+    _TwinBase = PureTrickPlay
+
+
+def _above(mask: int, rank: int) -> int:
+    """The cards of ``mask`` (either deck) whose rank is ``rank`` or higher."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        if (low.bit_length() - 1) % 13 >= rank:
+            out |= low
+        mask ^= low
+    return out
+
+
+class TwinTrickPlay(_TwinBase):
+    """Trick play with two decks (``french-two-decks``, RULES.md §4.9): card ``c`` and
+    its copy ``c + 52`` are the same card, so suits are read from both halves of a mask,
+    and of equal cards the one played last wins the trick (it also beats: a card of the
+    same rank as the best one so far counts as higher). Always pure Python: the compiled
+    state holds one deck (docs/native.md).
+
+    >>> from barbu.cards import card, TWIN
+    >>> hands = [1 << card("KH"), 1 << card("AH"), 1 << (card("AH") + TWIN), 1 << card("2H")]
+    >>> t = TwinTrickPlay(hands, leader=0, rules=TrickRules(twin=True))
+    >>> for c in (card("KH"), card("AH"), card("AH") + TWIN, card("2H")):
+    ...     t.play(c)
+    >>> t.winners   # two aces of hearts: the second one played takes the trick
+    [2]
+    """
+
+    __slots__ = ()
+
+    def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
+        """As :meth:`PureTrickPlay.play_logged`, for the cards of both decks."""
+        turn = self.turn
+        if (seat is None or seat == turn) and type(card) is int and 0 <= card < 104 and self.legal_mask() >> card & 1:
+            cards.append(card)
+            seats.append(turn)
+            self.play(card)
+            return turn
+        return None
+
+    def legal_for(self, hand: int, trick: Sequence[int], played: int) -> int:
+        """:meth:`PureTrickPlay.legal_for` where a card of the best rank so far beats it."""
+        rules = self.rules
+        if not trick:
+            heart_lead = rules.heart_lead
+            if heart_lead != "free":
+                hearts = TWIN_SUIT_MASKS[HEARTS]
+                others = hand & ~hearts
+                if others and not (heart_lead == "broken" and played & hearts):
+                    return others
+            return hand
+        led_mask = TWIN_SUIT_MASKS[trick[0] // 13 % 4]
+        follow = hand & led_mask
+        trump = rules.trump
+        if trump is None:
+            penalty = rules.penalty
+            if penalty:
+                if follow:
+                    high = max(c % 13 for c in trick if (1 << c) & led_mask)
+                    forced = follow & penalty & ~_above(follow, high)
+                    return forced or follow
+                return (hand & penalty) or hand
+            return follow or hand
+        trump_mask = TWIN_SUIT_MASKS[trump]
+        top = max((c % 13 for c in trick if (1 << c) & trump_mask), default=-1)
+        if led_mask == trump_mask:
+            if not follow:
+                return hand
+            higher = _above(follow, top)
+            return higher if (rules.overtrump_required and higher) else follow
+        if follow:
+            return follow
+        mine = hand & trump_mask
+        if not mine:
+            return hand
+        if top < 0:
+            return mine if rules.must_trump_when_void else hand
+        if rules.overtrump_required:
+            higher = _above(mine, top)
+            if higher:
+                return higher
+        return mine if rules.undertrump_required else hand
+
+    def taker(self, trick: Sequence[int], trick_mask: int, leader: int) -> int:
+        """The highest trump, else the highest card of the suit led; of equal cards, the
+        one played last."""
+        trump = self.rules.trump
+        suit = trump if trump is not None and trick_mask & TWIN_SUIT_MASKS[trump] else trick[0] // 13 % 4
+        best = -1
+        at = 0
+        for i, c in enumerate(trick):
+            if c // 13 % 4 == suit and c % 13 >= best:
+                best = c % 13
+                at = i
+        return (leader + self.rules.direction * at) % self.players
+
+
+def trick_play(hands: list[int], leader: int, rules: TrickRules) -> TrickPlay:
+    """The trick play of a deal: a :class:`TrickPlay`, or with two decks a
+    :class:`TwinTrickPlay` (always pure: the compiled state holds one deck)."""
+    if rules.twin:
+        return TwinTrickPlay(hands, leader, rules)
+    return TrickPlay(hands, leader, rules)

@@ -265,7 +265,7 @@ class _PlayLog:
         if domino is None:
             return None
         if self.rows_at != len(d.plays) or self.rows is None:
-            self.rows = tuple(domino.rows())
+            self.rows = tuple(domino.shown_rows())
             self.rows_at = len(d.plays)
         return self.rows
 

@@ -86,8 +86,8 @@ def cached_costs(contract: Contract, table: Rules) -> CachedCosts:
     costs = _CACHED_COSTS.get(key)
     if costs is None:
         card_cost, trick_cost, kind = contract_costs(contract, table)
-        costly = sum(1 << c for c in range(52) if card_cost[c] != 0)
-        positive = sum(1 << c for c in range(52) if card_cost[c] > 0)
+        costly = sum(1 << c for c in range(len(card_cost)) if card_cost[c] != 0)
+        positive = sum(1 << c for c in range(len(card_cost)) if card_cost[c] > 0)
         later = [any(x > 0 for x in trick_cost[i + 1 :]) for i in range(len(trick_cost))]
         costs = _CACHED_COSTS[key] = (card_cost, trick_cost, kind, costly, positive, later)
     return costs
@@ -179,6 +179,8 @@ def choose_card(t: TrickPlay, seat: int, guide: PlayGuide) -> int:
     legal = t.legal_mask()
     if not legal & (legal - 1):
         return _lowest(legal)
+    if t.rules.twin:
+        return _twin_card(t, legal, guide)
     if guide.kind == "take":
         return _take(t, seat, legal, guide)
     return _avoid(t, seat, legal, guide)
@@ -448,3 +450,49 @@ def _inner_sequence(mine: int, out: int) -> int:
                 best, best_len = top, length
             i = j + 1
     return best
+
+
+def _twin_card(t: TrickPlay, legal: int, g: PlayGuide) -> int:
+    """The rules of thumb with two decks (``french-two-decks``), from the same costs: a card
+    wins the trick if it beats or equals the best so far (equal cards go to the last played).
+
+    Avoiding: lead the lowest card; follow with the highest card that does not win (the
+    costliest such discard when void), else the lowest winner, or the highest when last to
+    play. Taking: win with the highest card (the lowest winner when last), else play low.
+    """
+    trick = t.trick
+    index = len(t.winners)
+    cards = cards_of(legal)
+    rank = [c % 13 for c in cards]
+    lowest = min(range(len(cards)), key=lambda i: (rank[i], g.card_cost[cards[i]], cards[i]))
+    if not trick:
+        if g.kind == "take":
+            return cards[max(range(len(cards)), key=lambda i: (rank[i], -cards[i]))]
+        return cards[lowest]
+    trump = t.rules.trump
+    suit = trick[0] // 13 % 4
+    if trump is not None and any(c // 13 % 4 == trump for c in trick):
+        suit = trump
+    best = max(c % 13 for c in trick if c // 13 % 4 == suit)
+    at_stake = sum(g.card_cost[c] for c in trick) + (g.trick_cost[index] if index < len(g.trick_cost) else 0.0)
+
+    def wins(c: int) -> bool:
+        s = c // 13 % 4
+        if s == suit:
+            return c % 13 >= best
+        return trump is not None and s == trump and suit != trump
+
+    winners = [c for c in cards if wins(c)]
+    losers = [c for c in cards if not wins(c)]
+    last = len(trick) == t.players - 1
+    take = g.kind == "take" or at_stake < 0
+    if take and winners:
+        pick = min if last else max
+        return pick(winners, key=lambda c: (c % 13, -g.card_cost[c]))
+    if losers:
+        follows = any(c // 13 % 4 == trick[0] // 13 % 4 for c in losers)
+        if take or not follows:  # a discard: shed the costliest card, then the highest
+            return max(losers, key=lambda c: (g.card_cost[c], c % 13, -c))
+        return max(losers, key=lambda c: (c % 13, -g.card_cost[c], -c))
+    pick = max if last else min
+    return pick(winners, key=lambda c: (c % 13 + g.card_cost[c], -c))

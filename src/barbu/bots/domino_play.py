@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from barbu.cards import ACE, cards_of, make_card
+from barbu.cards import ACE, cards_of, fold, make_card
 from barbu.domino import DominoPlay
 
 
@@ -71,13 +71,20 @@ def choose_domino_card(d: DominoPlay, seat: int) -> int | None:
         return None
     if not legal & (legal - 1):
         return legal.bit_length() - 1
-    hand = d.hands[seat]
+    if legal >> 52 or d.hands[seat] >> 52:  # two decks: choose a face, lay the copy held
+        face = _choose_face(d, fold(legal), fold(d.hands[seat]))
+        return face if legal >> face & 1 else face + 52
+    return _choose_face(d, legal, d.hands[seat])
+
+
+def _choose_face(d: DominoPlay, legal: int, hand: int) -> int:
+    """:func:`choose_domino_card` on one deck's cards (two decks: the rows read as one)."""
     if d.rank is None:
         # French domino: the first card is free and fixes R for every suit.
         ranks = tuple(sorted({c % 13 for c in cards_of(hand)}))
         rank = best_rank(hand, ranks, d.low_rank)
         return min(c for c in cards_of(hand) if c % 13 == rank)
-    laid = d.laid
+    laid = d.laid & ((1 << 52) - 1)
     best, best_score = -1, -1e9
     for c in cards_of(legal):
         s, r = divmod(c, 13)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from barbu import accel
 from barbu.bots.card_play import PlayGuide
+from barbu.cards import fold
 from barbu.contracts import Contract, TrickResult
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
@@ -42,6 +43,9 @@ def distinct_cards(legal: int, gone: int, cost: list[float]) -> list[int]:
     >>> [card_name(c) for c in distinct_cards(hand, hand | (1 << card("TS")), [0.0] * 52)]
     ['9S', 'QS']
     """
+    if len(cost) > 52:  # two decks: a card and its copy (c + 52) are one move
+        gone_both = gone & gone >> 52 & ((1 << 52) - 1)
+        return [c if legal >> c & 1 else c + 52 for c in distinct_cards(fold(legal), gone_both, cost[:52])]
     out: list[int] = []
     prev = -1
     while legal:

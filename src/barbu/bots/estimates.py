@@ -37,7 +37,7 @@ import random
 from barbu.bots.card_play import cached_costs
 from barbu.bots.chinese_poker import candidate_arrangements
 from barbu.bots.domino_play import best_rank, dependency
-from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, cards_of
+from barbu.cards import ACE, HEARTS, JACK, KING, QUEEN, SUIT_MASKS, TWIN_SUIT_MASKS, cards_of
 from barbu.contracts import Contract
 from barbu.rulesets import Flags, Rules
 from barbu.tricks import TrickRules
@@ -77,12 +77,12 @@ def _avoid_cost(hand: int, contract: Contract, table: Rules) -> float:
         avg_trick = -table.flags.ravage_city_total / n * table.sign / 3
     penalty_out = [0.0] * 4
     for c in cards_of(outstanding & costly):  # the other cards cost nothing
-        penalty_out[c // 13] += card_cost[c]
+        penalty_out[c // 13 % 4] += card_cost[c]
     heart_rule = TrickRules.of(table, contract, None).heart_lead != "free"
     total = 0.0
-    for c, p in win_chances(hand, outstanding, n):
+    for c, p in win_chances(hand, outstanding, n):  # two decks: the first deck's cards, roughly
         s = c // 13
-        out_s = outstanding & SUIT_MASKS[s]
+        out_s = outstanding & TWIN_SUIT_MASKS[s]
         if heart_rule and s == HEARTS:
             p *= 0.5
         below = 0.0

@@ -105,14 +105,15 @@ def conceal(deal: Deal, seat: int) -> Deal:
 
 
 def play_by_rules(deal: Deal, seat: int, guide: PlayGuide | None = None) -> Play | Pass:
-    """The rules-of-thumb card of ``seat`` (to act) in a deal in its play phase."""
+    """The rules-of-thumb card of ``seat`` (to act) in a deal in its play phase, named by
+    its face as the legal actions name it (two decks: ``c % 52``, the deal plays the copy held)."""
     if deal.tricks is not None:
-        return Play(choose_card(deal.tricks, seat, guide or PlayGuide.of(deal)))
+        return Play(choose_card(deal.tricks, seat, guide or PlayGuide.of(deal)) % 52)
     from barbu.bots.domino_play import choose_domino_card
 
     assert deal.domino is not None
     c = choose_domino_card(deal.domino, seat)
-    return Pass() if c is None else Play(c)
+    return Pass() if c is None else Play(c % 52)
 
 
 # -- choosing the contract --------------------------------------------------------------

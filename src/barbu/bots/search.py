@@ -229,7 +229,8 @@ class SearchBot:
         t = d.tricks
         heuristic = self.rollout == "heuristic"
         if t is not None:
-            endgame = self.endgame if exact else 0
+            # the exact search grows with the seats: at most 15 plies' worth of tricks (1 with 8 seats)
+            endgame = min(self.endgame, 15 // d.players) if exact else 0
             if heuristic and exact:
                 compiled = accel.finish(d, guide, me, endgame)
                 if compiled is not None:
@@ -307,7 +308,8 @@ class SearchBot:
                 if base.tricks is not None:
                     # played to earlier tricks, or in my hand (not the current trick: see distinct_cards)
                     gone = (hidden.hand | table.deck & ~(hidden.unseen | hidden.hand)) & ~mask_of(base.tricks.trick)
-                    keep = set(distinct_cards(base.legal_mask(), gone, guide.card_cost))
+                    # by face: with two decks a move names a card, the deal plays the copy held
+                    keep = {c % 52 for c in distinct_cards(base.legal_mask(), gone, guide.card_cost)}
                     moves = [m for m in legal if isinstance(m, Play) and m.card in keep]
                     totals = [0.0] * len(moves)
             weight = evidence.weight(hands)

@@ -52,6 +52,7 @@ from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, P
 from barbu.arrangement import Arrangements
 from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
 from barbu.doubling import round_one_order
+from barbu.errors import OptionsError
 from barbu.rulesets import Rules
 from barbu.view import SeatView
 
@@ -127,10 +128,27 @@ class PartialArrangement:
         return self.placed[:back], self.placed[back:], []
 
 
+def one_deck(rules: Rules) -> None:
+    """Refuse a rule set with two decks: the encodings give each of 52 cards one place.
+
+    >>> from barbu.rulesets import rules
+    >>> one_deck(rules("french-two-decks"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    barbu.errors.OptionsError: french-two-decks plays two decks, which the research encodings do not hold ...
+    """
+    if rules.twin:
+        raise OptionsError(
+            f"{rules.name} plays two decks, which the research encodings do not hold "
+            "(one place per card of one deck): use another rule set"
+        )
+
+
 class ActionEncoding:
     """The fixed action space of a rule set: see the module docstring for the layout."""
 
     def __init__(self, rules: Rules) -> None:
+        one_deck(rules)
         self.rules = rules
         self.players = n = rules.players
         self.contract_ids = tuple(c.id for c in rules.contracts)
@@ -309,6 +327,7 @@ class ObservationEncoding:
     """
 
     def __init__(self, rules: Rules) -> None:
+        one_deck(rules)
         self.rules = rules
         n = self.players = rules.players
         self.contract_ids = tuple(c.id for c in rules.contracts)

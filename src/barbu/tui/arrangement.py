@@ -57,7 +57,7 @@ class Rows:
 
     def cards(self, row: int) -> list[int]:
         """The cards of ``row``, high to low."""
-        return sorted((c for c, r in self.row_of.items() if r == row), key=lambda c: (-(c % 13), c // 13))
+        return sorted((c for c, r in self.row_of.items() if r == row), key=lambda c: (-(c % 13), c // 13 % 4))
 
     def marks(self) -> dict[int, str]:
         """The row letter of each placed card, for the hand line."""

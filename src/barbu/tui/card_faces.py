@@ -44,7 +44,7 @@ def rank_face(rank: int) -> str:
 
 def card_face(c: int) -> str:
     """A card as people write it: rank, then suit symbol."""
-    return rank_face(c % 13) + SUIT_SYMBOLS[c // 13]
+    return rank_face(c % 13) + SUIT_SYMBOLS[c // 13 % 4]
 
 
 def suit_style(suit: int) -> str:
@@ -57,7 +57,7 @@ def suit_style(suit: int) -> str:
 
 def card_text(c: int, style: str = "") -> Text:
     """A card as styled text; ``style`` is added to the suit colour."""
-    return Text(card_face(c), style=f"{suit_style(c // 13)} {style}".strip())
+    return Text(card_face(c), style=f"{suit_style(c // 13 % 4)} {style}".strip())
 
 
 def suit_text(suit: int, name: bool = False) -> Text:

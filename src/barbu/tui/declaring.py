@@ -70,7 +70,7 @@ def declare_choices(view: SeatView, rules: Rules) -> tuple[Text, list[tuple[Acti
         for i, action in enumerate(legal):
             assert isinstance(action, NameTrump)
             suit = action.suit
-            held = [c for c in sorted(hand, reverse=True) if c // 13 == suit]
+            held = [c for c in sorted(hand, reverse=True) if c // 13 % 4 == suit]
             line = Text(f"{'shdc'[suit]} ", style="bold")
             line.append_text(suit_text(suit, name=True))
             line.append(" " * (10 - len(SUIT_NAMES[suit])))

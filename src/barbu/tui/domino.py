@@ -44,8 +44,8 @@ def layout_lines(view: SeatView, names: Sequence[str], low_rank: int) -> list[Te
         head.append(rank_face(r).rjust(COLUMN - 1) + " ", style="dim")
     lines = [Text(title, style="bold"), marks, head]
     rows = view.domino_rows or (None,) * 4
-    for suit in SUIT_ORDER:
-        row = rows[suit]
+    for at, suit in [(4 * half + suit, suit) for half in range(len(rows) // 4) for suit in SUIT_ORDER]:
+        row = rows[at]  # with two decks, the second deck's rows follow the first's
         line = Text("  ")
         line.append_text(suit_text(suit))
         line.append("  ")

@@ -49,7 +49,7 @@ ROW_KEYS = {"b": 0, "1": 0, "m": 1, "2": 1, "f": 2, "3": 2, "u": None, "0": None
 
 def sorted_hand(cards: Iterable[int]) -> list[int]:
     """Cards in display order: suits ♠ ♥ ♣ ♦, high to low within a suit."""
-    return sorted(cards, key=lambda c: (SUIT_ORDER.index(c // 13), -(c % 13)))
+    return sorted(cards, key=lambda c: (SUIT_ORDER.index(c // 13 % 4), -(c % 13)))
 
 
 class Hand(Widget, can_focus=True):
@@ -158,12 +158,12 @@ class Hand(Widget, can_focus=True):
         restricted = self.mode == "play" and self.legal is not None and len(self.legal) < len(self.cards)
         last_suit = None
         for i, c in enumerate(self.cards):
-            if last_suit is not None and c // 13 != last_suit:
+            if last_suit is not None and c // 13 % 4 != last_suit:
                 line.append(" " * SUIT_GAP)
                 marks.append(" " * SUIT_GAP)
-            last_suit = c // 13
+            last_suit = c // 13 % 4
             face = card_face(c).rjust(3)
-            style = suit_style(c // 13)
+            style = suit_style(c // 13 % 4)
             if restricted and self.legal is not None and c not in self.legal:
                 style = "dim"
             if i == self.cursor and self.mode != "idle":
@@ -195,10 +195,10 @@ class Hand(Widget, can_focus=True):
         """Move to the first card of the next (or previous) suit."""
         if not self.cards:
             return
-        suit = self.cards[self.cursor] // 13
-        order = [s for s in SUIT_ORDER if any(c // 13 == s for c in self.cards)]
+        suit = self.cards[self.cursor] // 13 % 4
+        order = [s for s in SUIT_ORDER if any(c // 13 % 4 == s for c in self.cards)]
         target = order[(order.index(suit) + step) % len(order)]
-        self.cursor = next(i for i, c in enumerate(self.cards) if c // 13 == target)
+        self.cursor = next(i for i, c in enumerate(self.cards) if c // 13 % 4 == target)
         self.refresh()
 
     def action_choose(self) -> None:
@@ -227,7 +227,7 @@ class Hand(Widget, can_focus=True):
             return None
         self.typed = ""
         if key in SUIT_KEYS:
-            first = next((i for i, c in enumerate(self.cards) if c // 13 == SUIT_KEYS[key]), None)
+            first = next((i for i, c in enumerate(self.cards) if c // 13 % 4 == SUIT_KEYS[key]), None)
             if first is not None:
                 self.cursor = first
         return None

@@ -48,7 +48,7 @@ def _compact(cards: list[int], width: int) -> Text:
             out.append_text(card_text(c))
         return out
     for suit in range(4):
-        ranks = [c % 13 for c in cards if c // 13 == suit]
+        ranks = [c % 13 for c in cards if c // 13 % 4 == suit]
         if ranks:
             out.append(
                 SUIT_SYMBOLS[suit] + "".join("23456789TJQKA"[r] for r in sorted(ranks, reverse=True)),
@@ -78,7 +78,7 @@ def taken_column(view: SeatView, rules: Rules) -> tuple[str, list[Text]]:
         for s in range(n):
             line = Text()
             for suit in range(4):
-                count = sum(1 for c in view.captured[s] if c // 13 == suit)
+                count = sum(1 for c in view.captured[s] if c // 13 % 4 == suit)
                 line.append(f"{SUIT_SYMBOLS[suit]}{count}", style=suit_style(suit))
             out.append(line)
         return _("by suit"), out

@@ -35,6 +35,7 @@ from typing import Any
 
 from barbu.actions import Action
 from barbu.bots import BOT_LEVELS, Bot, make_bot
+from barbu.cards import pbn
 from barbu.errors import RecordError
 from barbu.game import Dealer, Game
 from barbu.language import N_, _
@@ -165,7 +166,7 @@ class Table:
             if deal is current and deal.dealt is None:
                 break
             hands = tuple(dealer.deal(r, deal.declarer))
-            if deal.dealt is not None and hands != deal.dealt:
+            if deal.dealt is not None and _faces(hands) != _faces(deal.dealt):
                 message = f"the seed file does not belong to this record: deal {deal.index + 1} differs"
                 raise RecordError("hands", message, deal.index + 1)
         return cls(game, seat, bots, seed, dealer, first_deal)
@@ -173,7 +174,7 @@ class Table:
     def deals_like(self, other: Game) -> bool:
         """True when the deals both games have reached hold the same hands."""
         k = min(len(self.game.deals), len(other.deals))
-        return [d.dealt for d in self.game.deals[:k]] == [d.dealt for d in other.deals[:k]]
+        return [_faces(d.dealt) for d in self.game.deals[:k]] == [_faces(d.dealt) for d in other.deals[:k]]
 
     # -- dealing ---------------------------------------------------------------
 
@@ -282,3 +283,9 @@ __all__ = [
     "derived_seed",
     "hint_level",
 ]
+
+
+def _faces(hands: Sequence[int] | None) -> list[str] | None:
+    """Hands as PBN: with two decks a record does not say which deck each copy came from, so
+    hands are the same when each seat holds the same cards by face."""
+    return None if hands is None else [pbn(h) for h in hands]

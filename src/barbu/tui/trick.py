@@ -65,6 +65,9 @@ PLACES = {
     3: ("bottom", "left", "right"),
     4: ("bottom", "left", "top", "right"),
     5: ("bottom", "left", "top-left", "top-right", "right"),
+    6: ("bottom", "left", "top-left", "top", "top-right", "right"),
+    7: ("bottom", "bottom-left", "left", "top-left", "top-right", "right", "bottom-right"),
+    8: ("bottom", "bottom-left", "left", "top-left", "top", "top-right", "right", "bottom-right"),
 }
 """Where each seat sits, from the person's seat round clockwise."""
 
@@ -110,6 +113,8 @@ class TrickArea(Widget):
             "right": ((w - 1, mid, "right"), (w * 7 // 10, mid + 1)),
             "top-left": ((w * 3 // 10, 0, "centre"), (w * 4 // 10, 3)),
             "top-right": ((w * 7 // 10, 0, "centre"), (w * 6 // 10, 3)),
+            "bottom-left": ((1, h - 3, "left"), (w * 4 // 10, h - 5)),
+            "bottom-right": ((w - 1, h - 3, "right"), (w * 6 // 10, h - 5)),
         }[place]
 
     def render(self) -> Text:

@@ -218,11 +218,19 @@ function bottomSeat() {
 function place(seat) {
   const n = state.view.players;
   const r = (seat - bottomSeat() + n) % n;
-  const maps = { 3: ["me", "left", "right"], 4: ["me", "left", "top", "right"], 5: ["me", "left", "tl", "tr", "right"] };
+  const maps = {
+    3: ["me", "left", "right"],
+    4: ["me", "left", "top", "right"],
+    5: ["me", "left", "tl", "tr", "right"],
+    6: ["me", "left", "tl", "top", "tr", "right"],
+    7: ["me", "bl", "left", "tl", "tr", "right", "br"],
+    8: ["me", "bl", "left", "tl", "top", "tr", "right", "br"],
+  };
   return (maps[n] || maps[4])[r];
 }
 
-const TRICK_CELL = { me: [3, 2], left: [2, 1], top: [1, 2], right: [2, 3], tl: [1, 1], tr: [1, 3] };
+// Each place's cell in the 3 x 3 trick grid (the middle one holds the trick's caption).
+const TRICK_CELL = { me: [3, 2], left: [2, 1], top: [1, 2], right: [2, 3], tl: [1, 1], tr: [1, 3], bl: [3, 1], br: [3, 3] };
 
 // ---------------------------------------------------------------- rendering
 
@@ -336,9 +344,10 @@ function renderDomino(v) {
   box.className = "domino";
   box.setAttribute("aria-label", "domino layout");
   const order = "23456789TJQKA";
-  ["S", "H", "D", "C"].forEach((s, i) => {
+  // One row per suit, S H D C; with two decks the second deck's four rows follow.
+  v.domino_rows.forEach((laid, i) => {
+    const s = "SHDC"[i % 4];
     const row = el("div", { class: "row" }, el("span", { class: `suit${isRed("x" + s) ? " red" : ""}` }, SUITS[s]));
-    const laid = v.domino_rows[i];
     if (!laid) {
       row.appendChild(el("span", { class: "muted on-felt" }, "not opened"));
     } else {
