@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
+from barbu.bots.card_reading import Reading, read_card
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
 from barbu.bots.errors import BotError
@@ -43,7 +44,8 @@ from barbu.contracts import Contract
 from barbu.deal import Deal
 from barbu.doubling import skip_split
 from barbu.rulesets import Rules
-from barbu.unseen import deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
+from barbu.tricks import TrickPlay
+from barbu.unseen import WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
 DECLARER_EDGE = 0.15
@@ -90,10 +92,25 @@ class HeuristicBot:
 
     def play(self, view: SeatView, table: Rules) -> Play | Pass:
         """A card (or a domino pass) by the card-play rules of thumb."""
-        assert view.seat is not None
+        seat = view.seat
+        assert seat is not None
         hidden = hidden_cards(view, table)
-        deal = conceal(deal_from_view(view, sample_hands(hidden, self.rng), table, hidden), view.seat)
-        return play_by_rules(deal, view.seat)
+        worlds = WorldDeals(view, table, hidden)
+        world = worlds.deal(sample_hands(hidden, self.rng))
+        if world.tricks is None:
+            return play_by_rules(conceal(world, seat), seat)
+        guide = PlayGuide.of(world)
+        rng = self.rng
+
+        def deal_again() -> TrickPlay:
+            t = worlds.deal(sample_hands(hidden, rng)).tricks
+            assert t is not None
+            return t
+
+        assert world.contract is not None
+        mine = conceal(world.copy(), seat).tricks
+        assert mine is not None
+        return Play(read_card(mine, seat, guide, Reading.of(hidden), deal_again, world.contract, table))
 
 
 def conceal(deal: Deal, seat: int) -> Deal:
