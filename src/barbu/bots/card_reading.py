@@ -33,12 +33,12 @@ compiled, and fast): this module is for decisions, not playouts.
 >>> game.give_hands([parse_pbn(h) for h in ("AKQJT98765432...", ".AKQJT98765432..",
 ...                                         "..AKQJT98765432.", "...AKQJT98765432")])
 >>> game.apply(Declare("no-tricks"))
->>> for call in (Call(), Call(), Call(), Call()):
+>>> for call in (Call(double=(0,)), Call(double=(0,)), Call(double=(0,)), Call()):
 ...     game.apply(call)
 >>> game.apply(Play(card("2S"))); game.apply(Play(card("AH")))
 >>> reading = Reading.of(hidden_cards(seat_view(game, 2)))
 >>> reading.void(1, 0), reading.void(3, 0)
-(True, True)
+(True, False)
 """
 
 from __future__ import annotations
