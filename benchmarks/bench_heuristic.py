@@ -19,6 +19,7 @@ Examples::
     python benchmarks/bench_heuristic.py --games 100 --jobs 1                # against v1
     python benchmarks/bench_heuristic.py --field random --games 40
     python benchmarks/bench_heuristic.py --games 2 --json out.json            # quick
+    python benchmarks/bench_heuristic.py --contract no-hearts --games 200     # one contract's play
 
 Figures of record are in docs/bots.md.
 """
@@ -37,11 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bots import RotationResult, mean_ci, summary  # noqa: E402
-from reference.heuristic_v1 import HeuristicBotV1  # noqa: E402
+from bench_bots import RotationResult, mean_ci, summary
+from reference.heuristic_v1 import HeuristicBotV1
 
-from barbu import Game, seat_view  # noqa: E402
-from barbu.bots import Bot, make_bot  # noqa: E402
+from barbu import Game, seat_view
+from barbu.bots import Bot, make_bot
 
 
 def make(level: str, seed: int) -> Bot:
@@ -81,14 +82,47 @@ def play(
     return result
 
 
+def play_deal(
+    hero: str, field: str, variant: str, game: int, seed: int, hero_seat: int, contract: str
+) -> RotationResult:
+    """The first deal of game ``game`` declared ``contract``, ``hero`` at ``hero_seat``.
+
+    The declarer (seat ``game % players``, so that every seat declares in turn) is
+    made to declare ``contract``; the calls and the play are the bots'. For quick
+    contract-by-contract comparisons of the play (the contract choice is not measured).
+    """
+    from barbu.actions import Declare
+
+    g = Game.new(variant, seed=f"{seed}:{game}", first_declarer=game % 4)
+    n = g.rules.players
+    bots = [make(hero if s == hero_seat else field, seed * 7919 + game * 31 + s) for s in range(n)]
+    result = RotationResult(game, hero_seat)
+    g.apply(Declare(contract))
+    sign = g.rules.sign
+    while not g.deals[0].finished:
+        seat = g.to_act
+        assert seat is not None
+        g.apply(bots[seat].act(seat_view(g, seat)), seat)
+    d = g.deals[0]
+    assert d.final is not None
+    others = [sign * d.final[s] for s in range(n) if s != hero_seat]
+    result.deals.append((contract, sign * d.final[hero_seat], sum(others) / len(others)))
+    return result
+
+
 def _run(args: tuple[Any, ...]) -> RotationResult:
+    if len(args) == 7:
+        return play_deal(*args)
     return play(*args)
 
 
-def duplicate(hero: str, field: str, variant: str, games: int, seed: int, jobs: int) -> list[RotationResult]:
-    """Every game played once per seat with ``hero`` rotated through the seats."""
+def duplicate(
+    hero: str, field: str, variant: str, games: int, seed: int, jobs: int, contract: str | None = None
+) -> list[RotationResult]:
+    """Every game (or single deal of ``contract``) played once per seat with ``hero`` rotated through the seats."""
     players = Game.new(variant, seed=0).rules.players
-    tasks = [(hero, field, variant, g, seed, s) for g in range(games) for s in range(players)]
+    extra = (contract,) if contract else ()
+    tasks = [(hero, field, variant, g, seed, s, *extra) for g in range(games) for s in range(players)]
     run: Callable[[tuple[Any, ...]], RotationResult] = _run
     if jobs <= 1:
         return [run(t) for t in tasks]
@@ -118,14 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=14)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", type=Path)
+    p.add_argument("--contract", help="single deals of this contract instead of whole games (play and calls only)")
     a = p.parse_args(argv)
     started = time.time()
-    results = duplicate("heuristic", a.field, a.variant, a.games, a.seed, a.jobs)
+    results = duplicate("heuristic", a.field, a.variant, a.games, a.seed, a.jobs, a.contract)
     table = summary(results)
     out: dict[str, Any] = {"args": vars(a) | {"json": str(a.json)}, "heuristic": table, "times": times(results)}
     ref_table: dict[str, dict[str, float]] = {}
     if a.field == "random":
-        ref = duplicate("v1", "random", a.variant, a.games, a.seed, a.jobs)
+        ref = duplicate("v1", "random", a.variant, a.games, a.seed, a.jobs, a.contract)
         ref_table = summary(ref)
         out["v1"] = ref_table
         out["v1_times"] = times(ref)

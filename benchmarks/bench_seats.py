@@ -107,8 +107,17 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.time() - started
     print(f"{elapsed:.0f} s")
     if a.json:
-        a.json.write_text(json.dumps({"args": vars(a) | {"json": str(a.json), "plot": str(a.plot)},
-                                      "seats": rows, "differences": diffs, "seconds": elapsed}, indent=1))
+        a.json.write_text(
+            json.dumps(
+                {
+                    "args": vars(a) | {"json": str(a.json), "plot": str(a.plot)},
+                    "seats": rows,
+                    "differences": diffs,
+                    "seconds": elapsed,
+                },
+                indent=1,
+            )
+        )
     if a.plot:
         plot(rows, len(sets), a.level, a.plot)
     return 0
@@ -131,7 +140,9 @@ def plot(rows: dict[str, tuple[float, float]], sets: int, level: str, path: Path
     for i, (m, ci) in enumerate(zip(means, cis, strict=True)):
         ax.text(i, m + (ci + 4 if m >= 0 else -ci - 4), f"{m:+.1f}", ha="center", va="bottom" if m >= 0 else "top")
     ax.set_ylabel("points per set of seven deals")
-    ax.set_title(f"Classic: points by seat relative to the declarer\n{sets} sets, {level} bots in every seat, 95% intervals")
+    ax.set_title(
+        f"Classic: points by seat relative to the declarer\n{sets} sets, {level} bots in every seat, 95% intervals"
+    )
     lo = min(m - c for m, c in zip(means, cis, strict=True))
     hi = max(m + c for m, c in zip(means, cis, strict=True))
     ax.set_ylim(min(0, lo) - 15, max(0, hi) + 15)

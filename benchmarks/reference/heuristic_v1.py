@@ -13,16 +13,14 @@ yardstick. The hand estimates, Domino and Chinese-poker rules it imports from
 from __future__ import annotations
 
 
-
 from collections.abc import Sequence
 
-from barbu.cards import SUIT_MASKS, card, cards_of
+from barbu.cards import SUIT_MASKS, cards_of
 from barbu.contracts import Contract
 from barbu.deal import Deal
 from barbu.doubling import Pair
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
-
 
 
 def contract_costs(contract: Contract, table: Rules) -> tuple[list[float], list[float], str]:
@@ -429,8 +427,6 @@ def _inner_sequence(mine: int, out: int) -> int:
     return best
 
 
-
-
 import random
 from dataclasses import dataclass
 
@@ -440,10 +436,7 @@ from barbu.bots.domino_play import best_rank
 from barbu.bots.errors import BotError
 from barbu.bots.estimates import SEAT_EDGE, best_trump, hand_edge
 from barbu.cards import RANKS, SUITS, mask_of
-from barbu.contracts import Contract
-from barbu.deal import Deal
 from barbu.doubling import skip_split
-from barbu.rulesets import Rules
 from barbu.unseen import deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 

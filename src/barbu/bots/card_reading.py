@@ -14,12 +14,15 @@ again), and :func:`read_card` plays by them:
   penalty card is left but later tricks still cost): every card played sheds danger
   for the end, so follow with the highest card, lead and discard the card most likely
   to win a trick late;
-- **avoiding tricks**: a lead is judged by the seats that can still follow it (a seat
-  void in the suit throws its worst penalty card on the winner: such suits are led only
-  when the lead is sure to lose), and a seat that cannot duck plays low only when a seat
-  still to play may hold a higher card of the suit;
-- everything else (taking tricks, Ravage City before the end) by
-  :func:`barbu.bots.card_play.choose_card`.
+- **avoiding tricks**: a seat that cannot duck sheds its highest card when no seat still
+  to play may hold a higher card of the suit (those that played, or are void, cannot
+  overtake), and plays low when a void seat still to play may throw a penalty card on
+  the trick for a seat that may overtake to take;
+- everything else (leads, ducking, discards, taking tricks, Ravage City before the end) by
+  :func:`barbu.bots.card_play.choose_card`;
+- **Domino** (:func:`read_domino`): each card that may be laid is tried in a few deals of
+  the unseen cards (the passes shown), the rest of the deal laid by the rules of thumb of
+  :mod:`barbu.bots.domino_play`; the card with the best mean outcome is laid.
 
 The search bot's playouts keep the plain rules of :mod:`barbu.bots.card_play` (they are
 compiled, and fast): this module is for decisions, not playouts.
@@ -47,19 +50,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from barbu.bots.card_play import PlayGuide, choose_card
+from barbu.bots.domino_play import choose_domino_card
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.cards import SUIT_MASKS, cards_of
 from barbu.contracts import Contract
+from barbu.deal import Deal
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards
 
-__all__ = ["ENDGAME_TRICKS", "ENDGAME_WORLDS", "Reading", "read_card"]
+__all__ = ["DOMINO_WORLDS", "ENDGAME_TRICKS", "ENDGAME_WORLDS", "Reading", "read_card", "read_domino"]
 
 ENDGAME_TRICKS = 3
 """Tricks left at which the last tricks are played exactly over sampled deals."""
 ENDGAME_WORLDS = 10
 """Deals of the unseen cards the last tricks are solved in."""
+DOMINO_WORLDS = 8
+"""Deals of the unseen cards each Domino card is tried in."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +228,7 @@ def _dump(r: Reading, seats: list[int], g: PlayGuide) -> float:
 
 def _avoid(t: TrickPlay, seat: int, legal: int, g: PlayGuide, r: Reading) -> int:
     if not t.trick:
-        return _avoid_lead(t, seat, legal, g, r)
+        return choose_card(t, seat, g)
     led_mask = SUIT_MASKS[t.trick[0] // 13]
     follow = legal & led_mask
     if not follow:
@@ -230,50 +237,54 @@ def _avoid(t: TrickPlay, seat: int, legal: int, g: PlayGuide, r: Reading) -> int
     high = _highest(in_trick & led_mask)
     if follow & _below(high):
         return choose_card(t, seat, g)
-    # No card ducks: play low only if a seat still to play may hold a higher card of the
-    # suit (the cards of seats that have played, or are void, cannot beat us).
+    # No card ducks. When no seat still to play may hold a higher card of the suit (the
+    # seats that have played, or are void, cannot beat us), the trick is ours: shed the
+    # highest of the cheapest cards. When a later seat that is void may throw a penalty
+    # card on it, play low for a seat that may overtake to take it.
     later = _later_seats(t)
     low = _lowest(follow)
     overtake = any(r.may[s] & led_mask & _above(low) for s in later)
     cost = g.card_cost
-    if overtake:
+    if not overtake:
+        return min(cards_of(follow), key=lambda c: (cost[c], -c))
+    voids = [s for s in later if not r.may[s] & led_mask]
+    if _dump(r, voids, g) > 0:
         return min(cards_of(follow), key=lambda c: (cost[c], c))
-    return min(cards_of(follow), key=lambda c: (cost[c], -c))
+    return choose_card(t, seat, g)
 
 
-def _avoid_lead(t: TrickPlay, seat: int, legal: int, g: PlayGuide, r: Reading) -> int:
-    """The v1 lead (:func:`~barbu.bots.card_play.choose_card`) unless it leads into a void
-    while it may win; then the safest lead of a suit that every other seat can follow."""
-    plain = choose_card(t, seat, g)
-    others = [s for s in range(t.players) if s != seat]
-    index = len(t.winners)
+# -- Domino -----------------------------------------------------------------------------------
 
-    def risk(c: int) -> float:
-        suit = c // 13
-        mask = SUIT_MASKS[suit]
-        holders = [s for s in others if r.may[s] & mask]
-        voids = [s for s in others if s not in holders]
-        if not voids:
-            return 0.0
-        # Do we surely lose the lead? Only if a holder holds nothing below it.
-        lower_possible = any(r.may[s] & mask & _below(c) for s in holders)
-        if holders and not lower_possible:
-            return 0.0
-        below = sum((r.may[s] & mask & _below(c)).bit_count() for s in holders)
-        above = sum((r.may[s] & mask & _above(c)).bit_count() for s in holders)
-        p_win = 1.0 if not holders or not above else (below / (below + above)) ** 2
-        return p_win * (_dump(r, voids, g) + max(0.0, g.trick_cost[index]) + max(0.0, cost[c]))
 
-    cost = g.card_cost
-    if risk(plain) <= 0.0:
-        return plain
-    best, best_key = plain, (risk(plain), 0.0)
-    for s in range(4):
-        mine = legal & SUIT_MASKS[s]
-        if not mine:
-            continue
-        c = _lowest(mine)
-        key = (risk(c), cost[c])
-        if key < best_key:
-            best, best_key = c, key
-    return best
+def read_domino(deal: Deal, seat: int, worlds: Callable[[], Deal], sign: float) -> int | None:
+    """The card ``seat`` lays in the domino ``deal`` (its own hand read only), or None to pass.
+
+    ``worlds`` deals the unseen cards again (a :class:`~barbu.deal.Deal` where the view
+    stands); each legal card is laid in :data:`DOMINO_WORLDS` of them and the deal finished
+    by :func:`~barbu.bots.domino_play.choose_domino_card` for every seat; ``sign`` turns
+    final points into the seat's own (``Rules.sign``).
+    """
+    d = deal.domino
+    assert d is not None
+    legal = d.legal_mask()
+    if not legal:
+        return None
+    if not legal & (legal - 1) or d.rank is None:
+        return choose_domino_card(d, seat)
+    candidates = cards_of(legal)
+    plain = choose_domino_card(d, seat)
+    totals = [0.0] * len(candidates)
+    for _ in range(DOMINO_WORLDS):
+        world = worlds()
+        for i, c in enumerate(candidates):
+            w = world.copy()
+            w.play_unchecked(c)
+            dom = w.domino
+            assert dom is not None
+            while not dom.finished:
+                w.play_unchecked(choose_domino_card(dom, dom.turn))
+            assert w.final is not None
+            totals[i] += sign * w.final[seat]
+    # Ties (and near ties) go to the plain rule's card.
+    best = max(range(len(candidates)), key=lambda i: (totals[i] + (0.5 if candidates[i] == plain else 0.0), -i))
+    return candidates[best]

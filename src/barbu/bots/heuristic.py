@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
-from barbu.bots.card_reading import Reading, read_card
+from barbu.bots.card_reading import Reading, read_card, read_domino
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
 from barbu.bots.errors import BotError
@@ -97,10 +97,13 @@ class HeuristicBot:
         hidden = hidden_cards(view, table)
         worlds = WorldDeals(view, table, hidden)
         world = worlds.deal(sample_hands(hidden, self.rng))
-        if world.tricks is None:
-            return play_by_rules(conceal(world, seat), seat)
-        guide = PlayGuide.of(world)
         rng = self.rng
+        if world.tricks is None:
+            c = read_domino(
+                conceal(world.copy(), seat), seat, lambda: worlds.deal(sample_hands(hidden, rng)), table.sign
+            )
+            return Pass() if c is None else Play(c)
+        guide = PlayGuide.of(world)
 
         def deal_again() -> TrickPlay:
             t = worlds.deal(sample_hands(hidden, rng)).tricks
