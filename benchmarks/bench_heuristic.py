@@ -12,7 +12,8 @@ frozen v1 plays the same deals against the same random seats too, and the table 
 its lead and the difference.
 
 The hero's decision times (decisions with a choice) are printed: median, 95th
-percentile and max, in the same run as the v1 field's.
+percentile and max, in CPU seconds of the process (one core; the wall time on a
+shared machine would count the other work too).
 
 Examples::
 
@@ -67,9 +68,9 @@ def play(
         assert seat is not None
         view = seat_view(g, seat)
         if timed and seat == hero_seat and len(view.legal_actions) > 1:
-            start = time.perf_counter()
+            start = time.process_time()
             action = bots[seat].act(view)
-            result.decision_times.append(time.perf_counter() - start)
+            result.decision_times.append(time.process_time() - start)
         else:
             action = bots[seat].act(view)
         g.apply(action, seat)
@@ -117,17 +118,28 @@ def _run(args: tuple[Any, ...]) -> RotationResult:
 
 
 def duplicate(
-    hero: str, field: str, variant: str, games: int, seed: int, jobs: int, contract: str | None = None
+    hero: str,
+    field: str,
+    variant: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    contract: str | None = None,
+    partial: Path | None = None,
 ) -> list[RotationResult]:
     """Every game (or single deal of ``contract``) played once per seat with ``hero`` rotated through the seats."""
     players = Game.new(variant, seed=0).rules.players
     extra = (contract,) if contract else ()
     tasks = [(hero, field, variant, g, seed, s, *extra) for g in range(games) for s in range(players)]
     run: Callable[[tuple[Any, ...]], RotationResult] = _run
-    if jobs <= 1:
-        return [run(t) for t in tasks]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(run, tasks))
+    results: list[RotationResult] = []
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        for r in pool.map(run, tasks):
+            results.append(r)
+            if partial is not None and len(results) % (4 * players) == 0:
+                # Whole games so far, so that a long run can be read while it goes on.
+                partial.write_text(json.dumps({"summary": summary(results), "times": times(results)}))
+    return results
 
 
 def times(results: list[RotationResult]) -> dict[str, float]:
@@ -155,12 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--contract", help="single deals of this contract instead of whole games (play and calls only)")
     a = p.parse_args(argv)
     started = time.time()
-    results = duplicate("heuristic", a.field, a.variant, a.games, a.seed, a.jobs, a.contract)
+    results = duplicate(
+        "heuristic", a.field, a.variant, a.games, a.seed, a.jobs, a.contract, _partial(a.json, "heuristic")
+    )
     table = summary(results)
     out: dict[str, Any] = {"args": vars(a) | {"json": str(a.json)}, "heuristic": table, "times": times(results)}
     ref_table: dict[str, dict[str, float]] = {}
     if a.field == "random":
-        ref = duplicate("v1", "random", a.variant, a.games, a.seed, a.jobs, a.contract)
+        ref = duplicate("v1", "random", a.variant, a.games, a.seed, a.jobs, a.contract, _partial(a.json, "v1"))
         ref_table = summary(ref)
         out["v1"] = ref_table
         out["v1_times"] = times(ref)
@@ -189,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         a.json.write_text(json.dumps(out, indent=1))
     return 0
+
+
+def _partial(path: Path | None, name: str) -> Path | None:
+    return None if path is None else path.with_suffix(f".{name}.partial.json")
 
 
 def _per_game(results: list[RotationResult]) -> dict[int, dict[str, float]]:

@@ -78,11 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     games = math.ceil(a.sets / 4)
     tasks = [("classic", a.level, a.seed, g) for g in range(games)]
-    if a.jobs <= 1:
-        per_game = [_run(t) for t in tasks]
-    else:
-        with ProcessPoolExecutor(a.jobs) as pool:
-            per_game = list(pool.map(_run, tasks, chunksize=4))
+    per_game: list[list[list[int]]] = []
+    with ProcessPoolExecutor(max(1, a.jobs)) as pool:
+        for result in pool.map(_run, tasks):
+            per_game.append(result)
+            if a.json and len(per_game) % 10 == 0:
+                # Partial results, so that a long run can be read while it goes on.
+                a.json.with_suffix(".partial.json").write_text(json.dumps(per_game))
     sets = [s for game in per_game for s in game][: a.sets]
     # Sets of one game are not independent (the same four bots, the game's seed): the
     # intervals are taken over games, of each game's mean per set.

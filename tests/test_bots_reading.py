@@ -86,7 +86,7 @@ def test_the_last_tricks_are_played_exactly() -> None:
 @pytest.mark.parametrize("variant", RULE_SETS)
 def test_the_heuristic_plays_every_contract_quickly_and_deterministically(variant: str) -> None:
     """Every contract of every rule set played to the end by four heuristic bots, the
-    same actions when played again with the same seeds, no decision slower than a second."""
+    same actions when played again with the same seeds, no decision taking seconds of CPU."""
 
     def play(deals: int | None) -> tuple[list[object], float]:
         game = Game.new(variant, seed=3)
@@ -97,9 +97,9 @@ def test_the_heuristic_plays_every_contract_quickly_and_deterministically(varian
             seat = game.to_act
             assert seat is not None
             view = seat_view(game, seat)
-            start = time.perf_counter()
+            start = time.process_time()
             action = bots[seat].act(view)
-            slowest = max(slowest, time.perf_counter() - start)
+            slowest = max(slowest, time.process_time() - start)
             game.apply(action, seat)
             actions.append(action)
         if deals is None:
@@ -110,7 +110,7 @@ def test_the_heuristic_plays_every_contract_quickly_and_deterministically(varian
     whole, slowest = play(None)
     again, _ = play(3)
     assert whole[: len(again) - 1] == again[:-1]
-    assert slowest < 2.0  # generous: CI machines are shared; the benchmark measures p95 and max
+    assert slowest < 2.0  # CPU seconds, generous; bench_heuristic.py measures p95 and max
 
 
 def test_every_level_is_described() -> None:

@@ -12,10 +12,14 @@
   readily when the double was forced (a lone forced double late in a set is worth
   redoubling); in a negative contract the last caller keeps the deal from being skipped
   when playing it pays better than the split.
-- **Cards**: :mod:`barbu.bots.card_play` (tricks) and :mod:`barbu.bots.domino_play`.
+- **Cards**: :mod:`barbu.bots.card_reading` (what the play has shown: voids, who can
+  still overtake; free tricks shed danger; the last tricks and Domino tried in a few
+  sampled deals) over the plain rules of :mod:`barbu.bots.card_play` and
+  :mod:`barbu.bots.domino_play`.
 - **Chinese poker**: :mod:`barbu.bots.chinese_poker`.
 
-Each decision takes well under 10 ms.
+Most decisions take well under a millisecond; the last tricks and Domino cards, tried in
+sampled deals, a few tens of milliseconds (see docs/bots.md for the measured times).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=11)
@@ -59,8 +63,8 @@ DOUBLE_MARGIN = 0.15
 class HeuristicBot:
     """Rules of thumb for every decision; see the module docstring.
 
-    ``seed`` only places the cards the seat cannot see when the deal is rebuilt for
-    the card-play rules, which never read them, so its choices do not depend on it.
+    ``seed`` deals the cards the seat cannot see for the last tricks and for Domino
+    (:mod:`barbu.bots.card_reading`): the same seed gives the same decisions.
     """
 
     def __init__(self, seed: int | None = 0) -> None:
