@@ -13,6 +13,12 @@ bar chart (``--plot``, needs matplotlib).
 Example (the figures of record in docs/bots.md)::
 
     python benchmarks/bench_seats.py --sets 1000 --jobs 2 --plot docs/seat-advantage.png
+
+A run split in parts (games 0-124 and 125-249) and summarised together::
+
+    python benchmarks/bench_seats.py --sets 500 --json a.json &
+    python benchmarks/bench_seats.py --sets 500 --first-game 125 --json b.json &
+    python benchmarks/bench_seats.py --load a.partial.json b.partial.json --plot docs/seat-advantage.png
 """
 
 from __future__ import annotations
@@ -74,16 +80,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", type=Path)
     p.add_argument("--plot", type=Path)
+    p.add_argument("--first-game", type=int, default=0, help="number of the first game (to split a run)")
+    p.add_argument(
+        "--load", type=Path, nargs="+", help="summarise the games of (partial) JSON files instead of playing"
+    )
     a = p.parse_args(argv)
     started = time.time()
     games = math.ceil(a.sets / 4)
-    tasks = [("classic", a.level, a.seed, g) for g in range(games)]
-    per_game: list[list[list[int]]] = []
+    tasks = [("classic", a.level, a.seed, a.first_game + g) for g in range(games)]
+    per_game: list[list[list[int]]] = [game for path in a.load or () for game in json.loads(path.read_text())]
+    if a.load:
+        tasks = []
+        games = len(per_game)
     with ProcessPoolExecutor(max(1, a.jobs)) as pool:
         for result in pool.map(_run, tasks):
             per_game.append(result)
-            if a.json and len(per_game) % 10 == 0:
-                # Partial results, so that a long run can be read while it goes on.
+            if a.json and (len(per_game) % 5 == 0 or len(per_game) == len(tasks)):
+                # Partial results, so that a long run can be read (or split) while it goes on.
                 a.json.with_suffix(".partial.json").write_text(json.dumps(per_game))
     sets = [s for game in per_game for s in game][: a.sets]
     # Sets of one game are not independent (the same four bots, the game's seed): the
