@@ -12,10 +12,14 @@
   readily when the double was forced (a lone forced double late in a set is worth
   redoubling); in a negative contract the last caller keeps the deal from being skipped
   when playing it pays better than the split.
-- **Cards**: :mod:`barbu.bots.card_play` (tricks) and :mod:`barbu.bots.domino_play`.
+- **Cards**: :mod:`barbu.bots.card_reading` (what the play has shown: voids, who can
+  still overtake; free tricks shed danger; the last tricks and Domino tried in a few
+  sampled deals) over the plain rules of :mod:`barbu.bots.card_play` and
+  :mod:`barbu.bots.domino_play`.
 - **Chinese poker**: :mod:`barbu.bots.chinese_poker`.
 
-Each decision takes well under 10 ms.
+Most decisions take well under a millisecond; the last tricks and Domino cards, tried in
+sampled deals, a few tens of milliseconds (see docs/bots.md for the measured times).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=11)
@@ -34,6 +38,7 @@ from dataclasses import dataclass
 
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
+from barbu.bots.card_reading import Reading, read_card, read_domino
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
 from barbu.bots.errors import BotError
@@ -43,7 +48,8 @@ from barbu.contracts import Contract
 from barbu.deal import Deal
 from barbu.doubling import skip_split
 from barbu.rulesets import Rules
-from barbu.unseen import deal_from_view, forced_of, hidden_cards, sample_hands, view_rules
+from barbu.tricks import TrickPlay
+from barbu.unseen import WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
 DECLARER_EDGE = 0.15
@@ -57,8 +63,8 @@ DOUBLE_MARGIN = 0.15
 class HeuristicBot:
     """Rules of thumb for every decision; see the module docstring.
 
-    ``seed`` only places the cards the seat cannot see when the deal is rebuilt for
-    the card-play rules, which never read them, so its choices do not depend on it.
+    ``seed`` deals the cards the seat cannot see for the last tricks and for Domino
+    (:mod:`barbu.bots.card_reading`): the same seed gives the same decisions.
     """
 
     def __init__(self, seed: int | None = 0) -> None:
@@ -90,10 +96,28 @@ class HeuristicBot:
 
     def play(self, view: SeatView, table: Rules) -> Play | Pass:
         """A card (or a domino pass) by the card-play rules of thumb."""
-        assert view.seat is not None
+        seat = view.seat
+        assert seat is not None
         hidden = hidden_cards(view, table)
-        deal = conceal(deal_from_view(view, sample_hands(hidden, self.rng), table, hidden), view.seat)
-        return play_by_rules(deal, view.seat)
+        worlds = WorldDeals(view, table, hidden)
+        world = worlds.deal(sample_hands(hidden, self.rng))
+        rng = self.rng
+        if world.tricks is None:
+            c = read_domino(
+                conceal(world.copy(), seat), seat, lambda: worlds.deal(sample_hands(hidden, rng)), table.sign
+            )
+            return Pass() if c is None else Play(c)
+        guide = PlayGuide.of(world)
+
+        def deal_again() -> TrickPlay:
+            t = worlds.deal(sample_hands(hidden, rng)).tricks
+            assert t is not None
+            return t
+
+        assert world.contract is not None
+        mine = conceal(world.copy(), seat).tricks
+        assert mine is not None
+        return Play(read_card(mine, seat, guide, Reading.of(hidden), deal_again, world.contract, table))
 
 
 def conceal(deal: Deal, seat: int) -> Deal:
