@@ -95,10 +95,17 @@ def _search() -> Callable[..., Bot]:
     return SearchBot
 
 
+def _expert() -> Callable[..., Bot]:
+    from barbu.bots.expert import ExpertBot
+
+    return ExpertBot
+
+
 BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
     "random": lambda: RandomBot,
     "heuristic": _heuristic,
     "search": _search,
+    "expert": _expert,
 }
 """The class of each bot level by name, imported when first asked for; each class takes
 ``seed`` and the level's settings (:func:`bot_settings`) as keywords."""
