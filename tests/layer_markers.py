@@ -67,6 +67,7 @@ MODULES = {
     "test_new_variants": "cli",
     "test_table_owners": "server",
     "test_arena": "cli",
+    "test_arena_ray": "cli",
     "test_cli": "cli",
     "test_cli_errors": "cli",
     "test_errors": "cli",
