@@ -115,7 +115,11 @@ BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
 BOT_HELP: dict[str, str] = {
     "random": N_("Random: plays any legal card or call. Good to learn the rules against."),
     "heuristic": N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent."),
-    "search": N_("Search: imagines the hidden hands and plays each deal out many times; the strongest, and slower."),
+    "search": N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
+    "expert": N_(
+        "Expert: searches like Search, many more times within a time limit, and reads what each card "
+        "played tells about the hidden hands; the strongest, and the slowest."
+    ),
 }
 """Each bot level in words, for the people who choose it (translated where shown)."""
 

@@ -34,8 +34,9 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import BOT_HELP, BOT_LEVELS
 from barbu.errors import BarbuError
+from barbu.language import _
 from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, applicable_flags, rules
 from barbu.tui.saved_game import load_table, new_seed, saved_games
 from barbu.tui.table import SEAT_NAMES, Table, default_bot_level
@@ -177,6 +178,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
     SetupScreen .heading { height: 1; margin-top: 1; text-style: bold underline; }
     SetupScreen #rule-sets { height: auto; max-height: 10; border: none; padding: 0; }
     SetupScreen #blurb { height: auto; color: $text-muted; }
+    SetupScreen #levels { height: auto; color: $text-muted; }
     SetupScreen .field { height: 1; }
     SetupScreen .field > Label { width: 26; }
     SetupScreen #rule-sets > .option-list--option-highlighted { text-style: reverse; }
@@ -237,6 +239,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
                 with Horizontal(classes="field", id=f"bot-row-{i}"):
                     yield Label(f"bot {i + 1}", id=f"bot-name-{i}")
                     yield Select(levels, allow_blank=False, value=default_bot_level(), id=f"bot-{i}", compact=True)
+            yield Static(Text("\n".join(_(BOT_HELP[level]) for level in BOT_LEVELS if level in BOT_HELP)), id="levels")
             with Horizontal(classes="field"):
                 yield Label("Seed (blank: a fresh one)")
                 yield Input(placeholder="a number or a word", id="seed", compact=True)
