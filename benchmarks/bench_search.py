@@ -111,7 +111,7 @@ def worlds(variant: str, decisions: int, seed: int) -> int:
         print(f"  {phase:<9} {len(p):>3} decisions: pure {sum(p) / len(p):.3f} s, compiled {sum(n) / len(n):.3f} s")
     equal = 64 * ratio
     print(f"in the pure path's time for 64 worlds the compiled path searches about {equal:.0f} worlds")
-    rounded = max(64, int(round(equal / 64)) * 64)
+    rounded = max(64, round(equal / 64) * 64)
     _, check = run(True, {"iterations": rounded, "seconds": None})
     print(
         f"check: compiled at {rounded} worlds takes {sum(check) / sum(pure):.2f}x the pure path's CPU time at 64 worlds"
@@ -160,7 +160,9 @@ def duel(files: list[str]) -> int:
     print(f"lead per 28-deal game: {lead} (95%; interval {_interval(lead)})")
     for bot, rows in times.items():
         worst = max(r["max"] for r in rows)
-        print(f"  {bot}: decision max {1000 * worst:.0f} ms (medians per run {[round(1000 * r['median']) for r in rows]})")
+        print(
+            f"  {bot}: decision max {1000 * worst:.0f} ms (medians per run {[round(1000 * r['median']) for r in rows]})"
+        )
     return 0
 
 

@@ -84,7 +84,9 @@ class PlayEvidence:
     def _template(self, dealt: list[int]) -> TrickPlay | None:
         view, table = self.view, self.table
         assert view.declarer is not None and view.contract is not None
-        d = Deal(table, view.deal_number - 1, view.declarer, dealt, [table.contract(view.contract)], forced_of(view, table))
+        d = Deal(
+            table, view.deal_number - 1, view.declarer, dealt, [table.contract(view.contract)], forced_of(view, table)
+        )
         replay_choices(d, view)
         if d.tricks is None:  # domino: its passes are already facts of the sampler
             self.active = False
