@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from barbu import accel
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
@@ -67,6 +67,14 @@ DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
 """Weight of a world for each call the rules of thumb would not have made there."""
+
+
+class WorldWeight(Protocol):
+    """What weighs the worlds of a decision by what the other seats did."""
+
+    def weight(self, hands: list[int]) -> float:
+        """The weight of the world where the seats hold ``hands`` now (1.0: no evidence)."""
+        ...
 
 
 class Budget:
@@ -291,7 +299,7 @@ class SearchBot:
 
     # -- card play ---------------------------------------------------------------------------
 
-    def evidence(self, view: SeatView, table: Rules, hidden: HiddenCards) -> CallEvidence:
+    def evidence(self, view: SeatView, table: Rules, hidden: HiddenCards) -> WorldWeight:
         """The weight of each world of a card decision (here: from the calls the others made)."""
         return CallEvidence(view, table, hidden)
 
