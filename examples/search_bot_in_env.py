@@ -25,8 +25,13 @@ from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.research.env import BarbuEnv
 
 LEVEL = "search" if "search" in BOT_LEVELS else "heuristic"
-SETTINGS: dict[str, Any] = {"iterations": 8, "seconds": None} if LEVEL == "search" else {}
-"""Eight worlds a decision and no time cap: a quick bot, reproducible from its seed."""
+QUICK: dict[str, dict[str, Any]] = {
+    "search": {"iterations": 8, "seconds": None},
+    "expert": {"worlds": 8, "ms": None},
+}
+"""Eight worlds a decision and no time cap: a quick bot, reproducible from its seed
+(``--level expert`` tries the top level, which reads the play as well)."""
+SETTINGS: dict[str, Any] = QUICK.get(LEVEL, {})
 
 # %% [markdown]
 # ## One deal, step by step
@@ -68,14 +73,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", type=int, default=10, help="deals to compare on (default 10)")
     parser.add_argument("--iterations", type=int, default=None, help="search worlds per decision")
+    parser.add_argument("--level", default=LEVEL, choices=list(BOT_LEVELS), help=f"bot level (default {LEVEL})")
     args = parser.parse_args(argv)
-    settings = dict(SETTINGS)
-    if args.iterations is not None and LEVEL == "search":
-        settings["iterations"] = args.iterations
+    level = args.level
+    settings = dict(QUICK.get(level, {}))
+    if args.iterations is not None and level in QUICK:
+        settings["iterations" if level == "search" else "worlds"] = args.iterations
 
     e = BarbuEnv(args.variant, episode="deal", render_mode="ansi")
-    bot = make_bot(LEVEL, seed=1, **settings)
-    print(f"bot level: {LEVEL} {settings}\n")
+    bot = make_bot(level, seed=1, **settings)
+    print(f"bot level: {level} {settings}\n")
 
     # %% One deal, shown: the bot's decisions, then seat 0's last observation in words.
     rewards = play_deal(e, seed=7, bot=bot, show=True)
@@ -91,7 +98,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         at_random.append(play_deal(e, seed=100 + k, bot=None)["player_0"])
     gain = np.array(with_bot) - np.array(at_random)
     result = {
-        "level": LEVEL,
+        "level": level,
         "deals": args.deals,
         "bot": float(np.mean(with_bot)) if with_bot else float("nan"),
         "random": float(np.mean(at_random)) if at_random else float("nan"),
@@ -99,7 +106,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "seconds": time.perf_counter() - start,
     }
     print(
-        f"seat 0 over {args.deals} deals: {result['bot']:+.1f} a deal with the {LEVEL} bot, "
+        f"seat 0 over {args.deals} deals: {result['bot']:+.1f} a deal with the {level} bot, "
         f"{result['random']:+.1f} at random (gain {result['gain']:+.1f}); {result['seconds']:.0f} s"
     )
     return result

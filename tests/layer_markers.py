@@ -68,6 +68,7 @@ MODULES = {
     "test_two_decks": "cli",
     "test_table_owners": "server",
     "test_arena": "cli",
+    "test_arena_ray": "cli",
     "test_cli": "cli",
     "test_cli_errors": "cli",
     "test_language": "cli",

@@ -236,7 +236,7 @@ def test_json_report_schema(tmp_path: Path) -> None:
         assert set(bot["points_per_game"]) == {"mean", "half_width", "low", "high", "n"}
         assert bot["points_per_game"]["n"] == 2
         assert set(bot["per_contract"]) <= set(report["contracts"])
-        assert set(bot["decision_seconds"]) == {"median", "max", "mean"}
+        assert set(bot["decision_seconds"]) == {"median", "p95", "max", "mean"}
         assert 0 < bot["decision_seconds"]["median"] <= bot["decision_seconds"]["max"]
         assert bot["illegal"] == 0 and bot["failures"] == []
     # Barbu is zero-sum: the seats' points per game add up to zero.

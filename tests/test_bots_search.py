@@ -135,13 +135,13 @@ def _with_other_hands(game: Game, seat: int, seed: int) -> Game:
     return other
 
 
-@pytest.mark.parametrize("level", ["search", "heuristic"])
+@pytest.mark.parametrize("level", ["search", "heuristic", "expert"])
 def test_a_bot_sees_only_its_view(level: str) -> None:
     """Move the unseen cards around in every way the view allows: the view is the same,
     and so is the bot's decision; it has no other way to look at the cards."""
     game = Game.new("classic", seed=17)
     helpers = [make_bot("heuristic", seed=s) for s in range(4)]
-    settings = TINY if level == "search" else {}
+    settings = {"search": TINY, "expert": {"ms": None, "worlds": 2}}.get(level, {})
     checked = 0
     while not game.is_over and len(game.deals) <= 2:
         seat = game.to_act

@@ -180,7 +180,7 @@ def test_a_mistake_is_one_line_and_exit_2(args: list[str], wrong: str, files: Pa
 def test_every_message_says_what_is_allowed(files: Path) -> None:
     """A few messages, whole: what is wrong, then what is allowed."""
     cases = {
-        ("simulate", "--bots", "wizard"): "levels are: random, heuristic, search",
+        ("simulate", "--bots", "wizard"): "levels are: random, heuristic, search, expert",
         ("simulate", "--bots", "random,random"): "4",
         ("score", "--db", "bogus://x", "list"): "sqlite:///FILE",
         ("arena", "search:foo=1", "random", "random", "random", "-q"): "iterations",

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from barbu.arena.play import BotSpec, run_arena
+from barbu.arena.play import BotSpec, ray_module, run_arena
 from barbu.arena.report import arena_tables, plot_arena
 from barbu.bots import BOT_LEVELS
 from barbu.bots.external import DEFAULT_TIMEOUT_S
@@ -39,6 +39,12 @@ def arena_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     parser.add_argument("--workers", type=whole_number(1), default=None, help="worker processes (default: every core)")
     parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the duplicate games on a Ray cluster: its address (e.g. ray://head:10001 or auto), "
+        "or 'local' to start one here; needs pip install 'barbu[cluster]'",
+    )
+    parser.add_argument(
         "--timeout",
         type=number(0, above=True),
         default=DEFAULT_TIMEOUT_S,
@@ -62,6 +68,10 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise UsageError(f"{args.variant} has {players} players: name {players} bots, not {len(args.bots)}")
         for text in dict.fromkeys(args.bots):
             BotSpec.parse(text).check()
+        if args.ray is not None:
+            if not args.ray.strip():
+                raise UsageError("--ray needs an address (host:port, ray://host:port, auto) or 'local'")
+            ray_module()
     except ValueError as e:  # OptionsError is one too
         raise UsageError(str(e)) from None
     if args.json:
@@ -99,6 +109,7 @@ def arena_main(argv: list[str]) -> int:
             external_log=args.external_log,
             progress=not args.quiet,
             records=args.records,
+            ray=args.ray,
         )
     except KeyboardInterrupt:
         print("arena interrupted: no report", file=sys.stderr)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import multiprocessing
 import os
 import random
@@ -296,12 +297,17 @@ def run_arena(
     external_log: str | None = None,
     progress: bool = False,
     records: str | os.PathLike[str] | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Play ``games`` duplicate games between ``bots`` (one spec per seat) and report.
 
     ``workers`` processes (default: every core) play the duplicate games; the result is
     the same for any number of workers. ``progress`` shows a rich progress bar on
     standard error; ``records`` writes every game as a barbu-record/1 file in that folder.
+    ``ray`` plays the duplicate games as tasks of a Ray cluster instead (:data:`RAY_LOCAL`
+    starts one on this machine, any other value is the address of a running one, as
+    ``ray.init(address=...)`` takes it; a Ray connection already open in the process is
+    used as it is); ``workers`` then caps the duplicate games in flight (default: all).
 
     >>> r = run_arena(["random"] * 3, variant="french", options={"player_count": 3}, games=2, workers=1)
     >>> r.players, r.higher_is_better, r.illegal
@@ -323,12 +329,19 @@ def run_arena(
         raise ValueError(f"timeout must be positive seconds, not {timeout}")
     for text in dict.fromkeys(lineup):
         BotSpec.parse(text).check()
+    if ray is not None:
+        ray_module()
     setup = ArenaSetup(lineup, variant, dict(options or {}), seed, timeout, external_log)
-    count = max(1, min(workers or default_workers(), games))
     keep = records is not None
     results: list[DuplicateResult] = []
     start = time.perf_counter()
-    with _duplicates(setup, games, count, keep) as stream, _progress_bar(progress, games) as advance:
+    if ray is not None:
+        stream_of = _ray_duplicates(setup, games, workers, keep, ray)
+        count = workers or games
+    else:
+        count = max(1, min(workers or default_workers(), games))
+        stream_of = _duplicates(setup, games, count, keep)
+    with stream_of as stream, _progress_bar(progress, games) as advance:
         for result in stream:
             results.append(result)
             advance()
@@ -366,6 +379,56 @@ def _duplicates(setup: ArenaSetup, games: int, workers: int, keep: bool) -> Iter
         return
     with multiprocessing.get_context().Pool(workers, initializer=_quiet_worker) as pool:
         yield pool.imap_unordered(_play_task, tasks)
+
+
+RAY_LOCAL = "local"
+"""The ``ray`` address that starts a Ray cluster on this machine for the run."""
+
+
+def ray_module() -> Any:
+    """The ``ray`` package, or a ValueError saying how to install it (the ``cluster`` extra)."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs the Ray package: pip install 'barbu[cluster]'") from None
+    return ray
+
+
+@contextmanager
+def _ray_duplicates(
+    setup: ArenaSetup, games: int, workers: int | None, keep: bool, address: str
+) -> Iterator[Iterator[DuplicateResult]]:
+    """The duplicate games played as Ray tasks, at most ``workers`` in flight (None: all).
+
+    Every node of the cluster needs barbu installed (the same version); each task is one
+    :func:`play_duplicate`, so the results are those of the local pool whatever the cluster.
+    """
+    ray = ray_module()
+    started = False
+    if not ray.is_initialized():
+        if address == RAY_LOCAL:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        started = True
+    task = ray.remote(num_cpus=1, max_retries=0)(_play_task)
+
+    def results() -> Iterator[DuplicateResult]:
+        waiting = [(setup, i, keep) for i in reversed(range(games))]
+        running: list[Any] = []
+        limit = workers or games
+        while waiting or running:
+            while waiting and len(running) < limit:
+                running.append(task.remote(waiting.pop()))
+            done, running = ray.wait(running, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+
+    try:
+        yield results()
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _quiet_worker() -> None:

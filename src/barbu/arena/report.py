@@ -51,6 +51,7 @@ def arena_tables(result: ArenaResult) -> list[Table]:
     main.add_column("points per game", justify="right")
     main.add_column("decisions", justify="right")
     main.add_column("median ms", justify="right")
+    main.add_column("p95 ms", justify="right")
     main.add_column("max ms", justify="right")
     main.add_column("illegal", justify="right")
     for b in result.bots:
@@ -61,6 +62,7 @@ def arena_tables(result: ArenaResult) -> list[Table]:
             _cell(b.points_per_game, colour),
             str(b.times.count),
             _ms(b.times.median),
+            _ms(b.times.p95),
             _ms(b.times.max if b.times.count else None),
             illegal,
         )

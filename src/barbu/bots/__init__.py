@@ -96,10 +96,17 @@ def _search() -> Callable[..., Bot]:
     return SearchBot
 
 
+def _expert() -> Callable[..., Bot]:
+    from barbu.bots.expert import ExpertBot
+
+    return ExpertBot
+
+
 BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
     "random": lambda: RandomBot,
     "heuristic": _heuristic,
     "search": _search,
+    "expert": _expert,
 }
 """The class of each bot level by name, imported when first asked for; each class takes
 ``seed`` and the level's settings (:func:`bot_settings`) as keywords."""
@@ -108,7 +115,11 @@ BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
 BOT_HELP: dict[str, str] = {
     "random": N_("Random: plays any legal card or call. Good to learn the rules against."),
     "heuristic": N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent."),
-    "search": N_("Search: imagines the hidden hands and plays each deal out many times; the strongest, and slower."),
+    "search": N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
+    "expert": N_(
+        "Expert: searches like Search, many more times within a time limit, and reads what each card "
+        "played tells about the hidden hands; the strongest, and the slowest."
+    ),
 }
 """Each bot level in words, for the people who choose it (translated where shown)."""
 

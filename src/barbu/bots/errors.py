@@ -6,7 +6,7 @@
 ...     make_bot("grandmaster")
 ... except BarbuError as e:
 ...     print(e)
-unknown bot level 'grandmaster'; levels are: random, heuristic, search
+unknown bot level 'grandmaster'; levels are: random, heuristic, search, expert
 """
 
 from __future__ import annotations

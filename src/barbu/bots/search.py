@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from barbu import accel
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
@@ -67,6 +67,14 @@ DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
 """Weight of a world for each call the rules of thumb would not have made there."""
+
+
+class WorldWeight(Protocol):
+    """What weighs the worlds of a decision by what the other seats did."""
+
+    def weight(self, hands: list[int]) -> float:
+        """The weight of the world where the seats hold ``hands`` now (1.0: no evidence)."""
+        ...
 
 
 class Budget:
@@ -159,6 +167,11 @@ def _declared_deal(view: SeatView, table: Rules, hands: list[int], contract: Con
 
 class SearchBot:
     """Determinized search; see the module docstring for what it does and its settings."""
+
+    contract_candidates: int | None = 4
+    """Contracts simulated ahead when declaring (the heuristic's best first; None: all)."""
+    choice_candidates = 2
+    """Trump suits or domino ranks simulated ahead for each of them."""
 
     def __init__(
         self,
@@ -287,6 +300,10 @@ class SearchBot:
 
     # -- card play ---------------------------------------------------------------------------
 
+    def evidence(self, view: SeatView, table: Rules, hidden: HiddenCards) -> WorldWeight:
+        """The weight of each world of a card decision (here: from the calls the others made)."""
+        return CallEvidence(view, table, hidden)
+
     def _play(self, view: SeatView, table: Rules, budget: Budget) -> Action:
         me = view.seat
         assert me is not None
@@ -298,7 +315,7 @@ class SearchBot:
         weight_sum = 0.0
         preferred: Play | Pass | None = None
         worlds = WorldDeals(view, table, hidden)
-        evidence = CallEvidence(view, table, hidden)
+        evidence = self.evidence(view, table, hidden)
         while budget.more():
             hands = sample_hands(hidden, self.rng)
             base = worlds.deal(hands)
@@ -406,8 +423,8 @@ class SearchBot:
         forced = len(forced_of(view, table))
         options = [table.contract(a.contract) for a in view.legal_actions if isinstance(a, Declare)]
         options.sort(key=lambda c: -contract_value(hand, c, table, forced))
-        contracts = options[:4]
-        candidates = [(c, x) for c in contracts for x in self._choices(hand, c, table, 2)]
+        contracts = options[: self.contract_candidates]
+        candidates = [(c, x) for c in contracts for x in self._choices(hand, c, table, self.choice_candidates)]
         value = [0.0] * len(candidates)
         later = {c.id: 0.0 for c in contracts}
         hidden = hidden_cards(view, table)

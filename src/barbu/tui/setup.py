@@ -178,6 +178,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
     SetupScreen .heading { height: 1; margin-top: 1; text-style: bold underline; }
     SetupScreen #rule-sets { height: auto; max-height: 10; border: none; padding: 0; }
     SetupScreen #blurb { height: auto; color: $text-muted; }
+    SetupScreen #levels { height: auto; color: $text-muted; }
     SetupScreen .field { height: 1; }
     SetupScreen .field > Label { width: 26; }
     SetupScreen #rule-sets > .option-list--option-highlighted { text-style: reverse; }
