@@ -268,8 +268,7 @@ def replay_record(doc: object) -> Game:
     try:
         return game_from_record(doc)
     except RecordError as e:
-        where = f"deal {e.deal}: " if getattr(e, "deal", None) else ""
-        raise AnalysisError(f"the record does not replay: {where}{e}") from None
+        raise AnalysisError(f"the record does not replay: {e}") from None
 
 
 def _deal_task(args: tuple[Mapping[str, Any], int, Settings]) -> dict[str, Any]:
