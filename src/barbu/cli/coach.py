@@ -117,12 +117,24 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("file", help="the record (barbu-record/1 JSON); - reads standard input")
     parser.add_argument("--json", action="store_true", help="print the record with its analysis (docs/coach.md)")
     parser.add_argument("--output", "-O", help="also write the record with its analysis to this file")
-    parser.add_argument("--iterations", type=whole_number(1, 10000), default=Settings.iterations,
-                        help=f"worlds per decision (default {Settings.iterations})")
-    parser.add_argument("--exact-tricks", type=whole_number(0, 6), default=Settings.exact_tricks,
-                        help=f"tricks left from which cards are solved exactly (default {Settings.exact_tricks})")
-    parser.add_argument("--thresholds", type=_thresholds, default=Settings.thresholds,
-                        help="points lost from which a decision is an inaccuracy, a mistake, a blunder (default 4,10,20)")
+    parser.add_argument(
+        "--iterations",
+        type=whole_number(1, 10000),
+        default=Settings.iterations,
+        help=f"worlds per decision (default {Settings.iterations})",
+    )
+    parser.add_argument(
+        "--exact-tricks",
+        type=whole_number(0, 6),
+        default=Settings.exact_tricks,
+        help=f"tricks left from which cards are solved exactly (default {Settings.exact_tricks})",
+    )
+    parser.add_argument(
+        "--thresholds",
+        type=_thresholds,
+        default=Settings.thresholds,
+        help="points lost from which a decision is an inaccuracy, a mistake, a blunder (default 4,10,20)",
+    )
     parser.add_argument("--seed", type=whole_number(0), default=0, help="seed of the worlds (default 0)")
     parser.add_argument("--workers", type=whole_number(1, 256), default=1, help="processes side by side (default 1)")
     parser.add_argument("--lang", choices=["en", "fr"], help="language of the text (default from LANG)")
@@ -211,11 +223,17 @@ def advise_main(argv: list[str]) -> int:
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     parser.add_argument("--seat", type=whole_number(0), default=0, help="the seat holding the hand (default 0)")
     parser.add_argument("--declarer", type=whole_number(0), help="the declarer (default: the seat)")
-    parser.add_argument("--declared", default="", help="contracts the declarer has already named, by id, comma-separated")
-    parser.add_argument("--doubled", type=_doubled, default={}, help="SEAT=COUNT: doubles of the declarer so far this set")
+    parser.add_argument(
+        "--declared", default="", help="contracts the declarer has already named, by id, comma-separated"
+    )
+    parser.add_argument(
+        "--doubled", type=_doubled, default={}, help="SEAT=COUNT: doubles of the declarer so far this set"
+    )
     parser.add_argument("--contract", help="the contract declared (advice on the trump, rank or calls)")
     parser.add_argument("--choice", help="the trump suit or domino rank named")
-    parser.add_argument("--calls", default="[]", help='the calls so far as in a record, e.g. \'[{"seat": 1, "double": [0]}]\'')
+    parser.add_argument(
+        "--calls", default="[]", help='the calls so far as in a record, e.g. \'[{"seat": 1, "double": [0]}]\''
+    )
     parser.add_argument("--scores", type=_scores, help="the scores so far, one per seat")
     parser.add_argument("--iterations", type=whole_number(1, 1000), default=16, help="worlds (default 16)")
     parser.add_argument("--seed", type=whole_number(0), default=0, help="seed of the worlds (default 0)")

@@ -15,4 +15,14 @@ from __future__ import annotations
 from barbu.coach.advice import AdviceError, advise, advise_view, situation
 from barbu.coach.analysis import FORMAT, MARKS, AnalysisError, Settings, analyse
 
-__all__ = ["FORMAT", "MARKS", "AdviceError", "AnalysisError", "Settings", "advise", "advise_view", "analyse", "situation"]
+__all__ = [
+    "FORMAT",
+    "MARKS",
+    "AdviceError",
+    "AnalysisError",
+    "Settings",
+    "advise",
+    "advise_view",
+    "analyse",
+    "situation",
+]

@@ -151,9 +151,7 @@ def situation(
     earlier = [frozenset(s for s, n in counts.items() if n > j) for j in range(k - 1)]
     forced: frozenset[int] = frozenset()
     if r.doubling:
-        forced = forced_doublers(
-            r.players, declarer, r.flags.compulsory_doubles, k, r.contracts_per_declarer, earlier
-        )
+        forced = forced_doublers(r.players, declarer, r.flags.compulsory_doubles, k, r.contracts_per_declarer, earlier)
     own_deals = [i for i in range(r.deal_count) if r.declarer_of(i, declarer) == declarer]
     index = own_deals[k - 1] if k - 1 < len(own_deals) else 0
     rng = random.Random(seed)
@@ -164,14 +162,16 @@ def situation(
     others = [s for s in range(r.players) if s != seat]
     each = r.cards_each
     for j, s in enumerate(others):
-        for c in rest[j * each : (j + 1) * each]:
-            hands[s] |= 1 << c
+        for x in rest[j * each : (j + 1) * each]:
+            hands[s] |= 1 << x
     deal = Deal(r, index, declarer, hands, available, forced)
     try:
         if contract is not None:
             if contract not in {c.id for c in r.contracts}:
-                raise AdviceError(f"{contract!r} is not a contract of {r.name}; its contracts are "
-                                  + ", ".join(c.id for c in r.contracts))
+                raise AdviceError(
+                    f"{contract!r} is not a contract of {r.name}; its contracts are "
+                    + ", ".join(c.id for c in r.contracts)
+                )
             if contract in {c.id for c in named}:
                 raise AdviceError(f"{contract} was already declared by seat {declarer}; it may not be named again")
             if deal.contract is None:
@@ -305,4 +305,4 @@ def advise(
     return advise_view(view, iterations=iterations, seed=seed)
 
 
-__all__ = ["AdviceError", "advise", "advise_view", "situation", "RANKS", "SUITS"]
+__all__ = ["RANKS", "SUITS", "AdviceError", "advise", "advise_view", "situation"]

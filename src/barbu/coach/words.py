@@ -12,6 +12,7 @@ The commands pick the language from ``--lang``, else from ``BARBU_LANG`` or ``LA
 from __future__ import annotations
 
 import os
+from typing import Any
 
 CATALOGUE: dict[str, dict[str, str]] = {
     "en": {
@@ -43,6 +44,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "advice_gain_double": "doubling seat {seat}: {gain:+.1f} points",
         "advice_gain_redouble": "redoubling seat {seat}: {gain:+.1f} points",
         "advice_best": "best: {action}",
+        "advice_own_turn": "Values are for your own turn.",
+        "advice_asking": "Valuing your choices…",
+        "advice_values": "Values ({measure}): {items}",
+        "edge": "edge over keeping it",
+        "points": "expected points",
     },
     "fr": {
         "deal_head": "donne {deal} : {contract}, annoncé par {who}",
@@ -73,6 +79,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "advice_gain_double": "contrer la place {seat} : {gain:+.1f} points",
         "advice_gain_redouble": "surcontrer la place {seat} : {gain:+.1f} points",
         "advice_best": "meilleur : {action}",
+        "advice_own_turn": "Les valeurs sont pour votre tour.",
+        "advice_asking": "Calcul de la valeur de vos choix…",
+        "advice_values": "Valeurs ({measure}) : {items}",
+        "edge": "avantage sur l'attente",
+        "points": "points espérés",
     },
 }
 """The texts by language, then by key."""
@@ -89,3 +100,16 @@ def language(asked: str | None = None) -> str:
 def text(lang: str, key: str, **values: object) -> str:
     """The text ``key`` in ``lang``, filled with ``values``."""
     return CATALOGUE[lang][key].format(**values)
+
+
+def advice_line(out: dict[str, Any], lang: str, best: int = 4) -> str:
+    """One line of advice (:func:`barbu.coach.advise_view`'s answer): the best choices and their values.
+
+    >>> advice_line({"measure": "points", "choices": [{"action": "QS", "value": 2.5}]}, "en")
+    'Values (expected points): QS +2.5'
+    """
+    items = " · ".join(
+        f"{' '.join(c['action']) if isinstance(c['action'], list) else c['action']} {c['value']:+.1f}"
+        for c in out["choices"][:best]
+    )
+    return text(lang, "advice_values", measure=text(lang, out["measure"]), items=items)
