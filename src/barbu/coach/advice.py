@@ -17,8 +17,8 @@ of each choice the seat has now, from the search bot's evaluation
 table's hint), cards included.
 
 >>> out = advise("classic", "AKQJT98765432...", seat=0, iterations=2)
->>> out["phase"], out["choices"][0]["action"]
-('contract', 'trumps')
+>>> out["phase"], out["choices"][0]["action"]  # thirteen spades: first out in domino
+('contract', 'domino')
 >>> advise("classic", "AKQ...", seat=0)
 Traceback (most recent call last):
 ...
