@@ -70,6 +70,7 @@ MODULES = {
     "test_cli": "cli",
     "test_cli_errors": "cli",
     "test_coach": "cli",
+    "test_language": "cli",
     "test_errors": "cli",
     "test_fuzz_actions": "server",
     "test_fuzz_harnesses": "server",
@@ -96,6 +97,7 @@ SOURCE_PACKAGES = {
     "arena": "cli",
     "cli": "cli",
     "usage": "cli",
+    "language": "cli",
 }
 """The layer of the doctests of each package of ``src/barbu``."""
 
