@@ -72,7 +72,9 @@ def test_refusals(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown variant" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["serve", "play", "score", "replay", "simulate", "arena", "analyse", "advise", "rules"])
+@pytest.mark.parametrize(
+    "command", ["serve", "play", "score", "replay", "simulate", "arena", "analyse", "advise", "rules"]
+)
 def test_every_command_is_reached_through_barbu(command: str) -> None:
     """Each job is a subcommand of the one ``barbu`` command (and of ``python -m barbu``)."""
     done = subprocess.run(

@@ -12,7 +12,8 @@ import sys
 from typing import Any
 
 from barbu.coach import AdviceError, AnalysisError, Settings, advise, analyse
-from barbu.coach.words import language, text
+from barbu.coach.words import text
+from barbu.language import from_environment, use
 from barbu.usage import CommandParser, UsageError, name_seats, read_text, whole_number
 
 
@@ -27,42 +28,41 @@ def _thresholds(value: str) -> tuple[float, float, float]:
     return (a, b, c)
 
 
-def _where(lang: str, e: dict[str, Any]) -> str:
-    return text(lang, e["kind"], index=e["index"]) if e["index"] is not None else text(lang, e["kind"])
+def _where(e: dict[str, Any]) -> str:
+    return text(e["kind"], index=e["index"]) if e["index"] is not None else text(e["kind"])
 
 
 def _action(a: object) -> str:
     return " ".join(a) if isinstance(a, list) else str(a)
 
 
-def analysis_text(doc: dict[str, Any], lang: str = "en") -> str:
+def analysis_text(doc: dict[str, Any]) -> str:
     """The analysis of a record for a person: the marked decisions of each deal, then a summary."""
     a = doc["analysis"]
     players = doc.get("players")
     names = list(players) if isinstance(players, list) else None
 
     def who(seat: int) -> str:
-        return name_seats(text(lang, "seat", seat=seat), names) if names else text(lang, "seat", seat=seat)
+        return name_seats(text("seat", seat=seat), names) if names else text("seat", seat=seat)
 
     lines: list[str] = []
     for d in a["deals"]:
         if not d["analysed"]:
-            lines.append(text(lang, "tallied", deal=d["deal"]))
+            lines.append(text("tallied", deal=d["deal"]))
             continue
-        lines.append(text(lang, "deal_head", deal=d["deal"], contract=d["contract"], who=who(d["declarer"])))
+        lines.append(text("deal_head", deal=d["deal"], contract=d["contract"], who=who(d["declarer"])))
         shown = 0
         for e in d["decisions"]:
             exact = e["exact"]
             if e["mark"] is None and (exact is None or exact["mark"] is None):
                 continue
             shown += 1
-            mark = f" ({text(lang, e['mark'])})" if e["mark"] else ""
+            mark = f" ({text(e['mark'])})" if e["mark"] else ""
             lines.append(
                 "   "
                 + text(
-                    lang,
                     "decision",
-                    where=_where(lang, e),
+                    where=_where(e),
                     who=who(e["seat"]),
                     action=_action(e["action"]),
                     value=f"{e['value']:+.1f}",
@@ -73,10 +73,9 @@ def analysis_text(doc: dict[str, Any], lang: str = "en") -> str:
                 )
             )
             if exact is not None:
-                xmark = f" ({text(lang, exact['mark'])})" if exact["mark"] else ""
+                xmark = f" ({text(exact['mark'])})" if exact["mark"] else ""
                 lines.append(
                     text(
-                        lang,
                         "exact",
                         action=_action(e["action"]),
                         value=f"{exact['value']:+.1f}",
@@ -87,12 +86,12 @@ def analysis_text(doc: dict[str, Any], lang: str = "en") -> str:
                     )
                 )
         if not shown:
-            lines.append(text(lang, "clean"))
+            lines.append(text("clean"))
     t = a["settings"]["thresholds"]
     lines.append("")
-    lines.append(text(lang, "summary", a=t["inaccuracy"], b=t["mistake"], c=t["blunder"]))
-    head = [text(lang, k) for k in ("player", "decisions", "loss", "exact_loss", "accuracy")]
-    head += [text(lang, m) for m in ("inaccuracy", "mistake", "blunder")]
+    lines.append(text("summary", a=t["inaccuracy"], b=t["mistake"], c=t["blunder"]))
+    head = [text(k) for k in ("player", "decisions", "loss", "exact_loss", "accuracy")]
+    head += [text(m) for m in ("inaccuracy", "mistake", "blunder")]
     rows = [head]
     for p in a["players"]:
         acc = "-" if p["accuracy"] is None else f"{p['accuracy']:.1f}%"
@@ -104,7 +103,7 @@ def analysis_text(doc: dict[str, Any], lang: str = "en") -> str:
     for r in rows:
         lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
     lines.append("")
-    lines.append(text(lang, "by_contract") + ":")
+    lines.append(text("by_contract") + ":")
     for p in a["players"]:
         parts = ", ".join(f"{c} {v:.1f}" for c, v in sorted(p["loss_by_contract"].items(), key=lambda kv: -kv[1]))
         lines.append(f"  {who(p['seat'])}: {parts or '-'}")
@@ -139,7 +138,7 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=whole_number(1, 256), default=1, help="processes side by side (default 1)")
     parser.add_argument("--lang", choices=["en", "fr"], help="language of the text (default from LANG)")
     args = parser.parse_args(argv)
-    lang = language(args.lang)
+    use(args.lang or from_environment())
     raw = read_text(args.file, "record")
     try:
         doc = json.loads(raw)
@@ -151,7 +150,7 @@ def analyse_main(argv: list[str]) -> int:
         iterations=args.iterations, exact_tricks=args.exact_tricks, thresholds=args.thresholds, seed=args.seed
     )
     try:
-        out = _run(doc, settings, args.workers, lang)
+        out = _run(doc, settings, args.workers)
     except AnalysisError as e:
         raise UsageError(f"{args.file}: {e}") from None
     if args.output:
@@ -161,11 +160,11 @@ def analyse_main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(analysis_text(out, lang))
+        print(analysis_text(out))
     return 0
 
 
-def _run(doc: dict[str, Any], settings: Settings, workers: int, lang: str) -> dict[str, Any]:
+def _run(doc: dict[str, Any], settings: Settings, workers: int) -> dict[str, Any]:
     """The analysis, with a progress bar on standard error when it is a terminal."""
     if not sys.stderr.isatty():
         return analyse(doc, settings, workers)
@@ -174,7 +173,7 @@ def _run(doc: dict[str, Any], settings: Settings, workers: int, lang: str) -> di
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(text(lang, "progress"), total=None)
+        task = bar.add_task(text("progress"), total=None)
 
         def hook(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -199,19 +198,19 @@ def _scores(value: str) -> list[int]:
         raise UsageError(f"--scores {value!r}: give whole numbers separated by commas, one per seat") from None
 
 
-def advice_text(out: dict[str, Any], lang: str = "en") -> str:
+def advice_text(out: dict[str, Any]) -> str:
     """Advice for a person: each choice with its value, best first."""
     key = {"contract": "advice_contract", "call": "advice_call"}.get(out["phase"], "advice_choice")
-    lines = [text(lang, key)]
+    lines = [text(key)]
     for c in out["choices"]:
         lines.append(f"  {_action(c['action']):<20} {c['value']:+8.1f}")
         for x in c.get("choices", [])[:4]:
             lines.append(f"      {_action(x['action']):<16} {x['value']:+8.1f}")
     for seat, gain in out.get("gains", {}).get("double", {}).items():
-        lines.append(text(lang, "advice_gain_double", seat=seat, gain=gain))
+        lines.append(text("advice_gain_double", seat=seat, gain=f"{gain:+.1f}"))
     for seat, gain in out.get("gains", {}).get("redouble", {}).items():
-        lines.append(text(lang, "advice_gain_redouble", seat=seat, gain=gain))
-    lines.append(text(lang, "advice_best", action=_action(out["choices"][0]["action"])))
+        lines.append(text("advice_gain_redouble", seat=seat, gain=f"{gain:+.1f}"))
+    lines.append(text("advice_best", action=_action(out["choices"][0]["action"])))
     return "\n".join(lines)
 
 
@@ -266,5 +265,6 @@ def advise_main(argv: list[str]) -> int:
         )
     except AdviceError as e:
         raise UsageError(str(e)) from None
-    print(json.dumps(out) if args.json else advice_text(out, language(args.lang)))
+    use(args.lang or from_environment())
+    print(json.dumps(out) if args.json else advice_text(out))
     return 0

@@ -1,115 +1,74 @@
-"""Every text of the coach a person reads, in English and in French, gathered in one place.
+"""Every text of the coach a person reads, through the translation layer (docs/i18n.md).
 
-The commands pick the language from ``--lang``, else from ``BARBU_LANG`` or ``LANG``
-(French when it starts with ``fr``). Contract ids and cards stay in the record's notation.
+The message ids are English; their French lives in the catalogues. The commands choose
+the language with ``--lang`` or from the environment (:func:`barbu.language.use`).
+Contract ids and cards stay in the record's notation.
 
->>> text("fr", "loss")
-'perte'
->>> text("en", "deal_head", deal=3, contract="no-king", who="seat 1")
+>>> from barbu.language import speaking
+>>> with speaking("fr"):
+...     text("loss"), text("deal_head", deal=3, contract="no-king", who="Place 1")
+('perte', 'donne 3 : no-king, annoncé par Place 1')
+>>> text("deal_head", deal=3, contract="no-king", who="seat 1")
 'deal 3: no-king, declared by seat 1'
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-CATALOGUE: dict[str, dict[str, str]] = {
-    "en": {
-        "deal_head": "deal {deal}: {contract}, declared by {who}",
-        "tallied": "deal {deal}: tallied, no cards to analyse",
-        "decision": "{where} ({who}): {action}, {value}; better {best}, {best_value}; loss {loss}{mark}",
-        "exact": "   exact, all hands known: {action} {value}, best {best} {best_value}, loss {loss}{mark}",
-        "clean": "   no decision marked",
-        "contract": "contract",
-        "trump": "trump",
-        "rank": "rank",
-        "call": "call {index}",
-        "play": "card {index}",
-        "seat": "seat {seat}",
-        "summary": "summary (points lost from each seat's own view; marks from {a}, {b}, {c} points)",
-        "player": "player",
-        "decisions": "decisions",
-        "loss": "loss",
-        "exact_loss": "exact loss",
-        "accuracy": "accuracy",
-        "inaccuracy": "inaccuracy",
-        "mistake": "mistake",
-        "blunder": "blunder",
-        "by_contract": "loss by contract",
-        "progress": "analysing",
-        "advice_contract": "contracts for the declarer (edge: points over keeping the contract for later)",
-        "advice_choice": "trump or rank (expected points)",
-        "advice_call": "calls (expected points of the deal)",
-        "advice_gain_double": "doubling seat {seat}: {gain:+.1f} points",
-        "advice_gain_redouble": "redoubling seat {seat}: {gain:+.1f} points",
-        "advice_best": "best: {action}",
-        "advice_own_turn": "Values are for your own turn.",
-        "advice_asking": "Valuing your choices…",
-        "advice_values": "Values ({measure}): {items}",
-        "edge": "edge over keeping it",
-        "points": "expected points",
-    },
-    "fr": {
-        "deal_head": "donne {deal} : {contract}, annoncé par {who}",
-        "tallied": "donne {deal} : marquée sans les cartes, rien à analyser",
-        "decision": "{where} ({who}) : {action}, {value} ; mieux {best}, {best_value} ; perte {loss}{mark}",
-        "exact": "   exact, toutes les mains connues : {action} {value}, mieux {best} {best_value}, perte {loss}{mark}",
-        "clean": "   aucune décision marquée",
-        "contract": "contrat",
-        "trump": "atout",
-        "rank": "rang",
-        "call": "annonce {index}",
-        "play": "carte {index}",
-        "seat": "place {seat}",
-        "summary": "bilan (points perdus vus de chaque place ; marques à partir de {a}, {b}, {c} points)",
-        "player": "joueur",
-        "decisions": "décisions",
-        "loss": "perte",
-        "exact_loss": "perte exacte",
-        "accuracy": "précision",
-        "inaccuracy": "imprécision",
-        "mistake": "erreur",
-        "blunder": "gaffe",
-        "by_contract": "perte par contrat",
-        "progress": "analyse",
-        "advice_contract": "contrats pour le déclarant (avantage : points de plus que si le contrat attendait)",
-        "advice_choice": "atout ou rang (points espérés)",
-        "advice_call": "annonces (points espérés de la donne)",
-        "advice_gain_double": "contrer la place {seat} : {gain:+.1f} points",
-        "advice_gain_redouble": "surcontrer la place {seat} : {gain:+.1f} points",
-        "advice_best": "meilleur : {action}",
-        "advice_own_turn": "Les valeurs sont pour votre tour.",
-        "advice_asking": "Calcul de la valeur de vos choix…",
-        "advice_values": "Valeurs ({measure}) : {items}",
-        "edge": "avantage sur l'attente",
-        "points": "points espérés",
-    },
+from barbu.language import N_, _
+
+MESSAGES: dict[str, str] = {
+    "deal_head": N_("deal {deal}: {contract}, declared by {who}"),
+    "tallied": N_("deal {deal}: tallied, no cards to analyse"),
+    "decision": N_("{where} ({who}): {action}, {value}; better {best}, {best_value}; loss {loss}{mark}"),
+    "exact": N_("   exact, all hands known: {action} {value}, best {best} {best_value}, loss {loss}{mark}"),
+    "clean": N_("   no decision marked"),
+    "contract": N_("contract"),
+    "trump": N_("trump"),
+    "rank": N_("rank"),
+    "call": N_("call {index}"),
+    "play": N_("card {index}"),
+    "seat": N_("seat {seat}"),
+    "summary": N_("summary (points lost from each seat's own view; marks from {a}, {b}, {c} points)"),
+    "player": N_("player"),
+    "decisions": N_("decisions"),
+    "loss": N_("loss"),
+    "exact_loss": N_("exact loss"),
+    "accuracy": N_("accuracy"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+    "by_contract": N_("loss by contract"),
+    "progress": N_("analysing"),
+    "advice_contract": N_("contracts for the declarer (edge: points over keeping the contract for later)"),
+    "advice_choice": N_("trump or rank (expected points)"),
+    "advice_call": N_("calls (expected points of the deal)"),
+    "advice_gain_double": N_("doubling seat {seat}: {gain} points"),
+    "advice_gain_redouble": N_("redoubling seat {seat}: {gain} points"),
+    "advice_best": N_("best: {action}"),
+    "advice_own_turn": N_("Values are for your own turn."),
+    "advice_asking": N_("Valuing your choices…"),
+    "advice_values": N_("Values ({measure}): {items}"),
+    "edge": N_("edge over keeping it"),
+    "points": N_("expected points"),
 }
-"""The texts by language, then by key."""
+"""The coach's texts by key, as English message ids."""
 
 
-def language(asked: str | None = None) -> str:
-    """The language to speak: ``asked``, else from the environment (``en`` by default)."""
-    if asked in CATALOGUE:
-        return asked
-    env = os.environ.get("BARBU_LANG") or os.environ.get("LANG") or ""
-    return "fr" if env.lower().startswith("fr") else "en"
+def text(key: str, **values: object) -> str:
+    """The text ``key`` in the language of the moment, filled with ``values``."""
+    return _(MESSAGES[key], **values)
 
 
-def text(lang: str, key: str, **values: object) -> str:
-    """The text ``key`` in ``lang``, filled with ``values``."""
-    return CATALOGUE[lang][key].format(**values)
-
-
-def advice_line(out: dict[str, Any], lang: str, best: int = 4) -> str:
+def advice_line(out: dict[str, Any], best: int = 4) -> str:
     """One line of advice (:func:`barbu.coach.advise_view`'s answer): the best choices and their values.
 
-    >>> advice_line({"measure": "points", "choices": [{"action": "QS", "value": 2.5}]}, "en")
+    >>> advice_line({"measure": "points", "choices": [{"action": "QS", "value": 2.5}]})
     'Values (expected points): QS +2.5'
     """
     items = " · ".join(
         f"{' '.join(c['action']) if isinstance(c['action'], list) else c['action']} {c['value']:+.1f}"
         for c in out["choices"][:best]
     )
-    return text(lang, "advice_values", measure=text(lang, out["measure"]), items=items)
+    return text("advice_values", measure=text(out["measure"]), items=items)

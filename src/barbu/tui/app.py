@@ -29,7 +29,7 @@ from textual.widgets import ContentSwitcher, Static
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots import Bot, make_bot
 from barbu.coach import advise_view
-from barbu.coach.words import advice_line, language, text
+from barbu.coach.words import advice_line, text
 from barbu.errors import IllegalAction
 from barbu.game import Game
 from barbu.language import N_, _, _p
@@ -555,26 +555,25 @@ class BarbuApp(App[int]):
     def action_advice(self) -> None:
         """The coach's values of the person's choices now (barbu.coach.advise_view), best first."""
         table = self.table
-        lang = language()
         if self.summary is not None or not table.person_to_act:
-            self.notice = text(lang, "advice_own_turn")
+            self.notice = text("advice_own_turn")
             self.refresh_table()
             return
         if self.hint_running:
             return
         self.hint_running = True
-        self.notice = text(lang, "advice_asking")
+        self.notice = text("advice_asking")
         self.refresh_table()
-        self.run_worker(self._advice(table.view(), table.actions, lang), group="hint", exclusive=True)
+        self.run_worker(self._advice(table.view(), table.actions), group="hint", exclusive=True)
 
-    async def _advice(self, view: SeatView, stamp: int, lang: str) -> None:
+    async def _advice(self, view: SeatView, stamp: int) -> None:
         try:
             out = await asyncio.to_thread(advise_view, view)
         finally:
             self.hint_running = False
         if self.table.actions != stamp:
             return
-        self.notice = advice_line(out, lang)
+        self.notice = advice_line(out)
         self.refresh_table()
 
     def action_save(self) -> None:
