@@ -192,8 +192,8 @@ def situation(
         raise AdviceError(str(e)) from None
     except NotationError as e:
         raise AdviceError(str(e)) from None
-    if deal.phase in (Phase.PLAY, Phase.ARRANGE, Phase.DONE):
-        raise AdviceError("the calls are over: the advisor answers up to the last call (barbu analyse values cards)")
+    if deal.phase is Phase.DONE:
+        raise AdviceError("the deal is over: nothing is left to decide")
     if deal.to_act != seat:
         raise AdviceError(f"seat {deal.to_act} is to act now ({deal.phase}), not seat {seat}")
     game = Game(r, declarer)
@@ -302,6 +302,8 @@ def advise(
         raise AdviceError(f"iterations must be 1 to 1000 worlds, not {iterations!r}")
     seed = situation_args.get("seed", 0)
     view = situation(variant, hand, **situation_args)
+    if view.phase in ("play", "arrange"):
+        raise AdviceError("the calls are over: the advisor answers up to the last call (barbu analyse values cards)")
     return advise_view(view, iterations=iterations, seed=seed)
 
 
