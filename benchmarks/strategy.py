@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from barbu.actions import Action, action_text
 from barbu.bots.search import action_values
-from barbu.cards import cards_of, parse_pbn, pbn
+from barbu.cards import pbn
 from barbu.coach import situation
 from barbu.rulesets import rules
 from barbu.view import SeatView
