@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from barbu.coach import AdviceError, AnalysisError, Settings, advise, analyse
-from barbu.coach.words import text
+from barbu.coach.words import action_words, text
 from barbu.language import from_environment, use
 from barbu.usage import CommandParser, UsageError, name_seats, read_text, whole_number
 
@@ -33,7 +33,7 @@ def _where(e: dict[str, Any]) -> str:
 
 
 def _action(a: object) -> str:
-    return " ".join(a) if isinstance(a, list) else str(a)
+    return action_words(a)
 
 
 def analysis_text(doc: dict[str, Any]) -> str:

@@ -51,6 +51,9 @@ MESSAGES: dict[str, str] = {
     "advice_asking": N_("Valuing your choices…"),
     "advice_values": N_("Values ({measure}): {items}"),
     "edge": N_("edge over keeping it"),
+    "call_pass": N_("pass"),
+    "call_double": N_("double {seats}"),
+    "call_redouble": N_("redouble {seats}"),
     "points": N_("expected points"),
 }
 """The coach's texts by key, as English message ids."""
@@ -61,14 +64,34 @@ def text(key: str, **values: object) -> str:
     return _(MESSAGES[key], **values)
 
 
+def action_words(label: object) -> str:
+    """An action label of the coach's answers for a person: calls in words, cards as written.
+
+    >>> from barbu.language import speaking
+    >>> with speaking("fr"):
+    ...     action_words("double 1 2, redouble 3"), action_words("pass"), action_words(["AS", "KS"])
+    ('contre 1 2, surcontre 3', 'passe', 'AS KS')
+    """
+    if isinstance(label, list):
+        return " ".join(map(str, label))
+    words = str(label)
+    if words == "pass":
+        return text("call_pass")
+    parts = []
+    for part in words.split(", "):
+        head, _space, seats = part.partition(" ")
+        if head in ("double", "redouble") and seats:
+            parts.append(text(f"call_{head}", seats=seats))
+        else:
+            parts.append(part)
+    return ", ".join(parts)
+
+
 def advice_line(out: dict[str, Any], best: int = 4) -> str:
     """One line of advice (:func:`barbu.coach.advise_view`'s answer): the best choices and their values.
 
     >>> advice_line({"measure": "points", "choices": [{"action": "QS", "value": 2.5}]})
     'Values (expected points): QS +2.5'
     """
-    items = " · ".join(
-        f"{' '.join(c['action']) if isinstance(c['action'], list) else c['action']} {c['value']:+.1f}"
-        for c in out["choices"][:best]
-    )
+    items = " · ".join(f"{action_words(c['action'])} {c['value']:+.1f}" for c in out["choices"][:best])
     return text("advice_values", measure=text(out["measure"]), items=items)
