@@ -4,6 +4,8 @@ exact values, and bad input refused with exit 2."""
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -218,3 +220,21 @@ def test_advise_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "the hand has 3 cards" in capsys.readouterr().err
     assert main(["advise", "AKQJT98765432...", "--declared", "trumps", "--contract", "trumps"]) == 2
     assert "already declared" in capsys.readouterr().err
+
+
+def _load(name: str) -> Any:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_and_the_strategy_experiments_run(capsys: pytest.CaptureFixture[str]) -> None:
+    _load("bench_coach").bench_advise("classic", 1, 1)
+    assert "advise, contract (1 hands)" in capsys.readouterr().out
+    strategy = _load("strategy")
+    strategy.domino_rank(argparse.Namespace(batches=2, worlds=1, seed=0))
+    out = capsys.readouterr().out
+    assert "starting rank" in out and "vs 7" in out
