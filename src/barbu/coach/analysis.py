@@ -346,9 +346,9 @@ def analyse(
         raise AnalysisError(f"workers must be 1 to 256 processes, not {workers}")
     game = replay_record(doc)
     plan = _Plan()
-    for i, d in enumerate(game.deals):
+    for i in range(len(game.deals)):
         moves = sum(1 for m in game.history if m.deal == i)
-        if moves and (d.finished or i < len(game.deals) - 1 or moves):
+        if moves:  # a deal with at least one action, finished or in progress
             plan.indexes.append(i)
             plan.sizes.append(moves)
     total = sum(plan.sizes)
