@@ -75,7 +75,9 @@ def test_refusals(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown variant" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["serve", "play", "score", "replay", "simulate", "arena", "rules"])
+@pytest.mark.parametrize(
+    "command", ["serve", "play", "score", "replay", "simulate", "arena", "analyse", "advise", "rules"]
+)
 def test_every_command_is_reached_through_barbu(command: str) -> None:
     """Each job is a subcommand of the one ``barbu`` command (and of ``python -m barbu``)."""
     done = subprocess.run(
@@ -88,7 +90,7 @@ def test_every_command_is_reached_through_barbu(command: str) -> None:
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
-    assert listed == ["serve", "play", "score", "replay", "simulate", "arena", "rules"]
+    assert listed == ["serve", "play", "score", "replay", "simulate", "arena", "analyse", "advise", "rules"]
 
 
 def test_version_is_written_once_and_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -> None:

@@ -480,3 +480,127 @@ class SearchBot:
             for i, a in enumerate(candidates):
                 value[i] += sum(head_to_head(a, r) for r in rivals)
         return Arrange(candidates[max(range(len(candidates)), key=lambda i: value[i])])
+
+
+# -- every action's value, for analysis and advice ---------------------------------------------
+#
+# The bot above keeps only the action it plays; a coach needs the expected points of every
+# legal action of a view, in the same worlds, so that two actions can be compared.
+
+
+def action_values(
+    view: SeatView,
+    iterations: int = 32,
+    seed: int | str = 0,
+    endgame: int = 3,
+    extra: tuple[Action, ...] = (),
+) -> list[tuple[Action, float]]:
+    """Every legal action of ``view``'s seat with its expected points, from that view alone.
+
+    The same sampled worlds (:mod:`barbu.unseen`) are used for every action, so that the
+    differences between actions are measured more precisely than the values. A value is
+    the seat's final points of the deal (raw plus its pairs' adjustments, in own points:
+    French penalty points negated), the deal finished by the rules of thumb for all seats
+    and the last ``endgame`` tricks exactly, as :class:`SearchBot` does, except:
+
+    - a **contract**'s value is its *edge*: what it brings with this hand (with its best
+      trump or rank by the rules of thumb) minus what it brings with another seat's hand,
+      the hand it would be played with if kept for later;
+    - a **Chinese-poker** arrangement is tried among the six best by the rules of thumb,
+      plus those in ``extra`` (the view lists no arrangement).
+
+    Cards that are equivalent (touching, equal cost) share one value. ``seed`` fixes the
+    worlds: the same view, settings and seed give the same values.
+
+    >>> from barbu import Game, seat_view
+    >>> game = Game.new("classic", seed=3)
+    >>> view = seat_view(game, game.to_act)
+    >>> values = action_values(view, iterations=2)
+    >>> [a for a, _ in values] == list(view.legal_actions)
+    True
+    """
+    bot = SearchBot(seed=0, iterations=iterations, seconds=None, endgame=endgame)
+    bot.rng = random.Random(str(seed))
+    rng = bot.rng
+    table = view_rules(view)
+    me = view.seat
+    if me is None or view.to_act != me:
+        raise BotError("only the seat to act has actions to value")
+    hidden = hidden_cards(view, table)
+    worlds = WorldDeals(view, table, hidden)
+    phase = view.phase
+    legal: list[Action] = list(view.legal_actions)
+    if phase == "arrange":
+        hand = mask_of(view.hand)
+        legal = [Arrange(a) for _, a in candidate_arrangements(hand, keep=6)]
+        legal += [a for a in extra if a not in legal]
+    else:
+        legal += [a for a in extra if a not in legal]
+    if not legal:
+        raise BotError(f"seat {me} has nothing to do now (phase {phase})")
+    totals = [0.0] * len(legal)
+    weight_sum = 0.0
+    evidence = CallEvidence(view, table, hidden) if phase in ("play", "call") else None
+    others = [s for s in range(view.players) if s != me]
+    groups: list[int] | None = None  # for cards: the index of the card whose value each card shares
+    for _ in range(iterations):
+        hands = sample_hands(hidden, rng)
+        weight = evidence.weight(hands) if evidence is not None else 1.0
+        weight_sum += weight
+        if phase == "play":
+            base = worlds.deal(hands)
+            guide = PlayGuide.of(base)
+            if groups is None:
+                groups = list(range(len(legal)))
+                if base.tricks is not None:
+                    gone = (hidden.hand | table.deck & ~(hidden.unseen | hidden.hand)) & ~mask_of(base.tricks.trick)
+                    keep = distinct_cards(base.legal_mask(), gone, guide.card_cost)
+                    index = {a.card: i for i, a in enumerate(legal) if isinstance(a, Play)}
+                    for i, a in enumerate(legal):
+                        if isinstance(a, Play):
+                            rep = max((k for k in keep if k // 13 == a.card // 13 and k <= a.card), default=a.card)
+                            groups[i] = index.get(rep, i)
+            for i, a in enumerate(legal):
+                if groups[i] == i:
+                    d = base.copy()
+                    d.apply_unchecked(a)
+                    totals[i] += weight * bot.finish(d, guide, me)
+        elif phase == "call":
+            for i, a in enumerate(legal):
+                d = worlds.deal(hands)
+                d.apply_unchecked(a)
+                totals[i] += weight * bot.simulate(d, me, exact=False)
+        elif phase == "contract":
+            swapped = list(hands)
+            o = rng.choice(others)
+            swapped[me], swapped[o] = hands[o], hands[me]
+            for i, a in enumerate(legal):
+                assert isinstance(a, Declare)
+                c = table.contract(a.contract)
+                now = bot.simulate(_declared_deal(view, table, hands, c, bot._best_choice(hands[me], c, table)), me)
+                later = bot.simulate(
+                    _declared_deal(view, table, swapped, c, bot._best_choice(swapped[me], c, table)), me
+                )
+                totals[i] += now - later
+        elif phase in ("trump", "rank"):
+            assert view.contract is not None
+            c = table.contract(view.contract)
+            for i, a in enumerate(legal):
+                x = a.suit if isinstance(a, NameTrump) else a.rank if isinstance(a, NameRank) else None
+                totals[i] += bot.simulate(_declared_deal(view, table, hands, c, x), me)
+        elif phase == "arrange":
+            base = worlds.deal(hands)
+            for i, a in enumerate(legal):
+                d = base.copy()
+                while d.phase is Phase.ARRANGE:
+                    seat = d.to_act
+                    assert seat is not None and d.dealt is not None
+                    d.apply_unchecked(a if seat == me else Arrange(best_arrangement(d.dealt[seat])))
+                assert d.final is not None
+                totals[i] += table.sign * d.final[me]
+        else:
+            raise BotError(f"no action to value in phase {phase!r}")
+    if groups is not None:
+        totals = [totals[g] for g in groups]
+    scale = weight_sum if weight_sum > 0 else 1.0
+    return [(a, t / scale) for a, t in zip(legal, totals, strict=True)]

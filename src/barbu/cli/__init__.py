@@ -92,6 +92,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("barbu.cli.replay:replay_main", "check a barbu-record/1 file and derive its scores"),
     "simulate": ("barbu.cli.simulate:simulate_main", "play whole games between bots and print the score table"),
     "arena": ("barbu.arena.command:arena_main", "measure bots against each other on duplicate deals"),
+    "analyse": (
+        "barbu.cli.coach:analyse_main",
+        "value every decision of a recorded game: losses, marks, exact last tricks",
+    ),
+    "advise": (
+        "barbu.cli.coach:advise_main",
+        "what each contract, trump or rank, double and redouble is worth to a hand",
+    ),
     "rules": ("barbu.cli:_rules_main", "print a rule set: players, deck, contracts, values, flags"),
 }
 """Each subcommand: ``module:function`` taking the arguments after the command name, and its help line.

@@ -28,6 +28,8 @@ from textual.widgets import ContentSwitcher, Static
 
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots import Bot, make_bot
+from barbu.coach import advise_view
+from barbu.coach.words import advice_line, text
 from barbu.errors import IllegalAction
 from barbu.game import Game
 from barbu.language import N_, _, _p
@@ -53,7 +55,7 @@ DEFAULT_SAVE = "barbu-game.json"
 
 BOT_PAUSE = 0.5
 """Seconds before a bot acts, at pace 1."""
-GAME_ACTIONS = ("help", "sheet", "hint", "pass_turn", "save")
+GAME_ACTIONS = ("help", "sheet", "hint", "advice", "pass_turn", "save")
 """The app's actions that need a game (off while the setup screen is open)."""
 TRICK_PAUSE = 1.4
 """Seconds a finished trick stays on the table before a bot leads again, at pace 1."""
@@ -81,6 +83,8 @@ class BarbuApp(App[int]):
         Binding("o", "sheet", "score sheet", show=False),
         Binding("f3", "hint", "hint"),
         Binding("i", "hint", "hint", show=False),
+        Binding("f4", "advice", "values"),
+        Binding("v", "advice", "values", show=False),
         Binding("p", "pass_turn", "pass", show=False),
         Binding("ctrl+s", "save", "save", priority=True),
         Binding("ctrl+q", "leave", "quit", priority=True),
@@ -546,6 +550,30 @@ class BarbuApp(App[int]):
             self.query_one(CallsPanel).point_at(action)
         elif isinstance(action, Arrange):
             self.query_one(ArrangementPanel).rows.fill(action.cards)
+        self.refresh_table()
+
+    def action_advice(self) -> None:
+        """The coach's values of the person's choices now (barbu.coach.advise_view), best first."""
+        table = self.table
+        if self.summary is not None or not table.person_to_act:
+            self.notice = text("advice_own_turn")
+            self.refresh_table()
+            return
+        if self.hint_running:
+            return
+        self.hint_running = True
+        self.notice = text("advice_asking")
+        self.refresh_table()
+        self.run_worker(self._advice(table.view(), table.actions), group="hint", exclusive=True)
+
+    async def _advice(self, view: SeatView, stamp: int) -> None:
+        try:
+            out = await asyncio.to_thread(advise_view, view)
+        finally:
+            self.hint_running = False
+        if self.table.actions != stamp:
+            return
+        self.notice = advice_line(out)
         self.refresh_table()
 
     def action_save(self) -> None:

@@ -24,6 +24,7 @@ HELP = N_("""\
 
 F1 or ?  this help          F2 or o  score sheet
 F3 or i  hint (the strongest bot says what it would do)
+F4 or v  values (the coach's expected points of your best choices)
 Ctrl+S   save (a barbu-record/1 file and its .barbu-seed file)
 Ctrl+Q   quit (saves first when the game has a file)
 
