@@ -94,6 +94,7 @@ SOURCE_PACKAGES = {
     "arena": "cli",
     "cli": "cli",
     "usage": "cli",
+    "language": "cli",
 }
 """The layer of the doctests of each package of ``src/barbu``."""
 
