@@ -16,6 +16,7 @@ HTTP:
 - ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
   ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``GET /api/tables/{table}/review`` every deal's calls, tricks and settlement, once it is over;
 - ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
   is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
@@ -314,6 +315,13 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except ProtocolError as e:
             return _error(e)
         return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="barbu-{table_id}.json"'})
+
+    @app.get("/api/tables/{table_id}/review")
+    async def api_review(table_id: str) -> Any:
+        try:
+            return await service.review(table_id)
+        except ProtocolError as e:
+            return _error(e)
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:

@@ -43,7 +43,7 @@ from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
 from barbu.server.protocol import ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
-from barbu.view import seat_view
+from barbu.view import seat_view, summary_json
 
 CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
@@ -118,8 +118,9 @@ class LiveSeat:
     holder: str | None = None
     """The browser holding the seat (its cookie's hash), once one claimed it with the seat's key."""
 
-    def public(self, stand_in: bool) -> dict[str, Any]:
-        """What everyone may know about the seat."""
+    def public(self, stand_in: bool, takeover_in: float | None = None) -> dict[str, Any]:
+        """What everyone may know about the seat (``takeover_in``: seconds before a bot stands in
+        for a person who left, None when no bot is coming)."""
         return {
             "seat": self.index,
             "kind": self.kind,
@@ -128,6 +129,7 @@ class LiveSeat:
             "joined": self.joined or self.kind == "bot",
             "online": bool(self.connections) or self.kind == "bot",
             "bot_playing": stand_in,
+            "takeover_in": None if takeover_in is None else round(takeover_in, 1),
         }
 
 
@@ -237,6 +239,13 @@ class LiveTable:
             return False
         return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
 
+    def takeover_in(self, seat: LiveSeat) -> float | None:
+        """Seconds before a bot plays this person's seat (they left and have not come back), or None."""
+        if seat.kind != "human" or seat.connections or seat.away_since is None or self.game.is_over:
+            return None
+        left = self.service.settings.takeover_after - (time.monotonic() - seat.away_since)
+        return left if left > 0 else None
+
     def view_frame(self, kind: str, seat: int | None, seq: int) -> str:
         """A ``state`` or ``event`` frame: the seat's view and nothing else."""
         view = seat_view(self.game, seat).as_json()
@@ -249,7 +258,7 @@ class LiveTable:
             "table": self.id,
             "status": self.status,
             "variant": self.row.variant,
-            "seats": [s.public(self.stand_in(s)) for s in self.seats],
+            "seats": [s.public(self.stand_in(s), self.takeover_in(s)) for s in self.seats],
             "spectators": len(self.spectators),
         }
         if self.game.is_over:
@@ -778,6 +787,17 @@ class TableService:
             if not table.game.is_over:
                 raise ProtocolError("not_finished", "the record holds every hand, so it is given once the game is over")
             return game_to_record(table.game, table.players())
+
+    async def review(self, table_id: str) -> dict[str, Any]:
+        """Every finished deal with its calls, tricks, domino order and settlement pair by pair
+        (``summary_json(..., detail=True)``), for browsing the game once it is over: only what
+        the table showed as it was played, never an unplayed card."""
+        table = await self.get(table_id)
+        async with table.lock:
+            if not table.game.is_over:
+                raise ProtocolError("not_finished", "the game's review is given once the game is over")
+            view = seat_view(table.game, None)
+            return {"table": table.id, "deals": [summary_json(h, detail=True) for h in view.history]}
 
 
 __all__ = [

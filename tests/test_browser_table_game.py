@@ -1,0 +1,156 @@
+"""A whole game at the table in Chromium: the layout holds at every deal, in English and French.
+
+One person plays against three bots that move at once. A small player inside the page presses
+what a person would press (the first highlighted card, Pass or Call, the domino pass), so the
+test waits only for the deals; at each deal it checks, at 1280x720, 1920x1080 and 390x844, that
+the hand, the trick area and the acting seat are inside the viewport and the page does not
+scroll, and that the deal just played can be reviewed (its last trick, every hand face up and the
+settlement pair by pair). Halfway the page switches to French; the end screen follows.
+
+Screenshots go to ``$BARBU_SCREENSHOTS`` when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from barbu.server.client import ServerProcess
+
+SIZES = {"desktop": (1280, 720), "large": (1920, 1080), "phone": (390, 844)}
+SHOTS = os.environ.get("BARBU_SCREENSHOTS")
+
+AUTOPLAY = """(() => {
+  const pick = () => {
+    const s = window.barbu;
+    if (!s || !s.view || s.pending || s.seat === null || s.view.to_act !== s.seat || s.view.game_over) return;
+    const q = (sel) => document.querySelector(sel);
+    const phase = s.view.phase;
+    let b = null;
+    if (phase === "play") b = q("#hand button.card.legal") || q('[data-focus="domino-pass"]');
+    else if (phase === "call") b = q('[data-focus="call-send"]:not([disabled])') || q('[data-focus="call-pass"]');
+    else if (phase === "arrange") b = q('[data-focus="arrange-send"]:not([disabled])') || q("#hand button.card");
+    else b = q("#actions button:not([disabled])");
+    if (b) b.click();
+  };
+  setInterval(pick, 25);
+})();"""
+"""Presses, inside the page, what a person would press when it is their turn."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = f"sqlite:///{tmp_path_factory.mktemp('game') / 'barbu.db'}"
+    with ServerProcess(db, "--bot-delay", "0", "--tables-per-client", "100") as s:
+        yield s
+
+
+def inside(page: Page, selector: str) -> bool:
+    """Whether the element is wholly inside the viewport."""
+    return bool(
+        page.evaluate(
+            """(sel) => { const e = document.querySelector(sel); if (!e) return false;
+            const r = e.getBoundingClientRect();
+            return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; }""",
+            selector,
+        )
+    )
+
+
+def check_layout(page: Page, where: str) -> None:
+    """The table fits: no page scroll, the header, hand, trick area and acting seat on screen."""
+    page.wait_for_function("() => document.querySelector('#center') !== null")
+    sizes = page.evaluate(
+        "() => [document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]"
+    )
+    assert sizes[0] <= sizes[1] + 1 and sizes[2] <= sizes[3] + 1, f"{where}: the page scrolls {sizes}"
+    for sel in ("header.bar #info", "#center", "#me"):
+        assert inside(page, sel), f"{where}: {sel} is not inside the viewport"
+    if page.evaluate("window.barbu.view.to_act") is not None:
+        assert inside(page, ".seat.to-act"), f"{where}: the acting seat is off screen"
+    if page.evaluate("window.barbu.view.hand.length") > 0:
+        assert inside(page, "#hand"), f"{where}: the hand is off screen"
+
+
+def shoot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+def deal_of(page: Page) -> Any:
+    return page.evaluate("[window.barbu.view.deal, window.barbu.view.game_over, window.barbu.view.history.length]")
+
+
+def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: ServerProcess, browser: Browser) -> None:
+    made = httpx.post(
+        f"{server.http}/api/tables",
+        json={"variant": "classic", "seats": [{"kind": "human", "name": "Zoé"}] + [{"kind": "bot", "level": "random"}] * 3},
+        headers={"Origin": server.http},
+    )
+    assert made.status_code == 200, made.text
+    link = made.json()["seats"][0]["link"]
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(AUTOPLAY)
+    page.goto(server.http + link)
+    page.wait_for_function("() => window.barbu.view !== null && window.barbu.table !== null")
+    shoot(page, "en-desktop-deal1")
+    seen = 0
+    french = False
+    reviews = 0
+    while True:
+        page.wait_for_function(
+            f"() => window.barbu.view && (window.barbu.view.history.length > {seen} || window.barbu.view.game_over)",
+            timeout=60000,
+        )
+        deal, over, done = deal_of(page)
+        seen = done
+        for name, (w, h) in SIZES.items():
+            page.set_viewport_size({"width": w, "height": h})
+            check_layout(page, f"deal {deal} at {name}")
+        page.set_viewport_size({"width": 1280, "height": 720})
+        if over:
+            break
+        # the deal just played: its review, opened by itself, with the numbers of the core
+        review = page.evaluate("window.barbu.view.last_deal")
+        assert review["deal"] == done
+        if review["tricks"] and page.locator("#center .review-card").count():
+            reviews += 1
+            card = page.locator("#center .review-card").first
+            assert card.locator(".review-trick .slot").count() == len(review["tricks"][-1]["cards"])
+            assert card.locator(".hands-up .card").count() == sum(len(t["cards"]) for t in review["tricks"])
+            assert card.locator(".pairs li").count() == len(review["settlement"])
+        if done == 1 and SHOTS:
+            page.evaluate("window.barbu.autoplay = false")
+        if done == 14 and not french:  # the switch: the page reloads in French and resumes the table
+            page.select_option(".lang-switch", "fr")
+            page.wait_for_function("() => window.barbu && window.barbu.view !== null")
+            assert page.evaluate("document.documentElement.lang") == "fr"
+            french = True
+        if deal == 15 and SHOTS:
+            shoot(page, "fr-desktop-deal15")
+            page.set_viewport_size({"width": 390, "height": 844})
+            shoot(page, "fr-phone-deal15")
+            page.set_viewport_size({"width": 1280, "height": 720})
+    assert reviews >= 10
+    assert french and "Classement final" in page.inner_text("#center")
+    page.wait_for_function("() => window.barbu.gameReview && window.barbu.gameReview.length === 28")
+    assert page.locator("svg.curves polyline").count() == 4
+    assert page.locator(".swings li").count() == 3
+    page.click("#tab-game")
+    page.locator("#game-list button, .game-list button").nth(3).click()
+    assert "4" in page.inner_text("#center .review-card h2")
+    shoot(page, "fr-desktop-end")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shoot(page, "fr-phone-end")
+    assert errors == []
+    context.close()
