@@ -92,10 +92,14 @@ class Catalogue:
         return _fill(singular if n == 1 else plural, params)
 
     def as_json(self) -> dict[str, Any]:
-        """What the pages receive (``GET /api/i18n``): the language, the languages on offer
-        and every message (plural forms as lists)."""
+        """What the pages receive (``GET /api/i18n``): the language, the languages on offer,
+        the core's words keyed by the core's ids (:func:`core_words`) and every message
+        (plural forms as lists)."""
+        with speaking(self.lang):
+            words = core_words()
         return {
             "lang": self.lang,
+            "words": words,
             "languages": [{"code": c, "name": n} for c, n in LANGUAGES.items()],
             "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in self.messages.items() if v},
         }
@@ -247,6 +251,28 @@ def tally_words(table: Mapping[str, Mapping[str, Any]], tricks: int) -> dict[str
     return {key: {**entry, "label": tally_label(key, tricks)} for key, entry in table.items()}
 
 
+def core_words() -> dict[str, Any]:
+    """The core's words for cards and calls in the language of the moment, keyed by the core's
+    ids: suits by letter, ranks by letter, call words, the rows of an arrangement, poker hands.
+
+    >>> with speaking("fr"):
+    ...     words = core_words()
+    >>> words["suits"]["H"], words["ranks"]["Q"], words["calls"]["pass"], words["rows"]
+    ('cœur', 'dame', 'passe', ['arrière', 'milieu', 'avant'])
+    """
+    from barbu.actions import CALL_WORDS
+    from barbu.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUITS
+    from barbu.poker import CATEGORIES, ROWS
+
+    return {
+        "suits": {s: _p("suit", name) for s, name in zip(SUITS, SUIT_NAMES, strict=True)},
+        "ranks": {r: _p("rank", name) for r, name in zip(RANKS, RANK_NAMES, strict=True)},
+        "calls": {w: _p("call", w) for w in CALL_WORDS},
+        "rows": [_p("row", name) for name in ROWS],
+        "poker": [_p("poker", name) for name in CATEGORIES],
+    }
+
+
 def N_(msgid: str, /) -> str:
     """Mark ``msgid`` for the catalogues without translating it now (a table of texts
     translated where they are shown, with :func:`_`).
@@ -261,12 +287,13 @@ __all__ = [
     "COOKIE",
     "DEFAULT",
     "LANGUAGES",
-    "Catalogue",
     "N_",
+    "Catalogue",
     "_",
     "_n",
     "_p",
     "catalogue",
+    "core_words",
     "current",
     "from_environment",
     "negotiate",

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import copy
 import io
-from datetime import datetime, timezone
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -51,9 +51,12 @@ KEYWORDS = {
 OPTIONS = {"server/static/**.js": {"parse_template_string": "false"}}
 
 
-STAMP = datetime(2026, 1, 1, tzinfo=timezone.utc)
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 """The date written in the catalogues' headers: fixed, so that a catalogue changes only with its messages."""
-HEADER = "# Messages of barbu, the French compendium card game (docs/i18n.md).\n# This file is distributed under the same license as the barbu project."
+HEADER = (
+    "# Messages of barbu, the French compendium card game (docs/i18n.md).\n"
+    "# This file is distributed under the same license as the barbu project."
+)
 
 
 def template() -> Catalog:

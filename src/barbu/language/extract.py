@@ -81,7 +81,9 @@ def core_messages() -> list[tuple[str, str]]:
     >>> ("contract", "No king of hearts") in core_messages()
     True
     """
-    from barbu.cards import SUIT_NAMES
+    from barbu.actions import CALL_WORDS
+    from barbu.cards import RANK_NAMES, SUIT_NAMES
+    from barbu.poker import CATEGORIES, ROWS
     from barbu.rulesets import CHOICE_HELP, FLAG_HELP, RULE_SETS
     from barbu.tally_keys import TALLY_KEYS
 
@@ -97,6 +99,10 @@ def core_messages() -> list[tuple[str, str]]:
     out += [("flag", text) for text in FLAG_HELP.values()]
     out += [("flag", text) for text in CHOICE_HELP.values()]
     out += [("suit", name) for name in SUIT_NAMES]
+    out += [("rank", name) for name in RANK_NAMES]
+    out += [("call", word) for word in CALL_WORDS]
+    out += [("row", name) for name in ROWS]
+    out += [("poker", name) for name in CATEGORIES]
     return list(dict.fromkeys(out))
 
 

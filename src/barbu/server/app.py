@@ -10,6 +10,8 @@ HTTP:
   for a cookie: :mod:`barbu.server.credentials`);
 - ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels
   (``/api/bots/levels`` with each described), ``GET /api/errors`` the protocol's error codes;
+- ``GET /rules`` and ``GET /rules/{variant}`` the rules pages, from ``GET /api/rulebook`` (how to
+  play) and ``GET /api/rulebook/{variant}?players=N`` (:mod:`barbu.server.rulebook`);
 - ``GET /api/i18n`` the page's catalogue (``?lang=fr`` or the browser's language:
   :mod:`barbu.server.speaking`, docs/i18n.md);
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
@@ -52,6 +54,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_HELP, BOT_LEVELS
 from barbu.language import _, catalogue, supported
+from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.credentials import (
     add_credential_routes,
@@ -67,6 +70,7 @@ from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.origin import OriginGuard
 from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
+from barbu.server.rulebook import first_game, rulebook
 from barbu.server.sheets import add_sheet_routes
 from barbu.server.speaking import Speaking, request_language
 from barbu.server.tables import LiveTable, Settings, TableService
@@ -238,6 +242,25 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index() -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules_page(variant: str) -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
+    @app.get("/api/rulebook")
+    async def api_first_game() -> dict[str, Any]:
+        return first_game()
+
+    @app.get("/api/rulebook/{variant}")
+    async def api_rulebook(variant: str, players: int | None = None) -> Any:
+        if variant not in RULE_SETS:
+            message = _("unknown rule set {name}; rule sets are: {names}", name=variant, names=", ".join(RULE_SETS))
+            return JSONResponse({"error": {"code": "unknown_variant", "message": message}}, status_code=404)
+        return rulebook(variant, players)
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:

@@ -20,8 +20,8 @@ from typing import Any
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
 from barbu.game import Game
-from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.language import _p, tally_words
+from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
@@ -81,7 +81,9 @@ def rule_sets() -> list[dict[str, Any]]:
                 "contracts": [
                     {"id": c.id, "title": _p("contract", c.title)} for c in base.ruleset.all_contracts(base.players)
                 ],
-                "tally": {str(n): tally_words(tally_table(r.deck, r.cards_each), r.cards_each) for n, r in by_count.items()},
+                "tally": {
+                    str(n): tally_words(tally_table(r.deck, r.cards_each), r.cards_each) for n, r in by_count.items()
+                },
             }
         )
     return out

@@ -29,7 +29,11 @@ def request_language(headers: list[tuple[bytes, bytes]] | dict[str, str]) -> str
     >>> request_language({"cookie": "barbu_lang=fr", "accept-language": "en"})
     'fr'
     """
-    pairs = headers.items() if isinstance(headers, dict) else ((k.decode("latin-1"), v.decode("latin-1")) for k, v in headers)
+    pairs = (
+        headers.items()
+        if isinstance(headers, dict)
+        else ((k.decode("latin-1"), v.decode("latin-1")) for k, v in headers)
+    )
     found = {k.lower(): v for k, v in pairs}
     chosen = None
     if "cookie" in found:

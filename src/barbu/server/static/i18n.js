@@ -56,6 +56,13 @@ export const lang = CATALOGUE.lang;
 /** The languages on offer, each `{ code, name }` named in itself. */
 export const languages = CATALOGUE.languages;
 
+/**
+ * The core's words for cards and calls, keyed by the core's ids, in the page's language:
+ * `words.suits.H`, `words.ranks.Q`, `words.calls.maximum`, `words.rows[0]` (back, middle, front),
+ * `words.poker[i]` (poker hands, low to high).
+ */
+export const words = CATALOGUE.words || { suits: {}, ranks: {}, calls: {}, rows: [], poker: [] };
+
 function fill(text, params) {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
@@ -82,6 +89,7 @@ export function tn(singular, plural, n, params) {
 }
 
 const originals = new WeakMap();
+const originalAttrs = new WeakMap();
 
 /** Translate the elements of `root` marked `data-i18n` and the attributes named by `data-i18n-attrs`. */
 export function translatePage(root = document) {
@@ -90,10 +98,11 @@ export function translatePage(root = document) {
     node.textContent = t(originals.get(node));
   }
   for (const node of root.querySelectorAll("[data-i18n-attrs]")) {
+    if (!originalAttrs.has(node)) originalAttrs.set(node, {});
+    const kept = originalAttrs.get(node);
     for (const name of node.dataset.i18nAttrs.split(/\s+/).filter(Boolean)) {
-      const key = `i18n-${name}`;
-      if (!(key in node.dataset)) node.dataset[key] = node.getAttribute(name) || "";
-      if (node.dataset[key]) node.setAttribute(name, t(node.dataset[key]));
+      if (!(name in kept)) kept[name] = (node.getAttribute(name) || "").replace(/\s+/g, " ").trim();
+      if (kept[name]) node.setAttribute(name, t(kept[name]));
     }
   }
   document.documentElement.lang = lang;
