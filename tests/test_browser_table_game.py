@@ -29,7 +29,7 @@ SHOTS = os.environ.get("BARBU_SCREENSHOTS")
 AUTOPLAY = """(() => {
   const pick = () => {
     const s = window.barbu;
-    if (!s || !s.view || s.pending || s.seat === null || s.view.to_act !== s.seat || s.view.game_over) return;
+    if (!s || !s.view || s.autoplay === false || s.pending || s.seat === null || s.view.to_act !== s.seat || s.view.game_over) return;
     const q = (sel) => document.querySelector(sel);
     const phase = s.view.phase;
     let b = null;
@@ -51,31 +51,29 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield s
 
 
-def inside(page: Page, selector: str) -> bool:
-    """Whether the element is wholly inside the viewport."""
-    return bool(
-        page.evaluate(
-            """(sel) => { const e = document.querySelector(sel); if (!e) return false;
-            const r = e.getBoundingClientRect();
-            return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; }""",
-            selector,
-        )
-    )
+LAYOUT = """() => {
+  const out = [];
+  const d = document.documentElement;
+  if (d.scrollHeight > innerHeight + 1 || d.scrollWidth > innerWidth + 1) out.push(`page scrolls ${d.scrollWidth}x${d.scrollHeight}`);
+  const inside = (sel) => {
+    const e = document.querySelector(sel);
+    if (!e) return false;
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5;
+  };
+  const v = window.barbu.view;
+  const want = ["header.bar #info", "#center", "#me"];
+  if (v.to_act !== null) want.push(".seat.to-act");
+  if (v.hand.length) want.push("#hand");
+  for (const sel of want) if (!inside(sel)) out.push(`${sel} off screen`);
+  return out;
+}"""
+"""What does not fit: the page scrolls, or the header, trick area, own seat, hand or acting seat is off screen."""
 
 
 def check_layout(page: Page, where: str) -> None:
-    """The table fits: no page scroll, the header, hand, trick area and acting seat on screen."""
-    page.wait_for_function("() => document.querySelector('#center') !== null")
-    sizes = page.evaluate(
-        "() => [document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]"
-    )
-    assert sizes[0] <= sizes[1] + 1 and sizes[2] <= sizes[3] + 1, f"{where}: the page scrolls {sizes}"
-    for sel in ("header.bar #info", "#center", "#me"):
-        assert inside(page, sel), f"{where}: {sel} is not inside the viewport"
-    if page.evaluate("window.barbu.view.to_act") is not None:
-        assert inside(page, ".seat.to-act"), f"{where}: the acting seat is off screen"
-    if page.evaluate("window.barbu.view.hand.length") > 0:
-        assert inside(page, "#hand"), f"{where}: the hand is off screen"
+    problems = page.evaluate(LAYOUT)
+    assert not problems, f"{where}: {problems}"
 
 
 def shoot(page: Page, name: str) -> None:
@@ -86,6 +84,14 @@ def shoot(page: Page, name: str) -> None:
 
 def deal_of(page: Page) -> Any:
     return page.evaluate("[window.barbu.view.deal, window.barbu.view.game_over, window.barbu.view.history.length]")
+
+
+def wait_quiet(page: Page) -> None:
+    """Until the bots have nothing left to do: the person is to act (or the game is over)."""
+    page.wait_for_function(
+        "() => { const s = window.barbu; const v = s.view; return v && !s.pending && (v.game_over || v.to_act === s.seat); }",
+        timeout=30000,
+    )
 
 
 def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: ServerProcess, browser: Browser) -> None:
@@ -102,16 +108,18 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.add_init_script(AUTOPLAY)
     page.goto(server.http + link)
-    page.wait_for_function("() => window.barbu.view !== null && window.barbu.table !== null")
+    page.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.table !== null")
     shoot(page, "en-desktop-deal1")
     seen = 0
     french = False
     reviews = 0
     while True:
         page.wait_for_function(
-            f"() => window.barbu.view && (window.barbu.view.history.length > {seen} || window.barbu.view.game_over)",
+            f"() => window.barbu && window.barbu.view && (window.barbu.view.history.length > {seen} || window.barbu.view.game_over)",
             timeout=60000,
         )
+        page.evaluate("window.barbu.autoplay = false")  # the deal waits while it is looked at
+        wait_quiet(page)
         deal, over, done = deal_of(page)
         seen = done
         for name, (w, h) in SIZES.items():
@@ -129,18 +137,18 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
             assert card.locator(".review-trick .slot").count() == len(review["tricks"][-1]["cards"])
             assert card.locator(".hands-up .card").count() == sum(len(t["cards"]) for t in review["tricks"])
             assert card.locator(".pairs li").count() == len(review["settlement"])
-        if done == 1 and SHOTS:
-            page.evaluate("window.barbu.autoplay = false")
         if done == 14 and not french:  # the switch: the page reloads in French and resumes the table
             page.select_option(".lang-switch", "fr")
-            page.wait_for_function("() => window.barbu && window.barbu.view !== null")
-            assert page.evaluate("document.documentElement.lang") == "fr"
+            page.wait_for_function(
+                "() => document.documentElement.lang === 'fr' && window.barbu && window.barbu.view !== null", timeout=30000
+            )
             french = True
         if deal == 15 and SHOTS:
             shoot(page, "fr-desktop-deal15")
             page.set_viewport_size({"width": 390, "height": 844})
             shoot(page, "fr-phone-deal15")
             page.set_viewport_size({"width": 1280, "height": 720})
+        page.evaluate("window.barbu.autoplay = true")
     assert reviews >= 10
     assert french and "Classement final" in page.inner_text("#center")
     page.wait_for_function("() => window.barbu.gameReview && window.barbu.gameReview.length === 28")

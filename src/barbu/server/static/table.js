@@ -4,7 +4,7 @@
 // cards and calls it offers are the ones in the view.
 import { SUITS, backEl, cardEl, contractName, isRed, loadContractTitles, rankText, sortHand } from "./cards.js";
 import { el } from "./dom.js";
-import { setUpPage, t, tn, tp } from "./i18n.js";
+import { setUpPage, t, tn, words } from "./i18n.js";
 
 setUpPage();
 
@@ -350,14 +350,12 @@ function renderInfo(v) {
   const parts = [el("span", {}, t("Deal {n} / {total}", { n: Math.min(v.deal, v.deals_total), total: v.deals_total }))];
   if (v.declarer !== null && !v.game_over) parts.push(el("span", {}, t("Declarer: {name}", { name: nameOf(v.declarer) })));
   if (v.contract && !v.game_over) parts.push(el("span", {}, el("strong", {}, title(v.contract))));
-  if (v.trump && !v.game_over) parts.push(el("span", {}, t("Trumps:"), " ", el("span", { class: `trump-suit${isRed("x" + v.trump) ? " red" : ""}`, "aria-label": tp("suit", SUIT_WORDS[v.trump]) }, SUITS[v.trump])));
+  if (v.trump && !v.game_over) parts.push(el("span", {}, t("Trumps:"), " ", el("span", { class: `trump-suit${isRed("x" + v.trump) ? " red" : ""}`, "aria-label": words.suits[v.trump] || v.trump }, SUITS[v.trump])));
   if (v.rank && !v.game_over) parts.push(el("span", {}, t("Domino from {rank}", { rank: rankText(v.rank) })));
   if (v.game_over) parts.push(el("span", {}, el("strong", {}, t("Game over"))));
   $("info").replaceChildren(...parts);
   document.title = v.game_over ? t("Barbu — game over") : t("Barbu — deal {n}", { n: v.deal });
 }
-
-const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
 function seatFacts(v, seat) {
   const facts = [];
@@ -519,7 +517,7 @@ function dealReview(h, { closable = true } = {}) {
   if (h.calls && h.calls.length) box.appendChild(el("details", {}, el("summary", {}, t("Calls")), el("ul", { class: "calls" }, h.calls.map((k) => el("li", {}, callText(k))))));
   const pairs = pairLines(h);
   if (pairs.length) box.appendChild(el("div", {}, el("h3", {}, t("Doubles, pair by pair")), el("ul", { class: "pairs" }, pairs)));
-  if (closable) box.appendChild(button(t("Continue"), () => closeReview(), { focus: "review-close" }));
+  if (closable) box.appendChild(button(t("Continue"), () => closeReview(), { focus: "review-close", always: true }));
   return box;
 }
 
@@ -569,7 +567,7 @@ function renderCenter(v) {
   }
   const last = v.last_deal;
   if (last && !state.review && (v.phase === "contract" || v.phase === "trump" || v.phase === "rank" || v.phase === "call") && !v.game_over) {
-    c.appendChild(el("p", { class: "prompt small" }, button(t("Review deal {n}", { n: last.deal }), () => openReview(last), { focus: "review-open" })));
+    c.appendChild(el("p", { class: "prompt small" }, button(t("Review deal {n}", { n: last.deal }), () => openReview(last), { focus: "review-open", always: true })));
   }
 }
 
@@ -580,9 +578,9 @@ function openReview(h) {
   if (first) first.scrollIntoView({ block: "nearest" });
 }
 
-function button(label, onClick, { focus, disabled = false, className = "", title: hint = null } = {}) {
+function button(label, onClick, { focus, disabled = false, className = "", title: hint = null, always = false } = {}) {
   const b = el("button", { type: "button", class: className || null, title: hint, data: focus ? { focus } : {} }, label);
-  b.disabled = disabled || !!state.pending;
+  b.disabled = disabled || (!always && !!state.pending); // an action waits for its answer; looking back never does
   b.addEventListener("click", onClick);
   return b;
 }
@@ -593,13 +591,10 @@ function callKey(double, redouble) {
   return `${sorted(double)}|${sorted(redouble)}`;
 }
 
-// The spoken calls of RULES.md §2.6 as words on buttons (the server says which are legal now).
-const CALL_WORDS = {
-  pass: () => t("Pass"),
-  maximum: () => t("Maximum"),
-  table: () => t("Table"),
-  flanks: () => t("Flanks"),
-  family: () => t("Family"),
+// The spoken calls of RULES.md §2.6 as words on buttons, in the core's words (the server says which are legal now).
+const callWord = (w) => {
+  const text = words.calls[w] || w;
+  return text.charAt(0).toUpperCase() + text.slice(1);
 };
 
 // The calls the view offers, each as the server wrote it: a pass {type: "call"}, a spoken word
@@ -645,7 +640,7 @@ function renderCalls(box, v) {
   const row = el("div", { class: "actions" });
   if (lists.length) row.appendChild(send);
   if (passing) row.appendChild(button(t("Pass"), () => act(passing), { focus: "call-pass" }));
-  for (const a of spoken) row.appendChild(button(CALL_WORDS[a.call] ? CALL_WORDS[a.call]() : a.call, () => act(a), { focus: `word-${a.call}` }));
+  for (const a of spoken) row.appendChild(button(callWord(a.call), () => act(a), { focus: `word-${a.call}` }));
   grid.appendChild(row);
   box.appendChild(grid);
   sync();
@@ -657,7 +652,7 @@ function renderArrange(box, v) {
     state.arranging = [[], [], []];
   }
   const sizes = [5, 5, 3];
-  const labels = [t("Back (5)"), t("Middle (5)"), t("Front (3)")];
+  const labels = [0, 1, 2].map((i) => t("{row} ({n})", { row: words.rows[i] || String(i + 1), n: [5, 5, 3][i] }));
   const rows = el("div", { class: "arrange-rows" });
   state.arranging.forEach((cards, i) => {
     const row = el("div", { class: "row" }, el("span", { class: "label" }, labels[i]));
@@ -692,7 +687,7 @@ function renderActions(v) {
   if (v.phase === "contract") {
     for (const a of offered("declare")) box.appendChild(button(title(a.contract), () => act(a), { focus: `contract-${a.contract}` }));
   } else if (v.phase === "trump") {
-    for (const a of offered("trump")) box.appendChild(button(`${SUITS[a.suit]} ${tp("suit", SUIT_WORDS[a.suit])}`, () => act(a), { focus: `trump-${a.suit}`, className: isRed("x" + a.suit) ? "suit-red" : "" }));
+    for (const a of offered("trump")) box.appendChild(button(`${SUITS[a.suit]} ${words.suits[a.suit] || a.suit}`, () => act(a), { focus: `trump-${a.suit}`, className: isRed("x" + a.suit) ? "suit-red" : "" }));
   } else if (v.phase === "rank") {
     for (const a of offered("rank")) box.appendChild(button(rankText(a.rank), () => act(a), { focus: `rank-${a.rank}` }));
   } else if (v.phase === "call") {
@@ -825,7 +820,7 @@ function renderDealLog(v) {
   }
   if (v.domino_rows && v.plays.length) parts.push(el("h3", {}, t("Plays")), el("p", {}, v.plays.map(([s, c]) => `${nameOf(s)} ${c === "pass" ? t("passes") : cardText(c)}`).join(" · ")));
   if (parts.length === 1) parts.push(el("p", { class: "muted" }, t("Nothing played yet in this deal.")));
-  if (v.last_deal) parts.push(button(t("Review deal {n}", { n: v.last_deal.deal }), () => openReview(v.last_deal), { focus: "review-last" }));
+  if (v.last_deal) parts.push(button(t("Review deal {n}", { n: v.last_deal.deal }), () => openReview(v.last_deal), { focus: "review-last", always: true }));
   box.replaceChildren(...parts);
 }
 
@@ -838,7 +833,7 @@ function renderGameLog(v) {
   for (const h of v.history) {
     const full = deals.find((d) => d.deal === h.deal) || (v.last_deal && v.last_deal.deal === h.deal ? v.last_deal : null);
     const label = t("Deal {n}: {contract} by {name}", { n: h.deal, contract: title(h.contract), name: nameOf(h.declarer) });
-    list.appendChild(el("li", {}, full ? button(label, () => openReview(full), { focus: `deal-${h.deal}` }) : label));
+    list.appendChild(el("li", {}, full ? button(label, () => openReview(full), { focus: `deal-${h.deal}`, always: true }) : label));
   }
   parts.push(list);
   box.replaceChildren(...parts);
@@ -875,7 +870,7 @@ function renderResult(v) {
     swings(v),
     el("p", { class: "form-row" },
       el("a", { class: "primary", id: "download", href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: `barbu-${tableId}.json` }, t("Download the game (barbu-record/1)")),
-      button(t("Browse every deal"), () => openPanel("game"), { focus: "browse", className: "secondary" }),
+      button(t("Browse every deal"), () => openPanel("game"), { focus: "browse", className: "secondary", always: true }),
       el("a", { class: "secondary", href: "/" }, t("Back to the lobby")),
     ),
   );
@@ -942,7 +937,8 @@ function swings(v) {
       {},
       ranked.map((h) => {
         const top = h.final.reduce((best, x, s) => (Math.abs(x) > Math.abs(h.final[best]) ? s : best), 0);
-        return el("li", {}, t("Deal {n}, {contract}: {name} {points}", { n: h.deal, contract: title(h.contract), name: nameOf(top), points: h.final[top] > 0 ? `+${h.final[top]}` : h.final[top] }));
+        const points = h.final[top] > 0 ? "+".concat(h.final[top]) : String(h.final[top]);
+        return el("li", {}, t("Deal {n}, {contract}: {name} {points}", { n: h.deal, contract: title(h.contract), name: nameOf(top), points }));
       }),
     ),
   );
@@ -999,8 +995,7 @@ function renderInvite() {
     const input = el("input", { readonly: true, "aria-label": t("Invitation link of seat {n}", { n: s.seat }) });
     input.value = new URL(s.link, location.href).href;
     input.addEventListener("focus", () => input.select());
-    const copy = button(t("Copy"), () => copyText(input), { focus: `copy-${s.seat}`, className: "secondary" });
-    copy.disabled = false;
+    const copy = button(t("Copy"), () => copyText(input), { focus: `copy-${s.seat}`, className: "secondary", always: true });
     list.appendChild(el("div", { class: "invite-row" }, el("label", {}, t("Seat {n}", { n: s.seat }), " ", input), copy));
   }
   box.classList.remove("hidden");
