@@ -162,3 +162,39 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
     shoot(page, "fr-phone-end")
     assert errors == []
     context.close()
+
+
+def test_an_illegal_card_is_answered_with_the_rule_and_a_second_tab_takes_the_seat_over(
+    server: ServerProcess, browser: Browser
+) -> None:
+    made = httpx.post(
+        f"{server.http}/api/tables",
+        json={"variant": "classic", "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3},
+        headers={"Origin": server.http},
+    ).json()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    first = context.new_page()
+    first.add_init_script(AUTOPLAY)
+    first.goto(server.http + made["seats"][0]["link"])
+    # play on until a card of the hand is not playable (a suit to follow)
+    first.wait_for_function(
+        """() => { const s = window.barbu; const v = s && s.view;
+        if (!v || v.to_act !== s.seat || s.pending || v.phase !== "play" || !v.current_trick) return false;
+        if (document.querySelector("#hand button.card.dim")) { s.autoplay = false; return true; }
+        return false; }""",
+        timeout=60000,
+    )
+    first.locator("#hand button.card.dim").first.click()
+    first.wait_for_selector("#toast:not(.hidden)")
+    assert "not legal" in first.inner_text("#toast")  # the core's reason, not the page's
+    assert first.evaluate("window.barbu.pending") is None
+    first.keyboard.press("l")  # the last trick on demand (of this deal, or of the last one)
+    assert first.locator("#center .last-shown").count() == 1
+    first.keyboard.press("Escape")
+    assert first.locator("#center .last-shown").count() == 0
+    second = context.new_page()  # the same browser: its cookie holds the seat
+    second.goto(f"{server.http}/t/{made['table']}#seat=0")
+    second.wait_for_function("() => window.barbu && window.barbu.seat === 0")
+    first.wait_for_function("() => window.barbu.seat === null")
+    assert "elsewhere" in first.inner_text("#conn-text")
+    context.close()

@@ -437,6 +437,20 @@ class LiveTable:
                 sub.seat = None
                 self.spectators.add(sub)
             else:
+                # One connection plays a seat: an earlier one (another tab of this browser) is
+                # told and let go, so two pages never act for the same seat.
+                for c in list(seat.connections):
+                    c.send(
+                        encode(
+                            ProtocolError(
+                                "taken_over",
+                                f"seat {seat.index} is now played from another tab or window of this browser",
+                            ).frame()
+                        )
+                    )
+                    c.close("seat opened elsewhere")
+                    seat.connections.discard(c)
+                    c.seat = None
                 sub.seat = seat.index
                 seat.connections.add(sub)
                 seat.away_since = None

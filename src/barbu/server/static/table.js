@@ -179,7 +179,7 @@ function handle(f) {
         state.seat = null;
         wanted = null;
         setAddress(null);
-        setConn(t("seat taken over in another browser"), false);
+        setConn(t("seat taken over elsewhere"), false);
       } else if (f.code === "bad_credential" && wanted !== null && state.seat === null) {
         wanted = null; // this browser does not hold the seat: watch instead
         setAddress(null);
