@@ -110,6 +110,9 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
     page.goto(server.http + link)
     page.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.table !== null")
     shoot(page, "en-desktop-deal1")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shoot(page, "en-phone-deal1")
+    page.set_viewport_size({"width": 1280, "height": 720})
     seen = 0
     french = False
     reviews = 0
@@ -137,6 +140,12 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
             assert card.locator(".review-trick .slot").count() == len(review["tricks"][-1]["cards"])
             assert card.locator(".hands-up .card").count() == sum(len(t["cards"]) for t in review["tricks"])
             assert card.locator(".pairs li").count() == len(review["settlement"])
+            if SHOTS and done in (1, 16):
+                lang = "fr" if french else "en"
+                shoot(page, f"{lang}-desktop-end-of-deal{done}")
+                page.set_viewport_size({"width": 390, "height": 844})
+                shoot(page, f"{lang}-phone-end-of-deal{done}")
+                page.set_viewport_size({"width": 1280, "height": 720})
         if done == 14 and not french:  # the switch: the page reloads in French and resumes the table
             page.select_option(".lang-switch", "fr")
             page.wait_for_function(

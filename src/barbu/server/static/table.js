@@ -298,7 +298,7 @@ function render() {
   if (!v) return;
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus || document.activeElement.dataset.card : null;
   noticeChanges(v);
-  $("felt").className = `felt n${v.players}`;
+  $("felt").className = `felt n${v.players}${v.game_over ? " over" : ""}`;
   renderInfo(v);
   renderSeats(v);
   renderCenter(v);
