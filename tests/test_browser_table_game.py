@@ -206,4 +206,9 @@ def test_an_illegal_card_is_answered_with_the_rule_and_a_second_tab_takes_the_se
     second.wait_for_function("() => window.barbu && window.barbu.seat === 0")
     first.wait_for_function("() => window.barbu.seat === null")
     assert "elsewhere" in first.inner_text("#conn-text")
+    # the lobby's "my games" brings this browser back to its own seat
+    first.goto(server.http + "/")
+    first.wait_for_selector("#my-games li a")
+    first.click(f"#my-games a[href='/t/{made['table']}#seat=0']")
+    first.wait_for_function("() => window.barbu && window.barbu.seat === 0")
     context.close()

@@ -276,13 +276,17 @@ def test_reconnect_with_the_last_seq_gets_exactly_what_was_missed(server: Server
         events = [await back.until("event") for _ in range(played)]
         assert [e["seq"] for e in events] == list(range(seen + 1, seen + played + 1))
         assert played == 3
-        fresh = await SeatClient(server.ws).connect()
-        await fresh.hello(table, keys[idx])
-        assert fresh.view == events[-1]["view"]
         # sync asks again for what came after a number
         await back.send({"type": "sync", "last_seq": seen})
         again = [await back.until("event") for _ in range(played)]
         assert [e["view"] for e in again] == [e["view"] for e in events]
+        # a new connection of the seat sees the same view, and the seat's earlier one is let go
+        fresh = await SeatClient(server.ws).connect()
+        await fresh.hello(table, keys[idx])
+        assert fresh.view == events[-1]["view"]
+        told = await back.until("error")
+        assert told["code"] == "taken_over"
+        back = fresh
         # too far behind: the current state, once, instead of a long list of events
         while (back.seq or 0) <= CATCH_UP_LIMIT:
             await step([*others, back])

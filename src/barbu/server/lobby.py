@@ -164,6 +164,30 @@ async def list_tables(service: TableService, status: str, limit: int = 50) -> li
     return out
 
 
+async def my_tables(service: TableService, holder: str | None) -> list[dict[str, Any]]:
+    """The tables of this browser (``holder``, its cookie's hash): the seat it holds in each, with
+    the address that brings it back to that seat, and whether it created the table (it may then
+    delete it while the game is not over, :mod:`barbu.server.owners`). No cookie: none."""
+    if holder is None:
+        return []
+    try:
+        found = await asyncio.to_thread(service.store.tables_of_browser, holder)
+    except StoreError as e:
+        raise ProtocolError("storage", str(e)) from None
+    return [
+        {
+            "id": t.id,
+            "variant": t.variant,
+            "status": t.status,
+            "created": t.created,
+            "seat": seat,
+            "owner": owner,
+            "link": f"/t/{t.id}" + ("" if seat is None else f"#seat={seat}"),
+        }
+        for t, seat, owner in found
+    ]
+
+
 def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatRow]]:
     """Check the lobby's table settings: a rule set, its options, and one entry per seat."""
     if not isinstance(spec, Mapping):
