@@ -29,7 +29,8 @@ SHOTS = os.environ.get("BARBU_SCREENSHOTS")
 AUTOPLAY = """(() => {
   const pick = () => {
     const s = window.barbu;
-    if (!s || !s.view || s.autoplay === false || s.pending || s.seat === null || s.view.to_act !== s.seat || s.view.game_over) return;
+    if (!s || !s.view || s.autoplay === false || s.pending || s.seat === null) return;
+    if (s.view.to_act !== s.seat || s.view.game_over) return;
     const q = (sel) => document.querySelector(sel);
     const phase = s.view.phase;
     let b = null;
@@ -54,7 +55,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 LAYOUT = """() => {
   const out = [];
   const d = document.documentElement;
-  if (d.scrollHeight > innerHeight + 1 || d.scrollWidth > innerWidth + 1) out.push(`page scrolls ${d.scrollWidth}x${d.scrollHeight}`);
+  if (d.scrollHeight > innerHeight + 1 || d.scrollWidth > innerWidth + 1) {
+    out.push(`page scrolls ${d.scrollWidth}x${d.scrollHeight}`);
+  }
   const inside = (sel) => {
     const e = document.querySelector(sel);
     if (!e) return false;
@@ -89,7 +92,8 @@ def deal_of(page: Page) -> Any:
 def wait_quiet(page: Page) -> None:
     """Until the bots have nothing left to do: the person is to act (or the game is over)."""
     page.wait_for_function(
-        "() => { const s = window.barbu; const v = s.view; return v && !s.pending && (v.game_over || v.to_act === s.seat); }",
+        """() => { const s = window.barbu; const v = s.view;
+        return v && !s.pending && (v.game_over || v.to_act === s.seat); }""",
         timeout=30000,
     )
 
@@ -97,7 +101,10 @@ def wait_quiet(page: Page) -> None:
 def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: ServerProcess, browser: Browser) -> None:
     made = httpx.post(
         f"{server.http}/api/tables",
-        json={"variant": "classic", "seats": [{"kind": "human", "name": "Zoé"}] + [{"kind": "bot", "level": "random"}] * 3},
+        json={
+            "variant": "classic",
+            "seats": [{"kind": "human", "name": "Zoé"}] + [{"kind": "bot", "level": "random"}] * 3,
+        },
         headers={"Origin": server.http},
     )
     assert made.status_code == 200, made.text
@@ -118,7 +125,8 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
     reviews = 0
     while True:
         page.wait_for_function(
-            f"() => window.barbu && window.barbu.view && (window.barbu.view.history.length > {seen} || window.barbu.view.game_over)",
+            f"""() => window.barbu && window.barbu.view
+            && (window.barbu.view.history.length > {seen} || window.barbu.view.game_over)""",
             timeout=60000,
         )
         page.evaluate("window.barbu.autoplay = false")  # the deal waits while it is looked at
@@ -149,7 +157,8 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
         if done == 14 and not french:  # the switch: the page reloads in French and resumes the table
             page.select_option(".lang-switch", "fr")
             page.wait_for_function(
-                "() => document.documentElement.lang === 'fr' && window.barbu && window.barbu.view !== null", timeout=30000
+                "() => document.documentElement.lang === 'fr' && window.barbu && window.barbu.view !== null",
+                timeout=30000,
             )
             french = True
         if deal == 15 and SHOTS:

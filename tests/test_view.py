@@ -38,7 +38,7 @@ def public_cards(game: Game) -> set[int]:
     """Cards everybody has seen in the deal shown and the last finished deal (its review):
     played cards, and every arrangement once all have set (chinese poker)."""
     seen: set[int] = set()
-    shown = [game.current or game.deals[-1]] + [d for d in game.deals if d.finished][-1:]
+    shown = [game.current or game.deals[-1], *[d for d in game.deals if d.finished][-1:]]
     for deal in shown:
         seen |= {c for c in deal.plays if c is not None}
         if deal.contract is not None and deal.contract.play == "arrange" and deal.finished:

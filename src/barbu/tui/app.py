@@ -38,9 +38,9 @@ from barbu.tui.domino import DominoLayout
 from barbu.tui.hand import Hand, sorted_hand
 from barbu.tui.intents import Intent
 from barbu.tui.message_line import action_words, in_words, message_lines
+from barbu.tui.review import ReviewScreen, last_trick_lines, review_lines
 from barbu.tui.save_dialog import HelpScreen, QuitDialog, SaveDialog
 from barbu.tui.saved_game import SaveError, save_table, seed_path
-from barbu.tui.review import ReviewScreen, last_trick_lines, review_lines
 from barbu.tui.score_sheet import ScoreSheet
 from barbu.tui.scoreboard import Scoreboard
 from barbu.tui.setup import GameChoice, SetupScreen

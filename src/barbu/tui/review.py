@@ -79,7 +79,11 @@ def pair_line(pair: tuple[int, int, int, int], raw: Sequence[int], names: Sequen
 def finished_lines(deal: DealSummary, names: Sequence[str], variant: str = "classic") -> list[Text]:
     """The review of a finished deal, line by line."""
     title = rules(variant).contract(deal.contract).title
-    out = [Text(_("Deal {n}: {contract} by {name}", n=deal.number, contract=title, name=names[deal.declarer]), style="bold")]
+    out = [
+        Text(
+            _("Deal {n}: {contract} by {name}", n=deal.number, contract=title, name=names[deal.declarer]), style="bold"
+        )
+    ]
     if not deal.played:
         out.append(Text(_("Nobody doubled: the deal was not played and its points were divided.")))
     if deal.tricks:
@@ -95,9 +99,9 @@ def finished_lines(deal: DealSummary, names: Sequence[str], variant: str = "clas
         for s, c in zip(t.seats, t.cards, strict=True):
             hands[s].append(c)
     if not deal.tricks and not deal.arrangements:
-        for s, c in deal.plays:
-            if c is not None:
-                hands[s].append(c)
+        for s, played in deal.plays:
+            if played is not None:
+                hands[s].append(played)
     if any(hands):
         out.append(Text(_("Every seat's rows") if deal.arrangements else _("The hands, face up")))
         for s, cards in enumerate(hands):

@@ -47,9 +47,7 @@ def doubling_marks(deal: DealSummary, names: Sequence[str]) -> str:
     >>> doubling_marks(deal, ["You", "West", "North", "East"])
     'West>You x2, North>You'
     """
-    return ", ".join(
-        f"{names[a][:6]}>{names[b][:6]}" + (f" x{m}" if m > 1 else "") for a, b, m in deal.pairs
-    )
+    return ", ".join(f"{names[a][:6]}>{names[b][:6]}" + (f" x{m}" if m > 1 else "") for a, b, m in deal.pairs)
 
 
 def sheet_rows(history: Sequence[DealSummary], rules: Rules, names: Sequence[str]) -> list[list[str]]:

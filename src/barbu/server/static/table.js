@@ -736,8 +736,7 @@ function renderHand(v) {
         render();
       });
     } else if (playing && plays.size) {
-      // Not playable: the server answers with the rule broken, in the core's words.
-      node.setAttribute("aria-disabled", "true");
+      // Not playable: pressing it asks the server, which answers with the rule broken, in the core's words.
       node.setAttribute("aria-label", t("{card}, not playable now", { card: node.getAttribute("aria-label") }));
       node.addEventListener("click", () => {
         if (state.pending) return;
