@@ -33,6 +33,9 @@ SAME_IN_FRENCH = {
     "total",
     "six",
     "Barbu — {title}",
+    "total {n}",
+    "{name} ×{m}",
+    "{row} ({n})",
 }
 """Messages whose French is the English word (names, and words French shares)."""
 
