@@ -134,16 +134,16 @@ def test_people_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any, 
                 await watcher.recv(timeout=30)
 
         await asyncio.gather(watch(), *(play_seat(c, random.Random(i)) for i, c in enumerate(seats)))
-        # every view merged from patches is the view a fresh connection gets
+        assert sum("patch" in f for f in seats[0].frames) > 100
+        # a finished game refuses every action, and the refusal changes nothing
+        ref = await seats[0].act({"type": "play", "card": "2C"})
+        assert (await seats[0].answer(ref))["code"] == "game_over"
+        # every view merged from patches is the view a fresh connection gets (which then plays the seat)
         for c, k in zip(seats, keys, strict=True):
             fresh = await SeatClient(server.ws).connect()
             await fresh.hello(table, k)
             assert fresh.view == c.view and fresh.seq == c.seq
             await fresh.close()
-        assert sum("patch" in f for f in seats[0].frames) > 100
-        # a finished game refuses every action, and the refusal changes nothing
-        ref = await seats[0].act({"type": "play", "card": "2C"})
-        assert (await seats[0].answer(ref))["code"] == "game_over"
         for c in [*seats, watcher]:
             await c.close()
         return seats, watcher
