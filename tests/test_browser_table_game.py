@@ -178,6 +178,14 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
     shoot(page, "fr-desktop-end")
     page.set_viewport_size({"width": 390, "height": 844})
     shoot(page, "fr-phone-end")
+    # a rematch: the same rule set and seats at a new table, this browser already at its seat
+    page.set_viewport_size({"width": 1280, "height": 720})
+    old = page.evaluate("location.pathname")
+    page.click("[data-focus='rematch']")
+    page.wait_for_function(
+        f"() => location.pathname !== '{old}' && window.barbu && window.barbu.seat === 0 && window.barbu.view !== null"
+    )
+    assert page.evaluate("window.barbu.view.deal") == 1
     assert errors == []
     context.close()
 

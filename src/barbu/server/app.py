@@ -16,6 +16,7 @@ HTTP:
   :mod:`barbu.server.speaking`, docs/i18n.md);
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
   ``GET /api/my-tables`` this browser's tables (its seats, the ones it created);
+  ``POST /api/tables/{table}/rematch`` a finished table's player starts the same table again;
 - ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
   ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
@@ -67,7 +68,7 @@ from barbu.server.credentials import (
 from barbu.server.headers import SecurityHeaders
 from barbu.server.heap import set_aside_startup_objects
 from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
-from barbu.server.lobby import create_table, list_tables, my_tables, rule_sets
+from barbu.server.lobby import create_table, list_tables, my_tables, rematch, rule_sets
 from barbu.server.origin import OriginGuard
 from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
@@ -294,6 +295,14 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             return _error(ProtocolError("bad_request", "status must be open, playing or finished"))
         try:
             return await list_tables(service, status, max(1, min(limit, 200)))
+        except ProtocolError as e:
+            return _error(e)
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def api_rematch(table_id: str, request: Request) -> Any:
+        client = request.client.host if request.client else "unknown"
+        try:
+            return await rematch(service, table_id, client, browser_holder(dict(request.cookies)))
         except ProtocolError as e:
             return _error(e)
 

@@ -315,6 +315,12 @@ class LiveTable:
             out.append((None, self.spectators))
         return out
 
+    def tell(self, frame: Mapping[str, Any]) -> None:
+        """Send everyone at the table a public frame (no cards: a rematch's table id)."""
+        text = encode(dict(frame))
+        for c in self.subscribers():
+            c.send(text)
+
     def broadcast_table(self) -> None:
         """Send everyone the table frame."""
         text = self.table_frame()

@@ -167,6 +167,10 @@ function handle(f) {
       tickCountdown();
       render();
       break;
+    case "rematch":
+      state.rematch = f.table; // the same seats at a new table: this browser's seat there is already its own
+      render();
+      break;
     case "ack":
       if (state.pending && state.pending.id === f.id) state.pending = null;
       render();
@@ -870,11 +874,23 @@ function renderResult(v) {
     el("p", { class: "form-row" },
       el("a", { class: "primary", id: "download", href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: `barbu-${tableId}.json` }, t("Download the game (barbu-record/1)")),
       button(t("Browse every deal"), () => openPanel("game"), { focus: "browse", className: "secondary", always: true }),
+      state.seat === null ? null : state.rematch ? el("a", { class: "primary", id: "rematch-go", href: `/t/${encodeURIComponent(state.rematch)}#seat=${state.seat}` }, t("Join the rematch")) : button(t("Rematch with the same seats"), askRematch, { focus: "rematch", className: "primary", always: true }),
       el("a", { class: "secondary", href: "/" }, t("Back to the lobby")),
     ),
   );
   $("center").prepend(final);
   box.classList.add("hidden");
+}
+
+async function askRematch() {
+  try {
+    const res = await fetch(`${apiBase}/rematch`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const body = await res.json();
+    if (res.ok) location.assign(body.link);
+    else toast(body.error ? body.error.message : t("the rematch could not be started"));
+  } catch (e) {
+    toast(t("the rematch could not be started"));
+  }
 }
 
 /** Each player's running total over the deals, drawn as SVG built node by node. */
