@@ -81,6 +81,7 @@ def check_layout(page: Page, where: str) -> None:
 
 def shoot(page: Page, name: str) -> None:
     if SHOTS:
+        page.wait_for_timeout(400)  # the side panel's slide after a change of size
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
