@@ -31,7 +31,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from barbu.language import _
+from barbu.language import _, _p
 from barbu.rulesets import rules
 from barbu.tui.card_faces import card_text, cards_text, signed
 from barbu.view import DealSummary, SeatView, TrickView
@@ -78,7 +78,7 @@ def pair_line(pair: tuple[int, int, int, int], raw: Sequence[int], names: Sequen
 
 def finished_lines(deal: DealSummary, names: Sequence[str], variant: str = "classic") -> list[Text]:
     """The review of a finished deal, line by line."""
-    title = rules(variant).contract(deal.contract).title
+    title = _p("contract", rules(variant).contract(deal.contract).title)
     out = [
         Text(
             _("Deal {n}: {contract} by {name}", n=deal.number, contract=title, name=names[deal.declarer]), style="bold"
