@@ -448,3 +448,27 @@ def test_an_unexpected_failure_reloads_the_table_from_its_log(tmp_path: Any, mon
                 await c.close()
 
         run(main)
+
+
+def test_quick_messages_are_fixed_phrases_from_seats_one_every_few_seconds(server: ServerProcess) -> None:
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
+
+    async def main() -> None:
+        clients = await seated(server, table, keys)
+        watcher = await SeatClient(server.ws).connect()
+        await watcher.hello(table)
+        await clients[1].send({"type": "say", "phrase": "well_played"})
+        for c in [*clients, watcher]:
+            said = await c.until("said")
+            assert said == {"type": "said", "seat": 1, "phrase": "well_played"}
+        await clients[1].send({"type": "say", "phrase": "thanks"})
+        assert (await clients[1].until("error"))["code"] == "rate_limited"
+        await clients[2].send({"type": "say", "phrase": "<b>free text</b>"})
+        assert (await clients[2].until("error"))["code"] == "malformed"
+        await watcher.send({"type": "say", "phrase": "hello"})
+        assert (await watcher.until("error"))["code"] == "no_credential"
+        for c in [*clients, watcher]:
+            await c.close()
+
+    run(main)
+    assert stored_actions(server, table) == 0

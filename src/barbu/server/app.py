@@ -474,6 +474,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
         elif kind == "act":
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
+        elif kind == "say":
+            await table.say(conn, msg["phrase"])
         else:
             await table.sync(conn, msg["last_seq"])
         return table

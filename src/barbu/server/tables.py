@@ -41,7 +41,7 @@ from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
 from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
-from barbu.server.protocol import ProtocolError, encode
+from barbu.server.protocol import SAY_INTERVAL, ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import seat_view, summary_json
 
@@ -164,6 +164,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()
         """Client action id -> (seat, seq) of the last accepted actions, for harmless resends."""
+        self.said: dict[int, float] = {}
+        """When each seat last sent a quick message (monotonic clock)."""
         self.unsure = False
         """A write failed: the log may hold what memory does not (a commit whose answer was lost)."""
         self._from_log(stored)
@@ -314,6 +316,23 @@ class LiveTable:
         if self.spectators:
             out.append((None, self.spectators))
         return out
+
+    async def say(self, sub: Subscriber, phrase: str) -> None:
+        """A seat's quick message (one of :data:`~barbu.server.protocol.PHRASES`) to everyone at
+        the table; a spectator may not, and a seat speaks at most once every few seconds."""
+        async with self.lock:
+            if sub.seat is None:
+                raise ProtocolError("no_credential", "spectators cannot send messages: only players at the table")
+            now = time.monotonic()
+            wait = self.said.get(sub.seat, -SAY_INTERVAL) + SAY_INTERVAL - now
+            if wait > 0:
+                raise ProtocolError(
+                    "rate_limited",
+                    f"one quick message every {SAY_INTERVAL:g} s: wait {wait:.1f} s",
+                    retry_after=round(wait, 1),
+                )
+            self.said[sub.seat] = now
+            self.tell({"type": "said", "seat": sub.seat, "phrase": phrase})
 
     def tell(self, frame: Mapping[str, Any]) -> None:
         """Send everyone at the table a public frame (no cards: a rematch's table id)."""

@@ -167,6 +167,14 @@ function handle(f) {
       tickCountdown();
       render();
       break;
+    case "said":
+      if (options.chat && PHRASES[f.phrase]) {
+        state.said = { seat: f.seat, phrase: f.phrase, until: Date.now() + 5000 };
+        setTimeout(render, 5050);
+        beep(740, 50);
+        render();
+      }
+      break;
     case "rematch":
       state.rematch = f.table; // the same seats at a new table: this browser's seat there is already its own
       render();
@@ -222,6 +230,7 @@ function toast(text) {
 // The player's choices at the table, kept in this browser.
 const HOLDS = [0.8, 1.5, 2.5, 4];
 const options = {
+  chat: localStorage.getItem("barbu.chat") !== "0", // quick messages shown and offered
   hold: Number(localStorage.getItem("barbu.hold")) || 2.5, // seconds a finished trick stays
   autopass: localStorage.getItem("barbu.autopass") === "1",
   sound: localStorage.getItem("barbu.sound") === "1",
@@ -238,13 +247,13 @@ function setUpOptions() {
     options.hold = Number(hold.value);
     localStorage.setItem("barbu.hold", hold.value);
   });
-  for (const [id, key] of [["opt-autopass", "autopass"], ["opt-sound", "sound"]]) {
+  for (const [id, key] of [["opt-autopass", "autopass"], ["opt-sound", "sound"], ["opt-chat", "chat"]]) {
     const box = $(id);
     box.checked = options[key];
     box.addEventListener("change", () => {
       options[key] = box.checked;
       localStorage.setItem(`barbu.${key}`, box.checked ? "1" : "0");
-      if (key === "autopass") render();
+      if (key === "autopass" || key === "chat") render();
     });
   }
 }
@@ -264,6 +273,34 @@ function beep(freq, ms = 90) {
     osc.stop(audio.currentTime + ms / 1000);
   } catch (e) {
     options.sound = false;
+  }
+}
+
+// The quick messages: the server's fixed phrases (protocol.PHRASES), in the page's words.
+const PHRASES = {
+  hello: () => t("Hello!"),
+  good_luck: () => t("Good luck!"),
+  well_played: () => t("Well played!"),
+  thanks: () => t("Thanks!"),
+  sorry: () => t("Sorry!"),
+  one_moment: () => t("One moment, please."),
+  good_game: () => t("Good game!"),
+};
+
+function say(phrase) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+  state.ws.send(JSON.stringify({ type: "say", phrase }));
+}
+
+function renderChat() {
+  const bar = $("chat");
+  const on = options.chat && state.seat !== null;
+  bar.classList.toggle("hidden", !on);
+  if (on && !bar.childElementCount) {
+    bar.appendChild(el("summary", {}, t("Quick messages")));
+    const row = el("div", { class: "chat-row" });
+    for (const [id, text] of Object.entries(PHRASES)) row.appendChild(button(text(), () => say(id), { focus: `say-${id}`, className: "secondary", always: true }));
+    bar.appendChild(row);
   }
 }
 
@@ -315,6 +352,7 @@ function render() {
   renderResult(v);
   renderInvite();
   renderWatchers();
+  renderChat();
   if (focused) {
     const node = document.querySelector(`[data-focus="${CSS.escape(focused)}"], #hand [data-card="${CSS.escape(focused)}"]`);
     if (node && !node.disabled) node.focus();
@@ -407,6 +445,9 @@ function renderSeats(v) {
       const backs = el("div", { class: "backs" });
       for (let i = 0; i < Math.min(v.cards_left[seat], 13); i++) backs.appendChild(backEl());
       box.appendChild(backs);
+    }
+    if (state.said && state.said.seat === seat && Date.now() < state.said.until) {
+      box.appendChild(el("div", { class: "bubble", role: "status" }, PHRASES[state.said.phrase]()));
     }
     if (pos === "me") $("me").prepend(box);
     else felt.appendChild(box);
