@@ -142,6 +142,7 @@ function handle(f) {
       state.seat = f.seat;
       state.retry = 0;
       setConn(f.seat === null ? t("watching") : t("connected"), true);
+      if (state.pending && state.pending.until !== undefined) state.pending = null; // acknowledged: the catch-up shows it
       if (state.pending) state.ws.send(JSON.stringify({ type: "act", ...state.pending })); // same id: harmless
       break;
     case "state":
@@ -158,6 +159,7 @@ function handle(f) {
         state.view = f.view;
       }
       state.seq = f.seq;
+      if (state.pending && state.pending.until !== undefined && state.seq >= state.pending.until) state.pending = null;
       render();
       break;
     case "table":
@@ -180,7 +182,12 @@ function handle(f) {
       render();
       break;
     case "ack":
-      if (state.pending && state.pending.id === f.id) state.pending = null;
+      // acknowledged: the action stays pending until its event arrives, so a quick second
+      // press never acts on the view from before it (a stale action)
+      if (state.pending && state.pending.id === f.id) {
+        if (typeof f.seq === "number" && (state.seq === null || state.seq < f.seq)) state.pending.until = f.seq;
+        else state.pending = null;
+      }
       render();
       break;
     case "error":
