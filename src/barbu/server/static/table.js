@@ -606,7 +606,8 @@ function renderCenter(v) {
     if (v.domino_rows) {
       c.appendChild(renderDomino(v));
       p(mine ? t("Your turn: lay a card.") : t("{name} to play.", { name: actor }));
-    } else if (state.held) {
+    } else if (state.held && !(mine && v.current_trick)) {
+      // a finished trick stays to be read, unless the player must now follow the next one
       c.appendChild(renderTrick(state.held.trick, true));
     } else if (v.current_trick) {
       c.appendChild(renderTrick(v.current_trick, false, { fresh: true }));
