@@ -32,6 +32,7 @@ SAME_IN_FRENCH = {
     "table",
     "total",
     "six",
+    "score",
     "Barbu — {title}",
     "total {n}",
     "{name} ×{m}",

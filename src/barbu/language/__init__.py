@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
@@ -42,10 +42,16 @@ COOKIE = "barbu_lang"
 CONTEXT_SEPARATOR = "\x04"
 """Between a context and its message id in a catalogue's keys (the gettext convention)."""
 
-_PLURAL = {
-    "en": lambda n: 0 if n == 1 else 1,
-    "fr": lambda n: 0 if n in (0, 1) else 1 if n % 1_000_000 == 0 else 2,
-}
+
+def _plural_en(n: int) -> int:
+    return 0 if n == 1 else 1
+
+
+def _plural_fr(n: int) -> int:
+    return 0 if n in (0, 1) else 1 if n % 1_000_000 == 0 else 2
+
+
+_PLURAL: dict[str, Callable[[int], int]] = {"en": _plural_en, "fr": _plural_fr}
 """Which plural form a count takes (gettext's ``Plural-Forms`` of each language)."""
 
 _current: ContextVar[str] = ContextVar("barbu_language", default=DEFAULT)
@@ -131,7 +137,7 @@ def catalogue(lang: str) -> Catalogue:
         key = f"{m.context}{CONTEXT_SEPARATOR}{msgid}" if m.context else msgid
         if m.fuzzy:
             continue
-        messages[key] = tuple(m.string) if isinstance(m.string, (tuple, list)) else m.string
+        messages[key] = tuple(m.string) if isinstance(m.string, (tuple, list)) else str(m.string or "")
     return Catalogue(lang, messages)
 
 

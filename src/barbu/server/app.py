@@ -34,7 +34,7 @@ Every state-changing request and every WebSocket handshake passes the origin che
 
 >>> app = create_app("sqlite://")
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/bots', '/api/errors', '/api/rules']
+['/api/bots', '/api/bots/levels', '/api/errors']
 """
 
 from __future__ import annotations

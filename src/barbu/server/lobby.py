@@ -20,7 +20,7 @@ from typing import Any
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
 from barbu.game import Game
-from barbu.language import _p, tally_words
+from barbu.language import _, _p, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
@@ -225,11 +225,13 @@ async def my_tables(service: TableService, holder: str | None) -> list[dict[str,
 def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatRow]]:
     """Check the lobby's table settings: a rule set, its options, and one entry per seat."""
     if not isinstance(spec, Mapping):
-        raise ProtocolError("bad_request", "the table settings must be a JSON object")
+        raise ProtocolError("bad_request", _("the table settings must be a JSON object"))
     variant = spec.get("variant", "classic")
     options = spec.get("options") or {}
     if not isinstance(options, dict):
-        raise ProtocolError("bad_request", 'options must be an object of flags, e.g. {"rotation": "quick"}')
+        raise ProtocolError(
+            "bad_request", _("options must be an object of flags, e.g. {example}", example='{"rotation": "quick"}')
+        )
     try:
         r = rules(variant, options)
     except OptionsError as e:
@@ -238,11 +240,14 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
     if raw_seats is None:
         raw_seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (r.players - 1)
     if not isinstance(raw_seats, list) or len(raw_seats) != r.players:
-        raise ProtocolError("bad_request", f"seats must list {r.players} seats for {variant}, one object per seat")
+        raise ProtocolError(
+            "bad_request",
+            _("seats must list {n} seats for {variant}, one object per seat", n=r.players, variant=variant),
+        )
     out = []
     for i, s in enumerate(raw_seats):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
-            raise ProtocolError("bad_request", f'seat {i}: kind must be "human" or "bot"')
+            raise ProtocolError("bad_request", _('seat {n}: kind must be "human" or "bot"', n=i))
         try:
             name = check_text(s.get("name") or "", f"seat {i} name", NAME_LIMIT, required=False) or None
         except TextError as e:
@@ -251,7 +256,10 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
             level = s.get("level", "random")
             if not isinstance(level, str) or level not in BOT_LEVELS:
                 levels = ", ".join(BOT_LEVELS)
-                raise ProtocolError("bad_request", f"seat {i}: unknown bot level {level!r}; levels: {levels}")
+                raise ProtocolError(
+                    "bad_request",
+                    _("seat {n}: unknown bot level {level}; levels: {levels}", n=i, level=repr(level), levels=levels),
+                )
             out.append(SeatRow(i, "bot", level, name=name))
         else:
             out.append(SeatRow(i, "human", name=name))

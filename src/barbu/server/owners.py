@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 
+from barbu.language import _
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import LiveTable, TableService
 from barbu.storage import StoreError
@@ -46,7 +47,9 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
     table = await service.get(table_id)
     async with table.lock:
         if table.status == "deleted":
-            raise ProtocolError("unknown_table", f"there is no table {table_id!r}: it was just deleted")
+            raise ProtocolError(
+                "unknown_table", _("there is no table {table}: it was just deleted", table=repr(table_id))
+            )
         try:
             creator = await asyncio.to_thread(service.store.table_creator, table_id)
         except StoreError as e:
@@ -54,16 +57,20 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
         if not is_creator(creator, holder):
             raise ProtocolError(
                 "not_creator",
-                "only the table's owner, the browser that created it, may delete it; seats and watchers may not",
+                _("only the table's owner, the browser that created it, may delete it; seats and watchers may not"),
             )
         if table.game.is_over:
-            raise ProtocolError("in_play", "the game is over: a finished table stays, with its record")
+            raise ProtocolError("in_play", _("the game is over: a finished table stays, with its record"))
         people = _people_seated(table)
         if table.seq > 0 and len(people) > 1:
             raise ProtocolError(
                 "in_play",
-                f"{', '.join(people)} play at this table and {table.seq} actions were played: a table may be "
-                "deleted before its first action, or when no other person sits at it",
+                _(
+                    "{people} play at this table and {n} actions were played: a table may be "
+                    "deleted before its first action, or when no other person sits at it",
+                    people=", ".join(people),
+                    n=table.seq,
+                ),
             )
         try:
             await asyncio.to_thread(service.store.delete_table, table_id)

@@ -53,6 +53,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
 from barbu.errors import BarbuError
+from barbu.language import N_, _
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.server.bodies import BodyError, loads, read_json
 from barbu.server.headers import DOCUMENT_POLICY
@@ -78,10 +79,12 @@ COOKIE = "barbu_sheet_"
 COOKIE_AGE = 365 * 24 * 3600
 """Seconds a browser keeps a sheet's cookie."""
 MAY = {
-    "viewer": "read and export the sheet",
-    "editor": "read and export the sheet, enter and edit deals, undo, rename the players and retitle it, "
-    "but not delete or share it",
-    "owner": "do everything with the sheet",
+    "viewer": N_("read and export the sheet"),
+    "editor": N_(
+        "read and export the sheet, enter and edit deals, undo, rename the players and retitle it, "
+        "but not delete or share it"
+    ),
+    "owner": N_("do everything with the sheet"),
 }
 """What each role may do, in the words of a refusal."""
 
@@ -109,8 +112,11 @@ def unknown(sheet_id: str) -> AccessError:
     """The answer about a sheet that does not exist, and about one the caller holds no key to: the same."""
     return AccessError(
         "unknown_sheet",
-        f"no sheet {sheet_id!r} is open to you: open it from a link its owner gave you (the list at /sheets "
-        "shows the sheets this browser holds a link to)",
+        _(
+            "no sheet {sheet} is open to you: open it from a link its owner gave you (the list at /sheets "
+            "shows the sheets this browser holds a link to)",
+            sheet=repr(sheet_id),
+        ),
     )
 
 
@@ -188,11 +194,15 @@ class SheetService:
         if role is None:
             raise unknown(sheet_id)
         if not role_at_least(role, need):
-            article = "an" if need[0] in "aeiou" else "a"
             raise AccessError(
                 "forbidden",
-                f"your link to this sheet is a {role} link: it lets you {MAY[role]}. This needs {article} {need} "
-                f"link: ask the sheet's owner for one",
+                _(
+                    "your link to this sheet is a {role} link: it lets you {may}. This needs a link of role {need}: "
+                    "ask the sheet's owner for one",
+                    role=role,
+                    may=_(MAY[role]),
+                    need=need,
+                ),
             )
         return role
 
@@ -212,9 +222,9 @@ class SheetService:
         """Revoke a viewer link or an editor invitation (the owner's own link stays)."""
         link = next((x for x in self.store.links(sheet_id) if x.id == link_id), None)
         if link is None:
-            raise AccessError("unknown_link", f"this sheet has no link {link_id!r}: see its links")
+            raise AccessError("unknown_link", _("this sheet has no link {link}: see its links", link=repr(link_id)))
         if link.role == "owner":
-            raise AccessError("forbidden", "the owner's link cannot be revoked: the sheet would have no owner")
+            raise AccessError("forbidden", _("the owner's link cannot be revoked: the sheet would have no owner"))
         self.store.revoke(sheet_id, link_id)
         return {"revoked": link_id}
 
@@ -238,7 +248,7 @@ class SheetService:
             raise SheetError("record", f"variant must be a rule set's name, not {variant!r}")
         players = body.get("players")
         if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
-            raise SheetError("players", "players must be a list of names, one per seat")
+            raise SheetError("players", _("players must be a list of names, one per seat"))
         first = _number(body, "first_declarer", 0)
         title = body.get("title") or ""
         if not isinstance(title, str):
@@ -256,7 +266,7 @@ class SheetService:
             except BodyError as e:
                 raise SheetError("record", f"the file is not JSON: {e.message}") from None
         if not isinstance(record, Mapping):
-            raise SheetError("record", "give the record: a barbu-record/1 document (a JSON object)")
+            raise SheetError("record", _("give the record: a barbu-record/1 document (a JSON object)"))
         title = body.get("title") or ""
         if not isinstance(title, str):
             raise SheetError("store", "the title must be text")
@@ -369,9 +379,16 @@ class SheetService:
         contract = body.get("contract")
         word = body.get("word")
         if not isinstance(contract, str) or contract not in [c.id for c in sheet.rules.contracts]:
-            raise SheetError("contract", f"choose the contract first (one of {sheet.rules.name}'s), not {contract!r}")
+            raise SheetError(
+                "contract",
+                _(
+                    "choose the contract first (one of {variant}'s), not {contract}",
+                    variant=sheet.rules.name,
+                    contract=repr(contract),
+                ),
+            )
         if not isinstance(word, str):
-            raise SheetError("call", "say the word: maximum, flanks or pass")
+            raise SheetError("call", _("say the word: maximum, flanks or pass"))
         if not 0 <= declarer < sheet.rules.players:
             raise SheetError("call", f"the declarer is a seat from 0 to {sheet.rules.players - 1}")
         cells = body.get("doubles") or []

@@ -306,7 +306,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             for i in range(MOST_BOTS):
                 self.query_one(f"#bot-row-{i}").display = i < self.players - 1
                 if i < self.players - 1:
-                    where = names[i + 1] if i + 1 < len(names) else _("Bot {n}", n=i + 1)
+                    where = _(names[i + 1]) if i + 1 < len(names) else _("Bot {n}", n=i + 1)
                     self.query_one(f"#bot-name-{i}", Label).update(_("{name} bot", name=where))
 
     def _show_flag(self, name: str, default: Any, contracts: int) -> None:
