@@ -174,12 +174,12 @@ async def rematch(service: TableService, table_id: str, creator: str, holder: st
     """
     stored = await asyncio.to_thread(service.store.load_table, table_id)
     if stored is None:
-        raise ProtocolError("unknown_table", f"there is no table {table_id}")
+        raise ProtocolError("unknown_table", _("there is no table {table}", table=repr(table_id)))
     if stored.table.status != "finished":
-        raise ProtocolError("not_finished", "a rematch is offered once the game is over")
+        raise ProtocolError("not_finished", _("a rematch is offered once the game is over"))
     holders = await asyncio.to_thread(service.store.seat_holders, table_id)
     if holder is None or holder not in holders.values():
-        raise ProtocolError("bad_credential", "only a player of this table may ask for a rematch")
+        raise ProtocolError("bad_credential", _("only a player of this table may ask for a rematch"))
     seats = [
         {"kind": "bot", "level": s.bot_level} if s.kind == "bot" else {"kind": "human", "name": s.name}
         for s in stored.seats
