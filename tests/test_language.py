@@ -34,6 +34,9 @@ SAME_IN_FRENCH = {
     "six",
     "score",
     "Barbu — {title}",
+    "total {n}",
+    "{name} ×{m}",
+    "{row} ({n})",
 }
 """Messages whose French is the English word (names, and words French shares)."""
 

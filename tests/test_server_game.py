@@ -134,16 +134,16 @@ def test_people_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any, 
                 await watcher.recv(timeout=30)
 
         await asyncio.gather(watch(), *(play_seat(c, random.Random(i)) for i, c in enumerate(seats)))
-        # every view merged from patches is the view a fresh connection gets
+        assert sum("patch" in f for f in seats[0].frames) > 100
+        # a finished game refuses every action, and the refusal changes nothing
+        ref = await seats[0].act({"type": "play", "card": "2C"})
+        assert (await seats[0].answer(ref))["code"] == "game_over"
+        # every view merged from patches is the view a fresh connection gets (which then plays the seat)
         for c, k in zip(seats, keys, strict=True):
             fresh = await SeatClient(server.ws).connect()
             await fresh.hello(table, k)
             assert fresh.view == c.view and fresh.seq == c.seq
             await fresh.close()
-        assert sum("patch" in f for f in seats[0].frames) > 100
-        # a finished game refuses every action, and the refusal changes nothing
-        ref = await seats[0].act({"type": "play", "card": "2C"})
-        assert (await seats[0].answer(ref))["code"] == "game_over"
         for c in [*seats, watcher]:
             await c.close()
         return seats, watcher
@@ -171,13 +171,20 @@ def test_people_play_a_whole_game_and_no_frame_shows_a_hidden_card(server: Any, 
         else [[card_name(c) for c in a or ()] for a in d.arrangements_by_seat()]
         for d in game.deals
     ]
+    played = [  # the cards a finished deal showed: its plays, and its rows once all had set
+        {card_name(c) for c in d.plays if c is not None} | {c for row in public_rows[i] or [] for c in row}
+        for i, d in enumerate(game.deals)
+    ]
     for client in [*seats, watcher]:
         for frame in client.frames:
             body = frame.get("view", frame.get("patch")) or {}
             for past in body.get("history", []):
                 assert set(past) == HISTORY_KEYS and past["arrangements"] == public_rows[past["deal"] - 1], past
+            review = body.get("last_deal")
+            if review is not None:  # the review of the deal just finished shows only what it showed
+                assert {s for s in strings(review, []) if CARD.match(s)} <= played[review["deal"] - 1], review
             found = strings({k: v for k, v in frame.items() if k not in ("view", "patch")}, [])
-            strings({k: v for k, v in body.items() if k != "history"}, found)
+            strings({k: v for k, v in body.items() if k not in ("history", "last_deal")}, found)
             assert "seed" not in found and seed not in found
             cards = {s for s in found if CARD.match(s)}
             if frame["type"] not in ("state", "event"):

@@ -276,13 +276,17 @@ def test_reconnect_with_the_last_seq_gets_exactly_what_was_missed(server: Server
         events = [await back.until("event") for _ in range(played)]
         assert [e["seq"] for e in events] == list(range(seen + 1, seen + played + 1))
         assert played == 3
-        fresh = await SeatClient(server.ws).connect()
-        await fresh.hello(table, keys[idx])
-        assert fresh.view == events[-1]["view"]
         # sync asks again for what came after a number
         await back.send({"type": "sync", "last_seq": seen})
         again = [await back.until("event") for _ in range(played)]
         assert [e["view"] for e in again] == [e["view"] for e in events]
+        # a new connection of the seat sees the same view, and the seat's earlier one is let go
+        fresh = await SeatClient(server.ws).connect()
+        await fresh.hello(table, keys[idx])
+        assert fresh.view == events[-1]["view"]
+        told = await back.until("error")
+        assert told["code"] == "taken_over"
+        back = fresh
         # too far behind: the current state, once, instead of a long list of events
         while (back.seq or 0) <= CATCH_UP_LIMIT:
             await step([*others, back])
@@ -444,3 +448,27 @@ def test_an_unexpected_failure_reloads_the_table_from_its_log(tmp_path: Any, mon
                 await c.close()
 
         run(main)
+
+
+def test_quick_messages_are_fixed_phrases_from_seats_one_every_few_seconds(server: ServerProcess) -> None:
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
+
+    async def main() -> None:
+        clients = await seated(server, table, keys)
+        watcher = await SeatClient(server.ws).connect()
+        await watcher.hello(table)
+        await clients[1].send({"type": "say", "phrase": "well_played"})
+        for c in [*clients, watcher]:
+            said = await c.until("said")
+            assert said == {"type": "said", "seat": 1, "phrase": "well_played"}
+        await clients[1].send({"type": "say", "phrase": "thanks"})
+        assert (await clients[1].until("error"))["code"] == "rate_limited"
+        await clients[2].send({"type": "say", "phrase": "<b>free text</b>"})
+        assert (await clients[2].until("error"))["code"] == "malformed"
+        await watcher.send({"type": "say", "phrase": "hello"})
+        assert (await watcher.until("error"))["code"] == "no_credential"
+        for c in [*clients, watcher]:
+            await c.close()
+
+    run(main)
+    assert stored_actions(server, table) == 0

@@ -56,22 +56,23 @@ def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
 
         async def after_restart() -> None:
             for seat, k in enumerate(keys):
+                # a new page of the seat (one connection plays a seat: it is let go before the next)
+                fresh = await SeatClient(second.ws).connect()
+                await fresh.hello(table, k)
+                if fresh.seq == acked:
+                    assert fresh.view == views[seat]  # exactly where it was
+                await fresh.close()
                 c = await SeatClient(second.ws).connect()
                 c.view, c.seq = views[seat], acked  # the same client, back with what it knew
                 await c.send({"type": "hello", "table": table, "key": k, "last_seq": acked})
                 welcome = await c.until("welcome")
                 assert welcome["seq"] in (acked, acked + 1)
-                fresh = await SeatClient(second.ws).connect()
-                await fresh.hello(table, k)
-                if welcome["seq"] == acked:
-                    assert fresh.view == views[seat]  # exactly where it was
                 if seat == in_flight_seat:
                     # resending the in-flight action: applied exactly once, whatever the crash did
                     await c.act(last_intent, seq=acked, ref="in-flight")
                     answer = await c.answer("in-flight")
                     assert answer["type"] == "ack" and answer["seq"] == acked + 1
                 await c.close()
-                await fresh.close()
 
         asyncio.run(after_restart())
         stored = Store(db).load_table(table)

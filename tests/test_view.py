@@ -35,12 +35,14 @@ def cards_named(value: Any) -> set[int]:
 
 
 def public_cards(game: Game) -> set[int]:
-    """Cards everybody has seen in the deal shown: played cards, and every arrangement
-    once all have set (chinese poker)."""
-    deal = game.current or game.deals[-1]
-    seen = {c % 52 for c in deal.plays if c is not None}  # two decks: cards are named by face
-    if deal.contract is not None and deal.contract.play == "arrange" and deal.finished:
-        seen |= {c for a in deal.arrangements if a for c in a}
+    """Cards everybody has seen in the deal shown and the last finished deal (its review):
+    played cards, and every arrangement once all have set (chinese poker)."""
+    seen: set[int] = set()
+    shown = [game.current or game.deals[-1], *[d for d in game.deals if d.finished][-1:]]
+    for deal in shown:
+        seen |= {c % 52 for c in deal.plays if c is not None}  # two decks: cards are named by face
+        if deal.contract is not None and deal.contract.play == "arrange" and deal.finished:
+            seen |= {c for a in deal.arrangements if a for c in a}
     return seen
 
 

@@ -333,10 +333,21 @@ def settle(raw: Sequence[int], pairs: Sequence[Pair]) -> list[int]:
     """
     adj = [0] * len(raw)
     for p in pairs:
-        delta = p.multiplier * (raw[p.doubler] - raw[p.doubled])
+        delta = pair_amount(raw, p)
         adj[p.doubler] += delta
         adj[p.doubled] -= delta
     return adj
+
+
+def pair_amount(raw: Sequence[int], pair: Pair) -> int:
+    """What one business pair moves to its doubler (taken from the doubled seat), RULES.md §2.10.
+
+    >>> pair_amount([0, -12, -6, -6], Pair(1, 0, 2))
+    -24
+    >>> pair_amount([0, -12, -6, -6], Pair(2, 1, 1))
+    6
+    """
+    return pair.multiplier * (raw[pair.doubler] - raw[pair.doubled])
 
 
 def skip_split(total: int, players: int, declarer: int) -> list[int]:

@@ -157,6 +157,30 @@ class Game:
         named = [d.contract for d in own if d.contract is not None]
         return self.rules.available(named, [d.contract for d in self.deals if d.contract is not None])
 
+    def owed_doubles(self) -> list[list[int]]:
+        """Compulsory doubles still owed (RULES.md §2.7): ``owed[declarer][seat]``, how many more
+        times ``seat`` must double ``declarer`` in round 1 during that declarer's set.
+
+        A declarer's own entry is 0; every entry is 0 when the rule is off or there is no doubling.
+
+        >>> game = Game.new("classic", seed=3)
+        >>> game.owed_doubles()[0]
+        [0, 2, 2, 2]
+        """
+        players = self.rules.players
+        need = self.rules.flags.compulsory_doubles if self.rules.doubling else 0
+        owed = [[0] * players for _ in range(players)]
+        if need == 0:
+            return owed
+        for declarer in range(players):
+            done = [0] * players
+            for d in self.deals:
+                if d.declarer == declarer and d.doubling is not None:
+                    for seat in d.doubling.doubled_declarer:
+                        done[seat] += 1
+            owed[declarer] = [0 if s == declarer else max(0, need - done[s]) for s in range(players)]
+        return owed
+
     def give_hands(self, hands: Sequence[int]) -> None:
         """Give the current deal its hands (masks), before any action of that deal.
 

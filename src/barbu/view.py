@@ -25,6 +25,7 @@ from weakref import WeakKeyDictionary
 from barbu.actions import PLAYS, Action, Play, action_text, action_to_json
 from barbu.cards import RANKS, SUITS, card_name, cards_of
 from barbu.deal import Deal, Phase
+from barbu.doubling import pair_amount
 from barbu.game import Game
 
 
@@ -55,6 +56,17 @@ class DealSummary:
     played: bool
     arrangements: tuple[tuple[int, ...], ...] | None = None
     """Chinese poker: every seat's rows (back 5, middle 5, front 3), by seat, shown once all have set."""
+    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...] = ()
+    """``(seat, round, doubled, redoubled)`` of each call of the deal."""
+    tricks: tuple[TrickView, ...] = ()
+    """The deal's tricks, in order (trick contracts)."""
+    plays: tuple[tuple[int, int | None], ...] = ()
+    """``(seat, card or None for a pass)`` of every play of the deal, in order."""
+    domino_order: tuple[int, ...] = ()
+    """Domino: the seats in the order they went out."""
+    settlement: tuple[tuple[int, int, int, int], ...] = ()
+    """``(doubler, doubled, multiplier, amount)`` of each business pair: the ``amount`` moves
+    from the doubled seat to the doubler (negative: the other way), as :func:`barbu.doubling.pair_amount`."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,9 @@ class SeatView:
     game_over: bool = False
     options: dict[str, Any] = field(default_factory=dict)
     """The table's rule options (RULES.md §6, as a record writes them): public house rules."""
+    owed: tuple[tuple[int, ...], ...] = ()
+    """Compulsory doubles still owed, ``owed[declarer][seat]`` (:meth:`barbu.game.Game.owed_doubles`);
+    empty when no seat owes any."""
 
     def as_json(self) -> dict[str, Any]:
         """A JSON-ready dict (cards in record notation)."""
@@ -134,28 +149,51 @@ class SeatView:
             "must_double": list(self.must_double),
             "legal": list(self.legal),
             "legal_actions": [action_to_json(a) for a in self.legal_actions],
-            "history": [
-                {
-                    "deal": h.number,
-                    "declarer": h.declarer,
-                    "contract": h.contract,
-                    "trump": h.trump,
-                    "rank": h.rank,
-                    "raw": list(h.raw),
-                    "adjustments": list(h.adjustments),
-                    "final": list(h.final),
-                    "pairs": [list(p) for p in h.pairs],
-                    "played": h.played,
-                    "arrangements": None
-                    if h.arrangements is None
-                    else [[card_name(c) for c in a] for a in h.arrangements],
-                }
-                for h in self.history
-            ],
+            "history": [summary_json(h) for h in self.history],
+            "last_deal": summary_json(self.history[-1], detail=True) if self.history else None,
             "totals": list(self.totals),
             "game_over": self.game_over,
             "options": dict(self.options),
+            "owed": [list(o) for o in self.owed],
         }
+
+
+def summary_json(h: DealSummary, detail: bool = False) -> dict[str, Any]:
+    """A finished deal as JSON: its scores, and with ``detail`` its calls, tricks, plays, domino
+    finishing order and the settlement pair by pair (every fact public once the deal is over).
+
+    >>> from barbu.game import Game
+    >>> game = Game.new("classic", seed=3)
+    >>> while len(game.deals) < 2:
+    ...     game.apply(game.legal_actions()[-1])
+    >>> done = summary_json(seat_view(game, 0).history[0], detail=True)
+    >>> done["contract"], done["raw"], done["domino_order"]
+    ('domino', [-5, 5, 45, 20], [2, 3, 1, 0])
+    >>> done["settlement"]  # doubler, doubled, multiplier, what moves to the doubler
+    [[0, 1, 2, -20], [2, 1, 2, 80], [3, 1, 2, 30]]
+    >>> sorted(set(done) - set(summary_json(seat_view(game, 0).history[0])))
+    ['calls', 'domino_order', 'plays', 'settlement', 'tricks']
+    """
+    out: dict[str, Any] = {
+        "deal": h.number,
+        "declarer": h.declarer,
+        "contract": h.contract,
+        "trump": h.trump,
+        "rank": h.rank,
+        "raw": list(h.raw),
+        "adjustments": list(h.adjustments),
+        "final": list(h.final),
+        "pairs": [list(p) for p in h.pairs],
+        "played": h.played,
+        "arrangements": None if h.arrangements is None else [[card_name(c) for c in a] for a in h.arrangements],
+    }
+    if detail:
+        out["calls"] = [{"seat": c[0], "round": c[1], "double": list(c[2]), "redouble": list(c[3])} for c in h.calls]
+        out["tricks"] = [_trick_json(t) for t in h.tricks]
+        out["plays"] = [] if h.tricks else [[p[0], card_name(p[1]) if p[1] is not None else "pass"] for p in h.plays]
+        out["domino_order"] = list(h.domino_order)
+        out["settlement"] = [list(p) for p in h.settlement]
+    return out
 
 
 def _trick_json(t: TrickView) -> dict[str, Any]:
@@ -176,6 +214,10 @@ def _summary(d: Deal) -> DealSummary:
     if known is not None:
         return known
     assert d.contract is not None and d.raw is not None and d.adjustments is not None and d.final is not None
+    log = _play_log(d)
+    log.business(d)
+    pairs = d.pairs()
+    raw = d.raw
     _SUMMARIES[d] = known = DealSummary(
         number=d.index + 1,
         declarer=d.declarer,
@@ -188,6 +230,11 @@ def _summary(d: Deal) -> DealSummary:
         pairs=tuple((p.doubler, p.doubled, p.multiplier) for p in d.pairs()),
         played=not d.skipped,
         arrangements=tuple(a or () for a in d.arrangements_by_seat()) if d.contract.play == "arrange" else None,
+        calls=log.call_list,
+        tricks=log.tricks,
+        plays=log.plays,
+        domino_order=tuple(d.domino.order) if d.domino is not None else (),
+        settlement=tuple((p.doubler, p.doubled, p.multiplier, pair_amount(raw, p)) for p in pairs),
     )
     return known
 
@@ -312,13 +359,26 @@ def _play_log(d: Deal) -> _PlayLog:
 class _GameLog:
     """What views show of a game's finished deals, grown deal by deal."""
 
-    __slots__ = ("deals", "declared", "history", "options")
+    __slots__ = ("deals", "declared", "history", "options", "owed", "owed_at")
 
     def __init__(self) -> None:
         self.deals: tuple[int, bool, bool] = (-1, False, False)
         self.history: tuple[DealSummary, ...] = ()
         self.declared: tuple[tuple[str, ...], ...] = ()
         self.options: dict[str, Any] = {}
+        self.owed: tuple[tuple[int, ...], ...] = ()
+        self.owed_at: tuple[int, int] = (-1, -1)
+
+    def owed_doubles(self, game: Game) -> tuple[tuple[int, ...], ...]:
+        """The compulsory doubles still owed, read again only after a call or a new deal."""
+        deals = game.deals
+        last = deals[-1] if deals else None
+        at = (len(deals), len(last.doubling.calls) if last is not None and last.doubling is not None else 0)
+        if at != self.owed_at:
+            owed = game.owed_doubles()
+            self.owed = tuple(tuple(o) for o in owed) if any(any(o) for o in owed) else ()
+            self.owed_at = at
+        return self.owed
 
     def update(self, game: Game) -> None:
         """Catch up with ``game``: read again only when its deal count, or its last deal's contract or end, changed."""
@@ -429,4 +489,5 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
         totals=tuple(game.totals),
         game_over=game.is_over,
         options=dict(past.options),
+        owed=past.owed_doubles(game),
     )

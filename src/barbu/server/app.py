@@ -15,9 +15,12 @@ HTTP:
 - ``GET /api/i18n`` the page's catalogue (``?lang=fr`` or the browser's language:
   :mod:`barbu.server.speaking`, docs/i18n.md);
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
+  ``GET /api/my-tables`` this browser's tables (its seats, the ones it created);
+  ``POST /api/tables/{table}/rematch`` a finished table's player starts the same table again;
 - ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
   ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
+- ``GET /api/tables/{table}/review`` every deal's calls, tricks and settlement, once it is over;
 - ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
   is not over (:mod:`barbu.server.owners`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
@@ -65,7 +68,7 @@ from barbu.server.credentials import (
 from barbu.server.headers import SecurityHeaders
 from barbu.server.heap import set_aside_startup_objects
 from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
-from barbu.server.lobby import create_table, list_tables, rule_sets
+from barbu.server.lobby import create_table, list_tables, my_tables, rematch, rule_sets
 from barbu.server.origin import OriginGuard
 from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
@@ -295,6 +298,21 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except ProtocolError as e:
             return _error(e)
 
+    @app.post("/api/tables/{table_id}/rematch")
+    async def api_rematch(table_id: str, request: Request) -> Any:
+        client = request.client.host if request.client else "unknown"
+        try:
+            return await rematch(service, table_id, client, browser_holder(dict(request.cookies)))
+        except ProtocolError as e:
+            return _error(e)
+
+    @app.get("/api/my-tables")
+    async def api_my_tables(request: Request) -> Any:
+        try:
+            return await my_tables(service, browser_holder(dict(request.cookies)))
+        except ProtocolError as e:
+            return _error(e)
+
     @app.post("/api/tables")
     async def api_create(request: Request) -> Any:
         try:
@@ -337,6 +355,13 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         except ProtocolError as e:
             return _error(e)
         return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="barbu-{table_id}.json"'})
+
+    @app.get("/api/tables/{table_id}/review")
+    async def api_review(table_id: str) -> Any:
+        try:
+            return await service.review(table_id)
+        except ProtocolError as e:
+            return _error(e)
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
@@ -449,6 +474,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
         elif kind == "act":
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
+        elif kind == "say":
+            await table.say(conn, msg["phrase"])
         else:
             await table.sync(conn, msg["last_seq"])
         return table

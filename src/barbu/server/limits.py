@@ -70,6 +70,8 @@ class Limits:
     act_cost: float = 1.0
     sync_cost: float = 1.0
     """A ``sync`` costs this plus one unit per whole view it makes the server send."""
+    say_cost: float = 5.0
+    """A quick message goes to everyone at the table: it costs like a ``hello``."""
     hello_cost: float = 5.0
     """A ``hello`` may load a table from the database: it costs this plus one unit per view sent."""
     connect_cost: float = 2.0
@@ -98,7 +100,13 @@ class Limits:
         >>> Limits().cost("sync"), Limits().cost("hello")
         (1.0, 5.0)
         """
-        costs = {"ping": self.ping_cost, "act": self.act_cost, "sync": self.sync_cost, "hello": self.hello_cost}
+        costs = {
+            "ping": self.ping_cost,
+            "act": self.act_cost,
+            "sync": self.sync_cost,
+            "hello": self.hello_cost,
+            "say": self.say_cost,
+        }
         return costs[kind]
 
 

@@ -164,6 +164,64 @@ async def list_tables(service: TableService, status: str, limit: int = 50) -> li
     return out
 
 
+async def rematch(service: TableService, table_id: str, creator: str, holder: str | None) -> dict[str, Any]:
+    """A new table with the same rule set, house rules and seats as the finished ``table_id``,
+    asked by a browser that holds one of its seats (``holder``; anyone else: ``bad_credential``).
+
+    Every person's seat of the new table is given at once to the browser that held it, so each
+    player reaches their seat with ``/t/NEW#seat=N`` (no new link to pass around); everyone at the
+    old table is told (a ``rematch`` frame). It counts against the asker's unfinished tables.
+    """
+    stored = await asyncio.to_thread(service.store.load_table, table_id)
+    if stored is None:
+        raise ProtocolError("unknown_table", _("there is no table {table}", table=repr(table_id)))
+    if stored.table.status != "finished":
+        raise ProtocolError("not_finished", _("a rematch is offered once the game is over"))
+    holders = await asyncio.to_thread(service.store.seat_holders, table_id)
+    if holder is None or holder not in holders.values():
+        raise ProtocolError("bad_credential", _("only a player of this table may ask for a rematch"))
+    seats = [
+        {"kind": "bot", "level": s.bot_level} if s.kind == "bot" else {"kind": "human", "name": s.name}
+        for s in stored.seats
+    ]
+    spec: dict[str, Any] = {"variant": stored.table.variant, "options": stored.table.options, "seats": seats}
+    made = await create_table(service, spec, creator, holder)
+    try:
+        for seat, h in sorted(holders.items()):
+            await asyncio.to_thread(service.store.claim_seat, made.id, seat, h)
+    except StoreError as e:
+        raise ProtocolError("storage", str(e)) from None
+    mine = next(seat for seat, h in sorted(holders.items()) if h == holder)
+    live = service.live.get(table_id)
+    if live is not None:
+        live.tell({"type": "rematch", "table": made.id})
+    return {"table": made.id, "seat": mine, "link": f"/t/{made.id}#seat={mine}"}
+
+
+async def my_tables(service: TableService, holder: str | None) -> list[dict[str, Any]]:
+    """The tables of this browser (``holder``, its cookie's hash): the seat it holds in each, with
+    the address that brings it back to that seat, and whether it created the table (it may then
+    delete it while the game is not over, :mod:`barbu.server.owners`). No cookie: none."""
+    if holder is None:
+        return []
+    try:
+        found = await asyncio.to_thread(service.store.tables_of_browser, holder)
+    except StoreError as e:
+        raise ProtocolError("storage", str(e)) from None
+    return [
+        {
+            "id": t.id,
+            "variant": t.variant,
+            "status": t.status,
+            "created": t.created,
+            "seat": seat,
+            "owner": owner,
+            "link": f"/t/{t.id}" + ("" if seat is None else f"#seat={seat}"),
+        }
+        for t, seat, owner in found
+    ]
+
+
 def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatRow]]:
     """Check the lobby's table settings: a rule set, its options, and one entry per seat."""
     if not isinstance(spec, Mapping):

@@ -62,7 +62,13 @@ ERROR_CODES: dict[str, str] = {
 }
 """Every error code a client may receive, with what it means."""
 
-MESSAGE_TYPES = ("hello", "act", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say")
+
+PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game")
+"""The quick messages a seat may send the table (``say``): fixed phrases, never free text, each
+shown by the pages in their own language; one per seat every :data:`SAY_INTERVAL` seconds."""
+
+SAY_INTERVAL = 3.0
 
 
 class ProtocolError(BarbuError):
@@ -148,6 +154,8 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
             raise ProtocolError("malformed", 'act needs "action", e.g. {"type": "play", "card": "QS"}', ref)
     elif kind == "sync":
         _seq(msg, "last_seq", required=True)
+    elif kind == "say" and msg.get("phrase") not in PHRASES:
+        raise ProtocolError("malformed", f'say needs "phrase", one of: {", ".join(PHRASES)}')
     return msg
 
 

@@ -41,9 +41,9 @@ from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
 from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
-from barbu.server.protocol import ProtocolError, encode
+from barbu.server.protocol import SAY_INTERVAL, ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
-from barbu.view import seat_view
+from barbu.view import seat_view, summary_json
 
 CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
@@ -122,8 +122,9 @@ class LiveSeat:
     holder: str | None = None
     """The browser holding the seat (its cookie's hash), once one claimed it with the seat's key."""
 
-    def public(self, stand_in: bool) -> dict[str, Any]:
-        """What everyone may know about the seat."""
+    def public(self, stand_in: bool, takeover_in: float | None = None) -> dict[str, Any]:
+        """What everyone may know about the seat (``takeover_in``: seconds before a bot stands in
+        for a person who left, None when no bot is coming)."""
         return {
             "seat": self.index,
             "kind": self.kind,
@@ -132,6 +133,7 @@ class LiveSeat:
             "joined": self.joined or self.kind == "bot",
             "online": bool(self.connections) or self.kind == "bot",
             "bot_playing": stand_in,
+            "takeover_in": None if takeover_in is None else round(takeover_in, 1),
         }
 
 
@@ -166,6 +168,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()
         """Client action id -> (seat, seq) of the last accepted actions, for harmless resends."""
+        self.said: dict[int, float] = {}
+        """When each seat last sent a quick message (monotonic clock)."""
         self.unsure = False
         """A write failed: the log may hold what memory does not (a commit whose answer was lost)."""
         self._from_log(stored)
@@ -241,6 +245,13 @@ class LiveTable:
             return False
         return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
 
+    def takeover_in(self, seat: LiveSeat) -> float | None:
+        """Seconds before a bot plays this person's seat (they left and have not come back), or None."""
+        if seat.kind != "human" or seat.connections or seat.away_since is None or self.game.is_over:
+            return None
+        left = self.service.settings.takeover_after - (time.monotonic() - seat.away_since)
+        return left if left > 0 else None
+
     def view_frame(self, kind: str, seat: int | None, seq: int) -> str:
         """A ``state`` or ``event`` frame: the seat's view and nothing else."""
         view = seat_view(self.game, seat).as_json()
@@ -253,7 +264,7 @@ class LiveTable:
             "table": self.id,
             "status": self.status,
             "variant": self.row.variant,
-            "seats": [s.public(self.stand_in(s)) for s in self.seats],
+            "seats": [s.public(self.stand_in(s), self.takeover_in(s)) for s in self.seats],
             "spectators": len(self.spectators),
         }
         if self.game.is_over:
@@ -309,6 +320,29 @@ class LiveTable:
         if self.spectators:
             out.append((None, self.spectators))
         return out
+
+    async def say(self, sub: Subscriber, phrase: str) -> None:
+        """A seat's quick message (one of :data:`~barbu.server.protocol.PHRASES`) to everyone at
+        the table; a spectator may not, and a seat speaks at most once every few seconds."""
+        async with self.lock:
+            if sub.seat is None:
+                raise ProtocolError("no_credential", "spectators cannot send messages: only players at the table")
+            now = time.monotonic()
+            wait = self.said.get(sub.seat, -SAY_INTERVAL) + SAY_INTERVAL - now
+            if wait > 0:
+                raise ProtocolError(
+                    "rate_limited",
+                    f"one quick message every {SAY_INTERVAL:g} s: wait {wait:.1f} s",
+                    retry_after=round(wait, 1),
+                )
+            self.said[sub.seat] = now
+            self.tell({"type": "said", "seat": sub.seat, "phrase": phrase})
+
+    def tell(self, frame: Mapping[str, Any]) -> None:
+        """Send everyone at the table a public frame (no cards: a rematch's table id)."""
+        text = encode(dict(frame))
+        for c in self.subscribers():
+            c.send(text)
 
     def broadcast_table(self) -> None:
         """Send everyone the table frame."""
@@ -432,6 +466,20 @@ class LiveTable:
                 sub.seat = None
                 self.spectators.add(sub)
             else:
+                # One connection plays a seat: an earlier one (another tab of this browser) is
+                # told and let go, so two pages never act for the same seat.
+                for c in list(seat.connections):
+                    c.send(
+                        encode(
+                            ProtocolError(
+                                "taken_over",
+                                f"seat {seat.index} is now played from another tab or window of this browser",
+                            ).frame()
+                        )
+                    )
+                    c.close("seat opened elsewhere")
+                    seat.connections.discard(c)
+                    c.seat = None
                 sub.seat = seat.index
                 seat.connections.add(sub)
                 seat.away_since = None
@@ -782,6 +830,17 @@ class TableService:
             if not table.game.is_over:
                 raise ProtocolError("not_finished", "the record holds every hand, so it is given once the game is over")
             return game_to_record(table.game, table.players())
+
+    async def review(self, table_id: str) -> dict[str, Any]:
+        """Every finished deal with its calls, tricks, domino order and settlement pair by pair
+        (``summary_json(..., detail=True)``), for browsing the game once it is over: only what
+        the table showed as it was played, never an unplayed card."""
+        table = await self.get(table_id)
+        async with table.lock:
+            if not table.game.is_over:
+                raise ProtocolError("not_finished", "the game's review is given once the game is over")
+            view = seat_view(table.game, None)
+            return {"table": table.id, "deals": [summary_json(h, detail=True) for h in view.history]}
 
 
 __all__ = [

@@ -591,6 +591,28 @@ class Store:
             ).scalar_one_or_none()
             return str(found) if found is not None else None
 
+    def tables_of_browser(self, browser: str, limit: int = 50) -> list[tuple[TableRow, int | None, bool]]:
+        """The tables where ``browser`` (a cookie's hash) holds a seat or that it created, newest
+        first: each with the seat it holds (None: none) and whether it created the table."""
+        with _storing("listing the tables"), self.engine.connect() as conn:
+            held = {
+                str(r.table_id): int(r.seat)
+                for r in conn.execute(
+                    select(seat_claims.c.table_id, seat_claims.c.seat).where(seat_claims.c.holder == browser)
+                )
+            }
+            made = {
+                str(r.table_id)
+                for r in conn.execute(select(table_creators.c.table_id).where(table_creators.c.browser == browser))
+            }
+            ids = set(held) | made
+            if not ids:
+                return []
+            found = conn.execute(
+                select(tables).where(tables.c.id.in_(ids)).order_by(tables.c.created.desc(), tables.c.id).limit(limit)
+            ).mappings()
+            return [(_table_row(r), held.get(r["id"]), r["id"] in made) for r in found]
+
     def unfinished_tables_of(self, creator: str) -> int:
         """How many tables ``creator`` made that are not finished."""
         with _storing("creating the table"), self.engine.connect() as conn:

@@ -41,6 +41,7 @@ from barbu.tui.domino import DominoLayout
 from barbu.tui.hand import Hand, sorted_hand
 from barbu.tui.intents import Intent
 from barbu.tui.message_line import action_words, in_words, message_lines
+from barbu.tui.review import ReviewScreen, last_trick_lines, review_lines
 from barbu.tui.save_dialog import HelpScreen, QuitDialog, SaveDialog
 from barbu.tui.saved_game import SaveError, save_table, seed_path
 from barbu.tui.score_sheet import ScoreSheet
@@ -83,7 +84,9 @@ class BarbuApp(App[int]):
         Binding("o", "sheet", "score sheet", show=False),
         Binding("f3", "hint", "hint"),
         Binding("i", "hint", "hint", show=False),
-        Binding("f4", "advice", "values"),
+        Binding("f4", "review", "review"),
+        Binding("f5", "last_trick", "last trick"),
+        Binding("f6", "advice", "values"),
         Binding("v", "advice", "values", show=False),
         Binding("p", "pass_turn", "pass", show=False),
         Binding("ctrl+s", "save", "save", priority=True),
@@ -516,6 +519,12 @@ class BarbuApp(App[int]):
     def action_sheet(self) -> None:
         view = self.table.view()
         self.push_screen(ScoreSheet(view.history, self.table.rules, self.names))
+
+    def action_review(self) -> None:
+        self.push_screen(ReviewScreen(review_lines(self.table.view(), self.names)))
+
+    def action_last_trick(self) -> None:
+        self.push_screen(ReviewScreen(last_trick_lines(self.table.view(), self.names)))
 
     def action_hint(self) -> None:
         table = self.table

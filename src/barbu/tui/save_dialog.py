@@ -24,7 +24,9 @@ HELP = N_("""\
 
 F1 or ?  this help          F2 or o  score sheet
 F3 or i  hint (the strongest bot says what it would do)
-F4 or v  values (the coach's expected points of your best choices)
+F4       review (this deal's calls and tricks, the deal just over)
+F5       last trick
+F6 or v  values (the coach's expected points of your best choices)
 Ctrl+S   save (a barbu-record/1 file and its .barbu-seed file)
 Ctrl+Q   quit (saves first when the game has a file)
 

@@ -40,6 +40,17 @@ def contract_words(deal: DealSummary, rules: Rules) -> str:
     return text
 
 
+def doubling_marks(deal: DealSummary, names: Sequence[str]) -> str:
+    """The deal's business pairs as a scorekeeper marks them: ``You>West x2, North>West``.
+
+    >>> deal = DealSummary(1, 0, "no-queens", None, None, (0, -12, -6, -6), (30, -30, 0, 0), (30, -42, -6, -6),
+    ...                    ((1, 0, 2), (2, 0, 1)), True)
+    >>> doubling_marks(deal, ["You", "West", "North", "East"])
+    'West>You x2, North>You'
+    """
+    return ", ".join(f"{names[a][:6]}>{names[b][:6]}" + (f" x{m}" if m > 1 else "") for a, b, m in deal.pairs)
+
+
 def sheet_rows(history: Sequence[DealSummary], rules: Rules, names: Sequence[str]) -> list[list[str]]:
     """The sheet's rows: per deal ``raw``, ``dbl`` (adjustments) and ``total`` (running)."""
     totals = [0] * len(names)
@@ -49,7 +60,7 @@ def sheet_rows(history: Sequence[DealSummary], rules: Rules, names: Sequence[str
         words = contract_words(deal, rules)
         rows.append([str(deal.number), names[deal.declarer], words, _("raw"), *(signed(v) for v in deal.raw)])
         adjustments = [signed(v) if v else "·" for v in deal.adjustments]
-        rows.append(["", "", "", _("dbl"), *adjustments])
+        rows.append(["", "", doubling_marks(deal, names), _("dbl"), *adjustments])
         rows.append(["", "", "", _("total"), *(signed(v) for v in totals)])
     return rows
 
@@ -115,4 +126,4 @@ class ScoreSheet(ModalScreen[None]):
         self.dismiss(result)
 
 
-__all__ = ["ScoreSheet", "contract_words", "sheet_rows"]
+__all__ = ["ScoreSheet", "contract_words", "doubling_marks", "sheet_rows"]

@@ -2,6 +2,7 @@
 // as the server gives them.
 // Nothing here knows a rule: which card is legal always comes from the server's view.
 import { el } from "./dom.js";
+import { t, words } from "./i18n.js";
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -33,7 +34,7 @@ export function rankText(rank) {
 }
 
 export function cardLabel(name) {
-  return `${RANK_NAMES[name[0]]} of ${SUIT_NAMES[name[1]]}`;
+  return t("{rank} of {suit}", { rank: words.ranks[name[0]] || RANK_NAMES[name[0]], suit: words.suits[name[1]] || SUIT_NAMES[name[1]] });
 }
 
 export function isRed(name) {
