@@ -49,6 +49,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import BOT_LEVELS
 from barbu.server.bodies import BodyError, read_json
+from barbu.server.club import add_club_routes
 from barbu.server.credentials import (
     add_credential_routes,
     browser_holder,
@@ -210,6 +211,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         try:
             yield
         finally:
+            await club.stop()
             await service.stop()
             store.dispose()
 
@@ -228,6 +230,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_sheet_routes(app, store)
     add_credential_routes(app, service)
+    club = add_club_routes(app, service, store)
+    app.state.club = club
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
