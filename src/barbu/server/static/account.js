@@ -97,7 +97,7 @@ async function gamesPanel(t, rules) {
   const rows = ok ? data.games : [];
   const body = rows.length === 0 ? el("p", { class: "muted" }, t.none) : el("table", { id: "my-games" }, el("tbody", {}, rows.map((g) => el("tr", {},
     el("td", {}, titles[g.variant] || g.variant),
-    el("td", {}, t[g.status] || g.status, g.rated ? "" : el("span", { class: "badge" }, t.unrated)),
+    el("td", {}, t[g.status] || g.status, g.rated && g.outcome !== "unrated" ? "" : el("span", { class: "badge" }, t.unrated)),
     el("td", { class: "wide muted" }, g.reason || ""),
     el("td", {}, g.link ? el("a", { href: g.link }, t.resume) : el("a", { href: `/t/${g.table}` }, "↗"))))));
   return el("section", { class: "panel" }, el("h2", {}, t.myGames), body);

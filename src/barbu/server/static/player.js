@@ -31,8 +31,8 @@ async function start() {
   const titles = Object.fromEntries((await ruleSets()).map((r) => [r.name, r.title]));
   const ratings = Object.fromEntries(p.ratings.map((r) => [r.variant, r]));
   const results = el("table", { id: "results" },
-    el("thead", {}, el("tr", {}, el("th", {}, t.ruleSet), el("th", { class: "num" }, t.played), el("th", { class: "num" }, t.wins), el("th", { class: "num" }, t.meanPlace), el("th", { class: "num" }, t.rating))),
-    el("tbody", {}, p.results.map((r) => el("tr", {}, el("td", {}, titles[r.variant] || r.variant), el("td", { class: "num" }, r.played || r.rated), el("td", { class: "num" }, r.wins), el("td", { class: "num" }, r.mean_place ?? "–"),
+    el("thead", {}, el("tr", {}, el("th", {}, t.ruleSet), el("th", { class: "num" }, t.played), el("th", { class: "num" }, t.wins), el("th", { class: "num wide" }, t.meanPlace), el("th", { class: "num" }, t.rating))),
+    el("tbody", {}, p.results.map((r) => el("tr", {}, el("td", {}, titles[r.variant] || r.variant), el("td", { class: "num" }, r.played || r.rated), el("td", { class: "num" }, r.wins), el("td", { class: "num wide" }, r.mean_place ?? "–"),
       el("td", { class: "num" }, ratings[r.variant] ? ratings[r.variant].rating.toFixed(1) : "–", ratings[r.variant] && ratings[r.variant].provisional ? el("span", { class: "badge" }, t.provisional) : "")))));
   const byVariant = {};
   for (const h of p.history) (byVariant[h.variant] ||= []).push(h.rating);
