@@ -69,6 +69,7 @@ MODULES = {
     "test_arena": "cli",
     "test_cli": "cli",
     "test_cli_errors": "cli",
+    "test_language": "cli",
     "test_errors": "cli",
     "test_fuzz_actions": "server",
     "test_fuzz_harnesses": "server",
@@ -94,6 +95,7 @@ SOURCE_PACKAGES = {
     "arena": "cli",
     "cli": "cli",
     "usage": "cli",
+    "language": "cli",
 }
 """The layer of the doctests of each package of ``src/barbu``."""
 

@@ -315,7 +315,7 @@ def test_scoring_through_the_sheet_agrees_with_replay(client: TestClient, varian
 def test_exports_import_back_to_the_same_sheet(client: TestClient) -> None:
     doc = played_record("classic", seed=5)  # played deals: imported as their tallies
     made = client.post("/api/sheets/import", json={"record": json.dumps(doc), "title": "Club night"}).json()
-    assert made["id"] == "club-night" and "28 played deal(s) turned into their tallies" in made["sheet"]["notes"][0]
+    assert made["id"] == "club-night" and "28 played deals turned into their tallies" in made["sheet"]["notes"][0]
     sheet = made["id"]
     res = client.get(f"/api/sheets/{sheet}/export/record")
     assert res.headers["content-disposition"] == 'attachment; filename="club-night.barbu.json"'

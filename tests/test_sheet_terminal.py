@@ -174,7 +174,7 @@ def test_from_prints_the_sheet_of_any_record(tmp_path: Path) -> None:
     totals = replay_json(played_record("classic"))["totals"]
     last = next(line for line in out.splitlines() if "final totals" in line)
     assert all(str(t) in last for t in totals)
-    assert "note: 28 played deal(s) turned into their tallies" in out
+    assert "note: 28 played deals turned into their tallies" in out
     code, out = run(["--from", str(path), "--to", "html"])
     assert code == 0 and out.startswith("<!DOCTYPE html>")
     code, out = run(["--from", "-"], "{not json")

@@ -31,6 +31,8 @@ SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 RANKS = "23456789TJQKA"
 """Rank letters from low to high; the ace is high."""
+RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+"""The ranks in words, in the order of :data:`RANKS`."""
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)

@@ -40,6 +40,7 @@ __all__ = [
     "FULL_HOUSE",
     "HIGH_CARD",
     "ONE_PAIR",
+    "ROWS",
     "STRAIGHT",
     "STRAIGHT_FLUSH",
     "THREE_OF_A_KIND",
@@ -78,6 +79,9 @@ CATEGORIES = (
     FOUR_OF_A_KIND,
     STRAIGHT_FLUSH,
 ) = range(9)
+
+ROWS = ("back", "middle", "front")
+"""The rows of an arrangement (5, 5 and 3 cards), in the order a tally writes them."""
 
 HandValue: TypeAlias = tuple[int, tuple[int, ...]]
 """A row's strength: (category index, tie-break ranks)."""

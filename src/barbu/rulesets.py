@@ -89,6 +89,62 @@ FLAG_CHOICES: dict[str, tuple[str, ...]] = {
 }
 """The allowed values of the string flags, default first."""
 
+FLAG_HELP: dict[str, str] = {
+    "player_count": "How many players sit at the table.",
+    "rotation": "When the declarer changes: after a whole set of contracts (block), or after every deal (quick).",
+    "must_trump_when_void": "A player with no card of the suit led must trump, unless the trick is already trumped.",
+    "overtrump_required": "A player who trumps must beat the highest trump already in the trick when able.",
+    "undertrump_required": (
+        "A player with no card of the suit led must still play a trump even when unable to beat the trick."
+    ),
+    "heart_lead": "When hearts may be led in the contracts that protect them (No hearts, No king of hearts, Salad).",
+    "forced_penalty": "A player who cannot follow suit must get rid of a penalty card when holding one.",
+    "early_end": "A deal stops as soon as all its penalty cards are taken.",
+    "negative_targets": "In a negative contract, whom a player other than the declarer may double.",
+    "positive_targets": "In a positive contract (Trumps, Domino), whom a player other than the declarer may double.",
+    "late_redouble": "A second round of calls: a player doubled by someone who called later may still redouble.",
+    "flanks_redoubles": 'The call "flanks" also redoubles the other non-declarers who doubled the caller.',
+    "compulsory_doubles": (
+        "How many times each other player must double the declarer during the declarer's set (0: never)."
+    ),
+    "skip_undoubled_negative": (
+        "A negative contract that nobody doubled is not played: its points are shared out at once."
+    ),
+    "domino_values": "Points by finishing place at Domino, first out first, one number per player.",
+    "domino_start": (
+        "How Domino starts: the declarer names the starting rank, or opens with any card whose rank starts."
+    ),
+    "domino_ace_replays": "At Domino, laying an ace gives another turn when a card can then be laid.",
+    "removed_card_rule": (
+        "At Domino with cards taken out of the deck: their place counts as laid, or their rank cannot start."
+    ),
+    "ravage_city_total": "The penalty of Ravage City, shared equally by the players with the most cards of one suit.",
+    "first_five_only": "Play only the first five contracts of the French order.",
+    "seventh_and_last": "Play the seventh and the last trick instead of the last two.",
+    "contract_choice": "Who chooses the contract: fixed order, or a chooser (whose score may count double).",
+}
+"""Each flag's meaning in words, for the people who choose it (RULES.md §6)."""
+
+CHOICE_HELP: dict[str, str] = {
+    "rotation=block": "after a whole set",
+    "rotation=quick": "after every deal",
+    "heart_lead=strict": "only by a player holding nothing but hearts",
+    "heart_lead=broken": "also once a heart has been played to an earlier trick",
+    "heart_lead=free": "at any time",
+    "negative_targets=any": "any other player",
+    "negative_targets=declarer_only": "the declarer only",
+    "positive_targets=declarer_only": "the declarer only",
+    "positive_targets=any": "any other player",
+    "domino_start=named": "the declarer names the rank",
+    "domino_start=first_card": "the first card laid sets the rank",
+    "removed_card_rule=laid": "a removed card counts as laid",
+    "removed_card_rule=forbid_rank": "the rank of a removed card cannot start",
+    "contract_choice=fixed": "fixed order",
+    "contract_choice=chooser": "a chooser names it",
+    "contract_choice=chooser_doubled": "a chooser names it, the chooser's score counts double",
+}
+"""Each value of a string flag in words, keyed ``flag=value`` (:data:`FLAG_CHOICES`)."""
+
 FLAG_NAMES: tuple[str, ...] = ("player_count", *(f.name for f in fields(Flags)))
 DOUBLING_FLAGS = (
     "negative_targets",

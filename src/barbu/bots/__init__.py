@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from barbu.actions import Action
 from barbu.arrangement import Arrangements
 from barbu.bots.errors import BotError
+from barbu.language import N_
 from barbu.view import SeatView
 
 
@@ -102,6 +103,14 @@ BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
 }
 """The class of each bot level by name, imported when first asked for; each class takes
 ``seed`` and the level's settings (:func:`bot_settings`) as keywords."""
+
+
+BOT_HELP: dict[str, str] = {
+    "random": N_("Random: plays any legal card or call. Good to learn the rules against."),
+    "heuristic": N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent."),
+    "search": N_("Search: imagines the hidden hands and plays each deal out many times; the strongest, and slower."),
+}
+"""Each bot level in words, for the people who choose it (translated where shown)."""
 
 
 def bot_settings(level: str) -> dict[str, Any]:

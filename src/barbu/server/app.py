@@ -8,8 +8,12 @@ HTTP:
 - ``GET /`` the lobby page; ``GET /t/{table}`` the table page (the seat's credential rides
   in the link's fragment, which browsers never send in a request, and the page trades it
   for a cookie: :mod:`barbu.server.credentials`);
-- ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels,
-  ``GET /api/errors`` the protocol's error codes;
+- ``GET /api/rules`` rule sets with their flags, ``GET /api/bots`` bot levels
+  (``/api/bots/levels`` with each described), ``GET /api/errors`` the protocol's error codes;
+- ``GET /rules`` and ``GET /rules/{variant}`` the rules pages, from ``GET /api/rulebook`` (how to
+  play) and ``GET /api/rulebook/{variant}?players=N`` (:mod:`barbu.server.rulebook`);
+- ``GET /api/i18n`` the page's catalogue (``?lang=fr`` or the browser's language:
+  :mod:`barbu.server.speaking`, docs/i18n.md);
 - ``POST /api/tables`` create a table, ``GET /api/tables?status=open|playing|finished``;
 - ``POST /api/tables/{table}/claim`` a browser takes a seat by its key,
   ``GET /api/tables/{table}/invitations`` the creator's unclaimed invitations;
@@ -47,7 +51,9 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import BOT_HELP, BOT_LEVELS
+from barbu.language import _, catalogue, supported
+from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.club import add_club_routes
 from barbu.server.credentials import (
@@ -64,7 +70,9 @@ from barbu.server.lobby import create_table, list_tables, rule_sets
 from barbu.server.origin import OriginGuard
 from barbu.server.owners import delete_table
 from barbu.server.protocol import ERROR_CODES, ProtocolError, encode, parse_message
+from barbu.server.rulebook import first_game, rulebook
 from barbu.server.sheets import add_sheet_routes
+from barbu.server.speaking import Speaking, request_language
 from barbu.server.tables import LiveTable, Settings, TableService
 from barbu.storage import Store
 
@@ -223,6 +231,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     )
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Speaking)
     app.state.service = service
     app.state.guard = guard
     app.state.store = store
@@ -237,6 +246,25 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index() -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules_page(variant: str) -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
+    @app.get("/api/rulebook")
+    async def api_first_game() -> dict[str, Any]:
+        return first_game()
+
+    @app.get("/api/rulebook/{variant}")
+    async def api_rulebook(variant: str, players: int | None = None) -> Any:
+        if variant not in RULE_SETS:
+            message = _("unknown rule set {name}; rule sets are: {names}", name=variant, names=", ".join(RULE_SETS))
+            return JSONResponse({"error": {"code": "unknown_variant", "message": message}}, status_code=404)
+        return rulebook(variant, players)
+
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
@@ -248,6 +276,15 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     @app.get("/api/bots")
     async def api_bots() -> list[str]:
         return list(BOT_LEVELS)
+
+    @app.get("/api/bots/levels")
+    async def api_bot_levels() -> list[dict[str, str]]:
+        return [{"name": level, "help": _(BOT_HELP[level])} for level in BOT_LEVELS]
+
+    @app.get("/api/i18n")
+    async def api_i18n(request: Request, lang: str | None = None) -> JSONResponse:
+        chosen = supported(lang) or request_language(list(request.headers.raw))
+        return JSONResponse(catalogue(chosen).as_json(), headers={"Vary": "Cookie, Accept-Language"})
 
     @app.get("/api/errors")
     async def api_errors() -> dict[str, str]:

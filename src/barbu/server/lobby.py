@@ -20,8 +20,9 @@ from typing import Any
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
 from barbu.game import Game
+from barbu.language import _p, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
-from barbu.rulesets import FLAG_CHOICES, FLAG_NAMES, RULE_SETS, applicable_flags, rules
+from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
 from barbu.storage import SeatRow, StoreError, TableRow
@@ -40,7 +41,8 @@ def rule_sets() -> list[dict[str, Any]]:
     """Every rule set with its player counts, number of deals, the flags that apply to it
     (:func:`~barbu.rulesets.applicable_flags` at any of its player counts), its contracts'
     ids and titles, and per player count the labels and totals of the tally keys: the
-    pages write no word of Barbu of their own.
+    pages write no word of Barbu of their own. Titles, labels and the flags' meanings
+    (``help``, ``choice_help``) are in the language of the moment.
 
     >>> [r["name"] for r in rule_sets()][:2]
     ['classic', 'ravage-city']
@@ -64,18 +66,24 @@ def rule_sets() -> list[dict[str, Any]]:
                     "kind": {"tuple": "list"}.get(kind, kind),
                     "default": list(default) if isinstance(default, tuple) else default,
                     "choices": list(FLAG_CHOICES.get(f, ())),
+                    "help": _p("flag", FLAG_HELP[f]),
+                    "choice_help": {c: _p("flag", CHOICE_HELP[f"{f}={c}"]) for c in FLAG_CHOICES.get(f, ())},
                 }
             )
         out.append(
             {
                 "name": name,
-                "title": rs.title,
-                "blurb": rs.blurb,
+                "title": _p("variant", rs.title),
+                "blurb": _p("variant", rs.blurb),
                 "players": list(rs.player_counts),
                 "deals": {str(n): r.deal_count for n, r in by_count.items()},
                 "flags": flags,
-                "contracts": [{"id": c.id, "title": c.title} for c in base.ruleset.all_contracts(base.players)],
-                "tally": {str(n): tally_table(r.deck, r.cards_each) for n, r in by_count.items()},
+                "contracts": [
+                    {"id": c.id, "title": _p("contract", c.title)} for c in base.ruleset.all_contracts(base.players)
+                ],
+                "tally": {
+                    str(n): tally_words(tally_table(r.deck, r.cards_each), r.cards_each) for n, r in by_count.items()
+                },
             }
         )
     return out

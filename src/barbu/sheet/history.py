@@ -23,6 +23,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from barbu.language import _, _n
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.model import Sheet
@@ -166,14 +167,18 @@ class SheetHistory:
         c = self.log[index - 1]
         kind = c["change"]
         if kind == "add":
-            return f"add deal {len(self._states[index].rows)}"
+            return _("add deal {n}", n=len(self._states[index].rows))
         if kind == "tally":
-            return f"tally of deal {len(self._states[index].rows)}"
+            return _("tally of deal {n}", n=len(self._states[index].rows))
         if kind == "edit":
-            return "edit deal " + ", ".join(str(k) for k in c["deals"])
-        if kind in ("delete", "insert"):
-            return f"{kind} deal {c['deal']}"
-        return "rename the players"
+            return _n(
+                "edit deal {deals}", "edit deals {deals}", len(c["deals"]), deals=", ".join(str(k) for k in c["deals"])
+            )
+        if kind == "delete":
+            return _("delete deal {n}", n=c["deal"])
+        if kind == "insert":
+            return _("insert deal {n}", n=c["deal"])
+        return _("rename the players")
 
     def do(self, change: Mapping[str, Any]) -> Sheet:
         """Apply a change (a JSON object as the log holds it) and log it."""

@@ -39,6 +39,7 @@ from barbu.deal import Phase
 from barbu.doubling import Doubling, round_one_order
 from barbu.errors import OptionsError, RecordError, RecordUsageError
 from barbu.game import Game
+from barbu.language import _, _n, _p, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_from_record, game_to_record
 from barbu.rulesets import Rules, rules
@@ -160,23 +161,36 @@ class Sheet:
         notes = []
         played = [d for d in game.deals if d.finished and d.dealt is not None and not d.skipped]
         if played:
-            notes.append(f"{len(played)} played deal(s) turned into their tallies")
+            notes.append(
+                _n(
+                    "{n} played deal turned into its tally",
+                    "{n} played deals turned into their tallies",
+                    len(played),
+                    n=len(played),
+                )
+            )
         out = Game(r, game.first_declarer)
         deals = [d for d in game.deals if d.finished or d.started]
         for d in deals:
             if not d.finished:
                 if d.phase in (Phase.CALL, Phase.TRUMP, Phase.RANK) or r.scheduled_contract(d.index) is not None:
-                    notes.append(f"deal {d.index + 1} stopped before its tally ({d.phase}): it is left out")
+                    notes.append(
+                        _("deal {n} stopped before its tally ({phase}): it is left out", n=d.index + 1, phase=d.phase)
+                    )
                     break
                 if d.phase is not Phase.TALLY:
-                    notes.append(f"deal {d.index + 1} was not finished ({d.phase}): it waits for its tally")
+                    notes.append(
+                        _("deal {n} was not finished ({phase}): it waits for its tally", n=d.index + 1, phase=d.phase)
+                    )
             apply_spec(out, spec_of_deal(d), last=d is deals[-1])
         players = doc.get("players") or default_players(r.players)
         try:
             check_players(players, r.players)
         except SheetError:
             players = _distinct_names(players)
-            notes.append(f"the players were renamed so that each seat has its own name: {', '.join(players)}")
+            notes.append(
+                _("the players were renamed so that each seat has its own name: {names}", names=", ".join(players))
+            )
         return cls(out, players, notes)
 
     # -- reading -------------------------------------------------------------------
@@ -362,7 +376,7 @@ class Sheet:
         nxt = self.next
         out: dict[str, Any] = {
             "variant": r.name,
-            "rule_set_title": r.ruleset.title,
+            "rule_set_title": _p("variant", r.ruleset.title),
             "options": self.options,
             "players": list(self.players),
             "first_declarer": self.first_declarer,
@@ -371,7 +385,7 @@ class Sheet:
             "doubling": r.doubling,
             "penalty_points": r.ruleset.penalty_points,
             "tally_totals": tally_totals(r),
-            "tally_table": tally_table(r.deck, r.cards_each),
+            "tally_table": tally_words(tally_table(r.deck, r.cards_each), r.cards_each),
             "deals": [row.to_json() for row in self.rows],
             "totals": self.totals,
             "complete": self.complete,

@@ -1,7 +1,7 @@
 """What a score sheet shows: its deals as rows, and what the next deal's entry needs.
 
 Every value here is read from the rules core; :meth:`to_json` gives the JSON a front end
-shows.
+shows, its words in the language of the moment (:mod:`barbu.language`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from barbu.language import _, _p
 from barbu.rulesets import Rules
 from barbu.sheet.doubles import Grid
 from barbu.sheet.entry import DealEntry
@@ -77,7 +78,7 @@ class DealRow:
         """The undoubled-negative shortcut, in words, when it applied."""
         if self.status != "skipped":
             return None
-        return "not played: nobody doubled in a negative contract, so its points are divided (RULES.md 2.8)"
+        return _("not played: nobody doubled in a negative contract, so its points are divided (RULES.md 2.8)")
 
     def to_json(self) -> dict[str, Any]:
         """The row as JSON."""
@@ -86,7 +87,7 @@ class DealRow:
             "declarer": self.declarer,
             "k": self.k,
             "contract": self.contract,
-            "title": self.title,
+            "title": _p("contract", self.title),
             "trump": self.trump,
             "rank": self.rank,
             "doubles": [d.to_json() for d in self.doubles],
@@ -120,7 +121,7 @@ class ContractChoice:
         """The choice as JSON."""
         return {
             "id": self.id,
-            "title": self.title,
+            "title": _p("contract", self.title),
             "doubling_class": self.doubling_class,
             "needs_trump": self.needs_trump,
             "needs_rank": self.needs_rank,

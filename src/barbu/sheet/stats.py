@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from barbu.language import _p
 from barbu.sheet.model import Sheet
 from barbu.sheet.rows import DealRow
 
@@ -118,7 +119,7 @@ class ContractStats:
         """The figures as JSON."""
         return {
             "id": self.id,
-            "title": self.title,
+            "title": _p("contract", self.title),
             "deals": self.deals,
             "skipped": self.skipped,
             "pairs": self.pairs,

@@ -1,11 +1,13 @@
 // The lobby: create a table (rule set, options, seats and bot levels), join by link,
 // list open, playing and finished tables.
 import { el, joined } from "./dom.js";
+import { setUpPage, t, tn } from "./i18n.js";
 import { chosenOptions as optionsOf, playerCount as countOf, renderCounts, renderFlags as flagsInto } from "./ruleform.js";
 
 const $ = (id) => document.getElementById(id);
 let RULES = [];
 let LEVELS = [];
+let LEVEL_HELP = {};
 
 function currentRuleSet() {
   return RULES.find((r) => r.name === $("variant").value);
@@ -28,20 +30,25 @@ function renderSeats() {
     const row = el(
       "div",
       { class: "seat-choice" },
-      el("strong", {}, `Seat ${i}`),
+      el("strong", {}, t("Seat {n}", { n: i })),
       el(
         "label",
         {},
-        "Player ",
+        t("Player") + " ",
         el(
           "select",
-          { class: "kind", "aria-label": `Seat ${i} player` },
-          el("option", { value: "you" }, "You"),
-          el("option", { value: "friend" }, "A friend (invitation link)"),
-          el("option", { value: "bot" }, "Bot"),
+          { class: "kind", "aria-label": t("Seat {n} player", { n: i }) },
+          el("option", { value: "you" }, t("You")),
+          el("option", { value: "friend" }, t("A friend (invitation link)")),
+          el("option", { value: "bot" }, t("Bot")),
         ),
       ),
-      el("label", { class: "level-label" }, "Level ", el("select", { class: "level", "aria-label": `Seat ${i} bot level` }, LEVELS.map((l) => el("option", {}, l)))),
+      el(
+        "label",
+        { class: "level-label" },
+        t("Level") + " ",
+        el("select", { class: "level", "aria-label": t("Seat {n} bot level", { n: i }) }, LEVELS.map((l) => el("option", { value: l, title: LEVEL_HELP[l] || "" }, levelName(l)))),
+      ),
     );
     row.querySelector("select.kind").value = prev.kind;
     row.querySelector("select.level").value = prev.level;
@@ -52,10 +59,21 @@ function renderSeats() {
   }
 }
 
+// A bot level's name in words ("heuristic" is the level's id; its help starts with its name).
+function levelName(level) {
+  const help = LEVEL_HELP[level];
+  return help && help.includes(":") ? help.slice(0, help.indexOf(":")) : level;
+}
+
+function renderLevelsHelp() {
+  $("levels-help").replaceChildren(el("p", {}, t("Bot levels:")), el("ul", {}, LEVELS.map((l) => el("li", {}, LEVEL_HELP[l] || l))));
+}
+
 function renderFlags() {
   const rs = currentRuleSet();
-  const deals = rs.players.length > 1 ? ` With ${playerCount()} players: ${rs.deals[String(playerCount())]} deals.` : "";
-  $("blurb").textContent = `${rs.title}: ${rs.blurb}${deals}`;
+  const n = playerCount();
+  const deals = rs.players.length > 1 ? " " + tn("With {n} players: {deals} deal.", "With {n} players: {deals} deals.", rs.deals[String(n)], { n, deals: rs.deals[String(n)] }) : "";
+  $("blurb").replaceChildren(`${rs.title}: ${rs.blurb}${deals} `, el("a", { href: `/rules/${encodeURIComponent(rs.name)}` }, t("Rules of {title}", { title: rs.title })));
   flagsInto(rs, $("flags"));
 }
 
@@ -82,7 +100,7 @@ async function create(ev) {
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();
   if (!res.ok) {
-    $("create-error").textContent = data.error ? data.error.message : "the table could not be created";
+    $("create-error").textContent = data.error ? data.error.message : t("the table could not be created");
     return;
   }
   // The links are shown here, and to this browser on the table page while the table waits (the server
@@ -93,8 +111,8 @@ async function create(ev) {
   const box = $("created-links");
   box.replaceChildren();
   for (const s of data.seats) {
-    const who = s.seat === mine ? "you" : "a friend";
-    const row = el("label", {}, `Seat ${s.seat} (${who}) `, el("input", { readonly: true, value: links[s.seat], "aria-label": `Invitation link of seat ${s.seat}` }));
+    const who = s.seat === mine ? t("Seat {n} (you)", { n: s.seat }) : t("Seat {n} (a friend)", { n: s.seat });
+    const row = el("label", {}, `${who} `, el("input", { readonly: true, value: links[s.seat], "aria-label": t("Invitation link of seat {n}", { n: s.seat }) }));
     row.querySelector("input").addEventListener("focus", (e) => e.target.select());
     box.appendChild(row);
   }
@@ -117,7 +135,7 @@ async function create(ev) {
 // Delete the table just created (the browser sends its cookie; the server says if it may).
 async function deleteTable() {
   const table = $("delete-table").dataset.table;
-  if (!table || !confirm("Delete this table? Everyone at it is disconnected.")) return;
+  if (!table || !confirm(t("Delete this table? Everyone at it is disconnected."))) return;
   const res = await fetch(`/api/tables/${encodeURIComponent(table)}`, { method: "DELETE", credentials: "same-origin" });
   const data = await res.json();
   if (!res.ok) {
@@ -130,9 +148,9 @@ async function deleteTable() {
 
 function seatsText(t) {
   const seats = t.seats.map((s) => {
-    if (s.kind === "bot") return `bot (${s.level})`;
-    const who = s.name ? s.name : `seat ${s.seat}`;
-    return s.joined ? who : [`${who} `, el("span", { class: "muted" }, "(free)")];
+    if (s.kind === "bot") return t("bot ({level})", { level: levelName(s.level) });
+    const who = s.name ? s.name : t("seat {n}", { n: s.seat });
+    return s.joined ? who : [`${who} `, el("span", { class: "muted" }, t("(free)"))];
   });
   return joined(seats, ", ");
 }
@@ -143,20 +161,20 @@ async function refreshList(status) {
     const res = await fetch(`/api/tables?status=${status}&limit=30`);
     const tables = await res.json();
     if (!tables.length) {
-      box.replaceChildren(el("p", { class: "muted" }, "None."));
+      box.replaceChildren(el("p", { class: "muted" }, t("None.")));
       return;
     }
-    const rows = tables.map((t) => {
-      const when = new Date((t.finished || t.created) * 1000).toLocaleString();
-      const rs = RULES.find((r) => r.name === t.variant);
-      const id = encodeURIComponent(t.id);
-      const links = [el("a", { href: `/t/${id}` }, status === "finished" ? "see" : "watch")];
-      if (status === "finished") links.push(el("a", { href: `/api/tables/${id}/record`, download: `barbu-${t.id}.json` }, "record"));
-      return el("tr", {}, el("td", {}, rs ? rs.title : t.variant), el("td", {}, seatsText(t)), el("td", { class: "muted" }, when), el("td", {}, joined(links, " · ")));
+    const rows = tables.map((table) => {
+      const when = new Date((table.finished || table.created) * 1000).toLocaleString(document.documentElement.lang);
+      const rs = RULES.find((r) => r.name === table.variant);
+      const id = encodeURIComponent(table.id);
+      const links = [el("a", { href: `/t/${id}` }, status === "finished" ? t("see") : t("watch"))];
+      if (status === "finished") links.push(el("a", { href: `/api/tables/${id}/record`, download: `barbu-${table.id}.json` }, t("record")));
+      return el("tr", {}, el("td", {}, rs ? rs.title : table.variant), el("td", {}, seatsText(table)), el("td", { class: "muted" }, when), el("td", {}, joined(links, " · ")));
     });
     box.replaceChildren(el("table", { class: "list" }, el("tbody", {}, rows)));
   } catch (e) {
-    box.replaceChildren(el("p", { class: "error-box" }, "Could not load the list."));
+    box.replaceChildren(el("p", { class: "error-box" }, t("Could not load the list.")));
   }
 }
 
@@ -170,16 +188,21 @@ function join(ev) {
   if (!text) return;
   try {
     const url = new URL(text, location.href);
-    if (!url.pathname.startsWith("/t/")) throw new Error("not a table link");
+    if (!url.pathname.startsWith("/t/")) throw new Error(t("That is not a table link: it looks like …/t/TABLE#seat=…&key=…"));
     location.href = url.pathname + url.hash;
   } catch (e) {
-    $("join-link").setCustomValidity("That is not a table link: it looks like …/t/TABLE#seat=…&key=…");
+    $("join-link").setCustomValidity(t("That is not a table link: it looks like …/t/TABLE#seat=…&key=…"));
     $("join-link").reportValidity();
   }
 }
 
 async function start() {
-  [RULES, LEVELS] = await Promise.all([fetch("/api/rules").then((r) => r.json()), fetch("/api/bots").then((r) => r.json())]);
+  setUpPage();
+  let levels;
+  [RULES, levels] = await Promise.all([fetch("/api/rules").then((r) => r.json()), fetch("/api/bots/levels").then((r) => r.json())]);
+  LEVELS = levels.map((l) => l.name);
+  LEVEL_HELP = Object.fromEntries(levels.map((l) => [l.name, l.help]));
+  renderLevelsHelp();
   $("variant").replaceChildren(...RULES.map((r) => el("option", { value: r.name }, r.title)));
   $("name").value = localStorage.getItem("barbu.name") || "";
   const onVariant = () => {

@@ -1,7 +1,9 @@
 // A rule set's settings in a form: the player count where it varies and the house rules
 // (every flag of RULES.md §6 that applies to it), as /api/rules lists them. Shared by the
-// lobby (a new table) and the score sheets page (a new sheet).
+// lobby (a new table) and the score sheets page (a new sheet). Each flag is shown with its meaning
+// in words (`help`, in the page's language, from /api/rules) and its name in small type.
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 // The player count chosen in `countSelect` (or the rule set's only count).
 export function playerCount(rs, countSelect) {
@@ -19,18 +21,20 @@ export function renderFlags(rs, box, prefix = "flag-") {
   box.replaceChildren();
   for (const f of rs.flags) {
     const id = `${prefix}${f.name}`;
-    const label = f.name.replace(/_/g, " ");
+    const label = f.help || f.name.replace(/_/g, " ");
+    const words = f.choice_help || {};
     let input;
     if (f.kind === "bool") {
       input = el("input", { type: "checkbox", id, checked: !!f.default });
     } else if (f.kind === "choice") {
-      input = el("select", { id }, f.choices.map((c) => el("option", { selected: c === f.default }, c)));
+      input = el("select", { id }, f.choices.map((c) => el("option", { value: c, selected: c === f.default }, words[c] || c)));
     } else if (f.kind === "int") {
       input = el("input", { type: "number", id, value: f.default, class: "int-flag" });
     } else {
       input = el("input", { id, value: f.default.join(", "), size: 14 });
     }
-    box.appendChild(el("label", {}, input, el("span", {}, label)));
+    const hint = f.kind === "list" ? ` ${t("(numbers separated by commas)")}` : "";
+    box.appendChild(el("label", { class: "flag" }, input, el("span", {}, label + hint, " ", el("code", { class: "flag-name muted small" }, f.name))));
   }
 }
 

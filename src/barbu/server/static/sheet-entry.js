@@ -4,11 +4,12 @@
 // grid's open cells, compulsory doubles); the expansion of "maximum" and every score or
 // refusal come from the server too (`/fill`, `/preview`, `/changes`).
 import { el, joined } from "./dom.js";
-import { signed, SUIT_SIGN } from "./sheetkit.js";
+import { t, tn, words } from "./i18n.js";
+import { rankText, signed, SUIT_SIGN } from "./sheetkit.js";
 import { readTally, showSums, tallyEls } from "./sheet-tally.js";
 
 const MARK = ["", "X", "XX"];
-const STATE_WORD = ["no", "doubled", "redoubled"];
+const STATE_WORD = () => [t("no double"), t("doubled"), t("redoubled")];
 
 const $ = (id) => document.getElementById(id);
 
@@ -128,32 +129,34 @@ export class DealForm {
     $("preview").textContent = "";
     $("shortcut").classList.add("hidden");
     if (over) {
-      $("entry-h").textContent = "The game is over";
+      $("entry-h").textContent = t("The game is over");
       const sheet = this.sheet;
       const winners = sheet.ranking.map((r, seat) => (r === 1 ? this.names[seat] : null)).filter((x) => x !== null);
-      $("game-over").textContent = `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}. Edit any deal below, or undo.`;
+      const who = winners.join(t(" and "));
+      $("game-over").textContent = tn("{who} wins. Edit any deal below, or undo.", "{who} win. Edit any deal below, or undo.", winners.length, { who });
       return;
     }
     const decl = this.names[s.next.declarer];
     const sheet = this.sheet;
     const heading = {
-      next: `Deal ${s.deal} of ${sheet.deal_count} · ${decl} declares`,
-      tally: `Deal ${s.deal}: the tally`,
-      edit: `Edit deal ${s.deal} · ${decl} declares`,
-      insert: `A deal before deal ${s.deal} · ${decl} declares`,
+      next: t("Deal {n} of {count} · {name} declares", { n: s.deal, count: sheet.deal_count, name: decl }),
+      tally: t("Deal {n}: the tally", { n: s.deal }),
+      edit: t("Edit deal {n} · {name} declares", { n: s.deal, name: decl }),
+      insert: t("A deal before deal {n} · {name} declares", { n: s.deal, name: decl }),
     }[s.mode];
     $("entry-h").textContent = heading;
     const notes = [];
-    if (s.mode !== "tally" && sheet.contracts_per_declarer > 1) notes.push(`${decl}'s contract ${s.next.k} of ${sheet.contracts_per_declarer}.`);
+    if (s.mode !== "tally" && sheet.contracts_per_declarer > 1) notes.push(t("{name}'s contract {k} of {count}.", { name: decl, k: s.next.k, count: sheet.contracts_per_declarer }));
     if (s.next.forced.length && s.mode !== "tally") {
-      const who = s.next.forced.map((x) => this.names[x]).join(" and ");
-      notes.push([el("strong", {}, "Compulsory:"), ` ${who} must double ${decl} in this deal.`]);
+      const who = s.next.forced.map((x) => this.names[x]).join(t(" and "));
+      notes.push([el("strong", {}, t("Compulsory:")), " ", tn("{who} must double {name} in this deal.", "{who} must double {name} in this deal.", s.next.forced.length, { who, name: decl })]);
     }
     const carried = Object.keys(s.edits);
-    if (carried.length) notes.push(`Saved together with your change${carried.length > 1 ? "s" : ""} to deal ${carried.join(", ")}.`);
+    if (carried.length) notes.push(tn("Saved together with your change to deal {deals}.", "Saved together with your changes to deals {deals}.", carried.length, { deals: carried.join(", ") }));
     if (s.mode === "tally") {
       const row = sheet.deals[s.deal - 1];
-      notes.push(`${decl} declared ${row.title}${row.trump ? ` ${SUIT_SIGN[row.trump]}` : ""}${row.rank ? ` from ${row.rank}` : ""}; enter what each player took.`);
+      const what = `${row.title}${row.trump ? ` ${SUIT_SIGN[row.trump]}` : ""}${row.rank ? ` ${t("from {rank}", { rank: rankText(row.rank) })}` : ""}`;
+      notes.push(t("{name} declared {contract}; enter what each player took.", { name: decl, contract: what }));
     }
     $("entry-note").replaceChildren(...joined(notes, " ").flat());
     $("entry-note").classList.toggle("hidden", !notes.length);
@@ -164,7 +167,7 @@ export class DealForm {
     this.renderTally();
     $("tally-later").classList.toggle("hidden", !this.mayWait() || !s.entry.contract);
     $("cancel").classList.toggle("hidden", s.mode === "next" || s.mode === "tally");
-    $("save").textContent = { next: `Save deal ${s.deal}`, tally: "Save the tally", edit: `Save deal ${s.deal}`, insert: `Insert deal ${s.deal}` }[s.mode];
+    $("save").textContent = { next: t("Save deal {n}", { n: s.deal }), tally: t("Save the tally"), edit: t("Save deal {n}", { n: s.deal }), insert: t("Insert deal {n}", { n: s.deal }) }[s.mode];
     this.changed();
   }
 
@@ -215,7 +218,7 @@ export class DealForm {
             "label",
             { class: `chip suit-chip${x === "H" || x === "D" ? " red" : ""}` },
             el("input", { type: "radio", name: "trump", value: x, checked: s.entry.trump === x }),
-            el("span", { "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[x] }, SUIT_SIGN[x]),
+            el("span", { "aria-label": words.suits[x] || x }, SUIT_SIGN[x]),
           ),
         ),
       );
@@ -228,7 +231,7 @@ export class DealForm {
     }
     if (rank) {
       $("ranks").replaceChildren(
-        ...s.next.ranks.map((x) => el("label", { class: "chip rank-chip" }, el("input", { type: "radio", name: "rank", value: x, checked: s.entry.rank === x }), el("span", {}, x === "T" ? "10" : x))),
+        ...s.next.ranks.map((x) => el("label", { class: "chip rank-chip" }, el("input", { type: "radio", name: "rank", value: x, checked: s.entry.rank === x }), el("span", {}, rankText(x)))),
       );
       for (const input of $("ranks").querySelectorAll("input")) {
         input.addEventListener("change", () => {
@@ -260,7 +263,7 @@ export class DealForm {
       {},
       el("th", { scope: "col", class: "corner" }),
       seats.map((b) => el("th", { scope: "col", class: b === decl ? "decl" : "" }, names[b])),
-      el("th", { scope: "col", class: "says" }, el("span", { class: "visually-hidden" }, "says")),
+      el("th", { scope: "col", class: "says" }, el("span", { class: "visually-hidden" }, t("says"))),
     );
     const rows = s.next.speaking_order.map((a) => {
       const cells = seats.map((b) => {
@@ -275,23 +278,23 @@ export class DealForm {
           {},
           el(
             "button",
-            { type: "button", class: `cell s${st}`, data: { a, b }, disabled: !!disabled, "aria-label": `${names[a]} doubled ${names[b]}: ${disabled ? "not open" : STATE_WORD[st]}` },
+            { type: "button", class: `cell s${st}`, data: { a, b }, disabled: !!disabled, "aria-label": t("{a} doubled {b}: {state}", { a: names[a], b: names[b], state: disabled ? t("not open") : STATE_WORD()[st] }) },
             MARK[st],
           ),
         );
       });
       const says = el(
         "select",
-        { data: { seat: a }, "aria-label": `${names[a]} says` },
-        el("option", { value: "" }, "says…"),
-        a === decl ? null : el("option", { value: "flanks" }, "flanks"),
-        el("option", { value: "maximum" }, "maximum"),
-        el("option", { value: "pass" }, "pass"),
+        { data: { seat: a }, "aria-label": t("{name} says", { name: names[a] }) },
+        el("option", { value: "" }, t("says…")),
+        a === decl ? null : el("option", { value: "flanks" }, words.calls.flanks || "flanks"),
+        el("option", { value: "maximum" }, words.calls.maximum || "maximum"),
+        el("option", { value: "pass" }, words.calls.pass || "pass"),
       );
       return el(
         "tr",
         {},
-        el("th", { scope: "row", class: a === decl ? "decl" : "" }, names[a], a === decl ? [" ", el("span", { class: "visually-hidden" }, "(declarer)")] : null),
+        el("th", { scope: "row", class: a === decl ? "decl" : "" }, names[a], a === decl ? [" ", el("span", { class: "visually-hidden" }, t("(declarer)"))] : null),
         cells,
         el("td", { class: "says" }, says),
       );
@@ -300,14 +303,14 @@ export class DealForm {
       el(
         "table",
         { class: "dgrid" },
-        el("caption", { class: "visually-hidden" }, "Who doubled whom: a row per doubler, a column per doubled player"),
+        el("caption", { class: "visually-hidden" }, t("Who doubled whom: a row per doubler, a column per doubled player")),
         el("thead", {}, head),
         el("tbody", {}, rows),
       ),
     );
-    $("grid-help").textContent =
-      `A row per player who doubles, a column per player doubled, in speaking order (${s.next.speaking_order.map((x) => names[x]).join(", ")}). ` +
-      "X: doubled, XX: doubled and redoubled; press a box again to change it.";
+    $("grid-help").textContent = t("A row per player who doubles, a column per player doubled, in speaking order ({order}). X: doubled, XX: doubled and redoubled; press a box again to change it.", {
+      order: s.next.speaking_order.map((x) => names[x]).join(", "),
+    });
     for (const b of box.querySelectorAll("button.cell")) {
       b.addEventListener("click", () => this.cycle(Number(b.dataset.a), Number(b.dataset.b)));
     }
@@ -432,10 +435,10 @@ export class DealForm {
     $("f-tally").classList.toggle("hidden", skipped || !this.choice());
     $("tally-later").classList.toggle("hidden", skipped || !this.mayWait());
     if (skipped) {
-      shortcut.replaceChildren(el("strong", {}, "Not played:"), ` nobody doubled in a negative contract, so its points are divided (RULES.md 2.8): ${scores}.`);
+      shortcut.replaceChildren(el("strong", {}, t("Not played:")), " ", t("nobody doubled in a negative contract, so its points are divided: {scores}.", { scores }));
       $("preview").textContent = "";
     } else {
-      $("preview").textContent = row.final ? `This deal gives: ${scores}` : "";
+      $("preview").textContent = row.final ? t("This deal gives: {scores}", { scores }) : "";
     }
     return row;
   }
@@ -446,13 +449,13 @@ export class DealForm {
     $("later-choice").classList.add("hidden");
     if (!this.ready()) {
       const c = this.choice();
-      $("entry-error").textContent = !c ? "Choose the contract first." : c.needs_trump ? "Choose the trump suit." : "Choose the starting rank.";
+      $("entry-error").textContent = !c ? t("Choose the contract first.") : c.needs_trump ? t("Choose the trump suit.") : t("Choose the starting rank.");
       return;
     }
     this.cancelPreview();
     const { complete } = this.readTally();
     if (s.next.fixed && !complete) {
-      $("entry-error").textContent = "Fill in every box of the tally.";
+      $("entry-error").textContent = t("Fill in every box of the tally.");
       return;
     }
     const row = await this.preview(); // what the server says of the deal as it stands now
@@ -460,7 +463,7 @@ export class DealForm {
     const skipped = row.status === "skipped";
     const withTally = !tallyLater && !skipped;
     if (withTally && !complete) {
-      $("entry-error").textContent = this.mayWait() ? "Fill in every box of the tally (or press “Tally after play”)." : "Fill in every box of the tally.";
+      $("entry-error").textContent = this.mayWait() ? t("Fill in every box of the tally (or press “Tally after play”).") : t("Fill in every box of the tally.");
       return;
     }
     const entry = this.entryJson(withTally);
@@ -489,10 +492,10 @@ export class DealForm {
     const s = this.state;
     const box = $("later-choice");
     const buttons = [];
-    if (change.change === "edit") buttons.push(el("button", { type: "button", class: "secondary", data: { do: "also" } }, `Edit deal ${error.deal} too`));
-    buttons.push(el("button", { type: "button", class: "danger", data: { do: "drop" } }, `Drop deals ${error.deal} and after`));
-    buttons.push(el("button", { type: "button", class: "secondary", data: { do: "back" } }, "Back"));
-    box.replaceChildren(el("p", {}, error.message), el("p", { class: "muted small" }, "Dropped deals come back with Undo."), el("div", { class: "form-row" }, buttons));
+    if (change.change === "edit") buttons.push(el("button", { type: "button", class: "secondary", data: { do: "also" } }, t("Edit deal {n} too", { n: error.deal })));
+    buttons.push(el("button", { type: "button", class: "danger", data: { do: "drop" } }, t("Drop deals {n} and after", { n: error.deal })));
+    buttons.push(el("button", { type: "button", class: "secondary", data: { do: "back" } }, t("Back")));
+    box.replaceChildren(el("p", {}, error.message), el("p", { class: "muted small" }, t("Dropped deals come back with Undo.")), el("div", { class: "form-row" }, buttons));
     box.classList.remove("hidden");
     box.querySelector("button").focus();
     box.querySelector('[data-do="drop"]').addEventListener("click", () => this.send({ ...change, drop_later: true }));

@@ -4,9 +4,10 @@
 // key's kind and label, and what the counts add up to, are the server's answer (the sheet's
 // `tally_table`, read from the core's table of tally keys).
 import { el } from "./dom.js";
+import { t, words } from "./i18n.js";
 import { ordinal, SUIT_SIGN } from "./sheetkit.js";
 
-const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
+const SUIT_LETTERS = ["S", "H", "D", "C"];
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const shown = (v) => (v === null || v === undefined ? "" : v);
@@ -42,7 +43,7 @@ export function tallyEls(keys, names, table, tally) {
                   max: total,
                   data: { key, seat: p },
                   value: value ? shown(value[p]) : "",
-                  "aria-label": `${label}: ${names[p]}`,
+                  "aria-label": t("{label}: {name}", { label, name: names[p] }),
                 }),
               ),
             ),
@@ -79,7 +80,7 @@ export function tallyEls(keys, names, table, tally) {
                 el("span", {}, ordinal(i + 1)),
                 el(
                   "select",
-                  { data: { key: "order", pos: i }, "aria-label": `${ordinal(i + 1)} out` },
+                  { data: { key: "order", pos: i }, "aria-label": t("{place} out", { place: ordinal(i + 1) }) },
                   el("option", { value: "" }, "—"),
                   names.map((name, p) => el("option", { value: p, selected: v === String(p) }, name)),
                 ),
@@ -93,7 +94,7 @@ export function tallyEls(keys, names, table, tally) {
         el(
           "div",
           { class: "tally-key", data: { key: "suits" } },
-          el("div", { class: "key-label" }, `${label} `, el("span", { class: "muted small" }, `(each suit: ${total.join(", ")})`)),
+          el("div", { class: "key-label" }, `${label} `, el("span", { class: "muted small" }, t("(each suit: {counts})", { counts: total.join(", ") }))),
           el(
             "table",
             { class: "suits" },
@@ -116,7 +117,7 @@ export function tallyEls(keys, names, table, tally) {
                         min: 0,
                         data: { key: "suits", seat: p, suit: j },
                         value: value && value[p] ? shown(value[p][j]) : "",
-                        "aria-label": `${names[p]}: ${SUIT_NAMES[j]} taken`,
+                        "aria-label": t("{name}: {suit} taken", { name: names[p], suit: words.suits[SUIT_LETTERS[j]] }),
                       }),
                     ),
                   ),
@@ -131,7 +132,7 @@ export function tallyEls(keys, names, table, tally) {
         el(
           "div",
           { class: "tally-key", data: { key: "arrangements" } },
-          el("div", { class: "key-label" }, `${label} `, el("span", { class: "muted small" }, "(e.g. AS KH TD 9C 2S)")),
+          el("div", { class: "key-label" }, `${label} `, el("span", { class: "muted small" }, t("(e.g. AS KH TD 9C 2S)"))),
           seats.map((p) => {
             const cards = value && value[p] ? value[p] : [];
             const rows = [cards.slice(0, 5), cards.slice(5, 10), cards.slice(10, 13)];
@@ -139,7 +140,7 @@ export function tallyEls(keys, names, table, tally) {
               "fieldset",
               { class: "arrangement" },
               el("legend", {}, names[p]),
-              ["back", "middle", "front"].map((row, j) =>
+              words.rows.map((row, j) =>
                 el(
                   "label",
                   {},
@@ -149,7 +150,7 @@ export function tallyEls(keys, names, table, tally) {
                     value: rows[j].join(" "),
                     autocapitalize: "characters",
                     spellcheck: "false",
-                    "aria-label": `${names[p]}: ${row} row`,
+                    "aria-label": t("{name}: {row} row", { name: names[p], row }),
                   }),
                 ),
               ),
@@ -168,7 +169,7 @@ export function showSums(box, totals) {
     const key = span.dataset.sum;
     const values = [...box.querySelectorAll(`input[data-key="${key}"]`)].map((i) => i.value);
     const sum = values.reduce((acc, v) => acc + (v === "" ? 0 : Number(v)), 0);
-    span.textContent = `(${sum} of ${totals[key]})`;
+    span.textContent = t("({sum} of {total})", { sum, total: totals[key] });
     span.classList.toggle("ok", sum === totals[key] && values.every((v) => v !== ""));
   }
 }

@@ -3,6 +3,7 @@
 // undo and redo, statistics and exports. Every score, every list of what may be chosen and
 // every refusal comes from the server (/api/sheets/…); the page only shows them.
 import { el, joined } from "./dom.js";
+import { setUpPage, t, words } from "./i18n.js";
 import { DealForm } from "./sheet-entry.js";
 import { call, choiceEl, doublesWords, ordinal, signed, statsEl } from "./sheetkit.js";
 
@@ -46,11 +47,11 @@ const page = {
   },
 
   toast(text) {
-    const t = $("toast");
-    t.textContent = text;
-    t.classList.remove("hidden");
-    clearTimeout(t.timer);
-    t.timer = setTimeout(() => t.classList.add("hidden"), 6000);
+    const box = $("toast");
+    box.textContent = text;
+    box.classList.remove("hidden");
+    clearTimeout(box.timer);
+    box.timer = setTimeout(() => box.classList.add("hidden"), 6000);
   },
 };
 window.barbuSheet = page; // for the curious (and for tests): read-only use
@@ -65,8 +66,9 @@ function render() {
   $("sheet-title").textContent = v.title;
   $("undo").disabled = !v.can_undo;
   $("redo").disabled = !v.can_redo;
-  $("undo").title = v.undo ? `Undo: ${v.undo}` : "Nothing to undo";
-  $("redo").title = v.redo ? `Redo: ${v.redo}` : "Nothing to redo";
+  $("undo").title = v.undo ? t("Undo: {change}", { change: v.undo }) : t("Nothing to undo");
+  $("redo").title = v.redo ? t("Redo: {change}", { change: v.redo }) : t("Nothing to redo");
+  $("rules-link").href = `/rules/${encodeURIComponent(sheet.variant)}`;
   $("undo").setAttribute("aria-label", $("undo").title);
   $("redo").setAttribute("aria-label", $("redo").title);
   renderTotals(sheet);
@@ -77,7 +79,7 @@ function render() {
   $("title-input").value = v.title;
   const names = $("names-inputs");
   names.replaceChildren(
-    ...sheet.players.map((n, s) => el("label", {}, el("span", { class: "small muted" }, `Seat ${s}`), el("input", { value: n, maxlength: 40, "aria-label": `Name of seat ${s}` }))),
+    ...sheet.players.map((n, s) => el("label", {}, el("span", { class: "small muted" }, t("Seat {n}", { n: s })), el("input", { value: n, maxlength: 40, "aria-label": t("Name of seat {n}", { n: s }) }))),
   );
   if ($("stats-box").open) loadStats();
   document.body.dataset.version = String(v.version);
@@ -97,9 +99,9 @@ function renderTotals(sheet) {
     );
   });
   const progress = `${sheet.deals.length}/${sheet.deal_count}`;
-  const unit = sheet.penalty_points ? "penalty points: lowest wins" : "";
+  const unit = sheet.penalty_points ? t("penalty points: lowest wins") : "";
   $("totals").replaceChildren(
-    el("div", { class: "totals-inner", style: { "--n": names.length } }, el("div", { class: "progress small" }, progress, el("span", { class: "muted" }, "deals")), cells),
+    el("div", { class: "totals-inner", style: { "--n": names.length } }, el("div", { class: "progress small" }, progress, el("span", { class: "muted" }, t("deals"))), cells),
     unit ? el("div", { class: "unit small muted" }, unit) : "",
   );
 }
@@ -109,11 +111,11 @@ function renderDeals(sheet) {
   const n = names.length;
   const box = $("deals");
   if (!sheet.deals.length) {
-    box.replaceChildren(el("p", { class: "muted" }, "No deal yet."));
+    box.replaceChildren(el("p", { class: "muted" }, t("No deal yet.")));
     return;
   }
   box.replaceChildren(
-    el("div", { class: "deal-head", style: { "--n": n } }, el("span", {}, "#"), el("span", {}, "Declarer · contract"), names.map((x) => el("span", { class: "num" }, x))),
+    el("div", { class: "deal-head", style: { "--n": n } }, el("span", {}, "#"), el("span", {}, t("Declarer · contract")), names.map((x) => el("span", { class: "num" }, x))),
     el("ol", { class: "deal-list" }, sheet.deals.map((row) => dealEl(row, names))),
     sheet.notes.length ? el("p", { class: "muted small" }, joined(sheet.notes, () => el("br"))) : "",
   );
@@ -127,7 +129,7 @@ function renderDeals(sheet) {
 
 function dealEl(row, names) {
   const n = names.length;
-  const status = { skipped: el("span", { class: "tag" }, "not played"), pending: el("span", { class: "tag warn" }, "waits for its tally") }[row.status] || "";
+  const status = { skipped: el("span", { class: "tag" }, t("not played")), pending: el("span", { class: "tag warn" }, t("waits for its tally")) }[row.status] || "";
   const finals = row.final
     ? row.final.map((v, s) => el("span", { class: `num${v > 0 ? " pos" : v < 0 ? " neg" : ""}`, data: { seat: s } }, signed(v)))
     : el("span", { class: "num muted", style: { "grid-column": `span ${n}` } }, "…");
@@ -145,13 +147,13 @@ function dealEl(row, names) {
           "table",
           { class: "breakdown" },
           el("thead", {}, el("tr", {}, el("th"), names.map((x) => el("th", { scope: "col" }, x)))),
-          el("tbody", {}, line(row.played ? "hand" : "divided", row.raw), line("doubling", row.adjustments), line("deal", row.final, "strong"), line("total", row.totals, "running")),
+          el("tbody", {}, line(row.played ? t("hand") : t("divided"), row.raw), line(t("doubling"), row.adjustments), line(t("deal"), row.final, "strong"), line(t("total"), row.totals, "running")),
         ),
       ),
     );
   }
   if (row.shortcut) body.push(el("p", { class: "shortcut" }, row.shortcut));
-  body.push(el("p", { class: "small" }, el("strong", {}, "Doubles:"), ` ${doublesWords(row.doubles, names)}`));
+  body.push(el("p", { class: "small" }, el("strong", {}, t("Doubles:")), ` ${doublesWords(row.doubles, names)}`));
   if (row.pairs.length) {
     body.push(
       el(
@@ -164,14 +166,14 @@ function dealEl(row, names) {
       ),
     );
   }
-  if (row.tally) body.push(el("p", { class: "small" }, el("strong", {}, "Tally:"), ` ${tallyWords(row.tally, names)}`));
+  if (row.tally) body.push(el("p", { class: "small" }, el("strong", {}, t("Tally:")), ` ${tallyWords(row.tally, names, page.view.sheet.tally_table)}`));
   body.push(
     el(
       "div",
       { class: "form-row deal-actions" },
-      el("button", { type: "button", class: "secondary", data: { edit: row.number } }, "Edit"),
-      el("button", { type: "button", class: "secondary", data: { insert: row.number } }, "Insert a deal before"),
-      el("button", { type: "button", class: "danger", data: { delete: row.number } }, "Delete"),
+      el("button", { type: "button", class: "secondary", data: { edit: row.number } }, t("Edit")),
+      el("button", { type: "button", class: "secondary", data: { insert: row.number } }, t("Insert a deal before")),
+      el("button", { type: "button", class: "danger", data: { delete: row.number } }, t("Delete")),
     ),
   );
   return el(
@@ -196,16 +198,17 @@ function short(name) {
   return name.length > 4 ? name.slice(0, 3) : name;
 }
 
-function tallyWords(tally, names) {
+// A tally in words, each key under its label (the sheet's tally_table, in the page's language).
+function tallyWords(tally, names, table) {
   const seat = (s) => names[s];
   const per = (values) => values.map((v, s) => `${seat(s)} ${v}`).join(", ");
   const parts = [];
   for (const [key, value] of Object.entries(tally)) {
-    const label = key.replace(/_/g, " ");
-    if (key === "order") parts.push(`out in order ${value.map(seat).join(", ")}`);
-    else if (key === "suits") parts.push(`per suit (♠♥♦♣) ${value.map((r, s) => `${seat(s)} ${r.join("/")}`).join(", ")}`);
-    else if (key === "arrangements") parts.push(`arrangements ${value.map((cards, s) => `${seat(s)}: ${cards.slice(0, 5).join(" ")} | ${cards.slice(5, 10).join(" ")} | ${cards.slice(10).join(" ")}`).join("; ")}`);
-    else if (Array.isArray(value)) parts.push(`${label} ${per(value)}`);
+    const label = table && table[key] ? table[key].label : key;
+    if (key === "order") parts.push(`${label}: ${value.map(seat).join(", ")}`);
+    else if (key === "suits") parts.push(`${label}: ${value.map((r, s) => `${seat(s)} ${r.join("/")}`).join(", ")}`);
+    else if (key === "arrangements") parts.push(`${label}: ${value.map((cards, s) => `${seat(s)}: ${cards.slice(0, 5).join(" ")} | ${cards.slice(5, 10).join(" ")} | ${cards.slice(10).join(" ")}`).join("; ")}`);
+    else if (Array.isArray(value)) parts.push(`${label}: ${per(value)}`);
     else parts.push(`${label}: ${seat(value)}`);
   }
   return parts.join("; ");
@@ -214,10 +217,10 @@ function tallyWords(tally, names) {
 // ---------------------------------------------------------------- actions on the sheet
 
 async function removeDeal(number) {
-  if (!confirm(`Delete deal ${number}? The later deals move up one place.`)) return;
+  if (!confirm(t("Delete deal {n}? The later deals move up one place.", { n: number }))) return;
   let res = await page.change({ change: "delete", deal: number });
   if (!res.ok && res.data.error && res.data.error.later) {
-    if (!confirm(`${res.data.error.message}\n\nDelete it anyway and drop deals ${res.data.error.deal} and after? (Undo brings them back.)`)) return;
+    if (!confirm(`${res.data.error.message}\n\n${t("Delete it anyway and drop deals {n} and after? (Undo brings them back.)", { n: res.data.error.deal })}`)) return;
     res = await page.change({ change: "delete", deal: number, drop_later: true });
   }
   if (res.ok) await page.form.showNext();
@@ -262,7 +265,7 @@ async function rename(ev) {
 }
 
 async function removeSheet() {
-  if (!confirm(`Delete the whole sheet “${page.view.title}” and its history? This cannot be undone.`)) return;
+  if (!confirm(t("Delete the whole sheet “{title}” and its history? This cannot be undone.", { title: page.view.title }))) return;
   const res = await page.request("DELETE", "");
   if (res.ok) location.href = "/sheets";
   else page.toast(res.data.error.message);
@@ -287,20 +290,20 @@ async function openLink() {
 function showOwnerLink(link) {
   const box = $("owner-link");
   const text = document.createElement("p");
-  text.textContent = "This is the sheet’s owner link: keep it somewhere safe. It opens the sheet with every right, from any browser (this browser remembers it).";
+  text.textContent = t("This is the sheet’s owner link: keep it somewhere safe. It opens the sheet with every right, from any browser (this browser remembers it).");
   const input = document.createElement("input");
   input.readOnly = true;
   input.value = link;
-  input.setAttribute("aria-label", "The owner link");
+  input.setAttribute("aria-label", t("The owner link"));
   const copy = document.createElement("button");
   copy.type = "button";
   copy.className = "secondary";
-  copy.textContent = "Copy";
+  copy.textContent = t("Copy");
   copy.addEventListener("click", () => copyText(input));
   const done = document.createElement("button");
   done.type = "button";
   done.className = "secondary";
-  done.textContent = "I kept it";
+  done.textContent = t("I kept it");
   done.addEventListener("click", () => box.classList.add("hidden"));
   box.replaceChildren(text, input, copy, done);
   box.classList.remove("hidden");
@@ -310,9 +313,9 @@ async function copyText(input) {
   input.select();
   try {
     await navigator.clipboard.writeText(input.value);
-    page.toast("Copied.");
+    page.toast(t("Copied."));
   } catch (e) {
-    page.toast("Copy the selected link by hand (the browser does not let the page copy it).");
+    page.toast(t("Copy the selected link by hand (the browser does not let the page copy it)."));
   }
 }
 
@@ -340,16 +343,16 @@ async function loadLinks() {
   }
   const items = res.data.map((link) => {
     const li = document.createElement("li");
-    const when = new Date(link.created * 1000).toLocaleString();
-    const words = { owner: "Your owner link", editor: "Editor invitation", viewer: "View link" }[link.role] || link.role;
-    li.textContent = `${words}, made ${when}`;
+    const when = new Date(link.created * 1000).toLocaleString(document.documentElement.lang);
+    const kind = { owner: t("Your owner link"), editor: t("Editor invitation"), viewer: t("View link") }[link.role] || link.role;
+    li.textContent = t("{kind}, made {when}", { kind, when });
     li.dataset.link = link.id;
     if (link.role !== "owner") {
       const revoke = document.createElement("button");
       revoke.type = "button";
       revoke.className = "secondary";
-      revoke.textContent = "Revoke";
-      revoke.setAttribute("aria-label", `Revoke the ${words.toLowerCase()} made ${when}`);
+      revoke.textContent = t("Revoke");
+      revoke.setAttribute("aria-label", t("Revoke: {kind}, made {when}", { kind, when }));
       revoke.addEventListener("click", async () => {
         const gone = await page.request("DELETE", `links/${encodeURIComponent(link.id)}`);
         if (!gone.ok) $("share-error").textContent = gone.data.error.message;
@@ -374,10 +377,12 @@ async function watch() {
   const next = now.data.sheet.next;
   const keep = before && before.mode === "next" && next && next.number === before.deal && now.data.sheet.pending === null;
   if (!keep) await page.form.showNext();
-  page.toast("The sheet was changed elsewhere: it shows as it is now.");
+  page.toast(t("The sheet was changed elsewhere: it shows as it is now."));
 }
 
 async function main() {
+  setUpPage();
+  for (const b of document.querySelectorAll("[data-call-word]")) b.textContent = words.calls[b.dataset.callWord] || b.dataset.callWord;
   page.form = new DealForm(page);
   $("undo").addEventListener("click", () => history("undo"));
   $("redo").addEventListener("click", () => history("redo"));
@@ -395,9 +400,9 @@ async function main() {
   await openLink();
   const res = await page.request("GET", "");
   if (!res.ok) {
-    $("entry-h").textContent = "No such sheet";
+    $("entry-h").textContent = t("No such sheet");
     $("entry-form").classList.add("hidden");
-    $("deals").replaceChildren(el("p", { class: "error-box" }, res.data.error.message), el("p", {}, el("a", { href: "/sheets" }, "All sheets")));
+    $("deals").replaceChildren(el("p", { class: "error-box" }, res.data.error.message), el("p", {}, el("a", { href: "/sheets" }, t("All sheets"))));
     return;
   }
   page.show(res.data);

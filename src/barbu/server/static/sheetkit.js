@@ -1,6 +1,7 @@
 // What both score sheet pages share: calling the sheets API, and showing what it answers
 // (suits, contract labels, signed numbers, statistics). Nothing here knows a rule.
 import { el } from "./dom.js";
+import { t, tn, words } from "./i18n.js";
 
 export const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RED = new Set(["H", "D"]);
@@ -18,24 +19,24 @@ export async function call(method, path, body, key) {
   try {
     res = await fetch(path, init);
   } catch (e) {
-    return { ok: false, status: 0, data: { error: { kind: "network", message: "the server cannot be reached: check the connection and try again" } } };
+    return { ok: false, status: 0, data: { error: { kind: "network", message: t("the server cannot be reached: check the connection and try again") } } };
   }
   let data;
   try {
     data = await res.json();
   } catch (e) {
-    data = { error: { kind: "request", message: `the server answered ${res.status} without JSON` } };
+    data = { error: { kind: "request", message: t("the server answered {status} without JSON", { status: res.status }) } };
   }
   return { ok: res.ok, status: res.status, data };
 }
 
 export function suitEl(s) {
-  return el("span", { class: `suit${RED.has(s) ? " red" : ""}`, "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s] }, SUIT_SIGN[s]);
+  return el("span", { class: `suit${RED.has(s) ? " red" : ""}`, "aria-label": words.suits[s] || s }, SUIT_SIGN[s]);
 }
 
 // "Trumps ♥", "Domino from 8", "No queens", as nodes.
 export function choiceEl(row) {
-  return [row.title, row.trump ? [" ", suitEl(row.trump)] : null, row.rank ? [" ", el("span", { class: "muted" }, `from ${row.rank}`)] : null];
+  return [row.title, row.trump ? [" ", suitEl(row.trump)] : null, row.rank ? [" ", el("span", { class: "muted" }, t("from {rank}", { rank: rankText(row.rank) }))] : null];
 }
 
 export function signed(v) {
@@ -43,14 +44,22 @@ export function signed(v) {
   return v > 0 ? `+${v}` : String(v);
 }
 
+// A rank as written on a card: "10" for the ten, the letter otherwise.
+export function rankText(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
 export function ordinal(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+  if (n === 1) return t("1st");
+  if (n === 2) return t("2nd");
+  if (n === 3) return t("3rd");
+  return t("{n}th", { n });
 }
 
 // The doubles of a deal in words: "Bob doubled Ann; Dan doubled Ann, redoubled".
 export function doublesWords(cells, names) {
-  if (!cells.length) return "no doubles";
-  return cells.map((d) => `${names[d.doubler]} doubled ${names[d.doubled]}${d.redoubled ? ", redoubled" : ""}`).join("; ");
+  if (!cells.length) return t("no doubles");
+  return cells.map((d) => (d.redoubled ? t("{a} doubled {b}, redoubled", { a: names[d.doubler], b: names[d.doubled] }) : t("{a} doubled {b}", { a: names[d.doubler], b: names[d.doubled] }))).join("; ");
 }
 
 // A table of statistics; each cell is a text or nodes, the first of a row its heading.
@@ -70,11 +79,11 @@ function table(caption, head, rows) {
 
 // Statistics as the server computed them (barbu.sheet.stats), as nodes: players, then contracts.
 export function statsEl(stats, titles = {}) {
-  if (!stats.players.length) return [el("p", { class: "muted" }, "No sheet yet.")];
+  if (!stats.players.length) return [el("p", { class: "muted" }, t("No sheet yet."))];
   const name = (id) => titles[id] || id || "";
   const players = table(
-    `Players (${stats.games} game${stats.games === 1 ? "" : "s"})`,
-    ["player", "games", "wins", "total", "declaring", "best", "worst", "doubles made", "redoubles", "won", "lost", "even", "doubling ±"],
+    tn("Players ({n} game)", "Players ({n} games)", stats.games, { n: stats.games }),
+    [t("player"), t("games"), t("wins"), t("total"), t("declaring"), t("best"), t("worst"), t("doubles made"), t("redoubles"), t("won"), t("lost"), t("even"), t("doubling ±")],
     stats.players.map((p) => [
       p.name,
       p.games,
@@ -92,8 +101,8 @@ export function statsEl(stats, titles = {}) {
     ]),
   );
   const contracts = table(
-    "Contracts",
-    ["contract", "deals", "not played", "pairs", "redoubled", "declarer mean", "best", "worst"],
+    t("Contracts"),
+    [t("contract"), t("deals"), t("not played"), t("pairs"), t("redoubled"), t("declarer mean"), t("best"), t("worst")],
     stats.contracts.map((c) => [
       c.title,
       c.deals,
@@ -101,8 +110,8 @@ export function statsEl(stats, titles = {}) {
       c.pairs,
       c.redoubled,
       c.declarer_mean === null ? "" : c.declarer_mean.toFixed(1),
-      c.best ? [`${c.best[0]} ${signed(c.best[2])} `, el("span", { class: "muted" }, `(deal ${c.best[1]})`)] : "",
-      c.worst ? [`${c.worst[0]} ${signed(c.worst[2])} `, el("span", { class: "muted" }, `(deal ${c.worst[1]})`)] : "",
+      c.best ? [`${c.best[0]} ${signed(c.best[2])} `, el("span", { class: "muted" }, t("(deal {n})", { n: c.best[1] }))] : "",
+      c.worst ? [`${c.worst[0]} ${signed(c.worst[2])} `, el("span", { class: "muted" }, t("(deal {n})", { n: c.worst[1] }))] : "",
     ]),
   );
   return [players, contracts];

@@ -3,6 +3,7 @@
 // server checks everything; this page shows what it answers.
 import { el } from "./dom.js";
 import { chosenOptions, playerCount, renderCounts, renderFlags } from "./ruleform.js";
+import { setUpPage, t, tn } from "./i18n.js";
 import { call, statsEl } from "./sheetkit.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +23,7 @@ function renderNames() {
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
   box.replaceChildren();
   for (let s = 0; s < n; s++) {
-    const label = el("label", {}, el("span", {}, `Seat ${s}`), el("input", { class: "name", maxlength: 40, required: true, "aria-label": `Name of seat ${s}`, placeholder: "name" }));
+    const label = el("label", {}, el("span", {}, t("Seat {n}", { n: s })), el("input", { class: "name", maxlength: 40, required: true, "aria-label": t("Name of seat {n}", { n: s }), placeholder: t("name") }));
     label.querySelector("input").value = old[s] || "";
     label.querySelector("input").addEventListener("input", renderFirst);
     box.appendChild(label);
@@ -33,7 +34,7 @@ function renderNames() {
 function renderFirst() {
   const select = $("first");
   const was = select.value;
-  const names = [...document.querySelectorAll("#names input")].map((i, s) => i.value.trim() || `seat ${s}`);
+  const names = [...document.querySelectorAll("#names input")].map((i, s) => i.value.trim() || t("seat {n}", { n: s }));
   select.replaceChildren(...names.map((name, s) => el("option", { value: s }, name)));
   if (was && Number(was) < names.length) select.value = was;
 }
@@ -46,7 +47,8 @@ function onRuleSet() {
 
 function onCount() {
   const rs = ruleSet();
-  const deals = rs.players.length > 1 ? ` With ${count()} players: ${rs.deals[String(count())]} deals.` : "";
+  const n = count();
+  const deals = rs.players.length > 1 ? " " + tn("With {n} players: {deals} deal.", "With {n} players: {deals} deals.", rs.deals[String(n)], { n, deals: rs.deals[String(n)] }) : "";
   $("blurb").textContent = `${rs.title}: ${rs.blurb}${deals}`;
   renderFlags(rs, $("flags"));
   renderNames();
@@ -75,7 +77,7 @@ async function importRecord(ev) {
   $("import-error").textContent = "";
   const file = $("import-file").files[0];
   if (!file) {
-    $("import-error").textContent = "Choose a record file first.";
+    $("import-error").textContent = t("Choose a record file first.");
     return;
   }
   const text = await file.text();
@@ -97,13 +99,13 @@ async function refreshList() {
   }
   if (!res.data.length) {
     box.replaceChildren(
-      el("p", { class: "muted" }, "No sheet opened in this browser yet: start one below, or open a link a sheet’s owner gave you."),
+      el("p", { class: "muted" }, t("No sheet opened in this browser yet: start one below, or open a link a sheet’s owner gave you.")),
     );
     return;
   }
   const rows = res.data.map((s) => {
     const rs = RULES.find((r) => r.name === s.variant);
-    const when = new Date(s.updated * 1000).toLocaleString();
+    const when = new Date(s.updated * 1000).toLocaleString(document.documentElement.lang);
     const deals = rs ? `${s.deals}/${rs.deals[String(s.players.length)] ?? "?"}` : String(s.deals);
     return el(
       "tr",
@@ -118,7 +120,7 @@ async function refreshList() {
     el(
       "table",
       { class: "sheet-list" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Sheet"), el("th", {}, "Rule set"), el("th", { class: "num" }, "Deals"), el("th", { class: "when" }, "Changed"))),
+      el("thead", {}, el("tr", {}, el("th", {}, t("Sheet")), el("th", {}, t("Rule set")), el("th", { class: "num" }, t("Deals")), el("th", { class: "when" }, t("Changed")))),
       el("tbody", {}, rows),
     ),
   );
@@ -136,6 +138,7 @@ async function loadStats() {
 }
 
 async function main() {
+  setUpPage();
   RULES = await fetch("/api/rules").then((r) => r.json());
   $("variant").replaceChildren(...RULES.map((r) => el("option", { value: r.name }, r.title)));
   $("variant").addEventListener("change", onRuleSet);
