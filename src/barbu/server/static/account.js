@@ -1,7 +1,8 @@
 // The account page: sign up, log in and out, the password, preferences, the quick game and my games.
 import { el } from "./dom.js";
-import { language, problem, send, whoAmI, words } from "./club-text.js";
+import { followAccountLanguage, language, problem, send, whoAmI, words } from "./club-text.js";
 import { nav, ruleSets } from "./club-nav.js";
+import { languages } from "./i18n.js";
 
 const WAITS = [5, 15, 30, 60, 120, 300];
 let timer = null;
@@ -43,13 +44,13 @@ function select(id, options, value) {
 function prefsPanel(t, account) {
   const p = account.prefs || {};
   const status = el("span", { class: "ok", id: "prefs-status", role: "status" });
-  const lang = select("language", [["fr", "Français"], ["en", "English"]], p.language || language(account));
+  const lang = select("language", languages.map((l) => [l.code, l.name]), p.language || language());
   const sounds = el("input", { type: "checkbox", id: "sounds", checked: p.sounds !== false });
-  const cards = select("cards", [["classic", "classic"], ["large", "large"], ["four-colour", "four-colour"]], p.cards || "classic");
+  const cards = select("cards", [["classic", t.cardsClassic], ["large", t.cardsLarge], ["four-colour", t.cardsFour]], p.cards || "classic");
   const save = async () => {
     const [ok, data] = await send("PUT", "/api/club/prefs", { language: lang.value, sounds: sounds.checked, cards: cards.value });
     status.textContent = ok ? t.saved : problem(data);
-    if (ok && lang.value !== language(account)) start();
+    if (ok) followAccountLanguage({ prefs: { language: lang.value } });
   };
   for (const c of [lang, sounds, cards]) c.addEventListener("change", save);
   return el("section", { class: "panel" }, el("h2", {}, t.prefs), el("div", { class: "form-row" }, el("label", {}, t.language, " ", lang), el("label", {}, sounds, " ", t.sounds), el("label", {}, t.cards, " ", cards), status));
@@ -115,8 +116,9 @@ function accountPanel(t, account) {
 
 async function start() {
   const account = await whoAmI();
-  const lang = language(account);
-  const t = words(lang);
+  if (followAccountLanguage(account)) return "";
+  const lang = language();
+  const t = words();
   nav(t, lang, account);
   document.title = `Barbu — ${t.account}`;
   const rules = await ruleSets();

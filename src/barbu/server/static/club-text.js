@@ -1,57 +1,92 @@
-// Every word the club's pages (account, ladder, player) show, in French and English, in one
-// place. The language is the account's preference, else the browser's.
+// The club's pages (account, ladder, player): their words through the translation layer
+// (docs/i18n.md), and the requests they share.
+import { lang, t } from "./i18n.js";
 
-export const TEXT = {
-  en: {
-    account: "Account", ladder: "Ladder", lobby: "Lobby", profile: "My profile",
-    signUp: "Create an account", logIn: "Log in", logOut: "Log out", name: "Name", password: "Password",
-    newPassword: "New password", currentPassword: "Current password", changePassword: "Change password",
-    changed: "Password changed; your other devices are logged out.",
-    guest: "You play as a guest. An account keeps your seats, games, ratings and preferences on every device.",
-    loggedAs: "Logged in as", prefs: "Preferences", language: "Language", sounds: "Sounds", cards: "Card style",
-    saved: "Saved.", quick: "Quick game", ruleSet: "Rule set", rated: "Rated", wait: "Wait for people",
-    seconds: "s", find: "Find a game", cancel: "Leave the queue", waiting: "Waiting for players…",
-    matched: "Table found:", goSeat: "Go to your seat", myGames: "My games", none: "Nothing yet.",
-    unrated: "unrated", playing: "playing", open: "waiting", finished: "finished", resume: "resume",
-    allTime: "All time", last30: "Last 30 days", place: "#", player: "Player", rating: "Rating",
-    games: "Games", provisional: "provisional", bot: "bot",
-    policy: "Ratings: Weng-Lin (Plackett-Luce), shown as μ − 3σ. A rating is provisional for its first 10 games. " +
-      "Not rated: tables created unrated, a guest at the table, one account at two seats, a seat left to a stand-in bot for more than 10 % of its actions, " +
-      "and past 3 rated games in 24 hours with the same people.",
-    results: "Results per rule set", played: "played", wins: "wins", meanPlace: "mean place", history: "Rating history",
-    noPlayer: "No such player.", loginFirst: "Log in to play a quick game.",
-  },
-  fr: {
-    account: "Compte", ladder: "Classement", lobby: "Salon", profile: "Mon profil",
-    signUp: "Créer un compte", logIn: "Se connecter", logOut: "Se déconnecter", name: "Nom", password: "Mot de passe",
-    newPassword: "Nouveau mot de passe", currentPassword: "Mot de passe actuel", changePassword: "Changer le mot de passe",
-    changed: "Mot de passe changé ; vos autres appareils sont déconnectés.",
-    guest: "Vous jouez en invité. Un compte garde vos places, parties, classements et préférences sur tous vos appareils.",
-    loggedAs: "Connecté en tant que", prefs: "Préférences", language: "Langue", sounds: "Sons", cards: "Style des cartes",
-    saved: "Enregistré.", quick: "Partie rapide", ruleSet: "Règle", rated: "Classée", wait: "Attendre des joueurs",
-    seconds: "s", find: "Trouver une partie", cancel: "Quitter la file", waiting: "En attente de joueurs…",
-    matched: "Table trouvée :", goSeat: "Aller à votre place", myGames: "Mes parties", none: "Rien pour l’instant.",
-    unrated: "non classée", playing: "en cours", open: "en attente", finished: "terminée", resume: "reprendre",
-    allTime: "Depuis toujours", last30: "30 derniers jours", place: "n°", player: "Joueur", rating: "Cote",
-    games: "Parties", provisional: "provisoire", bot: "robot",
-    policy: "Cotes : Weng-Lin (Plackett-Luce), affichées comme μ − 3σ. Une cote est provisoire pendant ses 10 premières parties. " +
-      "Non classées : les tables créées non classées, un invité à la table, un compte à deux places, une place laissée à un robot remplaçant plus de 10 % de ses actions, " +
-      "et au-delà de 3 parties classées en 24 heures avec les mêmes personnes.",
-    results: "Résultats par règle", played: "jouées", wins: "victoires", meanPlace: "place moyenne", history: "Historique de la cote",
-    noPlayer: "Ce joueur n’existe pas.", loginFirst: "Connectez-vous pour jouer une partie rapide.",
-  },
-};
-
-/** The language to show: the account's, else the browser's (French or English). */
-export function language(account) {
-  const chosen = account && account.prefs && account.prefs.language;
-  if (chosen === "fr" || chosen === "en") return chosen;
-  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+/** Every word the club's pages show, in the page's language. */
+export function words() {
+  return {
+    account: t("Account"),
+    ladder: t("Ladder"),
+    lobby: t("Lobby"),
+    profile: t("My profile"),
+    signUp: t("Create an account"),
+    logIn: t("Log in"),
+    logOut: t("Log out"),
+    name: t("Name"),
+    password: t("Password"),
+    newPassword: t("New password"),
+    currentPassword: t("Current password"),
+    changePassword: t("Change password"),
+    changed: t("Password changed; your other devices are logged out."),
+    guest: t("You play as a guest. An account keeps your seats, games, ratings and preferences on every device."),
+    loggedAs: t("Logged in as"),
+    prefs: t("Preferences"),
+    language: t("Language"),
+    sounds: t("Sounds"),
+    cards: t("Card style"),
+    cardsClassic: t("Classic cards"),
+    cardsLarge: t("Large cards"),
+    cardsFour: t("Four-colour cards"),
+    saved: t("Saved."),
+    quick: t("Quick game"),
+    ruleSet: t("Rule set"),
+    rated: t("Rated"),
+    wait: t("Wait for people"),
+    seconds: t("s"),
+    find: t("Find a game"),
+    cancel: t("Leave the queue"),
+    waiting: t("Waiting for players…"),
+    matched: t("Table found:"),
+    goSeat: t("Go to your seat"),
+    myGames: t("My games"),
+    none: t("Nothing yet."),
+    unrated: t("unrated"),
+    playing: t("playing"),
+    open: t("waiting"),
+    finished: t("finished"),
+    resume: t("resume"),
+    allTime: t("All time"),
+    last30: t("Last 30 days"),
+    place: t("#"),
+    player: t("Player"),
+    rating: t("Rating"),
+    games: t("Games"),
+    provisional: t("provisional"),
+    bot: t("bot"),
+    policy: t("Ratings: Weng-Lin (Plackett-Luce), shown as μ − 3σ. A rating is provisional for its first 10 games. Not rated: tables created unrated, a guest at the table, one account at two seats, a seat left to a stand-in bot for more than 10 % of its actions, and past 3 rated games in 24 hours with the same people."),
+    results: t("Results per rule set"),
+    played: t("played"),
+    wins: t("wins"),
+    meanPlace: t("mean place"),
+    history: t("Rating history"),
+    noPlayer: t("No such player."),
+    loginFirst: t("Log in to play a quick game."),
+  };
 }
 
-/** The words of `lang`. */
-export function words(lang) {
-  return TEXT[lang] || TEXT.en;
+/** The page's language. */
+export function language() {
+  return lang;
+}
+
+/**
+ * The account's language follows it to every device: when the account chose one and the page
+ * speaks another, switch (as the page's switch does) and reload once.
+ */
+export function followAccountLanguage(account) {
+  const chosen = account && account.prefs && account.prefs.language;
+  const key = "barbu.club.lang";
+  try {
+    if (!chosen || chosen === lang) { sessionStorage.removeItem(key); return false; }
+    if (sessionStorage.getItem(key) === chosen) return false; // reloaded for it already: not on offer
+    sessionStorage.setItem(key, chosen);
+  } catch (e) {
+    return false; // without storage a reload could repeat: keep the page's language
+  }
+  try { localStorage.setItem("barbu.lang", chosen); } catch (e) { /* the cookie is enough */ }
+  document.cookie = `barbu_lang=${encodeURIComponent(chosen)}; path=/; max-age=31536000; samesite=lax`;
+  location.reload();
+  return true;
 }
 
 /** The logged-in account, or null. */

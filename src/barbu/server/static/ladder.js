@@ -1,6 +1,6 @@
 // The ladder: players and bots of a rule set by rating, all time or the last 30 days.
 import { el } from "./dom.js";
-import { language, whoAmI, words } from "./club-text.js";
+import { followAccountLanguage, language, whoAmI, words } from "./club-text.js";
 import { nav, ruleSets } from "./club-nav.js";
 
 async function show(t, variant, period) {
@@ -20,8 +20,9 @@ async function show(t, variant, period) {
 
 async function start() {
   const account = await whoAmI();
-  const lang = language(account);
-  const t = words(lang);
+  if (followAccountLanguage(account)) return "";
+  const lang = language();
+  const t = words();
   nav(t, lang, account);
   document.title = `Barbu — ${t.ladder}`;
   const rules = await ruleSets();

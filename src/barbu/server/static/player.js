@@ -1,6 +1,6 @@
 // A player's profile: games played, results per rule set, ratings and their history.
 import { el } from "./dom.js";
-import { language, whoAmI, words } from "./club-text.js";
+import { followAccountLanguage, language, whoAmI, words } from "./club-text.js";
 import { nav, ruleSets } from "./club-nav.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -19,8 +19,9 @@ function spark(points) {
 
 async function start() {
   const account = await whoAmI();
-  const lang = language(account);
-  const t = words(lang);
+  if (followAccountLanguage(account)) return "";
+  const lang = language();
+  const t = words();
   nav(t, lang, account);
   const name = new URLSearchParams(location.search).get("name") || (account ? account.name : "");
   const main = document.getElementById("main");
