@@ -36,6 +36,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from fastapi import Request, Response
 
 from barbu.errors import BarbuError
+from barbu.language import _
 from barbu.names import TextError, check_text
 from barbu.storage.club import Account, ClubStore, NameTaken
 
@@ -60,25 +61,25 @@ class AccountError(BarbuError, ValueError):
 
 def account_name(value: object) -> str:
     """The clean account name, or :class:`AccountError` saying what a name may be."""
-    allowed = "an account name is 2 to 24 letters, digits, spaces, '-', '_' or '.'"
+    allowed = _("an account name is 2 to 24 letters, digits, spaces, '-', '_' or '.'")
     try:
         text = check_text(value, "account name", 24)
     except TextError:
         raise AccountError(allowed) from None
     if len(text) < 2:
-        raise AccountError(f"{allowed}; {text!r} has {len(text)} character{'s' if len(text) != 1 else ''}")
+        raise AccountError(_("{allowed}; this one is too short", allowed=allowed))
     bad = [c for c in text if not (c.isalnum() or c in NAME_CHARS)]
     if bad:
-        raise AccountError(f"{allowed}; {bad[0]!r} is not one of them")
+        raise AccountError(_("{allowed}; {char} is not one of them", allowed=allowed, char=repr(bad[0])))
     return text
 
 
 def check_password(value: object) -> str:
     """The password if it is 8 to 256 characters, else :class:`AccountError`."""
     if not isinstance(value, str):
-        raise AccountError("a password is 8 to 256 characters of text")
+        raise AccountError(_("a password is 8 to 256 characters of text"))
     if not 8 <= len(value) <= 256:
-        raise AccountError(f"a password is 8 to 256 characters; this one has {len(value)}")
+        raise AccountError(_("a password is 8 to 256 characters; this one has {n}", n=len(value)))
     return value
 
 
@@ -159,7 +160,7 @@ class Accounts:
         longest = max((w for w in waits if w is not None), default=None)
         if longest is not None:
             raise AccountError(
-                f"too many failed attempts: wait {int(longest) + 1} s before trying again",
+                _("too many failed attempts: wait {n} s before trying again", n=int(longest) + 1),
                 "rate_limited",
                 retry_after=longest,
             )
@@ -175,14 +176,14 @@ class Accounts:
         try:
             return await asyncio.to_thread(self.club.create_account, account_id, clean, clean.casefold(), stored)
         except NameTaken:
-            raise AccountError(f"the name {clean!r} is taken: choose another", "name_taken") from None
+            raise AccountError(_("the name {name} is taken: choose another", name=clean), "name_taken") from None
 
     async def log_in(self, name: object, password: object, address: str) -> Account:
         """The account if the password is right; :class:`AccountError` (``bad_login``, ``rate_limited``) else."""
         key = str(name).casefold()[:64] if isinstance(name, str) else ""
         self._limited(self.by_name.wait(key), self.by_address.wait(address))
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 256:
-            raise AccountError("give the account's name and password", "bad_login")
+            raise AccountError(_("give the account's name and password"), "bad_login")
         account = await asyncio.to_thread(self.club.account_by_name, " ".join(name.split()))
         if account is None:  # hash anyway, so a missing name takes as long as a wrong password
             if self._dummy is None:
@@ -194,7 +195,7 @@ class Accounts:
         if not ok or account is None:
             self.by_name.fail(key)
             self.by_address.fail(address)
-            raise AccountError("no account has this name and password", "bad_login")
+            raise AccountError(_("no account has this name and password"), "bad_login")
         self.by_name.clear(key)
         if self.hasher.check_needs_rehash(account.password):
             await asyncio.to_thread(self.club.set_password, account.id, await self._hash(password), None)
@@ -204,7 +205,7 @@ class Accounts:
         """Check the old password, store the new one, end the account's other sessions."""
         secret = check_password(new)
         if not isinstance(old, str) or not await self._verify(account.password, old):
-            raise AccountError("the current password is not right", "bad_login")
+            raise AccountError(_("the current password is not right"), "bad_login")
         await asyncio.to_thread(self.club.set_password, account.id, await self._hash(secret), session)
 
     async def open_session(self, account: Account, request: Request, response: Response) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
+from barbu.language import _
 from barbu.rulesets import rules
 from barbu.server.lobby import create_table
 from barbu.server.protocol import ProtocolError
@@ -95,17 +96,19 @@ class QuickQueue:
     async def join(self, account: Account, variant: object, rated: object, wait: object) -> Entry:
         """Put ``account`` in the queue (again: its previous entry is replaced)."""
         if not isinstance(variant, str):
-            raise ProtocolError("bad_request", '"variant" must name a rule set (see /api/rules)')
+            raise ProtocolError("bad_request", _('"variant" must name a rule set (see /api/rules)'))
         try:
             players = rules(variant, {}).players
         except OptionsError:  # an unknown rule set: say where they are listed
-            raise ProtocolError("bad_request", f"unknown rule set {variant!r}: see /api/rules") from None
+            raise ProtocolError(
+                "bad_request", _("unknown rule set {name}: see /api/rules", name=repr(variant))
+            ) from None
         if players < 2:
-            raise ProtocolError("bad_request", f"{variant} is not played at a table")
+            raise ProtocolError("bad_request", _("{name} is not played at a table", name=variant))
         if not isinstance(rated, bool):
-            raise ProtocolError("bad_request", '"rated" must be true or false')
+            raise ProtocolError("bad_request", _('"rated" must be true or false'))
         if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 <= wait <= max(WAITS):
-            raise ProtocolError("bad_request", f'"wait" must be a number of seconds from 0 to {max(WAITS)}')
+            raise ProtocolError("bad_request", _('"wait" must be a number of seconds from 0 to {n}', n=max(WAITS)))
         known = await asyncio.to_thread(self.club.ratings_of, variant, [f"a:{account.id}"])
         mu = known[f"a:{account.id}"].mu if known else 25.0
         async with self.lock:

@@ -33,6 +33,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 
 from barbu.bots import BOT_LEVELS
+from barbu.language import _
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.club.accounts import AccountError, Accounts
@@ -114,7 +115,7 @@ async def _body(request: Request) -> dict[str, Any]:
     except BodyError as e:
         raise AccountError(e.message, "too_large" if e.code == "too_large" else "bad_request") from None
     if not isinstance(body, dict):
-        raise AccountError("the body must be a JSON object")
+        raise AccountError(_("the body must be a JSON object"))
     return body
 
 
@@ -129,7 +130,7 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
     async def who(request: Request) -> tuple[Account, str]:
         found = await accounts.current(dict(request.cookies))
         if found is None:
-            raise AccountError("log in first (this needs an account)", "not_logged_in")
+            raise AccountError(_("log in first (this needs an account)"), "not_logged_in")
         return found
 
     def handled(fn: Any) -> Any:
@@ -190,23 +191,25 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
 
     @handled
     async def prefs(request: Request) -> Any:
-        account, _ = await who(request)
+        account, _session = await who(request)
         body = await _body(request)
         merged = dict(account.prefs)
         for key, value in body.items():
             allowed = PREFS.get(key)
             if allowed is None:
-                raise AccountError(f"unknown preference {key!r}; preferences: {', '.join(PREFS)}")
+                raise AccountError(
+                    _("unknown preference {key}; preferences: {known}", key=repr(key), known=", ".join(PREFS))
+                )
             if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
                 shown = ", ".join(str(a).lower() for a in allowed)
-                raise AccountError(f"{key} must be one of {shown}")
+                raise AccountError(_("{key} must be one of {shown}", key=key, shown=shown))
             merged[key] = value
         await asyncio.to_thread(club.club.set_prefs, account.id, merged)
         return {"prefs": merged}
 
     @handled
     async def games(request: Request) -> Any:
-        account, _ = await who(request)
+        account, _session = await who(request)
         rows = await asyncio.to_thread(club.club.games_of, account.id)
         out = []
         for r in rows:
@@ -227,13 +230,13 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
 
     @handled
     async def rated_table(request: Request) -> Any:
-        account, _ = await who(request)
+        account, _session = await who(request)
         try:
             spec = await read_json(request, service.settings.limits.message_bytes)
         except BodyError as e:
-            raise AccountError(f"table settings: {e.message}") from None
+            raise AccountError(_("table settings: {problem}", problem=e.message)) from None
         if not isinstance(spec, dict) or not isinstance(spec.get("rated", False), bool):
-            raise AccountError('the settings are the lobby\'s, with "rated": true or false')
+            raise AccountError(_('the settings are the lobby\'s, with "rated": true or false'))
         made = await create_table(service, spec, address(request))
         await asyncio.to_thread(club.club.mark_table, made.id, bool(spec.get("rated", False)), False, {})
         seats = [{"seat": s, "link": f"/t/{made.id}#seat={s}&key={k}"} for s, k in sorted(made.credentials.items())]
@@ -247,7 +250,7 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
 
     @handled
     async def quick_join(request: Request) -> Any:
-        account, _ = await who(request)
+        account, _session = await who(request)
         body = await _body(request)
         entry = await club.queue.join(
             account, body.get("variant", "classic"), body.get("rated", True), body.get("wait", 30)
@@ -256,13 +259,13 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
 
     @handled
     async def quick_status(request: Request) -> Any:
-        account, _ = await who(request)
+        account, _session = await who(request)
         found = club.queue.status(account.id)
         return found if found is not None else {"status": "none"}
 
     @handled
     async def quick_leave(request: Request) -> Any:
-        account, _ = await who(request)
+        account, _session = await who(request)
         await club.queue.leave(account.id)
         return {"status": "none"}
 
@@ -271,9 +274,9 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
         variant = request.query_params.get("variant", "classic")
         period = request.query_params.get("period", "all")
         if variant not in RULE_SETS:
-            raise AccountError(f"unknown rule set {variant!r}: see /api/rules")
+            raise AccountError(_("unknown rule set {name}: see /api/rules", name=repr(variant)))
         if period not in ("all", "30d"):
-            raise AccountError("period must be all or 30d")
+            raise AccountError(_("period must be all or 30d"))
         since = None if period == "all" else time.time() - 30 * 86400
         rows = await asyncio.to_thread(club.club.ladder, variant, since, 200)
         names = await asyncio.to_thread(club.club.names, [r.player[2:] for r, _ in rows if r.player.startswith("a:")])
@@ -298,7 +301,7 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
         else:
             account = await asyncio.to_thread(club.club.account_by_name, " ".join(name.split()))
             if account is None:
-                raise AccountError(f"no player is called {name!r}", "unknown_player")
+                raise AccountError(_("no player is called {name}", name=repr(name)), "unknown_player")
             key, shown = f"a:{account.id}", account.name
             games_rows = await asyncio.to_thread(club.club.games_of, account.id, 1000)
         current = await asyncio.to_thread(club.club.ratings_by_player, key)
