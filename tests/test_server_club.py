@@ -316,3 +316,31 @@ def test_the_club_pages_are_served(page: str) -> None:
     with serve("sqlite://") as server:
         res = httpx.get(f"{server.http}/{page}")
         assert res.status_code == 200 and "<script" in res.text and "Content-Security-Policy" in res.headers
+
+
+def test_a_score_sheet_made_by_an_account_follows_it_and_stays_closed_to_others(store: Store) -> None:
+    with serve(store.url) as server:
+        anne = sign_up(server, "Anne")
+        made = anne.post("/api/sheets", json={"variant": "classic", "title": "Mardi"})
+        assert made.status_code == 200, made.text
+        sheet = made.json()["id"]
+        guest = httpx.Client(base_url=server.http)
+        assert guest.post("/api/sheets", json={"variant": "classic", "title": "guest"}).status_code == 200
+        phone = httpx.Client(base_url=server.http)
+        assert phone.post("/api/club/login", json={"name": "Anne", "password": "correct horse"}).status_code == 200
+        mine = phone.get("/api/club/sheets").json()["sheets"]
+        assert [s["title"] for s in mine] == ["Mardi"]  # only the account's own sheet
+        key = mine[0]["link"].split("key=")[1]
+        owner = phone.get(f"/api/sheets/{sheet}", headers={"Authorization": f"Bearer {key}"})
+        assert owner.status_code == 200 and owner.json()["role"] == "owner"
+        bert = sign_up(server, "Bert")
+        assert bert.get("/api/club/sheets").json()["sheets"] == []
+        assert bert.get(f"/api/sheets/{sheet}").status_code == 404  # no key: the sheet is not even seen
+        viewer = anne.post(f"/api/sheets/{sheet}/links", json={"role": "viewer"}).json()["key"]
+        seen = bert.get(f"/api/sheets/{sheet}", headers={"Authorization": f"Bearer {viewer}"})
+        assert seen.status_code == 200 and seen.json()["role"] == "viewer"
+        edit = bert.patch(
+            f"/api/sheets/{sheet}", json={"title": "mine now"}, headers={"Authorization": f"Bearer {viewer}"}
+        )
+        assert edit.status_code == 403  # viewing by link, editing only when invited
+        assert guest.get("/api/club/sheets").status_code == 401

@@ -9,11 +9,12 @@ Defined on the store's :data:`barbu.storage.metadata` (Alembic revision ``v0005`
   (``pending``, ``rated``, or ``unrated`` with the reason);
 - :data:`table_accounts`: which account sat at which seat, with the seat's key so the seat
   follows the account to another device;
+- :data:`sheet_accounts`: the score sheets an account created, with their owner keys;
 - :data:`ratings` and :data:`rating_history`: a player's rating per rule set (``a:ID`` for an
   account, ``bot:LEVEL`` for a bot level) and each change a game made to it.
 
 >>> sorted(t for t in metadata.tables if t in CLUB_TABLES)
-['accounts', 'club_tables', 'rating_history', 'ratings', 'sessions', 'table_accounts']
+['accounts', 'club_tables', 'rating_history', 'ratings', 'sessions', 'sheet_accounts', 'table_accounts']
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from sqlalchemy import (
     update,
 )
 
-from barbu.storage import Store, StoreError, _storing, actions, metadata, seats, tables
+from barbu.storage import Store, StoreError, _storing, actions, metadata, seats, sheets, tables
 
 accounts = Table(
     "accounts",
@@ -456,6 +457,22 @@ class ClubStore:
             )
             return {int(r.seat): str(r.bot_level) for r in rows}
 
+    def own_sheet(self, sheet_id: str, account_id: str, key: str) -> None:
+        """The account created this sheet: keep its owner key for the account's other devices."""
+        with _storing("recording the sheet's owner"), self.engine.begin() as conn:
+            conn.execute(insert(sheet_accounts).values(sheet_id=sheet_id, account_id=account_id, key=key))
+
+    def sheets_of(self, account_id: str) -> list[dict[str, Any]]:
+        """The sheets the account created, newest first: id, title, updated, owner key."""
+        with _storing("reading the sheets"), self.engine.connect() as conn:
+            rows = conn.execute(
+                select(sheets.c.id, sheets.c.title, sheets.c.updated, sheets.c.variant, sheet_accounts.c.key)
+                .join(sheet_accounts, sheet_accounts.c.sheet_id == sheets.c.id)
+                .where(sheet_accounts.c.account_id == account_id)
+                .order_by(sheets.c.updated.desc())
+            ).mappings()
+            return [dict(r) for r in rows]
+
     def ping(self) -> None:
         """Raise :class:`~barbu.storage.StoreError` unless the database answers a query."""
         with _storing("checking the database"), self.engine.connect() as conn:
@@ -474,7 +491,16 @@ def _rating(r: Any) -> Rating:
     )
 
 
-CLUB_TABLES = ("accounts", "sessions", "club_tables", "table_accounts", "ratings", "rating_history")
+sheet_accounts = Table(
+    "sheet_accounts",
+    metadata,
+    Column("sheet_id", String(48), ForeignKey("sheets.id", ondelete="CASCADE"), primary_key=True),
+    Column("account_id", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("key", String(96), nullable=False),
+)
+"""A score sheet an account created, with its owner key, so the sheet follows the account."""
+
+CLUB_TABLES = ("accounts", "sessions", "club_tables", "table_accounts", "ratings", "rating_history", "sheet_accounts")
 
 __all__ = [
     "CLUB_TABLES",
@@ -488,5 +514,6 @@ __all__ = [
     "rating_history",
     "ratings",
     "sessions",
+    "sheet_accounts",
     "table_accounts",
 ]

@@ -12,6 +12,7 @@ runs (CSRF), and the session cookie is ``SameSite=Strict`` besides.
 ``GET /api/club/me``                      the account (name, preferences) or ``null``
 ``PUT /api/club/prefs``                   ``{"language", "sounds", "cards"}``
 ``GET /api/club/games``                   the account's tables (a seat's link while unfinished)
+``GET /api/club/sheets``                  the score sheets the account created, with their owner links
 ``POST /api/club/tables``                 the lobby's settings plus ``"rated"``
 ``POST|GET|DELETE /api/club/quick``       join (``variant``, ``rated``, ``wait``), look, leave
 ``GET /api/club/ladder``                  ``?variant=&period=all|30d``
@@ -354,7 +355,32 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
         if found is not None:
             await asyncio.to_thread(club.club.seat_account, table_id, seat, found[0].id, key)
 
+    async def on_sheet(request: Request, sheet_id: str, key: str) -> None:
+        """A logged-in browser created a score sheet: it belongs to the account too."""
+        found = await accounts.current(dict(request.cookies))
+        if found is not None:
+            await asyncio.to_thread(club.club.own_sheet, sheet_id, found[0].id, key)
+
+    @handled
+    async def my_sheets(request: Request) -> Any:
+        account, _session = await who(request)
+        rows = await asyncio.to_thread(club.club.sheets_of, account.id)
+        return {
+            "sheets": [
+                {
+                    "id": r["id"],
+                    "title": r["title"],
+                    "variant": r["variant"],
+                    "updated": r["updated"],
+                    "link": f"/sheets/{r['id']}#key={r['key']}",
+                }
+                for r in rows
+            ]
+        }
+
     app.state.on_claim = on_claim
+    app.state.on_sheet = on_sheet
+    app.add_api_route("/api/club/sheets", my_sheets, methods=["GET"])
     app.add_api_route("/api/club/signup", signup, methods=["POST"])
     app.add_api_route("/api/club/login", login, methods=["POST"])
     app.add_api_route("/api/club/logout", logout, methods=["POST"])

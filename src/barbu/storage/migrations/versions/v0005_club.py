@@ -19,7 +19,7 @@ _TABLE = "tables.id"
 
 
 def upgrade() -> None:
-    """Create the club's six tables (:mod:`barbu.storage.club`)."""
+    """Create the club's seven tables (:mod:`barbu.storage.club`)."""
     op.create_table(
         "accounts",
         sa.Column("id", sa.String(24), primary_key=True),
@@ -72,11 +72,26 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
     )
+    op.create_table(
+        "sheet_accounts",
+        sa.Column("sheet_id", sa.String(48), sa.ForeignKey("sheets.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("key", sa.String(96), nullable=False),
+    )
+    op.create_index("ix_sheet_accounts_account_id", "sheet_accounts", ["account_id"])
     op.create_index("ix_rating_history_at", "rating_history", ["at"])
     op.create_index("ix_rating_history_player", "rating_history", ["player", "variant"])
 
 
 def downgrade() -> None:
     """Drop the club's tables."""
-    for name in ("rating_history", "ratings", "table_accounts", "club_tables", "sessions", "accounts"):
+    for name in (
+        "sheet_accounts",
+        "rating_history",
+        "ratings",
+        "table_accounts",
+        "club_tables",
+        "sessions",
+        "accounts",
+    ):
         op.drop_table(name)
