@@ -32,6 +32,7 @@ SAME_IN_FRENCH = {
     "table",
     "total",
     "six",
+    "score",
     "Barbu — {title}",
 }
 """Messages whose French is the English word (names, and words French shares)."""

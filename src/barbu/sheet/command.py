@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from barbu.language import LANGUAGES, from_environment, use
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
@@ -40,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--from", dest="from_file", metavar="FILE", help="print the sheet of a record (- for stdin)")
     parser.add_argument("--to", choices=FORMATS, help="with --from: write this format instead of the table")
     parser.add_argument("-o", "--output", help="with --from --to: the file to write")
+    parser.add_argument(
+        "--lang", choices=sorted(LANGUAGES), default=None, help="the language (default: LANGUAGE, LC_ALL or LANG)"
+    )
     common = CommandParser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS, help="the app's database (default sqlite:///barbu.db)")
     sub = parser.add_subparsers(dest="command")
@@ -160,6 +164,7 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
     except SystemExit as e:  # --help
         return int(e.code or 0)
     _check_arguments(args)
+    use(args.lang or from_environment())
     err = sys.stderr if stdout is None else console.stdout
     store: SheetStore | None = None
     try:
@@ -251,7 +256,7 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         return 0
     if command == "link":
         sheet_id = store.resolve(args.sheet)
-        _, key = store.add_link(sheet_id, args.role)
+        _link, key = store.add_link(sheet_id, args.role)
         console.say(
             f"a new {args.role} link to sheet {sheet_id!r}, shown this once (keep it; anyone holding it is "
             f"{'a' if args.role == 'viewer' else 'an'} {args.role} of the sheet):\n  /sheets/{sheet_id}#key={key}\n"

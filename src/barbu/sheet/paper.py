@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from barbu.cards import SUIT_SYMBOLS, SUITS
+from barbu.language import N_, _, _p, current
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.model import Sheet
 from barbu.sheet.rows import DealRow
@@ -106,12 +107,20 @@ def initials(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+LEGEND = N_(
+    "dbl: the players a player doubled, in its own column (B: it doubled B; B²: and B redoubled). "
+    "hand: the contract's score; ±: the doubling settlement; total: the deal's score (hand ± doubling). "
+    "A negative contract nobody doubled is not played: its points are divided."
+)
+"""What the columns of a printed sheet mean (in English: translated where printed)."""
+
+
 def _label(row: DealRow) -> str:
     if row.trump is not None:
-        return f"{row.title} {SUIT_SYMBOLS[SUITS.index(row.trump)]}"
+        return f"{_p('contract', row.title)} {SUIT_SYMBOLS[SUITS.index(row.trump)]}"
     if row.rank is not None:
-        return f"{row.title} from {row.rank}"
-    return row.title
+        return _("{contract} from {rank}", contract=_p("contract", row.title), rank=row.rank)
+    return _p("contract", row.title)
 
 
 def _deal_row(row: DealRow, short: tuple[str, ...]) -> PaperRow:
@@ -120,7 +129,7 @@ def _deal_row(row: DealRow, short: tuple[str, ...]) -> PaperRow:
         " ".join(f"{short[d.doubled]}{'²' if d.redoubled else ''}" for d in row.doubles if d.doubler == seat)
         for seat in range(n)
     ]
-    note = {"skipped": "not played", "pending": "waiting for the tally"}.get(row.status, "")
+    note = {"skipped": _("not played"), "pending": _("waiting for the tally")}.get(row.status, "")
     if row.final is None:
         cells = tuple(PaperCell(marks[s], None, None, None) for s in range(n))
     else:
@@ -137,7 +146,7 @@ def paper_layout(sheet: Sheet, title: str = "") -> PaperSheet:
     rows = sheet.rows
     blocks = []
     order = [(sheet.first_declarer + r.direction * i) % n for i in range(n)]
-    empty = tuple(PaperCell("", None, None, None) for _ in range(n))
+    empty = tuple(PaperCell("", None, None, None) for _seat in range(n))
     for declarer in order:
         own = [row for row in rows if row.declarer == declarer]
         paper_rows: list[PaperRow] = []
@@ -145,29 +154,36 @@ def paper_layout(sheet: Sheet, title: str = "") -> PaperSheet:
             by_contract = {row.contract: row for row in own}
             for c in r.contracts:
                 row = by_contract.get(c.id)
-                paper_rows.append(_deal_row(row, short) if row else PaperRow(None, c.title, "", empty))
+                paper_rows.append(_deal_row(row, short) if row else PaperRow(None, _p("contract", c.title), "", empty))
         else:
             paper_rows = [_deal_row(row, short) for row in own]
             for i in range(len(own), r.contracts_per_declarer):
                 scheduled = r.scheduled_contract(_deal_index(sheet, declarer, i))
-                paper_rows.append(PaperRow(None, scheduled.title if scheduled else "", "", empty))
+                paper_rows.append(PaperRow(None, _p("contract", scheduled.title) if scheduled else "", "", empty))
         scored = [row for row in own if row.final is not None]
         sums = [
             tuple(sum(getattr(row, key)[s] for row in scored) for s in range(n))
             for key in ("raw", "adjustments", "final")
         ]
         blocks.append(
-            PaperBlock(declarer, f"{sheet.players[declarer]} declares", tuple(paper_rows), sums[0], sums[1], sums[2])
+            PaperBlock(
+                declarer,
+                _("{name} declares", name=sheet.players[declarer]),
+                tuple(paper_rows),
+                sums[0],
+                sums[1],
+                sums[2],
+            )
         )
     options = ", ".join(f"{k} {v}" for k, v in sheet.options.items())
-    sub = f"{r.deal_count} deals · first declarer {sheet.players[sheet.first_declarer]}"
+    sub = _("{n} deals · first declarer {name}", n=r.deal_count, name=sheet.players[sheet.first_declarer])
     if r.flags.rotation == "quick" and not r.ruleset.fixed_rotation:
-        sub += " · quick rotation"
+        sub += " · " + _("quick rotation")
     if options:
-        sub += f" · options: {options}"
+        sub += " · " + _("options: {options}", options=options)
     if r.ruleset.penalty_points:
-        sub += " · penalty points: the lowest total wins"
-    heading = f"Barbu · {r.ruleset.title}" + (f" · {title}" if title else "")
+        sub += " · " + _("penalty points: the lowest total wins")
+    heading = f"Barbu · {_p('variant', r.ruleset.title)}" + (f" · {title}" if title else "")
     return PaperSheet(
         heading,
         sub,
@@ -249,7 +265,7 @@ def sheet_html(sheet: Sheet, title: str = "") -> str:
     wide = 14 if n < 5 else 12.5
     group = (96.0 - wide) / n
     cols = ['<col style="width:4%">', f'<col style="width:{wide}%">']
-    for _ in range(n):
+    for _seat in range(n):
         cols += [f'<col style="width:{group * w:.2f}%">' for w in ((0.36, 0.2, 0.2, 0.24) if doubling else (1,))]
     e = html.escape
 
@@ -262,13 +278,13 @@ def sheet_html(sheet: Sheet, title: str = "") -> str:
         )
 
     heads = (
-        '<th class="first">dbl</th><th>hand</th><th>±</th><th>total</th>'
+        f'<th class="first">{e(_("dbl"))}</th><th>{e(_("hand"))}</th><th>±</th><th>{e(_("total"))}</th>'
         if doubling
-        else '<th class="first">score</th>'
+        else f'<th class="first">{e(_("score"))}</th>'
     )
     out = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{current()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<title>{e(p.heading)}</title><style>{CSS}</style></head><body class="players-{n}">',
         f"<h1>{e(p.heading)}</h1>",
@@ -276,7 +292,7 @@ def sheet_html(sheet: Sheet, title: str = "") -> str:
         '<table class="sheet">',
         "<colgroup>" + "".join(cols) + "</colgroup>",
         "<thead>",
-        '<tr class="names"><th rowspan="2">#</th><th rowspan="2">contract</th>'
+        f'<tr class="names"><th rowspan="2">#</th><th rowspan="2">{e(_("contract"))}</th>'
         + "".join(
             f'<th colspan="{k}" class="first">{e(name)} ({e(ini)})</th>'
             for name, ini in zip(p.players, p.initials, strict=True)
@@ -299,28 +315,23 @@ def sheet_html(sheet: Sheet, title: str = "") -> str:
             cells("", h, d, t, "first")
             for h, d, t in zip(block.set_hand, block.set_doubling, block.set_total, strict=True)
         )
-        out.append(
-            f'<tr class="set"><td></td><td class="contract">set of {e(p.players[block.declarer])}</td>{sums}</tr>'
-        )
+        set_of = e(_("set of {name}", name=p.players[block.declarer]))
+        out.append(f'<tr class="set"><td></td><td class="contract">{set_of}</td>{sums}</tr>')
         out.append("</tbody>")
-    state = "final totals" if p.complete else "totals so far"
+    state = _("final totals") if p.complete else _("totals so far")
     if doubling:
         totals = "".join(
-            f'<td class="first" colspan="3">rank {r}</td><td>{t}</td>' for t, r in zip(p.totals, p.ranking, strict=True)
+            f'<td class="first" colspan="3">{e(_("rank {n}", n=r))}</td><td>{t}</td>'
+            for t, r in zip(p.totals, p.ranking, strict=True)
         )
     else:
-        totals = "".join(f'<td class="first">{t} (rank {r})</td>' for t, r in zip(p.totals, p.ranking, strict=True))
+        totals = "".join(
+            f'<td class="first">{e(_("{total} (rank {n})", total=t, n=r))}</td>'
+            for t, r in zip(p.totals, p.ranking, strict=True)
+        )
     out.append(f'<tfoot><tr><td></td><td class="contract">{state}</td>{totals}</tr></tfoot>')
     out.append("</table>")
-    legend = (
-        (
-            "dbl: the players a player doubled, in its own column (B: it doubled B; B²: and B redoubled). "
-            "hand: the contract's score; ±: the doubling settlement; total: the deal's score (hand ± doubling). "
-            "A negative contract nobody doubled is not played: its points are divided."
-        )
-        if doubling
-        else "score: each player's score in the deal."
-    )
+    legend = _(LEGEND) if doubling else _("score: each player's score in the deal.")
     out.append(f'<p class="legend">{e(legend)}</p>')
     out.append("</body></html>")
     return "\n".join(out) + "\n"
@@ -386,13 +397,13 @@ def sheet_pdf(sheet: Sheet, title: str = "") -> bytes:
     pdf.set_draw_color(150, 150, 150)
     pdf.set_fill_color(232, 232, 232)
     cell(w_no, "#", "C", True)
-    cell(w_contract, "contract", "C", True)
+    cell(w_contract, _("contract"), "C", True)
     for name, ini in zip(p.players, p.initials, strict=True):
         cell(group, f"{name} ({ini})", "C", True, 8)
     pdf.ln(h)
     cell(w_no + w_contract, "", "C", True)
-    for _ in range(n):
-        for w, s in zip(w_cells, ("dbl", "hand", "±", "total" if doubling else "score"), strict=True):
+    for _seat in range(n):
+        for w, s in zip(w_cells, (_("dbl"), _("hand"), "±", _("total") if doubling else _("score")), strict=True):
             if w:
                 cell(w, s, "C", True)
     pdf.ln(h)
@@ -413,7 +424,7 @@ def sheet_pdf(sheet: Sheet, title: str = "") -> bytes:
             pdf.ln(h)
         pdf.set_fill_color(250, 250, 250)
         cell(w_no, "", fill=True)
-        cell(w_contract, f"set of {p.players[block.declarer]}", "L", True)
+        cell(w_contract, _("set of {name}", name=p.players[block.declarer]), "L", True)
         for hs, ds, ts in zip(block.set_hand, block.set_doubling, block.set_total, strict=True):
             if doubling:
                 cell(w_cells[0], "", fill=True)
@@ -423,22 +434,18 @@ def sheet_pdf(sheet: Sheet, title: str = "") -> bytes:
         pdf.ln(h)
     pdf.ln(1)
     cell(w_no, "")
-    cell(w_contract, f"totals ({'final' if p.complete else 'so far'})", "L", size=8.5)
+    cell(w_contract, _("final totals") if p.complete else _("totals so far"), "L", size=8.5)
     for t, k in zip(p.totals, p.ranking, strict=True):
         if doubling:
-            cell(w_cells[0] + w_cells[1] + w_cells[2], f"rank {k}", size=8.5)
+            cell(w_cells[0] + w_cells[1] + w_cells[2], _("rank {n}", n=k), size=8.5)
             cell(w_cells[3], str(t), size=8.5)
         else:
-            cell(w_cells[3], f"{t} (rank {k})", size=8.5)
+            cell(w_cells[3], _("{total} (rank {n})", total=t, n=k), size=8.5)
     pdf.ln(h + 1)
     pdf.set_font(face, size=6.5)
     pdf.set_text_color(60, 60, 60)
-    legend = (
-        "dbl: the players a player doubled, in its own column (B: it doubled B; B²: and B redoubled). "
-        "hand: the contract's score; ±: the doubling settlement; total: the deal's score. "
-        "A negative contract nobody doubled is not played: its points are divided."
-    )
-    pdf.multi_cell(0, 3.2, text(legend if doubling else "score: each player's score in the deal."))
+    legend = _(LEGEND)
+    pdf.multi_cell(0, 3.2, text(legend if doubling else _("score: each player's score in the deal.")))
     return bytes(pdf.output())
 
 

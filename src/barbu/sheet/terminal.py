@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
+from barbu.language import N_, _, tally_words
 from barbu.sheet.doubles import Grid, SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.export import export_sheet
@@ -30,7 +31,7 @@ from barbu.sheet.store import SheetStore, StoredSheet
 from barbu.sheet.tables import choice_text, deal_line, sheet_text, stats_text
 from barbu.tally_keys import tally_table
 
-HELP = """commands at the contract prompt:
+HELP = N_("""commands at the contract prompt:
   CONTRACT or its number   enter the next deal (the start of a contract id is enough)
   show                     the sheet so far
   edit N / delete N        change or remove deal N (later deals are replayed)
@@ -40,10 +41,10 @@ HELP = """commands at the contract prompt:
   export FORMAT [FILE]     record, csv, html or pdf (pdf needs a FILE)
   rename                   change the player names
   quit                     leave (everything is already saved)
-at any later prompt, 'cancel' gives up the deal being entered."""
+at any later prompt, 'cancel' gives up the deal being entered.""")
 
-DOUBLES_HELP = """  a>b: a doubled b   a>>b: a doubled b and b redoubled   (a, b: names, their start, or seats)
-  max: everyone says maximum   NAME max / NAME flanks / NAME pass: one player's call   -: nobody doubled"""
+DOUBLES_HELP = N_("""  a>b: a doubled b   a>>b: a doubled b and b redoubled   (a, b: names, their start, or seats)
+  max: everyone says maximum   NAME max / NAME flanks / NAME pass: one player's call   -: nobody doubled""")
 
 
 class Cancelled(Exception):
@@ -91,7 +92,7 @@ class Console:
             try:
                 return read(self.ask(prompt, default))
             except SheetError as e:
-                self.say(f"  refused: {e.message}")
+                self.say("  " + _("refused: {why}", why=e.message))
 
     def yes(self, prompt: str, default: bool = False) -> bool:
         """A yes/no question."""
@@ -109,7 +110,7 @@ def ask_tally(console: Console, sheet: Sheet, contract: str, default: dict[str, 
     names = sheet.players
     n = r.players
     keys = r.contract(contract).tally_keys()
-    table = tally_table(r.deck, r.cards_each)
+    table = tally_words(tally_table(r.deck, r.cards_each), r.cards_each)
     order = " ".join(names)
     tally: dict[str, Any] = {}
     for key in keys:
@@ -117,7 +118,8 @@ def ask_tally(console: Console, sheet: Sheet, contract: str, default: dict[str, 
         kind, label, total = table[key]["kind"], table[key]["label"], table[key]["total"]
         if kind == "count":
             shown = " ".join(map(str, old)) if old is not None else None
-            tally[key] = console.until_valid(f"{label}, {order} ({total} in all)", _counts_reader(n, total, key), shown)
+            prompt = _("{label}, {order} ({total} in all)", label=label, order=order, total=total)
+            tally[key] = console.until_valid(prompt, _counts_reader(n, total, key), shown)
         elif kind == "seat":
             tally[key] = console.until_valid(
                 label, lambda t: parse_player(t, names), names[old] if old is not None else None
@@ -184,7 +186,7 @@ def enter_deal(
         else:
             default = old.contract if old and old.contract in left else None
             contract = console.until_valid(
-                f"contract ({', '.join(left)})", lambda t: contract_of(t, left, every), default
+                _("contract ({contracts})", contracts=", ".join(left)), lambda t: contract_of(t, left, every), default
             )
     else:
         contract = contract_of(contract, left, every)
@@ -193,30 +195,32 @@ def enter_deal(
     entry = DealEntry(contract)
     if choice.needs_trump:
         entry = console.until_valid(
-            "trump suit (S H D C)",
+            _("trump suit (S H D C)"),
             lambda t: _checked(base, replace(entry, trump=t), n),
             old.trump if old and old.contract == contract else None,
         )
     if choice.needs_rank:
         entry = console.until_valid(
-            f"domino starting rank ({' '.join(nxt.ranks)})",
+            _("domino starting rank ({ranks})", ranks=" ".join(nxt.ranks)),
             lambda t: _checked(base, replace(entry, rank=t), n),
             old.rank if old and old.contract == contract else None,
         )
     if r.doubling:
         order = ", ".join(names[s] for s in nxt.speaking_order)
-        console.say(f"doubles (speaking order {order}):")
-        console.once("doubles", DOUBLES_HELP)
+        console.say(_("doubles (speaking order {order}):", order=order))
+        console.once("doubles", _(DOUBLES_HELP))
         if nxt.forced:
             must = ", ".join(names[s] for s in nxt.forced)
-            console.say(f"  compulsory: {must} must double {names[nxt.declarer]} in this deal")
+            console.say(
+                "  " + _("compulsory: {who} must double {name} in this deal", who=must, name=names[nxt.declarer])
+            )
         old_doubles = _grid_text(old.doubles, names) if old and old.contract == contract else None
 
         def read_doubles(t: str) -> DealEntry:
             grid = parse_doubles(t, names, r, nxt.declarer, contract)
             return _checked(base, replace(entry, doubles=grid), n)
 
-        entry = console.until_valid("doubles", read_doubles, old_doubles)
+        entry = console.until_valid(_("doubles"), read_doubles, old_doubles)
         console.say(f"  {doubles_words(entry.doubles, names)}")
     if r.doubling:
         preview = base.preview(entry, n)
@@ -230,7 +234,7 @@ def enter_deal(
             base.preview(replace(entry, tally=tally), n)
             return replace(entry, tally=tally)
         except SheetError as e:
-            console.say(f"  refused: {e.message}")
+            console.say("  " + _("refused: {why}", why=e.message))
 
 
 def _grid_text(grid: Grid, names: Sequence[str]) -> str:
@@ -283,12 +287,20 @@ class Session:
             raise SheetError("store", f"the sheet {self.stored.id!r} was removed elsewhere")
         if version != self.stored.version:
             self.stored = self.store.open(self.stored.id)
-            self.console.say(f"(the sheet was changed elsewhere: it now has {len(self.sheet.rows)} deals)")
+            self.console.say(_("(the sheet was changed elsewhere: it now has {n} deals)", n=len(self.sheet.rows)))
 
     def run(self) -> int:
         """Ask for deals until the game is over or the scorekeeper quits; return the exit code."""
         c = self.console
-        c.say(f"sheet {self.stored.id!r}: {self.stored.title} · {', '.join(self.sheet.players)} · type help for help")
+        players = ", ".join(self.sheet.players)
+        c.say(
+            _(
+                "sheet {id}: {title} · {players} · type help for help",
+                id=repr(self.stored.id),
+                title=self.stored.title,
+                players=players,
+            )
+        )
         try:
             while True:
                 if not self._step():
@@ -302,28 +314,34 @@ class Session:
         sheet = self.sheet
         if sheet.pending is not None:
             row = sheet.pending
-            c.say(f"deal {row.number} ({choice_text(row)}) waits for its tally")
+            c.say(_("deal {n} ({contract}) waits for its tally", n=row.number, contract=choice_text(row)))
             try:
                 tally = ask_tally(c, sheet, row.contract)
                 self._change(lambda: self.history.enter_tally(tally))
             except Cancelled:
-                c.say(f"cancelled (edit {row.number} or delete {row.number} to change the deal itself)")
-                return self._command(c.ask("command"), False)
+                c.say(_("cancelled (edit {n} or delete {n} to change the deal itself)", n=row.number))
+                return self._command(c.ask(_("command")), False)
             except SheetError as e:
-                c.say(f"refused: {e.message}")
+                c.say(_("refused: {why}", why=e.message))
             return True
         nxt = sheet.next
         if nxt is None:
             c.say(sheet_text(sheet, self.stored.title))
-            c.say("the game is over. (undo, edit N, export FORMAT FILE, stats, or quit)")
-            prompt = "command"
+            c.say(_("the game is over. (undo, edit N, export FORMAT FILE, stats, or quit)"))
+            prompt = _("command")
         else:
             name = sheet.players[nxt.declarer]
             c.say(
-                f"deal {nxt.number} of {sheet.rules.deal_count}: {name} declares "
-                f"(contract {nxt.k} of {sheet.rules.contracts_per_declarer})"
+                _(
+                    "deal {n} of {count}: {name} declares (contract {k} of {per})",
+                    n=nxt.number,
+                    count=sheet.rules.deal_count,
+                    name=name,
+                    k=nxt.k,
+                    per=sheet.rules.contracts_per_declarer,
+                )
             )
-            prompt = "contract" if not nxt.fixed else f"{nxt.contracts[0].id} (enter to go on)"
+            prompt = _("contract") if not nxt.fixed else _("{contract} (enter to go on)", contract=nxt.contracts[0].id)
         try:
             answer = c.ask(prompt)
         except Cancelled:
@@ -332,42 +350,42 @@ class Session:
 
     def _command(self, answer: str, open_deal: bool) -> bool:
         c = self.console
-        word, _, rest = answer.partition(" ")
+        word, _space, rest = answer.partition(" ")
         word = word.casefold()
         try:
             if word in ("quit", "q", "exit"):
                 return False
             if word in ("help", "?"):
-                c.say(HELP)
+                c.say(_(HELP))
             elif word == "show":
                 c.say(sheet_text(self.sheet, self.stored.title))
             elif word == "undo":
                 self.history.undo()
                 self.save()
-                c.say(f"undone; the sheet has {len(self.sheet.rows)} deals")
+                c.say(_("undone; the sheet has {n} deals", n=len(self.sheet.rows)))
             elif word == "redo":
                 self.history.redo()
                 self.save()
-                c.say(f"redone; the sheet has {len(self.sheet.rows)} deals")
+                c.say(_("redone; the sheet has {n} deals", n=len(self.sheet.rows)))
             elif word in ("edit", "delete", "insert"):
                 self._edit(word, rest)
             elif word == "stats":
                 c.say(stats_text(sheet_stats(self.sheet)))
             elif word == "export":
-                fmt, _, path = rest.strip().partition(" ")
+                fmt, _space, path = rest.strip().partition(" ")
                 c.say(export_sheet(self.sheet, fmt, path.strip() or None, self.stored.title))
             elif word == "rename":
-                names = [self.console.ask(f"name of seat {s}", n) for s, n in enumerate(self.sheet.players)]
+                names = [self.console.ask(_("name of seat {n}", n=s), n) for s, n in enumerate(self.sheet.players)]
                 self._change(lambda: self.history.rename(names))
             elif open_deal:
                 entry = enter_deal(c, self.sheet, contract=answer if answer else None)
                 self._change(lambda: self.history.add(entry))
             else:
-                c.say("no deal to enter now: type help for the commands")
+                c.say(_("no deal to enter now: type help for the commands"))
         except SheetError as e:
-            c.say(f"refused: {e.message}")
+            c.say(_("refused: {why}", why=e.message))
         except Cancelled:
-            c.say("cancelled")
+            c.say(_("cancelled"))
         return True
 
     def _change(self, do: Callable[[], Sheet]) -> None:
@@ -385,7 +403,13 @@ class Session:
         sheet = self.sheet
         if word == "delete":
             row = sheet.row(number)
-            if not c.yes(f"delete deal {number} ({choice_text(row)} by {sheet.players[row.declarer]})?"):
+            question = _(
+                "delete deal {n} ({contract} by {name})?",
+                n=number,
+                contract=choice_text(row),
+                name=sheet.players[row.declarer],
+            )
+            if not c.yes(question):
                 return
             self._with_later(lambda drop: self.history.delete(number, drop), number)
             return
@@ -401,8 +425,8 @@ class Session:
                 self.history.edit(changes)
                 break
             except LaterDealError as e:
-                c.say(f"refused: {e.message}")
-                answer = c.ask(f"edit deal {e.deal} too (e), drop deals {e.deal} and after (d), or cancel (c)?", "c")
+                c.say(_("refused: {why}", why=e.message))
+                answer = c.ask(_("edit deal {n} too (e), drop deals {n} and after (d), or cancel (c)?", n=e.deal), "c")
                 if answer.casefold().startswith("e"):
                     assert e.deal is not None
                     changes[e.deal] = enter_deal(c, self._preview_edits(changes), e.deal, old=sheet.entry(e.deal))
@@ -412,7 +436,7 @@ class Session:
                 else:
                     return
         self.save()
-        c.say(f"deal {number} changed; totals: {', '.join(map(str, self.sheet.totals))}")
+        c.say(_("deal {n} changed; totals: {totals}", n=number, totals=", ".join(map(str, self.sheet.totals))))
 
     def _preview_edits(self, changes: dict[int, DealEntry]) -> Sheet:
         """The sheet with ``changes`` and the deals after the first that breaks dropped."""
@@ -423,12 +447,13 @@ class Session:
         try:
             do(False)
         except LaterDealError as e:
-            c.say(f"refused: {e.message}")
-            if not c.yes(f"do it anyway and drop deals {e.deal} and after (undo brings them back)?"):
+            c.say(_("refused: {why}", why=e.message))
+            if not c.yes(_("do it anyway and drop deals {n} and after (undo brings them back)?", n=e.deal)):
                 return
             do(True)
         self.save()
-        c.say(f"done; the sheet has {len(self.sheet.rows)} deals; totals: {', '.join(map(str, self.sheet.totals))}")
+        totals = ", ".join(map(str, self.sheet.totals))
+        c.say(_("done; the sheet has {n} deals; totals: {totals}", n=len(self.sheet.rows), totals=totals))
 
 
 __all__ = ["Cancelled", "Console", "Session", "ask_tally", "contract_of", "enter_deal"]

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from barbu.errors import BarbuError
+from barbu.language import LANGUAGES, _, from_environment, use
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.usage import CommandParser, UsageError, number, output_file
 
@@ -59,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pace", type=number(0), default=1.0, help="how long the bots pause (1 normal, 0 no pause; 0 or more)"
     )
+    p.add_argument(
+        "--lang", choices=sorted(LANGUAGES), default=None, help="the language (default: LANGUAGE, LC_ALL or LANG)"
+    )
     return p
 
 
@@ -93,6 +97,7 @@ def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
         args = _parser().parse_args(list(argv) if argv is not None else None)
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
+    use(args.lang or from_environment())
     if args.save:
         output_file(args.save, "--save")
     if not chooses_game(args):
@@ -112,7 +117,7 @@ def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
         table = open_table(choice)
     except (BarbuError, ValueError) as e:
         raise UsageError(f"--resume {args.resume}: {e}" if args.resume else str(e)) from None
-    notice = f"Resumed {args.resume}." if args.resume else ""
+    notice = _("Resumed {file}.", file=args.resume) if args.resume else ""
     return BarbuApp(table, save_path=args.save or args.resume, pace=args.pace, notice=notice)
 
 
@@ -157,7 +162,7 @@ def play_main(argv: Sequence[str] | None = None) -> int:
         return app
     status = app.run()
     if app.saved_to:
-        print(f"barbu play: saved to {app.saved_to}")
+        print("barbu play: " + _("saved to {file}", file=app.saved_to))
     return status if isinstance(status, int) else 0
 
 

@@ -30,6 +30,7 @@ from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, P
 from barbu.bots import Bot, make_bot
 from barbu.errors import IllegalAction
 from barbu.game import Game
+from barbu.language import N_, _, _p
 from barbu.tui.arrangement import ArrangementPanel
 from barbu.tui.calls import CallsPanel, call_words
 from barbu.tui.card_faces import card_face
@@ -153,9 +154,11 @@ class BarbuApp(App[int]):
         self.seen_deals = len(table.view().history)
         if choice.resume:
             self.save_path = self.save_path or choice.resume
-            self.notice = f"Resumed {choice.resume}."
+            self.notice = _("Resumed {file}.", file=choice.resume)
         else:
-            self.notice = f"New game of {table.rules.ruleset.title}, seed {table.seed}."
+            self.notice = _(
+                "New game of {title}, seed {seed}.", title=_p("variant", table.rules.ruleset.title), seed=table.seed
+            )
         self.refresh_table()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -171,11 +174,11 @@ class BarbuApp(App[int]):
 
     def _who(self, seat: int | None) -> str:
         if seat is None:
-            return "nobody"
-        return "you" if seat == self.table.seat else self.names[seat]
+            return _("nobody")
+        return _("you") if seat == self.table.seat else self.names[seat]
 
     def _title(self, contract_id: str) -> str:
-        return self.table.rules.contract(contract_id).title
+        return _p("contract", self.table.rules.contract(contract_id).title)
 
     # -- showing the state ---------------------------------------------------------
 
@@ -192,7 +195,7 @@ class BarbuApp(App[int]):
         hand = self.query_one(Hand)
         mine = table.person_to_act and self.summary is None
         prompt = ""
-        keys = "F1 help · F2 score sheet · ^S save · ^Q quit"
+        keys = _("F1 help · F2 score sheet · ^S save · ^Q quit")
         hand_mode = "idle"
         legal: list[int] | None = None
         marks: dict[int, str] = {}
@@ -201,37 +204,34 @@ class BarbuApp(App[int]):
             self._show_summary(view)
             switcher.current = "summary"
             if self.summary is not None:
-                prompt = "Enter: go on to the next deal" if not view.game_over else "Enter: the final ranking"
-                keys = "Enter go on · F2 score sheet · ^S save · ^Q quit · F1 help"
+                prompt = _("Enter: go on to the next deal") if not view.game_over else _("Enter: the final ranking")
+                keys = _("Enter go on · F2 score sheet · ^S save · ^Q quit · F1 help")
             else:
-                prompt = "The game is over. F2 shows the whole score sheet."
+                prompt = _("The game is over. F2 shows the whole score sheet.")
         elif view.phase in ("contract", "trump", "rank") and mine:
             self.query_one(DeclareChoice).show(view, rules, table.actions)
             switcher.current = "declare"
-            prompt = (
-                "You are the declarer: "
-                + {
-                    "contract": "choose your contract",
-                    "trump": "choose the trump suit",
-                    "rank": "choose the rank domino starts from",
-                }[view.phase]
-            )
-            keys = "↑↓ choose · Enter take it · F3 hint · F2 sheet · ^S save · ^Q quit"
+            prompt = {
+                "contract": _("You are the declarer: choose your contract"),
+                "trump": _("You are the declarer: choose the trump suit"),
+                "rank": _("You are the declarer: choose the rank domino starts from"),
+            }[view.phase]
+            keys = _("↑↓ choose · Enter take it · F3 hint · F2 sheet · ^S save · ^Q quit")
         elif view.phase == "call":
             panel = self.query_one(CallsPanel)
             panel.show(view, rules, names, table.actions, self._shorthands() if mine else None, waiting)
             switcher.current = "calls"
             if mine:
-                prompt = "Your call: tick whom to double or redouble, then Enter (p pass)"
-                keys = "↑↓ move · Space tick · Enter call · p pass · m max · f flanks · F3 hint"
+                prompt = _("Your call: tick whom to double or redouble, then Enter (p pass)")
+                keys = _("↑↓ move · Space tick · Enter call · p pass · m max · f flanks · F3 hint")
         elif view.phase == "arrange":
             panel_a = self.query_one(ArrangementPanel)
             if mine:
                 panel_a.start(view.hand, table.actions)
                 hand_mode = "arrange"
                 marks = panel_a.rows.marks()
-                prompt = "Arrange your cards: b, m or f puts the card under the cursor in a row"
-                keys = "←→ card · b m f row · u take out · Enter set · F3 hint · F2 sheet · ^S save"
+                prompt = _("Arrange your cards: b, m or f puts the card under the cursor in a row")
+                keys = _("←→ card · b m f row · u take out · Enter set · F3 hint · F2 sheet · ^S save")
             else:
                 mine_set = view.arrangements[view.seat] if view.seat is not None and view.arrangements else None
                 panel_a.wait(mine_set, waiting)
@@ -243,22 +243,29 @@ class BarbuApp(App[int]):
                 hand_mode = "play"
                 legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
                 if legal:
-                    prompt = "Your turn to lay a card: " + " ".join(card_face(c) for c in sorted_hand(legal))
+                    prompt = _(
+                        "Your turn to lay a card: {cards}", cards=" ".join(card_face(c) for c in sorted_hand(legal))
+                    )
                 else:
-                    prompt = "No card fits: Enter (or p) passes"
-                keys = "←→ card · Enter lay · type qs · F3 hint · F2 sheet · ^S save · ^Q quit"
+                    prompt = _("No card fits: Enter (or p) passes")
+                keys = _("←→ card · Enter lay · type qs · F3 hint · F2 sheet · ^S save · ^Q quit")
         else:
             self.query_one(TrickArea).show(view, names, self._tags(), waiting)
             switcher.current = "trick"
             if mine and view.phase == "play":
                 hand_mode = "play"
                 legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
-                what = "lead" if view.current_trick is None else "play"
+                leads = view.current_trick is None
                 if len(legal) == len(view.hand):
-                    prompt = f"Your turn to {what}: any card"
+                    prompt = _("Your turn to lead: any card") if leads else _("Your turn to play: any card")
                 else:
-                    prompt = f"Your turn to {what}: " + " ".join(card_face(c) for c in sorted_hand(legal))
-                keys = "←→ card · Enter play · type qs · F3 hint · F2 sheet · ^S save · ^Q quit"
+                    cards = " ".join(card_face(c) for c in sorted_hand(legal))
+                    prompt = (
+                        _("Your turn to lead: {cards}", cards=cards)
+                        if leads
+                        else _("Your turn to play: {cards}", cards=cards)
+                    )
+                keys = _("←→ card · Enter play · type qs · F3 hint · F2 sheet · ^S save · ^Q quit")
         hand.show(view.hand, hand_mode, legal, marks, table.actions)
         self.query_one("#message", Static).update(message_lines(prompt, self.notice, self.size.width - 2))
         self.query_one("#keys", Static).update(keys)
@@ -279,18 +286,22 @@ class BarbuApp(App[int]):
 
     def _header(self, view: SeatView) -> Text:
         rules = self.table.rules
-        title = rules.ruleset.title if len(rules.ruleset.title) <= 24 else rules.name
-        text = Text(f"{title} · deal {view.deal_number} of {view.deals_total}")
+        title = _p("variant", rules.ruleset.title)
+        title = title if len(title) <= 24 else rules.name
+        text = Text(_("{title} · deal {n} of {count}", title=title, n=view.deal_number, count=view.deals_total))
         if view.game_over:
-            text.append(" · game over")
+            text.append(_(" · game over"))
             return text
-        text.append(f" · {self._who(view.declarer).capitalize()} declare{'' if view.declarer == view.seat else 's'}")
+        if view.declarer == view.seat:
+            text.append(_(" · You declare"))
+        else:
+            text.append(_(" · {name} declares", name=self._who(view.declarer).capitalize()))
         if view.contract is not None:
             text.append(f" · {self._title(view.contract)}")
             if view.trump is not None:
                 text.append(" " + "♠♥♦♣"["SHDC".index(view.trump)])
             if view.rank is not None:
-                text.append(f" from {view.rank.replace('T', '10')}")
+                text.append(_(" from {rank}", rank=view.rank.replace("T", "10")))
         return text
 
     def _tags(self) -> list[str]:
@@ -300,13 +311,16 @@ class BarbuApp(App[int]):
         if view.to_act is None or view.to_act == view.seat or view.game_over:
             return ""
         doing = {
-            "contract": "choosing a contract",
-            "trump": "choosing trumps",
-            "rank": "choosing the domino rank",
-            "call": "calling",
-            "arrange": "arranging",
-        }.get(view.phase, "playing" if view.phase != "play" or view.domino_rows is None else "laying")
-        return f"{self.names[view.to_act]} is {doing}…"
+            "contract": N_("{name} is choosing a contract…"),
+            "trump": N_("{name} is choosing trumps…"),
+            "rank": N_("{name} is choosing the domino rank…"),
+            "call": N_("{name} is calling…"),
+            "arrange": N_("{name} is arranging…"),
+        }.get(
+            view.phase,
+            N_("{name} is playing…") if view.phase != "play" or view.domino_rows is None else N_("{name} is laying…"),
+        )
+        return _(doing, name=self.names[view.to_act])
 
     def _show_summary(self, view: SeatView) -> None:
         panel = self.query_one(SummaryPanel)
@@ -332,7 +346,7 @@ class BarbuApp(App[int]):
                 trial.apply(Call(word=word), self.table.seat)
             except IllegalAction as e:
                 if self.table.view().must_double:
-                    out[word] = "not now: a compulsory double"
+                    out[word] = _("not now: a compulsory double")
                     continue
                 reason = in_words(e.message, self.names, self.table.seat)
                 reason = re.sub(rf"^(you: )?({word} is )?", "", reason)
@@ -356,14 +370,14 @@ class BarbuApp(App[int]):
         """Apply the person's ``action``; on refusal show the core's reason. True when applied."""
         table = self.table
         if self.summary is not None or not table.person_to_act:
-            self.notice = "Not your turn: wait for your turn (or Enter after a summary)."
+            self.notice = _("Not your turn: wait for your turn (or Enter after a summary).")
             self.refresh_table()
             return False
         before = table.view()
         try:
             table.act(action)
         except IllegalAction as e:
-            self.notice = "Refused: " + in_words(e.message, self.names, table.seat)
+            self.notice = _("Refused: {why}", why=in_words(e.message, self.names, table.seat))
             self.bell()
             self.refresh_table()
             return False
@@ -378,7 +392,7 @@ class BarbuApp(App[int]):
             rows = self.query_one(ArrangementPanel).rows
             action = rows.action()
             if action is None:
-                self.notice = "Not yet: " + rows.missing() + "."
+                self.notice = _("Not yet: {what}.", what=rows.missing())
                 self.refresh_table()
                 return
             self.summary_rows = [None] * self.table.rules.players
@@ -395,7 +409,7 @@ class BarbuApp(App[int]):
         message.stop()
         panel = self.query_one(ArrangementPanel)
         refusal = panel.rows.put(message.card, message.row)
-        self.notice = f"Refused: {refusal}." if refusal else ""
+        self.notice = _("Refused: {why}.", why=refusal) if refusal else ""
         self.refresh_table()
 
     def on_summary_panel_go_on(self, message: SummaryPanel.GoOn) -> None:
@@ -427,7 +441,7 @@ class BarbuApp(App[int]):
                     self.summary_trick = list(zip(trick.seats, trick.cards, strict=True))
                 self.summary_trick.append((seat, action.card))
         if seat != self.table.seat and isinstance(action, Arrange):
-            self.notice = f"{self.names[seat]} has set their rows."
+            self.notice = _("{name} has set their rows.", name=self.names[seat])
         elif seat != self.table.seat and not isinstance(action, Play | Pass):
             title = self._title(action.contract) if isinstance(action, Declare) else ""
             self.notice = f"{self.names[seat]}: {action_words(action, self.names, title)}"
@@ -479,7 +493,12 @@ class BarbuApp(App[int]):
                     action = make_bot("random", seed=table.actions).act(view)
                     table.apply_bot(seat, action)
                     who = self.names[seat]
-                    self.notice = f"The {bot.name} bot of {who} was refused ({e.message}); a random bot played."
+                    self.notice = _(
+                        "The {level} bot of {who} was refused ({why}); a random bot played.",
+                        level=bot.name,
+                        who=who,
+                        why=e.message,
+                    )
                 self._after(before, seat, action, show=self.pace > 0)
         finally:
             self.bot_running = False
@@ -497,14 +516,14 @@ class BarbuApp(App[int]):
     def action_hint(self) -> None:
         table = self.table
         if self.summary is not None or not table.person_to_act:
-            self.notice = "A hint is for your own turn."
+            self.notice = _("A hint is for your own turn.")
             self.refresh_table()
             return
         if self.hint_running:
             return
         level, bot = table.hint_bot()
         self.hint_running = True
-        self.notice = f"Asking the {level} bot…"
+        self.notice = _("Asking the {level} bot…", level=level)
         self.refresh_table()
         self.run_worker(self._hint(level, bot, table.view(), table.actions), group="hint", exclusive=True)
 
@@ -516,7 +535,9 @@ class BarbuApp(App[int]):
         if self.table.actions != stamp:
             return
         title = self._title(action.contract) if isinstance(action, Declare) else ""
-        self.notice = f"Hint from the {level} bot: {action_words(action, self.names, title)}"
+        self.notice = _(
+            "Hint from the {level} bot: {action}", level=level, action=action_words(action, self.names, title)
+        )
         if isinstance(action, Play):
             self.query_one(Hand).point_at(action.card)
         elif isinstance(action, Declare | NameTrump | NameRank):
@@ -532,9 +553,9 @@ class BarbuApp(App[int]):
 
     def _save_to(self, path: str | None) -> None:
         if not path:
-            self.notice = "Not saved."
+            self.notice = _("Not saved.")
         elif self.save(path):
-            self.notice = f"Saved to {path} (its seed in {seed_path(path).name})."
+            self.notice = _("Saved to {path} (its seed in {seed}).", path=path, seed=seed_path(path).name)
         self.refresh_table()
 
     def save(self, path: str) -> bool:
@@ -542,7 +563,7 @@ class BarbuApp(App[int]):
         try:
             save_table(self.table, path)
         except SaveError as e:
-            self.notice = f"Not saved: {e}"
+            self.notice = _("Not saved: {why}", why=e)
             return False
         self.save_path = path
         self.saved_to = path

@@ -23,6 +23,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 
 from barbu.actions import Call
+from barbu.language import _, _p
 from barbu.rulesets import Rules
 from barbu.tui.intents import Intent
 from barbu.tui.scoreboard import ordinal
@@ -31,14 +32,14 @@ from barbu.view import SeatView
 
 def call_words(call: tuple[int, int, tuple[int, ...], tuple[int, ...]], names: Sequence[str]) -> str:
     """One call of the view in words."""
-    _, rnd, doubles, redoubles = call
+    _seat, rnd, doubles, redoubles = call
     parts = []
     if doubles:
-        parts.append("double " + ", ".join(names[s] for s in doubles))
+        parts.append(_("double {names}", names=", ".join(names[s] for s in doubles)))
     if redoubles:
-        parts.append("redouble " + ", ".join(names[s] for s in redoubles))
-    text = "; ".join(parts) or "pass"
-    return text + (" (late)" if rnd == 2 else "")
+        parts.append(_("redouble {names}", names=", ".join(names[s] for s in redoubles)))
+    text = "; ".join(parts) or _p("call", "pass")
+    return text + (_(" (late)") if rnd == 2 else "")
 
 
 @dataclass
@@ -59,9 +60,14 @@ def compulsory_reason(view: SeatView, rules: Rules, names: Sequence[str]) -> str
     k = len(view.declared[d])
     done = sum(1 for h in view.history if h.declarer == d and any(a == view.seat and b == d for a, b, _ in h.pairs))
     who = names[d]
-    return (
-        f"Compulsory: {need} doubles of {who} are due in {who}'s set of {rules.contracts_per_declarer}; "
-        f"at its {ordinal(k)} contract you have made {done}: double {who} now."
+    return _(
+        "Compulsory: {need} doubles of {name} are due in {name}'s set of {count}; "
+        "at its {k} contract you have made {done}: double {name} now.",
+        need=need,
+        name=who,
+        count=rules.contracts_per_declarer,
+        k=ordinal(k),
+        done=done,
     )
 
 
@@ -122,12 +128,12 @@ class CallsPanel(Widget, can_focus=True):
         redoubles = sorted({s for c in calls for s in c.redouble})
         boxes = []
         for s in doubles:
-            note = "declarer" if s == view.declarer else ""
+            note = _("declarer") if s == view.declarer else ""
             if s in view.must_double:
-                note = "compulsory"
+                note = _("compulsory")
             boxes.append(Box("double", s, s in view.must_double, note))
         for s in redoubles:
-            boxes.append(Box("redouble", s, False, "doubled you"))
+            boxes.append(Box("redouble", s, False, _("doubled you")))
         return boxes
 
     @property
@@ -151,12 +157,12 @@ class CallsPanel(Widget, can_focus=True):
         names = self.names
         out = Text()
         contract = self.rules.contract(view.contract) if view.contract else None
-        title = f"Doubling · {contract.title if contract else ''}"
+        title = _("Doubling · {contract}", contract=_p("contract", contract.title) if contract else "")
         if contract is not None and contract.doubling_class:
-            title += f" ({contract.doubling_class})"
+            title += " (" + (_("negative") if contract.doubling_class == "negative" else _("positive")) + ")"
         out.append(title + "\n", style="bold")
         if not view.calls:
-            out.append("No calls yet.\n", style="dim")
+            out.append(_("No calls yet.") + "\n", style="dim")
         said: dict[int, list[str]] = {}
         for call in view.calls:  # a late redouble goes on the line of the seat's first call
             said.setdefault(call[0], []).append(call_words(call, names))
@@ -164,15 +170,16 @@ class CallsPanel(Widget, can_focus=True):
             out.append(f"{names[seat]:<11}", style="bold")
             out.append("; ".join(words) + "\n")
         if not self.boxes and view.to_act == view.seat and view.phase == "call":
-            out.append("\nYou may only pass: Enter or p.\n", style="bold")
+            out.append("\n" + _("You may only pass: Enter or p.") + "\n", style="bold")
         if self.boxes:
             if view.players < 5:
                 out.append("\n")
-            out.append("Your call", style="bold")
-            out.append(" (Space ticks, Enter calls)\n", style="dim")
+            out.append(_("Your call"), style="bold")
+            out.append(" " + _("(Space ticks, Enter calls)") + "\n", style="dim")
             for i, b in enumerate(self.boxes):
                 mark = "x" if b.ticked else " "
-                line = Text(f"{'>' if i == self.cursor else ' '} [{mark}] {b.kind} {names[b.seat]}")
+                kind = _("double") if b.kind == "double" else _("redouble")
+                line = Text(f"{'>' if i == self.cursor else ' '} [{mark}] {kind} {names[b.seat]}")
                 if b.note:
                     line.append(f"  {b.note}", style="italic")
                 if i == self.cursor and self.has_focus:
@@ -185,7 +192,8 @@ class CallsPanel(Widget, can_focus=True):
                 meaning = self.shorthands.get(word)
                 if meaning is not None:
                     out.append(f"{key} ", style="bold")
-                    out.append(f"{word}: {meaning}\n", style="dim" if meaning.startswith("not ") else "")
+                    dim = meaning == _("not now: a compulsory double") or meaning.startswith("not ")
+                    out.append(f"{_p('call', word)}: {meaning}\n", style="dim" if dim else "")
             if view.must_double:
                 out.append(compulsory_reason(view, self.rules, names) + "\n", style="italic")
         if self.middle:

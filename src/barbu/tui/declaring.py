@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from barbu.actions import Action, Declare, NameRank, NameTrump
 from barbu.cards import RANKS, SUIT_NAMES
+from barbu.language import _, _p
 from barbu.rulesets import Rules
 from barbu.tui.card_faces import cards_text, rank_face, signed, suit_text
 from barbu.tui.intents import Intent
@@ -37,8 +38,9 @@ from barbu.view import SeatView
 def _contract_line(rules: Rules, contract_id: str, key: str) -> Text:
     contract = rules.contract(contract_id)
     klass = contract.doubling_class if rules.doubling and contract.doubling_class else ""
+    klass = {"negative": _("negative"), "positive": _("positive")}.get(klass, klass)
     line = Text(f"{key} ", style="bold")
-    line.append(contract.title.ljust(max(len(c.title) for c in rules.contracts) + 1))
+    line.append(_p("contract", contract.title).ljust(max(len(_p("contract", c.title)) for c in rules.contracts) + 1))
     line.append(klass.ljust(9), style="italic")
     line.append(f"T {signed(contract.total(rules.shape)):>5}", style="dim")
     return line
@@ -53,7 +55,10 @@ def declare_choices(view: SeatView, rules: Rules) -> tuple[Text, list[tuple[Acti
     if view.phase == "contract":
         assert view.seat is not None
         k = len(view.declared[view.seat]) + 1
-        title = Text(f"Choose your contract (your {ordinal(k)} of {rules.contracts_per_declarer})", style="bold")
+        title = Text(
+            _("Choose your contract (your {k} of {count})", k=ordinal(k), count=rules.contracts_per_declarer),
+            style="bold",
+        )
         for i, action in enumerate(legal):
             assert isinstance(action, Declare)
             key = str(i + 1) if i < 9 else " "
@@ -61,7 +66,7 @@ def declare_choices(view: SeatView, rules: Rules) -> tuple[Text, list[tuple[Acti
             if i < 9:
                 keys[key] = i
     elif view.phase == "trump":
-        title = Text("Choose the trump suit", style="bold")
+        title = Text(_("Choose the trump suit"), style="bold")
         for i, action in enumerate(legal):
             assert isinstance(action, NameTrump)
             suit = action.suit
@@ -69,22 +74,22 @@ def declare_choices(view: SeatView, rules: Rules) -> tuple[Text, list[tuple[Acti
             line = Text(f"{'shdc'[suit]} ", style="bold")
             line.append_text(suit_text(suit, name=True))
             line.append(" " * (10 - len(SUIT_NAMES[suit])))
-            line.append(f"{len(held)} cards ", style="dim")
+            line.append(_("{n} cards ", n=len(held)), style="dim")
             line.append_text(cards_text(held))
             choices.append((action, line))
             keys["shdc"[suit]] = i
     else:
-        title = Text("Choose the domino starting rank", style="bold")
+        title = Text(_("Choose the domino starting rank"), style="bold")
         for i, action in enumerate(legal):
             assert isinstance(action, NameRank)
             held = [c for c in hand if c % 13 == action.rank]
             key = RANKS[action.rank].lower()
             line = Text(f"{key} ", style="bold")
-            line.append(f"from {rank_face(action.rank)}".ljust(9))
+            line.append(_("from {rank}", rank=rank_face(action.rank)).ljust(9))
             if held:
-                line.append_text(Text("you hold ", style="dim") + cards_text(held))
+                line.append_text(Text(_("you hold "), style="dim") + cards_text(held))
             else:
-                line.append("you hold none", style="dim")
+                line.append(_("you hold none"), style="dim")
             choices.append((action, line))
             keys[key] = i
     return title, choices, keys
@@ -145,8 +150,8 @@ class DeclareChoice(Vertical):
         self.actions = [a for a, _ in choices]
         note = ""
         if view.phase == "contract" and view.seat is not None and view.declared[view.seat]:
-            done = ", ".join(rules.contract(c).title for c in view.declared[view.seat])
-            note = f"Already declared: {done}"
+            done = ", ".join(_p("contract", rules.contract(c).title) for c in view.declared[view.seat])
+            note = _("Already declared: {contracts}", contracts=done)
         self.query_one("#declare-note", Static).update(note)
 
     def point_at(self, action: Action) -> None:

@@ -8,7 +8,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-HELP = """\
+from barbu.language import N_, _
+
+HELP = N_("""\
 [b]Barbu[/b] — you sit at the bottom; the bots sit round the table.
 
 [b]Playing a card[/b]   ←→ choose (↑↓ jump a suit), Enter or a click plays it;
@@ -25,7 +27,7 @@ F3 or i  hint (the strongest bot says what it would do)
 Ctrl+S   save (a barbu-record/1 file and its .barbu-seed file)
 Ctrl+Q   quit (saves first when the game has a file)
 
-Esc closes this help."""
+Esc closes this help.""")
 
 
 class HelpScreen(ModalScreen[None]):
@@ -45,7 +47,7 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(HELP)
+        yield Static(_(HELP))
 
     def action_close(self) -> None:
         self.dismiss(None)

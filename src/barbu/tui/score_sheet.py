@@ -22,6 +22,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from barbu.language import _, _p
 from barbu.rulesets import Rules
 from barbu.tui.card_faces import signed
 from barbu.view import DealSummary
@@ -29,13 +30,13 @@ from barbu.view import DealSummary
 
 def contract_words(deal: DealSummary, rules: Rules) -> str:
     """A deal's contract in a few words: ``Trumps ♠``, ``Domino from 7``."""
-    text = rules.contract(deal.contract).title
+    text = _p("contract", rules.contract(deal.contract).title)
     if deal.trump is not None:
         text += " " + "♠♥♦♣"["SHDC".index(deal.trump)]
     if deal.rank is not None:
-        text += " from " + deal.rank.replace("T", "10")
+        text += " " + _("from {rank}", rank=deal.rank.replace("T", "10"))
     if not deal.played:
-        text += " (split)"
+        text += " " + _("(split)")
     return text
 
 
@@ -46,10 +47,10 @@ def sheet_rows(history: Sequence[DealSummary], rules: Rules, names: Sequence[str
     for deal in history:
         totals = [t + f for t, f in zip(totals, deal.final, strict=True)]
         words = contract_words(deal, rules)
-        rows.append([str(deal.number), names[deal.declarer], words, "raw", *(signed(v) for v in deal.raw)])
+        rows.append([str(deal.number), names[deal.declarer], words, _("raw"), *(signed(v) for v in deal.raw)])
         adjustments = [signed(v) if v else "·" for v in deal.adjustments]
-        rows.append(["", "", "", "dbl", *adjustments])
-        rows.append(["", "", "", "total", *(signed(v) for v in totals)])
+        rows.append(["", "", "", _("dbl"), *adjustments])
+        rows.append(["", "", "", _("total"), *(signed(v) for v in totals)])
     return rows
 
 
@@ -79,10 +80,15 @@ class ScoreSheet(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             played = len(self.history)
-            title = f"Score sheet · {self.rules.ruleset.title} · {played} of {self.rules.deal_count} deals"
+            title = _(
+                "Score sheet · {title} · {n} of {count} deals",
+                title=_p("variant", self.rules.ruleset.title),
+                n=played,
+                count=self.rules.deal_count,
+            )
             yield Static(Text(title, style="bold"), id="sheet-title")
             table: DataTable[str | Text] = DataTable(zebra_stripes=False, cursor_type="row")
-            table.add_columns("#", "declarer", "contract", "", *(n[:7] for n in self.names))
+            table.add_columns("#", _("declarer"), _("contract"), "", *(n[:7] for n in self.names))
             rows = sheet_rows(self.history, self.rules, self.names)
             for i, row in enumerate(rows):
                 if i % 3 == 2:
@@ -95,9 +101,9 @@ class ScoreSheet(ModalScreen[None]):
                 else:
                     table.add_row(*(Text(cell, justify="right") if j >= 4 else cell for j, cell in enumerate(row)))
             if not rows:
-                table.add_row("", "", "no deal finished yet", "", *("" for _ in self.names))
+                table.add_row("", "", _("no deal finished yet"), "", *("" for _name in self.names))
             yield table
-            yield Static("↑↓ scroll · Esc or F2 close", id="sheet-keys")
+            yield Static(_("↑↓ scroll · Esc or F2 close"), id="sheet-keys")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

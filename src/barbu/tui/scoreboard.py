@@ -20,18 +20,19 @@ from rich.text import Text
 from textual.widget import Widget
 
 from barbu.cards import SUIT_SYMBOLS
+from barbu.language import N_, _, _p
 from barbu.rulesets import Rules
 from barbu.tui.card_faces import card_text, signed, suit_style
 from barbu.view import SeatView
 
 NAME = 8
 TAKEN = 13
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
+ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"))
 
 
 def ordinal(k: int) -> str:
     """``1st``, ``2nd``… for the k-th contract of a set."""
-    return ORDINALS[k - 1] if 1 <= k <= len(ORDINALS) else f"{k}th"
+    return _(ORDINALS[k - 1]) if 1 <= k <= len(ORDINALS) else _("{n}th", n=k)
 
 
 def pairs_text(pairs: Sequence[tuple[int, int, int]], names: Sequence[str]) -> str:
@@ -66,12 +67,12 @@ def taken_column(view: SeatView, rules: Rules) -> tuple[str, list[Text]]:
         out = []
         for s in range(n):
             if s in view.domino_order:
-                out.append(Text(f"out {ordinal(view.domino_order.index(s) + 1)}", style="bold"))
+                out.append(Text(_("out {place}", place=ordinal(view.domino_order.index(s) + 1)), style="bold"))
             else:
-                out.append(Text(f"{view.cards_left[s]} cards"))
+                out.append(Text(_("{n} cards", n=view.cards_left[s])))
         return "domino", out
     if contract.play == "arrange":
-        return "", [Text("arranged" if view.arrangements and view.arrangements[s] else "") for s in range(n)]
+        return "", [Text(_("arranged") if view.arrangements and view.arrangements[s] else "") for s in range(n)]
     if contract.id == "ravage-city":
         out = []
         for s in range(n):
@@ -80,28 +81,37 @@ def taken_column(view: SeatView, rules: Rules) -> tuple[str, list[Text]]:
                 count = sum(1 for c in view.captured[s] if c // 13 == suit)
                 line.append(f"{SUIT_SYMBOLS[suit]}{count}", style=suit_style(suit))
             out.append(line)
-        return "by suit", out
+        return _("by suit"), out
     penalty = contract.penalty_cards(rules.deck)
     if penalty:
-        heading = {"no-queens": "queens", "king-no-queens": "queens", "no-king": "K♥", "king-no-king": "K♥"}
+        heading = {"no-queens": _("queens"), "king-no-queens": _("queens"), "no-king": "K♥", "king-no-king": "K♥"}
         out = [_compact([c for c in view.captured[s] if penalty >> c & 1], TAKEN) for s in range(n)]
-        return heading.get(contract.id, "taken"), out
+        return heading.get(contract.id, _("taken")), out
     tricks = [0] * n
     for t in view.tricks:
         if t.winner is not None:
             tricks[t.winner] += 1
-    return "tricks", [Text(str(k)) for k in tricks]
+    return _("tricks"), [Text(str(k)) for k in tricks]
 
 
 def board_lines(view: SeatView, rules: Rules, names: Sequence[str]) -> list[Text]:
     """The panel as lines of text."""
-    lines = [Text(f"Deal {view.deal_number} of {view.deals_total}", style="bold")]
+    lines = [Text(_("Deal {n} of {count}", n=view.deal_number, count=view.deals_total), style="bold")]
     if view.declarer is not None:
         k = len(view.declared[view.declarer]) if view.contract else len(view.declared[view.declarer]) + 1
-        lines.append(Text(f"Declarer: {names[view.declarer]} ({ordinal(k)} of {rules.contracts_per_declarer})"))
+        lines.append(
+            Text(
+                _(
+                    "Declarer: {name} ({k} of {count})",
+                    name=names[view.declarer],
+                    k=ordinal(k),
+                    count=rules.contracts_per_declarer,
+                )
+            )
+        )
     if view.contract is not None:
         contract = rules.contract(view.contract)
-        line = Text(contract.title, style="bold")
+        line = Text(_p("contract", contract.title), style="bold")
         if view.trump is not None:
             suit = "SHDC".index(view.trump)
             line.append(" ")
@@ -109,10 +119,10 @@ def board_lines(view: SeatView, rules: Rules, names: Sequence[str]) -> list[Text
         line.append(f"  T {signed(contract.total(rules.shape))}", style="dim")
         lines.append(line)
     if view.pairs:
-        lines.append(Text("Pairs ", style="bold") + Text(pairs_text(view.pairs, names)))
+        lines.append(Text(_("Pairs") + " ", style="bold") + Text(pairs_text(view.pairs, names)))
     lines.append(Text())
     heading, taken = taken_column(view, rules)
-    head = Text(" " * NAME) + Text(heading.ljust(TAKEN), style="dim") + Text("total".rjust(6), style="dim")
+    head = Text(" " * NAME) + Text(heading.ljust(TAKEN), style="dim") + Text(_("total").rjust(6), style="dim")
     lines.append(head)
     for s in range(view.players):
         name = names[s].replace("North-", "N-")[: NAME - 2] + (" ▶" if s == view.to_act else "")

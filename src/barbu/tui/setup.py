@@ -34,9 +34,10 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import BOT_HELP, BOT_LEVELS
 from barbu.errors import BarbuError
-from barbu.rulesets import FLAG_CHOICES, RULE_SETS, Flags, Rules, applicable_flags, rules
+from barbu.language import _, _p
+from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, RULE_SETS, Flags, Rules, applicable_flags, rules
 from barbu.tui.saved_game import load_table, new_seed, saved_games
 from barbu.tui.table import SEAT_NAMES, Table, default_bot_level
 
@@ -135,12 +136,12 @@ def _field_value(widget: Widget) -> Any:
 
 
 def _rule_set_line(name: str, chosen: bool) -> Text:
-    return Text.assemble("▶ " if chosen else "  ", (f"{name:<14}", "bold"), " ", RULE_SETS[name].title)
+    return Text.assemble("▶ " if chosen else "  ", (f"{name:<14}", "bold"), " ", _p("variant", RULE_SETS[name].title))
 
 
 def _saved_line(path: Path) -> Text:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
-    return Text.assemble(f"{path.name:<40} ", (f"saved {when}", "dim"))
+    return Text.assemble(f"{path.name:<40} ", (_("saved {when}", when=when), "dim"))
 
 
 class FlagToggle(Checkbox):
@@ -150,7 +151,7 @@ class FlagToggle(Checkbox):
     BUTTON_RIGHT = "]"
 
     def __init__(self, value: bool, id: str) -> None:
-        super().__init__("yes" if value else "no", value, id=id, compact=True)
+        super().__init__(_("yes") if value else _("no"), value, id=id, compact=True)
 
     @property
     def _button(self) -> Content:
@@ -160,7 +161,7 @@ class FlagToggle(Checkbox):
 
     def watch_value(self) -> None:
         """Say yes or no as well as ticking (then the toggle's own reaction)."""
-        self.label = "yes" if self.value else "no"
+        self.label = _("yes") if self.value else _("no")
         super().watch_value()
 
 
@@ -184,6 +185,9 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
     SetupScreen .field:focus-within > Label { text-style: reverse; }
     SetupScreen .field > Select { width: 22; }
     SetupScreen .field > Input { width: 30; }
+    SetupScreen .field.flag { height: auto; }
+    SetupScreen .field.flag > Label { width: 1fr; height: auto; }
+    SetupScreen .field.flag > Select { width: 36; }
     SetupScreen .note { height: 1; color: $text-muted; }
     SetupScreen .buttons { height: 1; margin-top: 1; }
     SetupScreen Button { margin-right: 2; width: auto; min-width: 0; }
@@ -212,54 +216,58 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static("Barbu · a new game, or a saved one", id="setup-title")
+        yield Static(_("Barbu · a new game, or a saved one"), id="setup-title")
         with VerticalScroll(id="form", can_focus=False):
-            yield Static("Rule set", classes="heading")
+            yield Static(_("Rule set"), classes="heading")
             names = list(RULE_SETS)
             rule_sets = [Option(_rule_set_line(n, n == self.variant), id=n) for n in names]
             yield OptionList(*rule_sets, id="rule-sets", compact=True)
             yield Static(id="blurb")
             with Horizontal(classes="field", id="players-row"):
-                yield Label("Players", id="players-label")
+                yield Label(_("Players"), id="players-label")
                 yield Select([(str(n), n) for n in (4,)], allow_blank=False, id="players", compact=True)
-            yield Static("House rules", classes="heading", id="flags-heading")
+            yield Static(_("House rules"), classes="heading", id="flags-heading")
             defaults = base_rules("classic", 4).flags
             for name in FLAG_ORDER:
-                with Horizontal(classes="field", id=f"row-{name}"):
-                    yield Label(name)
+                with Horizontal(classes="field flag", id=f"row-{name}"):
+                    yield Label(_p("flag", FLAG_HELP[name]) if name in FLAG_HELP else name, classes="flag-help")
                     yield self._flag_widget(name, getattr(defaults, name))
-            yield Static("Seats", classes="heading")
+            yield Static(_("Seats"), classes="heading")
             with Horizontal(classes="field"):
-                yield Label("Your seat (at the bottom)")
-                yield Select([("seat 0", 0)], allow_blank=False, value=0, id="seat", compact=True)
-            levels = [(level, level) for level in BOT_LEVELS]
+                yield Label(_("Your seat (at the bottom)"))
+                yield Select([(_("seat {n}", n=0), 0)], allow_blank=False, value=0, id="seat", compact=True)
+            levels = [(_(BOT_HELP[level]).split(":")[0], level) for level in BOT_LEVELS]
             for i in range(MOST_BOTS):
                 with Horizontal(classes="field", id=f"bot-row-{i}"):
-                    yield Label(f"bot {i + 1}", id=f"bot-name-{i}")
+                    yield Label(_("bot {n}", n=i + 1), id=f"bot-name-{i}")
                     yield Select(levels, allow_blank=False, value=default_bot_level(), id=f"bot-{i}", compact=True)
+            yield Static("\n".join(_(BOT_HELP[level]) for level in BOT_LEVELS), classes="note", id="bot-help")
             with Horizontal(classes="field"):
-                yield Label("Seed (blank: a fresh one)")
-                yield Input(placeholder="a number or a word", id="seed", compact=True)
+                yield Label(_("Seed (blank: a fresh one)"))
+                yield Input(placeholder=_("a number or a word"), id="seed", compact=True)
             with Horizontal(classes="buttons"):
-                yield Button(Content("[ Start the game ]"), id="start", compact=True)
-            yield Static("Resume a saved game", classes="heading")
+                yield Button(Content(_("[ Start the game ]")), id="start", compact=True)
+            yield Static(_("Resume a saved game"), classes="heading")
             with Horizontal(classes="field"):
-                yield Label("Saved game file")
+                yield Label(_("Saved game file"))
                 yield Input(placeholder="FILE.json", id="resume-path", compact=True)
             if self.saved:
-                yield Static("Saved games here (Enter takes one):", classes="note")
+                yield Static(_("Saved games here (Enter takes one):"), classes="note")
                 yield OptionList(*[Option(_saved_line(p), id=str(p)) for p in self.saved], id="saved", compact=True)
             else:
-                yield Static(f"No saved games in {self.folder.resolve()}", classes="note")
+                yield Static(_("No saved games in {folder}", folder=self.folder.resolve()), classes="note")
             with Horizontal(classes="buttons"):
-                yield Button(Content("[ Resume ]"), id="resume", compact=True)
+                yield Button(Content(_("[ Resume ]")), id="resume", compact=True)
         yield Static(id="setup-message")
-        yield Static("Tab/⇧Tab move · ↑↓ choose · Enter/Space set · ^N start · ^Q quit", id="setup-keys", markup=False)
+        yield Static(
+            _("Tab/⇧Tab move · ↑↓ choose · Enter/Space set · ^N start · ^Q quit"), id="setup-keys", markup=False
+        )
 
     def _flag_widget(self, name: str, value: Any) -> Checkbox | Select[Any] | Input:
         wid = f"flag-{name}"
         if name in FLAG_CHOICES:
-            return Select([(c, c) for c in FLAG_CHOICES[name]], allow_blank=False, value=value, id=wid, compact=True)
+            words = [(_p("flag", CHOICE_HELP[f"{name}={c}"]), c) for c in FLAG_CHOICES[name]]
+            return Select(words, allow_blank=False, value=value, id=wid, compact=True)
         if name in TEXT_FLAGS:
             return Input(flag_text(value), id=wid, compact=True)
         if isinstance(value, bool):
@@ -281,25 +289,25 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             self.players = rs.player_counts[0]
         base = base_rules(self.variant, self.players)
         with self.prevent(Select.Changed, Checkbox.Changed, Input.Changed):
-            self.query_one("#blurb", Static).update(Text(rs.blurb))
+            self.query_one("#blurb", Static).update(Text(_p("variant", rs.blurb)))
             players = self.query_one("#players", Select)
             players.set_options([(str(n), n) for n in sorted(rs.player_counts)])
             players.value = self.players
             self.query_one("#players-row").display = len(rs.player_counts) > 1
-            self.query_one("#flags-heading", Static).update(f"House rules of {rs.title}")
+            self.query_one("#flags-heading", Static).update(_("House rules of {title}", title=_p("variant", rs.title)))
             for name in FLAG_ORDER:
                 self.query_one(f"#row-{name}").display = name in applicable_flags(base)
                 self._show_flag(name, getattr(base.flags, name), base.contracts_per_declarer)
             seat = self.query_one("#seat", Select)
             chosen_seat = seat.value if isinstance(seat.value, int) and seat.value < self.players else 0
-            seat.set_options([(f"seat {s}", s) for s in range(self.players)])
+            seat.set_options([(_("seat {n}", n=s), s) for s in range(self.players)])
             seat.value = chosen_seat
             names = SEAT_NAMES.get(self.players, [])
             for i in range(MOST_BOTS):
                 self.query_one(f"#bot-row-{i}").display = i < self.players - 1
                 if i < self.players - 1:
-                    where = names[i + 1] if i + 1 < len(names) else f"Bot {i + 1}"
-                    self.query_one(f"#bot-name-{i}", Label).update(f"{where} bot")
+                    where = _(names[i + 1]) if i + 1 < len(names) else _("Bot {n}", n=i + 1)
+                    self.query_one(f"#bot-name-{i}", Label).update(_("{name} bot", name=where))
 
     def _show_flag(self, name: str, default: Any, contracts: int) -> None:
         """Put the rule set's default in a house rule's field, unless the person set it."""
@@ -405,8 +413,9 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             seed=seed_of(self.query_one("#seed", Input).value),
         )
 
-    def refuse(self, why: str, head: str = "Refused:") -> None:
+    def refuse(self, why: str, head: str = "") -> None:
         """Say why the game cannot start; every field keeps its value."""
+        head = head or _("Refused:")
         self.message = f"{head} {why}"
         self.query_one("#setup-message", Static).update(Text.assemble((head, "bold reverse"), " ", why))
         self.app.bell()
@@ -428,13 +437,15 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
         """Resume the saved game named in the file field, or say why it cannot be."""
         path = self.query_one("#resume-path", Input).value.strip()
         if not path:
-            self.refuse("type the saved game's file name (or choose one of the saved games) first", "Not resumed:")
+            self.refuse(
+                _("type the saved game's file name (or choose one of the saved games) first"), _("Not resumed:")
+            )
             return
         choice = GameChoice(resume=path)
         try:
             table = open_table(choice)
         except (BarbuError, ValueError) as e:
-            self.refuse(str(e), "Not resumed:")
+            self.refuse(str(e), _("Not resumed:"))
             return
         self.dismiss((table, choice))
 

@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from barbu.doubling import Pair, settle
+from barbu.language import _, _p
 from barbu.poker import CATEGORIES, hand_value
 from barbu.rulesets import Rules
 from barbu.tui.card_faces import card_text, signed
@@ -50,7 +51,7 @@ def score_rows(labels_values: Sequence[tuple[str, Sequence[int]]], names: Sequen
         head.append(name[: COLUMN - 1].rjust(COLUMN), style="bold")
     lines = [head]
     for label, values in labels_values:
-        line = Text(label.ljust(LABEL), style="bold" if label in ("deal", "total") else "")
+        line = Text(label.ljust(LABEL), style="bold" if label in (_("deal"), _("total")) else "")
         for v in values:
             line.append(signed(v).rjust(COLUMN))
         lines.append(line)
@@ -67,22 +68,22 @@ def deal_lines(
 ) -> list[Text]:
     """The end-of-deal summary as lines of text."""
     contract = rules.contract(deal.contract)
-    what = contract.title
+    what = _p("contract", contract.title)
     if deal.trump is not None:
-        what += f" ({'♠♥♦♣'['SHDC'.index(deal.trump)]} trumps)"
+        what += _(" ({suit} trumps)", suit="♠♥♦♣"["SHDC".index(deal.trump)])
     if deal.rank is not None:
-        what += f" (from {deal.rank.replace('T', '10')})"
+        what += _(" (from {rank})", rank=deal.rank.replace("T", "10"))
     who = names[deal.declarer]
-    lines = [Text(f"Deal {deal.number}: {who} declared {what}", style="bold")]
+    lines = [Text(_("Deal {n}: {name} declared {contract}", n=deal.number, name=who, contract=what), style="bold")]
     if not deal.played:
-        lines.append(Text("Not played: nobody doubled, the points are shared.", style="italic"))
+        lines.append(Text(_("Not played: nobody doubled, the points are shared."), style="italic"))
     if last_trick:
-        line = Text("Last trick ", style="dim")
+        line = Text(_("Last trick "), style="dim")
         for i, (seat, c) in enumerate(last_trick):
             if i:
                 line.append(" · ")
             line.append(names[seat] + " ")
-            line.append_text(card_text(c) if c is not None else Text("pass"))
+            line.append_text(card_text(c) if c is not None else Text(_p("call", "pass")))
         lines.append(line)
     for seat, cards in enumerate(arrangements):
         if cards and len(cards) == 13:
@@ -90,7 +91,7 @@ def deal_lines(
             lines.append(Text(f"{names[seat][:COLUMN]:<8}" + " / ".join(rows), style="dim"))
     lines.append(Text())
     lines += score_rows(
-        [("raw", deal.raw), ("doubling", deal.adjustments), ("deal", deal.final), ("total", totals)], names
+        [(_("raw"), deal.raw), (_("doubling"), deal.adjustments), (_("deal"), deal.final), (_("total"), totals)], names
     )
     if deal.pairs:
         lines.append(Text())
@@ -100,18 +101,20 @@ def deal_lines(
 
 def ranking_lines(ranking: Sequence[int], totals: Sequence[int], names: Sequence[str], rules: Rules) -> list[Text]:
     """The final ranking, best first (equal totals share a rank)."""
-    lines = [Text(f"Game over: {rules.ruleset.title}, {rules.deal_count} deals", style="bold"), Text()]
+    title = _p("variant", rules.ruleset.title)
+    lines = [Text(_("Game over: {title}, {n} deals", title=title, n=rules.deal_count), style="bold"), Text()]
     if rules.ruleset.penalty_points:
-        lines.append(Text("Penalty points: the lowest total wins.", style="italic"))
+        lines.append(Text(_("Penalty points: the lowest total wins."), style="italic"))
     for seat in sorted(range(len(totals)), key=lambda s: (ranking[s], s)):
         line = Text(f"{ranking[seat]:>2}.  {names[seat]:<12}{signed(totals[seat]):>7}")
         if ranking[seat] == 1:
-            line.append("  winner", style="bold")
+            line.append("  " + _("winner"), style="bold")
             line.stylize("bold")
         lines.append(line)
     if rules.ruleset.positive_totals_win:
         positive = [names[s] for s, t in enumerate(totals) if t > 0] or list(names)
-        lines += [Text(), Text("Turkish custom, every positive total wins: " + ", ".join(positive), style="italic")]
+        custom = _("Turkish custom, every positive total wins: {names}", names=", ".join(positive))
+        lines += [Text(), Text(custom, style="italic")]
     return lines
 
 

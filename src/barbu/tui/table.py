@@ -37,6 +37,7 @@ from barbu.actions import Action
 from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.errors import RecordError
 from barbu.game import Dealer, Game
+from barbu.language import N_, _
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
 
@@ -44,11 +45,12 @@ HINT_PREFERENCE = ("search", "heuristic", "random")
 """Bot levels asked for a hint, best first: the first one registered answers."""
 
 SEAT_NAMES = {
-    3: ["You", "West", "East"],
-    4: ["You", "West", "North", "East"],
-    5: ["You", "West", "North-west", "North-east", "East"],
+    3: [N_("You"), N_("West"), N_("East")],
+    4: [N_("You"), N_("West"), N_("North"), N_("East")],
+    5: [N_("You"), N_("West"), N_("North-west"), N_("North-east"), N_("East")],
 }
-"""Names of the seats as the person sees them, from the person's seat round to the right."""
+"""Names of the seats as the person sees them, from the person's seat round to the right
+(in English: translated where shown)."""
 
 
 def default_bot_level() -> str:
@@ -194,7 +196,7 @@ class Table:
     def names(self) -> list[str]:
         """Display names by seat: ``You`` and the bots named by where they sit."""
         n = self.rules.players
-        around = SEAT_NAMES.get(n) or ["You"] + [f"Bot {i}" for i in range(1, n)]
+        around = [_(name) for name in SEAT_NAMES.get(n, [])] or [_("You")] + [_("Bot {n}", n=i) for i in range(1, n)]
         return [around[(s - self.seat) % n] for s in range(n)]
 
     @property
@@ -204,7 +206,7 @@ class Table:
         out = []
         for s in range(self.rules.players):
             level = self.level_of(s)
-            out.append(names[s] if level is None else f"{names[s]} ({level} bot)")
+            out.append(names[s] if level is None else _("{name} ({level} bot)", name=names[s], level=level))
         return out
 
     def level_of(self, seat: int) -> str | None:
