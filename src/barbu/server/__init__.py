@@ -79,6 +79,9 @@ def serve_parser() -> argparse.ArgumentParser:
         "(requests to any other name are refused against DNS rebinding); * for every name; repeat for several",
     )
     p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="uvicorn log level (default warning)")
+    p.add_argument(
+        "--log-json", action="store_true", help="write log lines as JSON objects (time, level, logger, message)"
+    )
     return p
 
 
@@ -132,8 +135,15 @@ def serve_main(argv: list[str]) -> int:
     except StoreError as e:
         raise UsageError(f"--db {args.db}: {e}") from None
     print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
+    if args.log_json:
+        import logging
+
+        from barbu.server.club.operations import use_json_logs
+
+        use_json_logs(getattr(logging, args.log_level.upper(), logging.WARNING))
     uvicorn.run(
         app,
+        log_config=None if args.log_json else uvicorn.config.LOGGING_CONFIG,
         host=args.host,
         port=args.port,
         log_level=args.log_level,

@@ -58,6 +58,7 @@ from barbu.bots import BOT_HELP, BOT_LEVELS
 from barbu.language import _, catalogue, supported
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
+from barbu.server.club import add_club_routes
 from barbu.server.credentials import (
     add_credential_routes,
     browser_holder,
@@ -221,6 +222,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         try:
             yield
         finally:
+            await club.stop()
             await service.stop()
             store.dispose()
 
@@ -240,6 +242,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_sheet_routes(app, store)
     add_credential_routes(app, service)
+    club = add_club_routes(app, service, store)
+    app.state.club = club
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:

@@ -138,8 +138,13 @@ def add_credential_routes(app: FastAPI, service: TableService) -> None:
             table = await service.get(table_id)
             secret, new = ensure_browser(request)
             index, taken = await table.claim(key, holder_of(secret), takeover, seat)
+            followed = getattr(request.app.state, "on_claim", None)  # a logged-in player's seat follows the account
+            if followed is not None:
+                await followed(request, table_id, index, key)
         except ProtocolError as e:
             return error(e)
+        except StoreError as e:
+            return error(ProtocolError("storage", str(e)))
         response = JSONResponse({"table": table_id, "seat": index, "taken_over": taken})
         if new:
             set_browser_cookie(response, request, secret)

@@ -554,6 +554,9 @@ def add_sheet_routes(app: FastAPI, store: Store) -> None:
             return answer
         response = JSONResponse(answer)
         keep_key(response, request, answer["id"], answer["owner"]["key"])
+        owned = getattr(request.app.state, "on_sheet", None)  # a logged-in creator's sheet follows the account
+        if owned is not None:
+            await owned(request, answer["id"], answer["owner"]["key"])
         return response
 
     @app.get("/sheets", include_in_schema=False)

@@ -574,6 +574,7 @@ class LiveTable:
 
     async def act(self, sub: Subscriber, ref: str, seq: int, intent: Mapping[str, Any]) -> None:
         """A seat's intent: checked by the core, committed, acknowledged, broadcast; or a typed error."""
+        started = time.perf_counter()
         async with self.lock:
             if sub.seat is None:
                 raise ProtocolError(
@@ -599,6 +600,8 @@ class LiveTable:
             except ActionNotationError as e:
                 raise ProtocolError("bad_action", str(e), ref) from None
             await self._commit(sub.seat, action, ref, "human", sub)
+        for timing in self.service.timings:
+            timing("action", time.perf_counter() - started)
 
     async def _commit(self, seat: int, action: Any, ref: str | None, actor: str, sub: Subscriber | None) -> None:
         """Check on a copy of the game, write, and only then make the copy the table's game (lock held).
@@ -636,6 +639,8 @@ class LiveTable:
         self.broadcast()
         if self.game.is_over:
             self.broadcast_table()
+            for hook in self.service.on_finish:
+                hook(self)
         self.schedule()
 
     async def recover(self) -> None:
@@ -707,7 +712,10 @@ class LiveTable:
                 return
             bot = make_bot(level, seed=bot_seed(self.row.seed, self.seq))
             view = seat_view(self.game, seat)
+            started = time.perf_counter()
             action = await asyncio.to_thread(bot.act, view) if level != "random" else bot.act(view)
+            for timing in self.service.timings:
+                timing("bot", time.perf_counter() - started)
             try:
                 await self._commit(seat, action, None, "bot", None)
             except ProtocolError as e:
@@ -752,6 +760,10 @@ class TableService:
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.log = log
+        self.on_finish: list[Callable[[LiveTable], None]] = []
+        """Called once when a game of a live table ends (after its last action is committed)."""
+        self.timings: list[Callable[[str, float], None]] = []
+        """Called with ``("action", seconds)`` per person's action and ``("bot", seconds)`` per bot's choice."""
         level = self.settings.takeover_level
         self.stand_in_level = level if level in BOT_LEVELS else "random"
 
