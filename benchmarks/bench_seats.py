@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         a.json.write_text(
             json.dumps(
                 {
-                    "args": vars(a) | {"json": str(a.json), "plot": str(a.plot)},
+                    "args": {k: str(v) for k, v in vars(a).items()},
                     "seats": rows,
                     "differences": diffs,
                     "seconds": elapsed,

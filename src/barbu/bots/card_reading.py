@@ -19,10 +19,7 @@ again), and :func:`read_card` plays by them:
   overtake), and plays low when a void seat still to play may throw a penalty card on
   the trick for a seat that may overtake to take;
 - everything else (leads, ducking, discards, taking tricks, Ravage City before the end) by
-  :func:`barbu.bots.card_play.choose_card`;
-- **Domino** (:func:`read_domino`): each card that may be laid is tried in a few deals of
-  the unseen cards (the passes shown), the rest of the deal laid by the rules of thumb of
-  :mod:`barbu.bots.domino_play`; the card with the best mean outcome is laid.
+  :func:`barbu.bots.card_play.choose_card`.
 
 The search bot's playouts keep the plain rules of :mod:`barbu.bots.card_play` (they are
 compiled, and fast): this module is for decisions, not playouts.
@@ -50,23 +47,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from barbu.bots.card_play import PlayGuide, choose_card
-from barbu.bots.domino_play import choose_domino_card
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.cards import SUIT_MASKS, cards_of
 from barbu.contracts import Contract
-from barbu.deal import Deal
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards
 
-__all__ = ["DOMINO_WORLDS", "ENDGAME_TRICKS", "ENDGAME_WORLDS", "Reading", "read_card", "read_domino"]
+__all__ = ["ENDGAME_TRICKS", "ENDGAME_WORLDS", "Reading", "read_card"]
 
 ENDGAME_TRICKS = 3
 """Tricks left at which the last tricks are played exactly over sampled deals."""
 ENDGAME_WORLDS = 10
 """Deals of the unseen cards the last tricks are solved in."""
-DOMINO_WORLDS = 8
-"""Deals of the unseen cards each Domino card is tried in."""
 
 
 @dataclass(frozen=True)
@@ -251,40 +244,3 @@ def _avoid(t: TrickPlay, seat: int, legal: int, g: PlayGuide, r: Reading) -> int
     if _dump(r, voids, g) > 0:
         return min(cards_of(follow), key=lambda c: (cost[c], c))
     return choose_card(t, seat, g)
-
-
-# -- Domino -----------------------------------------------------------------------------------
-
-
-def read_domino(deal: Deal, seat: int, worlds: Callable[[], Deal], sign: float) -> int | None:
-    """The card ``seat`` lays in the domino ``deal`` (its own hand read only), or None to pass.
-
-    ``worlds`` deals the unseen cards again (a :class:`~barbu.deal.Deal` where the view
-    stands); each legal card is laid in :data:`DOMINO_WORLDS` of them and the deal finished
-    by :func:`~barbu.bots.domino_play.choose_domino_card` for every seat; ``sign`` turns
-    final points into the seat's own (``Rules.sign``).
-    """
-    d = deal.domino
-    assert d is not None
-    legal = d.legal_mask()
-    if not legal:
-        return None
-    if not legal & (legal - 1) or d.rank is None:
-        return choose_domino_card(d, seat)
-    candidates = cards_of(legal)
-    plain = choose_domino_card(d, seat)
-    totals = [0.0] * len(candidates)
-    for _ in range(DOMINO_WORLDS):
-        world = worlds()
-        for i, c in enumerate(candidates):
-            w = world.copy()
-            w.play_unchecked(c)
-            dom = w.domino
-            assert dom is not None
-            while not dom.finished:
-                w.play_unchecked(choose_domino_card(dom, dom.turn))
-            assert w.final is not None
-            totals[i] += sign * w.final[seat]
-    # Ties (and near ties) go to the plain rule's card.
-    best = max(range(len(candidates)), key=lambda i: (totals[i] + (0.5 if candidates[i] == plain else 0.0), -i))
-    return candidates[best]

@@ -13,13 +13,13 @@
   redoubling); in a negative contract the last caller keeps the deal from being skipped
   when playing it pays better than the split.
 - **Cards**: :mod:`barbu.bots.card_reading` (what the play has shown: voids, who can
-  still overtake; free tricks shed danger; the last tricks and Domino tried in a few
-  sampled deals) over the plain rules of :mod:`barbu.bots.card_play` and
+  still overtake; free tricks shed danger; the last tricks tried in a few sampled
+  deals) over the plain rules of :mod:`barbu.bots.card_play` and
   :mod:`barbu.bots.domino_play`.
 - **Chinese poker**: :mod:`barbu.bots.chinese_poker`.
 
-Most decisions take well under a millisecond; the last tricks and Domino cards, tried in
-sampled deals, a few tens of milliseconds (see docs/bots.md for the measured times).
+Most decisions take well under a millisecond; the last tricks, tried in sampled deals,
+a few tens of milliseconds (see docs/bots.md for the measured times).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=11)
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
-from barbu.bots.card_reading import Reading, read_card, read_domino
+from barbu.bots.card_reading import Reading, read_card
 from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.domino_play import best_rank
 from barbu.bots.errors import BotError
@@ -63,7 +63,7 @@ DOUBLE_MARGIN = 0.15
 class HeuristicBot:
     """Rules of thumb for every decision; see the module docstring.
 
-    ``seed`` deals the cards the seat cannot see for the last tricks and for Domino
+    ``seed`` deals the cards the seat cannot see for the last tricks
     (:mod:`barbu.bots.card_reading`): the same seed gives the same decisions.
     """
 
@@ -103,10 +103,7 @@ class HeuristicBot:
         world = worlds.deal(sample_hands(hidden, self.rng))
         rng = self.rng
         if world.tricks is None:
-            c = read_domino(
-                conceal(world.copy(), seat), seat, lambda: worlds.deal(sample_hands(hidden, rng)), table.sign
-            )
-            return Pass() if c is None else Play(c)
+            return play_by_rules(conceal(world, seat), seat)
         guide = PlayGuide.of(world)
 
         def deal_again() -> TrickPlay:
