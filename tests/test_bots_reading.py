@@ -8,12 +8,11 @@ import pytest
 
 from barbu import Game, seat_view
 from barbu.actions import Call, Declare, Play
-from barbu.bots import BOT_LEVELS, make_bot
+from barbu.bots import BOT_HELP, BOT_LEVELS, make_bot
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.card_reading import Reading, read_card
 from barbu.bots.endgame import solve
 from barbu.bots.heuristic import HeuristicBot
-from barbu.bots.levels import LEVELS, level_text
 from barbu.cards import card, parse_pbn
 from barbu.rulesets import RULE_SETS, rules
 from barbu.tricks import TrickPlay, TrickRules
@@ -114,7 +113,6 @@ def test_the_heuristic_plays_every_contract_quickly_and_deterministically(varian
 
 
 def test_every_level_is_described() -> None:
+    assert list(BOT_HELP) == list(BOT_LEVELS)
     for level in BOT_LEVELS:
-        text = level_text(level)
-        assert text is LEVELS[level]
-        assert text.summary and text.details and text.summary != level
+        assert BOT_HELP[level].lower().startswith(level) and len(BOT_HELP[level]) > len(level) + 20
