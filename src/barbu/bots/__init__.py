@@ -104,6 +104,18 @@ BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
 ``seed`` and the level's settings (:func:`bot_settings`) as keywords."""
 
 
+def _entry_point_levels() -> None:
+    """Add the levels that packages declare in the ``barbu.bot_levels`` entry-point group
+    (``policy``, a trained policy file, from :mod:`barbu.research.policy`)."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="barbu.bot_levels"):
+        BOT_LEVELS.setdefault(point.name, point.load)
+
+
+_entry_point_levels()
+
+
 def bot_settings(level: str) -> dict[str, Any]:
     """The settings of a level, with their defaults (``seed`` is not a setting).
 
@@ -134,6 +146,8 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
     level, colon, rest = text.strip().partition(":")
     level = level.strip()
     allowed = bot_settings(level)
+    if "path" in allowed and colon and "=" not in rest:
+        return level, {"path": rest.strip()}  # policy:PATH
     settings: dict[str, Any] = {}
     for pair in rest.split(",") if colon and rest.strip() else []:
         key, equals, value = pair.partition("=")
