@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 import random
 
 import numpy as np
@@ -258,3 +259,62 @@ def test_clones_are_independent() -> None:
     _advance(clone, random.Random(2), 5)
     assert state.information_state_string(0) == before
     assert clone.information_state_string(0) != before
+
+
+def _determinized(bot: pyspiel.Bot, sampler: Callable[[], float]) -> Callable[[BarbuState], int]:
+    """A perfect-information search bot on one world the seat cannot tell from the real one."""
+
+    def choose(state: BarbuState) -> int:
+        world = state.resample_from_infostate(state.current_player(), sampler)
+        return int(bot.step(world))
+
+    return choose
+
+
+def test_openspiel_mcts_plays_single_deals_on_determinized_worlds() -> None:
+    """OpenSpiel's MCTS refuses games without terminal rewards: single deals have them."""
+    game = load("classic", {"skip_undoubled_negative": False}, episode="deal", contract="no-queens")
+    rs = np.random.RandomState(5)
+    sampler = rs.random_sample
+    python_mcts = _determinized(
+        mcts.MCTSBot(game, 2.0, 12, mcts.RandomRolloutEvaluator(1, rs), random_state=rs), sampler
+    )
+    state = game.new_initial_state()
+    chosen = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+            continue
+        choose = python_mcts if state.current_player() in (0, 2) else None
+        action = choose(state) if choose else int(rs.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        chosen += choose is not None
+    assert chosen >= 26 and sum(state.returns()) == -24
+
+
+class _Restartable(pyspiel.Bot):  # type: ignore[misc]
+    """OpenSpiel's Python ISMCTS bot has no ``restart_at``, which ``evaluate_bots`` calls: it keeps no state to reset."""
+
+    def __init__(self, bot: pyspiel.Bot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def step(self, state: pyspiel.State) -> int:
+        return int(self.bot.step(state))
+
+
+def test_openspiel_evaluate_bots_plays_ismcts_against_random_bots() -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+    from open_spiel.python.bots import uniform_random
+
+    game = load("classic", {"skip_undoubled_negative": False}, episode="deal", contract="no-last-two")
+    rs = np.random.RandomState(8)
+    bots = [uniform_random.UniformRandomBot(p, rs) for p in range(4)]
+    bots[1] = _Restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 6, random_state=rs))
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rs)
+    assert len(returns) == 4 and sum(returns) == -30
