@@ -12,7 +12,8 @@ deterministic (``seed`` is accepted and unused). Torch is needed to train one
 terminal game load it with NumPy alone.
 
 The level is registered for :func:`barbu.bots.make_bot` through the ``barbu.bot_levels``
-entry point (pyproject.toml), so ``barbu arena --bots policy:PATH,heuristic`` plays it.
+entry point (pyproject.toml). ``PATH`` is a file, or the name of a policy shipped with
+barbu (``policy:barbu-notricks-v0``, trained on that task by the command in docs/research.md).
 
 >>> import tempfile, os
 >>> from barbu import Game, seat_view
@@ -67,12 +68,28 @@ def save_policy(
         np.savez_compressed(f, **arrays)
 
 
+POLICIES = os.path.join(os.path.dirname(__file__), "policies")
+"""The policies shipped with barbu, one ``TASK.npz`` per canonical task trained on."""
+
+
+def shipped_policy(name: str) -> str:
+    """The path of a shipped policy (``barbu-notricks-v0``), or ``name`` itself when it is not one.
+
+    >>> os.path.basename(shipped_policy("barbu-notricks-v0"))
+    'barbu-notricks-v0.npz'
+    """
+    path = os.path.join(POLICIES, f"{name}.npz")
+    return path if os.path.sep not in name and os.path.isfile(path) else name
+
+
 class PolicyBot:
     """The bot level ``policy:PATH``: the greedy legal action of a policy file (see the module docstring)."""
 
     def __init__(self, path: str, seed: int | None = 0) -> None:
+        path = shipped_policy(str(path))
         if not os.path.isfile(path):
-            raise BotError(f"policy file {path!r} not found: give the path of a .npz policy file")
+            shipped = ", ".join(sorted(f[:-4] for f in os.listdir(POLICIES) if f.endswith(".npz")))
+            raise BotError(f"policy file {path!r} not found: give the path of a .npz policy file or one of {shipped}")
         try:
             with np.load(path, allow_pickle=False) as data:
                 self.variant = str(data["variant"])
@@ -120,4 +137,4 @@ class PolicyBot:
         return chosen
 
 
-__all__ = ["PolicyBot", "save_policy"]
+__all__ = ["POLICIES", "PolicyBot", "save_policy", "shipped_policy"]
