@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -295,7 +295,7 @@ def test_openspiel_mcts_plays_single_deals_on_determinized_worlds() -> None:
 
 
 class _Restartable(pyspiel.Bot):  # type: ignore[misc]
-    """OpenSpiel's Python ISMCTS bot has no ``restart_at``, which ``evaluate_bots`` calls: it keeps no state to reset."""
+    """OpenSpiel's Python ISMCTS bot lacks ``restart_at``, which ``evaluate_bots`` calls; it keeps no state."""
 
     def __init__(self, bot: pyspiel.Bot) -> None:
         super().__init__()

@@ -142,3 +142,33 @@ def test_a_policy_file_that_does_not_fit_the_rules_is_refused(tmp_path: pytest.T
     save_policy(path, "classic", {}, [np.zeros((10, 141), np.float32)], [np.zeros(141, np.float32)])
     with pytest.raises(BotError, match="does not take classic observations of 3642 entries"):
         PolicyBot(path)
+
+
+def test_the_batch_simulator_steps_many_games_with_arrays() -> None:
+    from barbu.research.batch import BatchEnv
+
+    b = BatchEnv("barbu-notricks-v0", 16, seed=3)
+    observations, masks = b.reset()
+    assert observations.shape == (16, b.obs_size) and masks.shape == (16, 141)
+    rng = np.random.default_rng(1)
+    total = np.zeros(4)
+    for _ in range(120):
+        observations, masks, rewards, done = b.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        assert masks.any(axis=1).all() and ((rewards != 0).any(axis=1) <= done).all()
+        total += rewards.sum(axis=0)
+    assert b.episodes >= 16 and total.sum() == pytest.approx(-b.episodes * 26 / 65)
+    illegal = np.argmax(~masks, axis=1)
+    with pytest.raises(ValueError, match="is not legal in game 0"):
+        b.step(illegal)
+    with pytest.raises(OptionsError, match="fixed contract"):
+        BatchEnv("barbu-deal-v0")
+
+
+def test_the_leaderboard_ranks_players_and_refuses_unknown_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    from barbu.cli import main
+
+    assert main(["arena", "--leaderboard", "--bots", "random,heuristic", "--deals", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split()[1] == "heuristic" and lines[3].split()[1] == "random"
+    assert main(["arena", "--leaderboard", "--bots", "bogus"]) == 2
+    assert "unknown bot level 'bogus'" in capsys.readouterr().err
