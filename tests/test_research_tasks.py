@@ -11,7 +11,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 from barbu import Game, OptionsError, seat_view
-from barbu.bots import BotError, make_bot, parse_bot
+from barbu.bots import make_bot, parse_bot
+from barbu.bots.errors import BotError
 from barbu.research.env import ILLEGAL_REWARD, BarbuEnv, env, task_env
 from barbu.research.gym import BarbuGymEnv
 from barbu.research.policy import PolicyBot, save_policy, shipped_policy

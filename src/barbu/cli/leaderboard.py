@@ -16,7 +16,8 @@ The words printed here are gathered in :data:`TEXT`, for translation.
 
 from __future__ import annotations
 
-from barbu.bots import BotError, parse_bot
+from barbu.bots import parse_bot
+from barbu.bots.errors import BotError
 from barbu.research.tasks import TASKS, evaluate
 from barbu.usage import CommandParser, UsageError, whole_number
 

@@ -176,17 +176,17 @@ class BatchEnv:
                 self._calling[i] = False
                 self._set_pairs(i, deal)
             return
-        seat = game.to_act
-        assert seat is not None and deal.dealt is not None
-        self._seat[i] = seat
-        self._hand[i] = deal.dealt[seat]
+        caller = game.to_act
+        assert caller is not None and deal.dealt is not None
+        self._seat[i] = caller
+        self._hand[i] = deal.dealt[caller]
         self._trick[i] = [0] * (p - 1)
         self._played[i] = 0
         self._legal[i] = 0
         self._won[i] = [0.0] * p
         self._calling[i] = True
         mask = np.zeros(self.actions.size, bool)
-        mask[self.actions.indexes(game.legal_actions(), seat)] = True
+        mask[self.actions.indexes(game.legal_actions(), caller)] = True
         self._call_masks[i] = mask
         self._set_pairs(i, deal)
 

@@ -115,7 +115,7 @@ class PolicyBot:
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """The network's outputs for an encoded (not yet scaled) observation."""
-        x = observation / self.scale
+        x: np.ndarray = observation / self.scale
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             x = x @ w + b
