@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -47,8 +47,6 @@ class BarbuGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     ``seat`` fixes the learner's seat (``None``: drawn at each reset).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
-
     def __init__(
         self,
         task_id: str = "barbu-notricks-v0",
@@ -58,6 +56,7 @@ class BarbuGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         t = task(task_id)
+        self.metadata = {"render_modes": ["ansi"]}
         self.task = t
         self.env = BarbuEnv(t.variant, t.options, **t.env_kwargs())
         n = len(self.env.possible_agents)
