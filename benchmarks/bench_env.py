@@ -1,25 +1,27 @@
-"""Environment steps per second with random actions: barbu's research adapters vs OpenSpiel's hearts.
+"""Decisions per CPU-second with random actions: barbu's research adapters vs OpenSpiel's hearts.
 
 A *step* is one decision of a player. For barbu's PettingZoo environment it is what a
 learning loop does: ``env.last()`` (the acting agent's observation vector and action mask)
 and ``env.step`` with a uniformly random legal index. Chance events (the deal) are never
-counted as steps, but their time is.
+counted as steps, but their time is. Rates are per CPU-second of this process
+(``time.process_time``), the best of alternating rounds, so that a busy machine hurts
+every contender alike.
 
-References, measured in the same run (the best of alternating rounds, so that a busy
-machine hurts every contender alike):
+References, measured in the same run:
 
-- **hearts, observed**: OpenSpiel's C++ hearts through ``pyspiel``, with the acting
-  seat's information-state tensor (as a NumPy array) and legal actions at every decision:
-  what a learner needs from it, like for like with the environment. The ratios are
-  against this one.
-- **hearts, bare**: legal actions and apply only, nothing observed: the speed of the C++
-  engine itself, for scale.
-- **hearts, rl_environment**: OpenSpiel's own RL loop (``rl_environment.Environment``),
-  which builds every player's information state at every step.
+- **hearts, zero-copy observer** (the reference): OpenSpiel's C++ hearts through
+  ``pyspiel``, observed at every decision through OpenSpiel's observer API
+  (``make_observation``, perfect recall: ``set_from`` writes the information-state tensor
+  into one NumPy buffer), plus the legal actions: the fastest way a Python learner reads it.
+- **hearts, list path**: ``state.information_state_tensor()`` turned into an array at each
+  decision (a Python list of 5,088 floats first), for scale.
+- **hearts, bare**: legal actions and apply only, nothing observed.
 
-Contenders: the PettingZoo environment on whole classic games and on single deals, and
-the ``python_barbu`` OpenSpiel game on single deals (legal actions and the acting seat's
-observation tensor at every decision).
+Contenders: the PettingZoo environment (classic wrappers) on whole classic games and on
+single deals, the ``python_barbu`` OpenSpiel game through its zero-copy observer, and the
+batch simulator (:mod:`barbu.research.batch`, 256 games stepped together). Then Python
+ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
+``python_barbu`` single deals and on hearts, from a position a few random decisions in.
 
     python benchmarks/bench_env.py [--seconds 3] [--rounds 3]
 """
@@ -33,6 +35,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+clock = time.process_time
+
 
 def env_steps(seconds: float, episode: str = "game") -> float:
     """PettingZoo: ``last()`` then ``step(random legal index)``, classic rules."""
@@ -42,8 +46,8 @@ def env_steps(seconds: float, episode: str = "game") -> float:
     rng = np.random.default_rng(1)
     steps = 0
     seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         e.reset(seed=seed)
         seed += 1
         for _ in e.agent_iter():
@@ -54,7 +58,7 @@ def env_steps(seconds: float, episode: str = "game") -> float:
             legal = np.flatnonzero(observation["action_mask"])
             e.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def deal_env_steps(seconds: float) -> float:
@@ -62,14 +66,17 @@ def deal_env_steps(seconds: float) -> float:
     return env_steps(seconds, episode="deal")
 
 
-def _pyspiel_steps(game_name: str, params: dict[str, str] | None, seconds: float, observe: bool) -> float:
+def _pyspiel_steps(game_name: str, params: dict[str, str] | None, seconds: float, observe: str) -> float:
+    """``observe``: ``zero-copy`` (the observer API), ``list`` (the tensor as a list) or ``none``."""
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     game = pyspiel.load_game(game_name, params or {})
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     rng = random.Random(3)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -77,31 +84,113 @@ def _pyspiel_steps(game_name: str, params: dict[str, str] | None, seconds: float
                 state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
                 continue
             legal = state.legal_actions()
-            if observe:
-                if game_name == "hearts":
-                    np.asarray(state.information_state_tensor(), np.float32)
-                else:
-                    np.asarray(state.observation_tensor(), np.float32)
+            if observe == "zero-copy":
+                observer.set_from(state, state.current_player())
+            elif observe == "list":
+                np.asarray(state.information_state_tensor(), np.float32)
             state.apply_action(legal[int(rng.random() * len(legal))])
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def openspiel_barbu_steps(seconds: float) -> float:
-    """``python_barbu`` through pyspiel: single classic deals, observed at every decision."""
+    """``python_barbu`` through pyspiel: single classic deals, observed through the zero-copy observer."""
     import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
 
-    return _pyspiel_steps("python_barbu", {"variant": "classic", "episode": "deal"}, seconds, observe=True)
+    return _pyspiel_steps("python_barbu", {"variant": "classic", "episode": "deal"}, seconds, observe="zero-copy")
 
 
-def hearts_observed(seconds: float) -> float:
-    """OpenSpiel's hearts, with the acting seat's information-state tensor at every decision."""
-    return _pyspiel_steps("hearts", None, seconds, observe=True)
+def hearts_zero_copy(seconds: float) -> float:
+    """OpenSpiel's hearts, the acting seat's information state written by the observer API at every decision."""
+    return _pyspiel_steps("hearts", None, seconds, observe="zero-copy")
+
+
+def hearts_list(seconds: float) -> float:
+    """OpenSpiel's hearts, ``information_state_tensor()`` as an array at every decision."""
+    return _pyspiel_steps("hearts", None, seconds, observe="list")
 
 
 def hearts_bare(seconds: float) -> float:
     """OpenSpiel's hearts, legal actions and apply only."""
-    return _pyspiel_steps("hearts", None, seconds, observe=False)
+    return _pyspiel_steps("hearts", None, seconds, observe="none")
+
+
+def batch_steps(seconds: float, n: int = 256) -> float:
+    """The batch simulator on ``barbu-notricks-v0``: ``n`` games, a random legal action in each per step."""
+    from barbu.research.batch import BatchEnv
+
+    b = BatchEnv("barbu-notricks-v0", n, seed=1)
+    _, masks = b.reset()
+    rng = np.random.default_rng(0)
+    steps = 0
+    start = clock()
+    while clock() - start < seconds:
+        _, masks, _, _ = b.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        steps += n
+    return steps / (clock() - start)
+
+
+def _ismcts_sims(game_name: str, params: dict[str, str] | None, seconds: float, simulations: int = 20) -> float:
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(game_name, params or {})
+    rs = np.random.RandomState(2)
+
+    class Rollout(mcts.Evaluator):  # type: ignore[misc]
+        """One random playout per leaf, like ``mcts.RandomRolloutEvaluator``, but ending a playout
+        that reaches a seat without cards: hearts' ``resample_from_infostate`` sometimes deals a
+        world in which a seat runs out of cards before the end (OpenSpiel's bug, not barbu's)."""
+
+        def evaluate(self, state: pyspiel.State) -> np.ndarray:
+            state = state.clone()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+                    continue
+                legal = state.legal_actions()
+                if not legal:
+                    break
+                state.apply_action(legal[rs.randint(len(legal))])
+            return np.array(state.returns())
+
+        def prior(self, state: pyspiel.State) -> list[tuple[int, float]]:
+            legal = state.legal_actions()
+            return [(a, 1.0 / len(legal)) for a in legal]
+
+    bot = ismcts.ISMCTSBot(game, Rollout(), 2.0, simulations, random_state=rs)
+    done = 0
+    start = clock()
+    deal = 0
+    while clock() - start < seconds:
+        state = game.new_initial_state()
+        decisions = 0
+        while state.is_chance_node() or decisions < 4 + deal % 8:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rs.randint(len(legal))])
+                decisions += 1
+        bot.step(state)
+        done += simulations
+        deal += 1
+    return done / (clock() - start)
+
+
+def ismcts_barbu(seconds: float) -> float:
+    """Python ISMCTS simulations on ``python_barbu`` single classic No-hearts deals."""
+    import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
+
+    params = {"variant": "classic", "episode": "deal", "contract": "no-hearts"}
+    return _ismcts_sims("python_barbu", params, seconds)
+
+
+def ismcts_hearts(seconds: float) -> float:
+    """Python ISMCTS simulations on OpenSpiel's hearts."""
+    return _ismcts_sims("hearts", None, seconds)
 
 
 def hearts_rl_environment(seconds: float) -> float:
@@ -111,24 +200,29 @@ def hearts_rl_environment(seconds: float) -> float:
     environment = rl_environment.Environment("hearts")
     rng = random.Random(4)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         step = environment.reset()
         while not step.last():
             player = step.observations["current_player"]
             legal = step.observations["legal_actions"][player]
             step = environment.step([legal[int(rng.random() * len(legal))]])
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
+REFERENCE = "hearts, zero-copy observer"
 RUNS: list[tuple[str, Callable[[float], float]]] = [
-    ("hearts, observed (reference)", hearts_observed),
+    (REFERENCE, hearts_zero_copy),
+    ("hearts, list path", hearts_list),
     ("hearts, bare", hearts_bare),
     ("hearts, rl_environment", hearts_rl_environment),
     ("barbu env, whole games", env_steps),
     ("barbu env, single deals", deal_env_steps),
-    ("barbu OpenSpiel, single deals", openspiel_barbu_steps),
+    ("barbu OpenSpiel, zero-copy, deals", openspiel_barbu_steps),
+    ("barbu batch, 256 games", batch_steps),
+    ("ISMCTS sims, hearts", ismcts_hearts),
+    ("ISMCTS sims, python_barbu", ismcts_barbu),
 ]
 
 
@@ -147,11 +241,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; the best of each is kept")
     args = parser.parse_args(argv)
     results = measure(args.seconds, args.rounds)
-    reference = results["hearts, observed (reference)"]
-    bare = results["hearts, bare"]
-    print(f"{'':32} {'steps/s':>10} {'vs observed hearts':>19} {'vs bare hearts':>15}")
+    reference = results[REFERENCE]
+    print(f"{'per CPU-second':34} {'rate':>10} {'vs hearts zero-copy':>20}")
     for name, rate in results.items():
-        print(f"{name:32} {rate:10.0f} {rate / reference:18.2f}x {rate / bare:14.3f}x")
+        if not name.startswith("ISMCTS"):
+            print(f"{name:34} {rate:10.0f} {rate / reference:19.2f}x")
+    hearts = results["ISMCTS sims, hearts"]
+    for name in ("ISMCTS sims, hearts", "ISMCTS sims, python_barbu"):
+        print(f"{name:34} {results[name]:10.0f} {results[name] / hearts:19.2f}x (vs hearts ISMCTS)")
     return results
 
 

@@ -63,6 +63,7 @@ MODULES = {
     "test_encoding": "research",
     "test_env": "research",
     "test_openspiel": "research",
+    "test_research_tasks": "research",
     "test_one_source": "server",
     "test_new_variants": "cli",
     "test_two_decks": "cli",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -123,31 +124,88 @@ def test_whole_game_information_states_keep_what_each_seat_saw_of_earlier_deals(
     assert info.splitlines()[0].split(" · hand ")[1].split(" · ")[0].count(" ") == hand.bit_count() - 1
 
 
-def test_rewards_come_at_the_end_of_each_deal_and_add_up_to_the_returns() -> None:
+def test_rewards_summed_over_every_transition_are_the_returns_in_whole_games() -> None:
+    """spiel.h's invariant: the sum of ``rewards()`` over every transition, chance nodes included."""
     game = load("french", {"player_count": 3, "first_five_only": True})
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
     state = game.new_initial_state()
     rng = random.Random(6)
     total = np.zeros(3)
-    deals = 0
+    paid = 0
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            continue
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
         rewards = np.array(state.rewards())
-        deals += bool(rewards.any())
+        if rewards.any():
+            paid += 1
+            assert state.is_terminal() or not state.is_chance_node()  # paid on the way into a decision
         total += rewards
         assert total.tolist() == state.returns()
-        while state.is_chance_node():  # the next deal's cards: the rewards stay until the next decision
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            assert state.rewards() == rewards.tolist()
-    assert deals == 15
+    assert paid == 15
     assert -sum(state.returns()) == 3 * (85 + 65 + 80 + 80 + 310)
     assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert sum(state.returns()) == game.utility_sum()
+
+
+@pytest.mark.parametrize("params", DEAL_GAMES[:3], ids=_ids)
+def test_single_deals_have_a_terminal_reward_model_and_the_invariant_holds(params: dict[str, str]) -> None:
+    game = pyspiel.load_game(GAME_NAME, params)
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    total = np.zeros(game.num_players())
+    while not state.is_terminal():
+        total += np.array(state.rewards())
+        assert not np.any(state.rewards())
+        _advance(state, rng, 1)
+    total += np.array(state.rewards())
+    assert total.tolist() == state.returns() and any(state.returns())
+
+
+def test_the_registered_type_is_the_default_game_and_players_is_the_standard_parameter() -> None:
+    registered = next(t for t in pyspiel.registered_games() if t.short_name == GAME_NAME)
+    default = pyspiel.load_game(GAME_NAME)
+    assert registered == default.get_type()
+    assert default.get_parameters()["players"] == 4 == default.num_players()
+    assert pyspiel.load_game(GAME_NAME, {"variant": "french", "players": 3}).num_players() == 3
+    assert pyspiel.load_game(GAME_NAME, {"variant": "salad", "players": 5}).num_players() == 5
+    with pytest.raises(OptionsError, match="player_count 3 is not allowed in salad: use one of 4, 5"):
+        pyspiel.load_game(GAME_NAME, {"variant": "salad", "players": 3})
+
+
+def test_the_whole_game_information_state_tensor_is_perfect_recall() -> None:
+    """One block per deal: each finished deal as the seat last saw it, then the current observation."""
+    game = load("thirty-two")
+    size = game.observation_tensor_size()
+    assert game.information_state_tensor_size() == 28 * size
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while len(state._t.records[0]) < 2:
+        _advance(state, rng, 1)
+    ended = state._t.finals[1]
+    info = np.array(state.information_state_tensor(1), np.float32).reshape(28, size)
+    assert np.array_equal(info[0], ended[0]) and np.array_equal(info[1], ended[1])
+    assert not info[2:27].any()
+    assert np.array_equal(info[27], np.array(state.observation_tensor(1), np.float32))
+    # Two histories that differ in an earlier deal only differ in the tensor too.
+    assert not np.array_equal(info[0], info[1])
+
+
+def test_the_zero_copy_observer_writes_into_one_buffer() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = load("classic", episode="deal")
+    observer = make_observation(game)
+    buffer = observer.tensor
+    state = _advance(game.new_initial_state(), random.Random(2), 5)
+    observer.set_from(state, state.current_player())
+    assert observer.tensor is buffer
+    assert buffer.tolist() == state.observation_tensor(state.current_player())
+    assert np.shares_memory(observer.dict["hand"], buffer) and observer.dict["hand"].sum() > 0
 
 
 @pytest.mark.parametrize("params", DEAL_GAMES, ids=_ids)
@@ -201,3 +259,62 @@ def test_clones_are_independent() -> None:
     _advance(clone, random.Random(2), 5)
     assert state.information_state_string(0) == before
     assert clone.information_state_string(0) != before
+
+
+def _determinized(bot: pyspiel.Bot, sampler: Callable[[], float]) -> Callable[[BarbuState], int]:
+    """A perfect-information search bot on one world the seat cannot tell from the real one."""
+
+    def choose(state: BarbuState) -> int:
+        world = state.resample_from_infostate(state.current_player(), sampler)
+        return int(bot.step(world))
+
+    return choose
+
+
+def test_openspiel_mcts_plays_single_deals_on_determinized_worlds() -> None:
+    """OpenSpiel's MCTS refuses games without terminal rewards: single deals have them."""
+    game = load("classic", {"skip_undoubled_negative": False}, episode="deal", contract="no-queens")
+    rs = np.random.RandomState(5)
+    sampler = rs.random_sample
+    python_mcts = _determinized(
+        mcts.MCTSBot(game, 2.0, 12, mcts.RandomRolloutEvaluator(1, rs), random_state=rs), sampler
+    )
+    state = game.new_initial_state()
+    chosen = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+            continue
+        choose = python_mcts if state.current_player() in (0, 2) else None
+        action = choose(state) if choose else int(rs.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        chosen += choose is not None
+    assert chosen >= 26 and sum(state.returns()) == -24
+
+
+class _Restartable(pyspiel.Bot):  # type: ignore[misc]
+    """OpenSpiel's Python ISMCTS bot lacks ``restart_at``, which ``evaluate_bots`` calls; it keeps no state."""
+
+    def __init__(self, bot: pyspiel.Bot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def step(self, state: pyspiel.State) -> int:
+        return int(self.bot.step(state))
+
+
+def test_openspiel_evaluate_bots_plays_ismcts_against_random_bots() -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+    from open_spiel.python.bots import uniform_random
+
+    game = load("classic", {"skip_undoubled_negative": False}, episode="deal", contract="no-last-two")
+    rs = np.random.RandomState(8)
+    bots = [uniform_random.UniformRandomBot(p, rs) for p in range(4)]
+    bots[1] = _Restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 6, random_state=rs))
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rs)
+    assert len(returns) == 4 and sum(returns) == -30

@@ -121,7 +121,20 @@ BOT_HELP: dict[str, str] = {
         "played tells about the hidden hands; the strongest, and the slowest."
     ),
 }
-"""Each bot level in words, for the people who choose it (translated where shown)."""
+"""Each bot level offered to people, in words (translated where shown). The lobby and the terminal
+setup offer these levels; a level added by another package (``policy:PATH``) is for programs."""
+
+
+def _entry_point_levels() -> None:
+    """Add the levels that packages declare in the ``barbu.bot_levels`` entry-point group
+    (``policy``, a trained policy file, from :mod:`barbu.research.policy`)."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="barbu.bot_levels"):
+        BOT_LEVELS.setdefault(point.name, point.load)
+
+
+_entry_point_levels()
 
 
 def bot_settings(level: str) -> dict[str, Any]:
@@ -154,6 +167,8 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
     level, colon, rest = text.strip().partition(":")
     level = level.strip()
     allowed = bot_settings(level)
+    if "path" in allowed and colon and "=" not in rest:
+        return level, {"path": rest.strip()}  # policy:PATH
     settings: dict[str, Any] = {}
     for pair in rest.split(",") if colon and rest.strip() else []:
         key, equals, value = pair.partition("=")

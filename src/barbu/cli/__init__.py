@@ -142,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if name not in COMMANDS:
             raise UsageError(f"unknown command {name!r}; commands are: {', '.join(COMMANDS)}", "barbu")
+        if name == "arena" and rest[:1] == ["--leaderboard"]:  # ranks on a research task: above the arena
+            from barbu.cli.leaderboard import leaderboard_main
+
+            return leaderboard_main(rest[1:])
         return _command(name)(rest)
     except (UsageError, OptionsError) as e:
         refusal = e if isinstance(e, UsageError) else UsageError(str(e))

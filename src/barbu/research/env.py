@@ -49,7 +49,8 @@ from barbu.cards import mask_of
 from barbu.deal import Phase
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
-from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place
+from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.research.tasks import observation_scale, task
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
 
@@ -81,9 +82,17 @@ class BarbuEnv(AECEnv, EzPickle):
         contract: str | None = None,
         reward: str = "deal",
         render_mode: str | None = None,
+        normalize: bool = False,
     ) -> None:
         EzPickle.__init__(
-            self, variant, options, episode=episode, contract=contract, reward=reward, render_mode=render_mode
+            self,
+            variant,
+            options,
+            episode=episode,
+            contract=contract,
+            reward=reward,
+            render_mode=render_mode,
+            normalize=normalize,
         )
         super().__init__()
         self.table_rules: Rules = rules(variant, options)
@@ -111,19 +120,27 @@ class BarbuEnv(AECEnv, EzPickle):
         """+1, or -1 where the rule set scores penalty points: rewards are ``sign * points``."""
         self.actions = ActionEncoding(self.table_rules)
         self.observations = ObservationEncoding(self.table_rules)
+        self.normalize = normalize
+        self.scale = observation_scale(self.observations) if normalize else np.ones(self.observations.size, np.float32)
+        """Observations are the encoding's vector divided by this (:func:`~barbu.research.tasks.observation_scale`)."""
+        self.reward_unit = float(score_unit(self.table_rules)) if normalize else 1.0
+        """Rewards are ``sign * points / reward_unit`` (the score unit when ``normalize``)."""
         n = self.table_rules.players
+        low, high = self.observations.low / self.scale, self.observations.high / self.scale
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(self.observations.low, self.observations.high, dtype=np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.actions.size,), dtype=np.int8),
                 }
             )
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
+        """The space of :meth:`state`: every seat's observation, seat 0 first."""
         self._seeds: random.Random | None = None
         self.game: Game | None = None
         self._ended: Game | None = None
@@ -168,10 +185,26 @@ class BarbuEnv(AECEnv, EzPickle):
         game = self._ended if self._ended is not None else self.game
         view = seat_view(game, seat)
         placed = self._placed(seat)
-        return {
-            "observation": self.observations.encode(view, placed),
-            "action_mask": self.actions.mask(view, placed),
-        }
+        vector = self.observations.encode(view, placed)
+        if self.normalize:
+            vector /= self.scale
+        return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised critics: every seat's observation vector, seat 0 first.
+
+        It holds every hand, so it is for training a critic, never for acting.
+        """
+        return np.concatenate([self.observe(a)["observation"] for a in self.possible_agents])
+
+    # -- copies keep the episode ----------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything, so that ``pickle`` and ``copy.deepcopy`` keep the episode in progress."""
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def step(self, action: Any) -> None:
         """Take ``action`` (an index of the action space) for the agent to act.
@@ -217,11 +250,11 @@ class BarbuEnv(AECEnv, EzPickle):
             deal = game.deals[deals_before - 1]
             assert deal.final is not None
             for a, s in self.agent_name_mapping.items():
-                self.rewards[a] = float(self.sign * deal.final[s])
+                self.rewards[a] = float(self.sign * deal.final[s]) / self.reward_unit
         if over:
             if self.reward_kind == "game":
                 for a, s in self.agent_name_mapping.items():
-                    self.rewards[a] = float(self.sign * game.totals[s])
+                    self.rewards[a] = float(self.sign * game.totals[s]) / self.reward_unit
             if not game.is_over:
                 ended = game.copy()
                 ended.deals = ended.deals[:deals_before]
@@ -296,12 +329,36 @@ class BarbuEnv(AECEnv, EzPickle):
         return [self.actions.index(action, seat)]
 
 
+ILLEGAL_REWARD = -1.0
+"""The reward of an agent that takes an illegal action in the wrapped environment (PettingZoo classic's)."""
+
+
 def env(variant: str = "classic", options: dict[str, Any] | None = None, **kwargs: Any) -> AECEnv:
-    """A :class:`BarbuEnv` wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(BarbuEnv(variant, options, **kwargs))
+    """A :class:`BarbuEnv` in PettingZoo classic's wrappers.
+
+    As in PettingZoo's classic games, an illegal action ends the episode for every agent
+    with :data:`ILLEGAL_REWARD` (−1) for the agent that took it and 0 for the others;
+    an index outside the action space raises; acting out of turn raises. The bare class
+    (:data:`raw_env`) raises :class:`~barbu.errors.IllegalAction` instead.
+    """
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(BarbuEnv(variant, options, **kwargs), ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def task_env(task_id: str, **kwargs: Any) -> AECEnv:
+    """The wrapped environment of a canonical task (:mod:`barbu.research.tasks`): normalised numbers.
+
+    >>> e = task_env("barbu-notricks-v0")
+    >>> e.reset(seed=1)
+    >>> float(e.last()[0]["observation"].max())
+    1.0
+    """
+    t = task(task_id)
+    return env(t.variant, t.options, **t.env_kwargs(), **kwargs)
 
 
 raw_env = BarbuEnv
 """PettingZoo's name for the unwrapped environment class."""
 
-__all__ = ["EPISODES", "REWARDS", "BarbuEnv", "env", "raw_env"]
+__all__ = ["EPISODES", "ILLEGAL_REWARD", "REWARDS", "BarbuEnv", "env", "raw_env", "task_env"]

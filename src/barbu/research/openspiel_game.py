@@ -59,10 +59,11 @@ from barbu.unseen import hidden_cards, sample_hands
 from barbu.view import SeatView, seat_view
 
 GAME_NAME = "python_barbu"
-DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": ""}
+DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": "", "players": -1}
+"""The parameters and their defaults; ``players`` -1 stands for the rule set's own number of players."""
 
 
-def _game_type(utility: Any) -> pyspiel.GameType:
+def _game_type(utility: Any, reward_model: Any) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=GAME_NAME,
         long_name="Barbu (Python)",
@@ -70,7 +71,7 @@ def _game_type(utility: Any) -> pyspiel.GameType:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=reward_model,
         max_num_players=5,
         min_num_players=3,
         provides_information_state_string=True,
@@ -92,6 +93,9 @@ class _Static:
             raise OptionsError(f'options must be JSON text such as \'{{"rotation": "quick"}}\': {e}') from None
         if not isinstance(options, dict):
             raise OptionsError(f"options must be a JSON object of flags, not {params['options']!r}")
+        players = int(params["players"])
+        if players != -1 and players != rules(self.variant, options).players:
+            options = {**options, "player_count": players}  # rules() says which counts the rule set allows
         self.options = options
         self.rules: Rules = rules(self.variant, options)
         self.episode = str(params["episode"])
@@ -112,6 +116,8 @@ class _Static:
         self.observations = ObservationEncoding(self.rules)
         self.deck = self.rules.deck
         self.deck_size = self.deck.bit_count()
+        self.deals = 1 if self.episode == "deal" else self.rules.deal_count
+        """Blocks of the information-state tensor: one observation per deal of the episode."""
         self._first_views: dict[int, SeatView] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
@@ -135,6 +141,12 @@ class _Static:
             )
             self._first_views[seat] = view
         return view
+
+    def reward_model(self) -> Any:
+        """``TERMINAL`` for single deals (the only reward is at the end), ``REWARDS`` for games (one per deal)."""
+        if self.episode == "deal":
+            return pyspiel.GameType.RewardModel.TERMINAL
+        return pyspiel.GameType.RewardModel.REWARDS
 
     def utility(self) -> tuple[Any, float | None]:
         """OpenSpiel's utility kind and the sum of the returns, where it is fixed."""
@@ -190,7 +202,8 @@ class BarbuGame(pyspiel.Game):
             utility_sum=total,
             max_game_length=moves,
         )
-        super().__init__(_game_type(utility), info, full)
+        full["players"] = static.players
+        super().__init__(_game_type(utility, static.reward_model()), info, full)
         self.static = static
 
     def new_initial_state(self) -> BarbuState:
@@ -200,6 +213,13 @@ class BarbuGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BarbuObserver:
         """An observer for one seat's information (perfect recall or not)."""
         return BarbuObserver(self.static, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    def make_observation_buffer(self) -> BarbuObserver:
+        """The zero-copy observer: ``set_from(state, player)`` writes the seat's vector into ``tensor`` in place.
+
+        The same as ``open_spiel.python.observation.make_observation(game)``.
+        """
+        return self.make_py_observer()
 
 
 class _Table:
@@ -218,9 +238,13 @@ class _Table:
         self.placing: PartialArrangement | None = None
         self.rewards = [0.0] * static.players
         self.returns = [0.0] * static.players
+        self.owed: list[float] | None = None
+        """A finished deal's scores, until the next deal is dealt (``game`` episodes)."""
         self.over = False
         self.records: list[list[str]] = [[] for _ in range(static.players)]
         """Per seat, what it saw of each finished deal (information-state strings of games)."""
+        self.finals: list[list[np.ndarray]] = [[] for _ in range(static.players)]
+        """Per seat, its observation vector at the end of each finished deal (information-state tensors)."""
         self.dealing_views: dict[int, SeatView] = {}
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
 
@@ -233,6 +257,7 @@ class _Table:
         other.rewards = list(self.rewards)
         other.returns = list(self.returns)
         other.records = [list(r) for r in self.records]
+        other.finals = [list(f) for f in self.finals]
         other.dealing_views = dict(self.dealing_views)
         return other
 
@@ -284,6 +309,8 @@ class BarbuState(pyspiel.State):
         t = self._t
         static = t.static
         t.moves += 1
+        if any(t.rewards):
+            t.rewards = [0.0] * static.players
         if t.game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
@@ -296,7 +323,6 @@ class BarbuState(pyspiel.State):
         assert seat is not None
         chosen = static.actions.action(int(action), seat)
         deals_before = len(game.deals)
-        t.rewards = [0.0] * static.players
         if isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
                 raise ValueError(f"{chosen} is not legal: it is the {game.phase} phase")
@@ -313,18 +339,27 @@ class BarbuState(pyspiel.State):
             return
         deal = game.deals[deals_before - 1]
         assert deal.final is not None
-        t.rewards = [float(static.sign * f) for f in deal.final]
-        t.returns = [r + f for r, f in zip(t.returns, t.rewards, strict=True)]
+        scores = [float(static.sign * f) for f in deal.final]
         if game.is_over or static.episode == "deal":
+            self._pay(scores)
             t.over = True
             if not game.is_over:
                 ended = game.copy()
                 ended.deals = ended.deals[:deals_before]
                 t.ended = ended
             return
+        ended = game.copy()
+        ended.deals = ended.deals[:deals_before]
         for s in range(static.players):
             t.records[s].append(_deal_record(deal, s))
+            t.finals[s].append(static.observations.encode(seat_view(ended, s)))
+        t.owed = scores
         self._start_dealing()
+
+    def _pay(self, scores: list[float]) -> None:
+        t = self._t
+        t.rewards = scores
+        t.returns = [r + f for r, f in zip(t.returns, scores, strict=True)]
 
     def _start_dealing(self) -> None:
         t = self._t
@@ -346,6 +381,9 @@ class BarbuState(pyspiel.State):
             return
         hands, t.hands = t.hands, None
         t.game.give_hands(hands)
+        if t.owed is not None:  # the previous deal's scores, paid on the transition into the next decision
+            self._pay(t.owed)
+            t.owed = None
         if t.static.contract is not None:
             t.game.apply(Declare(t.static.contract))
 
@@ -365,10 +403,14 @@ class BarbuState(pyspiel.State):
         return list(self._t.returns)
 
     def rewards(self) -> list[float]:
-        """The rewards since the last player action: a deal's final scores when it ended, else zeros.
+        """The rewards of the last transition: a deal's final scores if it ended the deal, else zeros.
 
-        They last through the chance nodes that deal the next deal, as OpenSpiel's random
-        simulation checks and ``rl_environment`` read them at the next decision.
+        Their sum over every transition of an episode is :meth:`returns` (spiel.h's
+        invariant). In ``game`` episodes a deal's last action is followed by the chance
+        nodes that deal the next deal: its scores are paid on the transition that deals the
+        last card, the one into the next decision, so that loops reading rewards only at
+        decisions (``random_sim_test``, ``rl_environment``) see each deal once, and so do
+        loops summing over every transition.
         """
         return list(self._t.rewards)
 
@@ -463,14 +505,34 @@ class BarbuObserver:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError("python_barbu observes for one seat: its private cards and the public information")
         self.static = static
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(static.observations.size, np.float32)
-        self.dict = {name: static.observations.part(self.tensor, name) for name in static.observations.sections}
+        self.perfect_recall = bool(iig_obs_type.perfect_recall) and static.deals > 1
+        size = static.observations.size
+        blocks = static.deals if self.perfect_recall else 1
+        self.tensor = np.zeros(size * blocks, np.float32)
+        self._now = self.tensor[(blocks - 1) * size :]
+        # pyspiel reads the sections of ``dict`` in order: they tile ``tensor`` from its start.
+        self.dict: dict[str, np.ndarray] = {}
+        if self.perfect_recall:
+            self.dict["earlier_deals"] = self.tensor[: (blocks - 1) * size].reshape(blocks - 1, size)
+        self.dict.update({name: static.observations.part(self._now, name) for name in static.observations.sections})
 
     def set_from(self, state: BarbuState, player: int) -> None:
-        """Write the seat's observation vector into ``tensor``."""
+        """Write the seat's vector into ``tensor``, in place.
+
+        Without perfect recall (and for single deals, where the observation is perfect
+        recall) it is the observation vector. With perfect recall in ``game`` episodes, the
+        tensor has one block per deal of the game: first the seat's observation at the end
+        of each finished deal (``earlier_deals``, zeros for deals not yet played), then the
+        current observation in the last block.
+        """
         view, placed = state.view(player)
-        self.static.observations.encode_into(self.tensor, view, placed)
+        self.static.observations.encode_into(self._now, view, placed)
+        if self.perfect_recall:
+            earlier = self.dict["earlier_deals"]
+            finals = state._t.finals[player]
+            earlier[len(finals) :] = 0.0
+            for k, vector in enumerate(finals):
+                earlier[k] = vector
 
     def string_from(self, state: BarbuState, player: int) -> str:
         """The seat's information state (perfect recall) or observation, in words."""
@@ -565,6 +627,7 @@ def load(variant: str = "classic", options: dict[str, Any] | None = None, **para
     return pyspiel.load_game(GAME_NAME, {"variant": variant, "options": json.dumps(options or {}), **params})
 
 
-pyspiel.register_game(_game_type(pyspiel.GameType.Utility.GENERAL_SUM), BarbuGame)
+_DEFAULT = _Static(DEFAULTS)
+pyspiel.register_game(_game_type(_DEFAULT.utility()[0], _DEFAULT.reward_model()), BarbuGame)
 
 __all__ = ["DEFAULTS", "GAME_NAME", "BarbuGame", "BarbuObserver", "BarbuState", "load"]

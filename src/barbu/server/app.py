@@ -282,7 +282,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     @app.get("/api/bots/levels")
     async def api_bot_levels() -> list[dict[str, str]]:
-        return [{"name": level, "help": _(BOT_HELP[level])} for level in BOT_LEVELS]
+        return [{"name": level, "help": _(BOT_HELP[level])} for level in BOT_HELP]
 
     @app.get("/api/i18n")
     async def api_i18n(request: Request, lang: str | None = None) -> JSONResponse:

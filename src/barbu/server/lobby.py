@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import BOT_HELP
 from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.language import _, _p, tally_words
@@ -254,8 +254,8 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
             raise ProtocolError("bad_request", e.message) from None
         if s["kind"] == "bot":
             level = s.get("level", "random")
-            if not isinstance(level, str) or level not in BOT_LEVELS:
-                levels = ", ".join(BOT_LEVELS)
+            if not isinstance(level, str) or level not in BOT_HELP:
+                levels = ", ".join(BOT_HELP)
                 raise ProtocolError(
                     "bad_request",
                     _("seat {n}: unknown bot level {level}; levels: {levels}", n=i, level=repr(level), levels=levels),
