@@ -123,6 +123,7 @@ FLAG_HELP: dict[str, str] = {
     "first_five_only": "Play only the first five contracts of the French order.",
     "seventh_and_last": "Play the seventh and the last trick instead of the last two.",
     "contract_choice": "Who chooses the contract: fixed order, or a chooser (whose score may count double).",
+    "tarot_king": "One tarot king of hearts, worth 160, replaces the two kings of hearts of the two decks.",
 }
 """Each flag's meaning in words, for the people who choose it (RULES.md §6)."""
 
