@@ -114,6 +114,8 @@ class HeuristicBot:
         assert world.contract is not None
         mine = conceal(world.copy(), seat).tricks
         assert mine is not None
+        if mine.rules.twin:  # two decks: the card reading knows one copy of each card; plain rules of thumb
+            return Play(choose_card(mine, seat, guide))
         return Play(read_card(mine, seat, guide, Reading.of(hidden), deal_again, world.contract, table))
 
 
