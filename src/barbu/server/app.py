@@ -20,6 +20,8 @@ HTTP:
 - ``GET /api/tables/{table}/record`` the game as ``barbu-record/1``, once it is over;
 - ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
   is not over (:mod:`barbu.server.owners`);
+- ``GET /analysis``, ``POST /api/analysis`` and ``/api/tables/{table}/hint``: the coach
+  (:mod:`barbu.server.coaching`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
@@ -55,6 +57,7 @@ from barbu.bots import BOT_HELP, BOT_LEVELS
 from barbu.language import _, catalogue, supported
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
+from barbu.server.coaching import add_coach_routes
 from barbu.server.credentials import (
     add_credential_routes,
     browser_holder,
@@ -198,6 +201,9 @@ class Connection:
             self.receiving = False
 
 
+_LARGE_BODIES = {"/api/sheets/import", "/api/analysis"}
+"""Routes whose body is a whole record, allowed up to ``Limits.import_bytes`` (each checks its own, smaller, limit)."""
+
 _UNREADABLE = {"malformed", "too_large", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
 
@@ -225,7 +231,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     app.add_exception_handler(RequestValidationError, _invalid_parameter)
     app.add_middleware(
         BodyLimit,
-        limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,
+        limit_for=lambda path: limits.import_bytes if path in _LARGE_BODIES else limits.body_bytes,
     )
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
@@ -237,6 +243,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_sheet_routes(app, store)
     add_credential_routes(app, service)
+    add_coach_routes(app, service)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
