@@ -4,6 +4,7 @@ only against bots, rate-limited)."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,13 +21,14 @@ from barbu.bots import make_bot
 from barbu.record import game_to_record
 from barbu.server import coaching
 from barbu.server.app import create_app
+from barbu.server.tables import Settings
 
 COOKIE = "barbu_browser"
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'barbu.db'}")) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'barbu.db'}", Settings(bot_delay=0.0))) as c:
         yield c
 
 
@@ -97,20 +99,32 @@ def test_a_record_is_analysed_with_its_board_and_a_game_in_progress_never(client
     assert client.post("/api/analysis", json={"table": "nope"}).status_code == 404
 
 
-def test_analyses_are_rate_limited_per_address(client: TestClient) -> None:
-    doc = short_record()
-    codes = [client.post("/api/analysis", json={"record": doc}).status_code for _ in range(5)]
-    assert codes[:4] == [200] * 4 and codes[4] == 429
+def test_analyses_are_rate_limited_per_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coaching, "ANALYSIS_BURST", 1.0)
+    monkeypatch.setattr(coaching, "ANALYSES_PER_MINUTE", 0.01)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'barbu.db'}")) as client:
+        doc = short_record()
+        assert client.post("/api/analysis", json={"record": doc}).status_code == 200
+        res = client.post("/api/analysis", json={"record": doc})
+        assert res.status_code == 429 and int(res.headers["Retry-After"]) > 60
+        doc["deals"][0]["declarer"] = 9  # a record that does not replay is refused first, and costs nothing
+        assert client.post("/api/analysis", json={"record": doc}).status_code == 400
 
 
 def test_the_hint_answers_only_the_seat_holder_against_bots(client: TestClient) -> None:
     table, keys = table_with(client, 1)
     mine = holder(client, table, 0, keys[0])
     assert client.get(f"/api/tables/{table}/hint", headers={"Cookie": f"{COOKIE}={mine}"}).json() == {"available": True}
-    res = hint(client, table, mine)
+    with client.websocket_connect("/ws", headers={"Cookie": f"{COOKIE}={mine}"}) as ws:
+        ws.send_json({"type": "hello", "table": table, "seat": 0})  # the game starts; bots act until seat 0's turn
+        deadline = time.monotonic() + 20
+        res = hint(client, table, mine)
+        while res.status_code == 409 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            res = hint(client, table, mine)
     assert res.status_code == 200, res.text
     answer = res.json()
-    assert answer["seat"] == 0 and answer["phase"] == "contract" and len(answer["choices"]) >= 2
+    assert answer["seat"] == 0 and answer["phase"] in ("contract", "call") and len(answer["choices"]) >= 2
     assert hint(client, table, None).status_code == 403  # watching: no seat, no hint
     assert hint(client, table, "x" * 43).status_code == 403  # another browser
 

@@ -46,9 +46,15 @@ RECORD_BYTES = 1024 * 1024
 WEB_SETTINGS = Settings(iterations=8, exact_tricks=3, seed=0)
 """The board's setting: 8 worlds a decision (the command's default is 24), cards solved exactly from 3 tricks left."""
 ANALYSES_PER_MINUTE = 4.0
+"""Analyses one address may start a minute, on average."""
+ANALYSIS_BURST = 4.0
+"""Analyses one address may start one after the other."""
 HINTS_PER_MINUTE = 30.0
+"""Hint requests (refused ones included) one address may make a minute; up to a third of them at once."""
 CONCURRENT_ANALYSES = 1
+"""Analyses running at once on the server; one more is refused (503), not queued."""
 HINT_ITERATIONS = 12
+"""Worlds the advisor samples for a hint."""
 
 STATUS = {
     "bad_request": 400,
@@ -65,6 +71,14 @@ STATUS = {
 }
 
 
+class Refused(Exception):
+    """A hint refused: its code (a key of :data:`STATUS`) and the message for the person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
 def _refuse(code: str, message: str, retry_after: float | None = None) -> JSONResponse:
     headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
     body = {"error": {"code": code, "message": message}}
@@ -77,7 +91,7 @@ def _address(request: Request) -> str:
 
 def add_coach_routes(app: FastAPI, service: TableService) -> None:
     """Add the analysis board's page and routes and the hint routes to ``app``."""
-    analyses = Budgets(ANALYSES_PER_MINUTE / 60, ANALYSES_PER_MINUTE)
+    analyses = Budgets(ANALYSES_PER_MINUTE / 60, ANALYSIS_BURST)
     hints = Budgets(HINTS_PER_MINUTE / 60, HINTS_PER_MINUTE / 3)
     running = {"analyses": 0}
 
@@ -126,21 +140,24 @@ def add_coach_routes(app: FastAPI, service: TableService) -> None:
         return out
 
     async def _held_seat(table_id: str, request: Request) -> tuple[Any, int]:
-        """The live table and the seat this browser holds there, or a ProtocolError."""
-        table = await service.get(table_id)
+        """The live table and the seat this browser holds there, or :class:`Refused`."""
+        try:
+            table = await service.get(table_id)
+        except ProtocolError as e:
+            raise Refused(e.code, e.message) from None
         holder = browser_holder(dict(request.cookies))
         mine = [s for s in table.seats if holder is not None and s.holder == holder]
         if not mine:
-            raise ProtocolError("bad_credential", _("this browser holds no seat at this table"))
+            raise Refused("bad_credential", _("this browser holds no seat at this table"))
         if any(s.kind != "bot" for s in table.seats if s not in mine) or len(mine) != 1:
-            raise ProtocolError("humans_at_table", _("hints are only given at a table where every other seat is a bot"))
+            raise Refused("humans_at_table", _("hints are only given at a table where every other seat is a bot"))
         return table, mine[0].index
 
     @app.get("/api/tables/{table_id}/hint")
     async def api_hint_allowed(table_id: str, request: Request) -> Any:
         try:
             await _held_seat(table_id, request)
-        except ProtocolError as e:
+        except Refused as e:
             return {"available": False, "code": e.code, "message": e.message}
         return {"available": True}
 
@@ -152,7 +169,7 @@ def add_coach_routes(app: FastAPI, service: TableService) -> None:
             return _refuse("rate_limited", _("too many hints from this address: wait {n} s", n=round(wait)), wait)
         try:
             table, seat = await _held_seat(table_id, request)
-        except ProtocolError as e:
+        except Refused as e:
             return _refuse(e.code, e.message)
         async with table.lock:
             game = table.game
