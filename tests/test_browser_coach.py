@@ -116,8 +116,8 @@ def test_the_analysis_board_steps_through_an_uploaded_game(
     assert words[3] in page.inner_text("#board") and words[4] in summary and "%" in summary
     assert page.locator("#summary-table tbody tr").count() == 4
     assert page.get_attribute("#next", "aria-label")
-    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"] + 2
     page.screenshot(path=str(shots(tmp_path) / f"analysis-{lang}-{size}.png"), full_page=size == "phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"] + 2
     assert not errors, errors
     context.close()
 
