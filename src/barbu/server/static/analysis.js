@@ -3,19 +3,14 @@
 // hands, its evaluation and the better choice, and a summary per player. Keyboard: ← → step,
 // ↑ ↓ deal, Home / End, M the next marked decision. Every text is set as text.
 import { el } from "./dom.js";
-import { setUpPage, t, words } from "./i18n.js";
-import { SUITS, cardEl, contractName, loadContractTitles, rankText } from "./cards.js";
+import { setUpPage, t } from "./i18n.js";
+import { cardEl, contractName, loadContractTitles, sortHand } from "./cards.js";
+import { actionText as coachText } from "./coachtext.js";
 
 setUpPage();
 const $ = (id) => document.getElementById(id);
 const state = { doc: null, flat: [], pos: 0 };
 window.barbuAnalysis = state; // for tests: read-only use
-
-const CARD = /^[2-9TJQKA][SHDC]$/;
-
-function cardText(name) {
-  return `${rankText(name[0])}${SUITS[name[1]]}`;
-}
 
 function seatName(seat) {
   const names = state.doc && Array.isArray(state.doc.players) ? state.doc.players : [];
@@ -24,20 +19,7 @@ function seatName(seat) {
 }
 
 function actionText(action, kind) {
-  if (action === null || action === undefined) return "—";
-  if (Array.isArray(action)) return action.map(cardText).join(" ");
-  if (kind === "contract") return contractName(state.doc.variant, action);
-  if (action === "pass") return t("pass");
-  if (kind === "call") {
-    return action.split(", ").map((part) => {
-      const [what, ...seats] = part.split(" ");
-      const list = seats.map((s) => seatName(Number(s))).join(", ");
-      return what === "double" ? t("double {seats}", { seats: list }) : t("redouble {seats}", { seats: list });
-    }).join(", ");
-  }
-  if (kind === "trump" && words.suits[action]) return words.suits[action];
-  if (CARD.test(action)) return cardText(action);
-  return action;
+  return coachText(action, kind, state.doc.variant, seatName);
 }
 
 const num = (v) => (v === null || v === undefined ? "—" : Number(v).toFixed(1));
@@ -69,7 +51,7 @@ function seatBox(seat, item) {
     "div",
     { class: `seat-box${acting ? " acting" : ""}`, style: { "grid-area": `s${seat}` }, "aria-label": seatName(seat) },
     el("h3", {}, seatName(seat), acting ? ` — ${t("to act")}` : "", taken ? ` · ${taken}` : ""),
-    el("div", { class: "hand-row" }, hand.length ? hand.map((c) => cardEl(c, { size: "small", extra: c === played ? "played" : "" })) : el("span", { class: "muted" }, t("no cards shown"))),
+    el("div", { class: "hand-row" }, hand.length ? sortHand(hand).map((c) => cardEl(c, { size: "small", extra: c === played ? "played" : "" })) : el("span", { class: "muted" }, t("no cards shown"))),
   );
 }
 
@@ -85,7 +67,7 @@ function render() {
   const seats = [];
   for (let s = 0; s < players; s++) seats.push(seatBox(s, item));
   $("position").replaceChildren(...seats, trick);
-  const head = el("p", {}, el("strong", {}, seatName(step.seat)), " : ", actionText(step.action, step.kind), " ", markEl(decision && decision.mark));
+  const head = el("p", {}, el("strong", {}, seatName(step.seat)), " — ", actionText(step.action, step.kind), " ", markEl(decision && decision.mark));
   const lines = [head];
   if (!decision) {
     lines.push(el("p", { class: "muted" }, t("Not analysed (a deal without hands).")));
@@ -115,8 +97,8 @@ function summary(out) {
     el("th", { scope: "row" }, seatName(p.seat)),
     el("td", { class: "num" }, String(p.decisions)),
     el("td", { class: "num" }, num(p.loss)),
-    el("td", { class: "num" }, p.accuracy === null ? "—" : `${p.accuracy.toFixed(1)} %`),
-    el("td", {}, ["inaccuracy", "mistake", "blunder"].map((m) => el("span", { class: `mark mark-${m}` }, `${MARK_TEXT[m]()} ${p.marks[m]}`))),
+    el("td", { class: "num" }, p.accuracy === null ? "—" : `${p.accuracy.toFixed(1)}\u00a0%`),
+    el("td", { class: "marks" }, ["inaccuracy", "mistake", "blunder"].map((m) => el("span", { class: `mark mark-${m}` }, `${MARK_TEXT[m]()}\u00a0${p.marks[m]}`))),
     cs.map((c) => el("td", { class: "num" }, num(p.loss_by_contract[c] || 0))),
   ));
   $("summary").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "list", id: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows))));

@@ -4,7 +4,8 @@
 // and touches nothing of the table's own script.
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
-import { contractName, loadContractTitles } from "./cards.js";
+import { loadContractTitles } from "./cards.js";
+import { actionText } from "./coachtext.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const apiBase = `/api/tables/${encodeURIComponent(tableId)}/hint`;
@@ -21,9 +22,9 @@ function myTurn() {
   return !!(s && s.view && !s.view.game_over && s.seat !== null && s.view.to_act === s.seat);
 }
 
-function label(action, variant) {
-  if (Array.isArray(action)) return action.join(" ");
-  return contractName(variant, action) || action;
+function label(action, phase, variant) {
+  const seatName = (n) => t("Seat {n}", { n });
+  return actionText(action, phase === "play" || phase === "arrange" ? "play" : phase, variant, seatName);
 }
 
 async function ask() {
@@ -42,7 +43,7 @@ async function ask() {
     }
     const variant = window.barbu.view ? window.barbu.view.variant : "";
     const caption = data.measure === "edge" ? t("Edge of each contract (points)") : t("Expected points of each choice");
-    const rows = data.choices.slice(0, 6).map((c, i) => el("tr", { class: i === 0 ? "best" : "" }, el("td", {}, label(c.action, variant)), el("td", { class: "num" }, c.value.toFixed(1))));
+    const rows = data.choices.slice(0, 6).map((c, i) => el("tr", { class: i === 0 ? "best" : "" }, el("td", {}, label(c.action, data.phase, variant)), el("td", { class: "num" }, c.value.toFixed(1))));
     answer.replaceChildren(el("table", { class: "list hint-table" }, el("caption", {}, caption), el("tbody", {}, rows)));
   } catch (e) {
     answer.replaceChildren(el("p", { class: "error-box" }, t("Could not get a hint.")));
