@@ -12,14 +12,14 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, FilePayload, Page, ViewportSize
 
 from barbu import Game, seat_view
 from barbu.bots import make_bot
 from barbu.record import game_to_record
 from barbu.server.client import ServerProcess
 
-SIZES = {"wide": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {"wide": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,8 @@ def shots(tmp_path: Path) -> Path:
 
 def upload(page: Page, doc: Any, name: str = "game.json") -> None:
     payload = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
-    page.set_input_files("#record-file", files=[{"name": name, "mimeType": "application/json", "buffer": payload}])
+    file: FilePayload = {"name": name, "mimeType": "application/json", "buffer": payload}
+    page.set_input_files("#record-file", files=[file])
 
 
 def where(page: Page) -> str:
@@ -102,7 +103,9 @@ def test_the_analysis_board_steps_through_an_uploaded_game(
         assert pos(page) == marked
         assert page.locator("#verdict .mark").count() >= 1
     # a decision with a choice: its value, the best choice and the loss
-    chosen = page.evaluate("window.barbuAnalysis.flat.findIndex((x) => x.decision && !x.decision.forced && x.step.kind === 'play')")
+    chosen = page.evaluate(
+        "window.barbuAnalysis.flat.findIndex((x) => x.decision && !x.decision.forced && x.step.kind === 'play')"
+    )
     assert chosen > 0
     page.keyboard.press("Home")
     for _ in range(chosen):

@@ -62,7 +62,9 @@ def board(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
             "trick": [{"seat": s, "card": card_name(c)} for s, c in zip(t.trick_seats(), t.trick, strict=True)]
             if t is not None
             else [],
-            "taken": [len([w for w in t.result().winners if w == s]) for s in range(players)] if t is not None else None,
+            "taken": [len([w for w in t.result().winners if w == s]) for s in range(players)]
+            if t is not None
+            else None,
         }
         current["steps"].append(step)
     return out

@@ -104,9 +104,13 @@ def add_coach_routes(app: FastAPI, service: TableService) -> None:
         try:
             spec = await read_json(request, RECORD_BYTES)
         except BodyError as e:
-            return _refuse(e.code if e.code == "too_large" else "bad_request", _("the analysis request: {why}", why=e.message))
+            return _refuse(
+                e.code if e.code == "too_large" else "bad_request", _("the analysis request: {why}", why=e.message)
+            )
         if not isinstance(spec, dict) or ("table" in spec) == ("record" in spec):
-            return _refuse("bad_request", _('send {"table": ID} for a finished game, or {"record": {...}} for a record'))
+            return _refuse(
+                "bad_request", _('send {"table": ID} for a finished game, or {"record": {...}} for a record')
+            )
         if "table" in spec:
             if not isinstance(spec["table"], str) or len(spec["table"]) > 100:
                 return _refuse("bad_request", _("table must be the id of a table"))
