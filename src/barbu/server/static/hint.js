@@ -59,6 +59,10 @@ async function refresh() {
   if (!s || !s.view) return;
   if (!box.isConnected) (document.querySelector("main") || document.body).append(box);
   analysisLink.hidden = !s.view.game_over;
+  const result = document.getElementById("result"); // the end screen, redrawn by table.js
+  if (s.view.game_over && result && !result.querySelector(".analyse-game")) {
+    result.append(el("a", { class: "primary analyse-game", href: analysisLink.getAttribute("href") }, t("Analyse this game")));
+  }
   if (s.seat === null || s.view.game_over) {
     button.hidden = true;
     return;
