@@ -125,6 +125,42 @@ def test_the_analysis_board_steps_through_an_uploaded_game(
     context.close()
 
 
+def test_a_finished_game_of_the_server_opens_on_the_board(browser: Browser, server: ServerProcess) -> None:
+    """A whole King game stored as the server would have, analysed from its link."""
+    import random
+    import time
+
+    from barbu.actions import action_to_json
+    from barbu.storage import ActionRow, SeatRow, Store, TableRow
+
+    store = Store(server.db)
+    game = Game.new("king", {}, "seed", 1)
+    rng = random.Random(5)
+    rows = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        action = rng.choice(game.legal_actions())
+        game.apply(action, seat)
+        rows.append(ActionRow("kingdone", len(rows) + 1, seat, action_to_json(action), None, "bot"))
+    now = time.time()
+    row = TableRow("kingdone", "king", {}, "seed", 1, "me", now, "finished", now)
+    store.create_table(row, [SeatRow(s, "bot", "random") for s in range(4)])
+    store.append_actions(rows)
+    store.dispose()
+    listed = httpx.get(server.http + "/api/tables?status=finished").json()
+    assert [t["id"] for t in listed] == ["kingdone"], listed
+    context = browser.new_context(viewport=SIZES["wide"], locale="en-GB")
+    page = context.new_page()
+    page.goto(server.http + "/analysis?table=kingdone")  # the link of the lobby and of the end screen
+    page.wait_for_selector("#board:not([hidden])", timeout=60_000)
+    assert page.locator("#deal-pick option").count() == len(game.deals)
+    page.focus("#position")
+    page.keyboard.press("ArrowDown")
+    assert "Deal 2" in where(page)
+    context.close()
+
+
 def test_the_hint_button_at_a_table_against_bots(browser: Browser, server: ServerProcess, tmp_path: Path) -> None:
     spec = {"variant": "classic", "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3}
     made = httpx.post(server.http + "/api/tables", json=spec, headers={"Origin": server.http}).json()

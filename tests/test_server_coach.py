@@ -99,6 +99,39 @@ def test_a_record_is_analysed_with_its_board_and_a_game_in_progress_never(client
     assert client.post("/api/analysis", json={"table": "nope"}).status_code == 404
 
 
+def test_a_finished_game_of_the_server_is_analysed_for_anyone(tmp_path: Path) -> None:
+    """A whole game stored as the server would have; nobody at the table asks, and it is analysed."""
+    import random
+
+    from barbu.actions import action_to_json
+    from barbu.storage import ActionRow, SeatRow, Store, TableRow
+
+    url = f"sqlite:///{tmp_path / 'done.db'}"
+    store = Store(url)
+    store.migrate()
+    game = Game.new("king", {}, "seed", 1)
+    rng = random.Random(3)
+    rows = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        action = rng.choice(game.legal_actions())
+        game.apply(action, seat)
+        rows.append(ActionRow("done", len(rows) + 1, seat, action_to_json(action), None, "bot"))
+    now = time.time()
+    store.create_table(
+        TableRow("done", "king", {}, "seed", 1, "me", now, "finished", now),
+        [SeatRow(s, "bot", "random") for s in range(4)],
+    )
+    store.append_actions(rows)
+    store.dispose()
+    with TestClient(create_app(url)) as client:
+        res = client.post("/api/analysis", json={"table": "done"})
+        assert res.status_code == 200, res.text
+        out = res.json()
+        assert len(out["board"]) == len(game.deals) and len(out["analysis"]["players"]) == 4
+
+
 def test_analyses_are_rate_limited_per_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(coaching, "ANALYSIS_BURST", 1.0)
     monkeypatch.setattr(coaching, "ANALYSES_PER_MINUTE", 0.01)
