@@ -152,7 +152,10 @@ def test_a_finished_game_of_the_server_opens_on_the_board(browser: Browser, serv
     assert [t["id"] for t in listed] == ["kingdone"], listed
     context = browser.new_context(viewport=SIZES["wide"], locale="en-GB")
     page = context.new_page()
-    page.goto(server.http + "/analysis?table=kingdone")  # the link of the lobby and of the end screen
+    page.goto(server.http + "/")  # the lobby's finished games link to their analysis
+    link = page.wait_for_selector("#list-finished a[href='/analysis?table=kingdone']")
+    assert link is not None
+    link.click()
     page.wait_for_selector("#board:not([hidden])", timeout=60_000)
     assert page.locator("#deal-pick option").count() == len(game.deals)
     page.focus("#position")

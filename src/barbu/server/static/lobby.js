@@ -146,8 +146,8 @@ async function deleteTable() {
   refreshLists();
 }
 
-function seatsText(t) {
-  const seats = t.seats.map((s) => {
+function seatsText(table) {
+  const seats = table.seats.map((s) => {
     if (s.kind === "bot") return t("bot ({level})", { level: levelName(s.level) });
     const who = s.name ? s.name : t("seat {n}", { n: s.seat });
     return s.joined ? who : [`${who} `, el("span", { class: "muted" }, t("(free)"))];
