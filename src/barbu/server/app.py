@@ -23,6 +23,8 @@ HTTP:
 - ``GET /api/tables/{table}/review`` every deal's calls, tricks and settlement, once it is over;
 - ``DELETE /api/tables/{table}`` the browser that created the table deletes it, while its game
   is not over (:mod:`barbu.server.owners`);
+- ``GET /analysis``, ``POST /api/analysis`` and ``/api/tables/{table}/hint``: the coach
+  (:mod:`barbu.server.coaching`);
 - ``GET /sheets`` and ``GET /sheets/{sheet}`` the score sheet's pages, ``/api/sheets/…`` its
   JSON API (:mod:`barbu.server.sheets`).
 
@@ -33,8 +35,9 @@ Every state-changing request and every WebSocket handshake passes the origin che
 :mod:`barbu.server.origin` first.
 
 >>> app = create_app("sqlite://")
->>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/bots', '/api/bots/levels', '/api/errors']
+>>> paths = {r.path for r in app.routes}
+>>> {"/api/bots", "/api/errors", "/api/rules", "/api/analysis"} <= paths
+True
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from barbu.language import _, catalogue, supported
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.club import add_club_routes
+from barbu.server.coaching import add_coach_routes
 from barbu.server.credentials import (
     add_credential_routes,
     browser_holder,
@@ -202,6 +206,9 @@ class Connection:
             self.receiving = False
 
 
+_LARGE_BODIES = {"/api/sheets/import", "/api/analysis"}
+"""Routes whose body is a whole record, allowed up to ``Limits.import_bytes`` (each checks its own, smaller, limit)."""
+
 _UNREADABLE = {"malformed", "too_large", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
 
@@ -230,7 +237,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     app.add_exception_handler(RequestValidationError, _invalid_parameter)
     app.add_middleware(
         BodyLimit,
-        limit_for=lambda path: limits.import_bytes if path == "/api/sheets/import" else limits.body_bytes,
+        limit_for=lambda path: limits.import_bytes if path in _LARGE_BODIES else limits.body_bytes,
     )
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins, allowed_hosts=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
@@ -244,6 +251,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     add_credential_routes(app, service)
     club = add_club_routes(app, service, store)
     app.state.club = club
+    add_coach_routes(app, service)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:

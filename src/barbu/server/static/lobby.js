@@ -146,8 +146,8 @@ async function deleteTable() {
   refreshLists();
 }
 
-function seatsText(t) {
-  const seats = t.seats.map((s) => {
+function seatsText(table) {
+  const seats = table.seats.map((s) => {
     if (s.kind === "bot") return t("bot ({level})", { level: levelName(s.level) });
     const who = s.name ? s.name : t("seat {n}", { n: s.seat });
     return s.joined ? who : [`${who} `, el("span", { class: "muted" }, t("(free)"))];
@@ -170,6 +170,7 @@ async function refreshList(status) {
       const id = encodeURIComponent(table.id);
       const links = [el("a", { href: `/t/${id}` }, status === "finished" ? t("see") : t("watch"))];
       if (status === "finished") links.push(el("a", { href: `/api/tables/${id}/record`, download: `barbu-${table.id}.json` }, t("record")));
+      if (status === "finished") links.push(el("a", { href: `/analysis?table=${id}` }, t("analyse")));
       return el("tr", {}, el("td", {}, rs ? rs.title : table.variant), el("td", {}, seatsText(table)), el("td", { class: "muted" }, when), el("td", {}, joined(links, " · ")));
     });
     box.replaceChildren(el("table", { class: "list" }, el("tbody", {}, rows)));
