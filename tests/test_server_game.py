@@ -206,7 +206,7 @@ def test_the_record_is_refused_until_the_game_is_over(server: Any) -> None:
 
 
 def test_pages_and_api_are_served(server: Any) -> None:
-    assert "<title>Barbu" in httpx.get(server.http + "/").text
+    assert "<title data-i18n>Barbu" in httpx.get(server.http + "/").text
     assert 'src="/static/table.js"' in httpx.get(server.http + "/t/anything").text
     for asset in ("table.js", "lobby.js", "cards.js", "style.css"):
         assert httpx.get(f"{server.http}/static/{asset}").status_code == 200

@@ -52,7 +52,7 @@ def test_migrations_build_exactly_the_schema_of_the_code(store: Store) -> None:
         assert {"tables", "seats", "actions", "sheets", "sheet_changes", "sheet_links", "alembic_version"} <= set(
             inspect(conn).get_table_names()
         )
-        assert conn.execute(text("select version_num from alembic_version")).scalar_one() == "v0004"
+        assert conn.execute(text("select version_num from alembic_version")).scalar_one() == "v0005"
 
 
 def test_a_table_is_its_settings_its_seats_and_its_action_log(store: Store) -> None:

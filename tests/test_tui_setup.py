@@ -19,7 +19,7 @@ from barbu.rulesets import RULE_SETS, applicable_flags, rules
 from barbu.tui import make_app
 from barbu.tui.app import BarbuApp
 from barbu.tui.saved_game import save_table
-from barbu.tui.setup import FLAG_ORDER, FlagToggle, SetupScreen, base_rules
+from barbu.tui.setup import FLAG_ORDER, MOST_BOTS, FlagToggle, SetupScreen, base_rules
 from barbu.tui.table import Table
 
 SIZE = (80, 24)
@@ -125,7 +125,7 @@ def test_every_rule_set_with_its_description_players_and_house_rules() -> None:
                 elif flag == "compulsory_doubles":
                     assert isinstance(widget, Select)
                     assert [v for _, v in widget._options] == list(range(base.contracts_per_declarer + 1))
-            bots = [i for i in range(4) if screen.query_one(f"#bot-row-{i}").display]
+            bots = [i for i in range(MOST_BOTS) if screen.query_one(f"#bot-row-{i}").display]
             assert len(bots) == rs.player_counts[0] - 1
             assert screen.options() == {}  # nothing touched: the rule set as it is
         # The screen's parts lie inside 80x24 and no row is wider than 80 (the form scrolls).
@@ -136,6 +136,7 @@ def test_every_rule_set_with_its_description_players_and_house_rules() -> None:
             if widget.display and widget.region.area:
                 assert widget.region.right <= SIZE[0], widget
         # The game's keys do nothing before there is a game.
+        await pick_rule_set(pilot, app, "classic")
         await tab_to(pilot, app, "flag-must_trump_when_void")
         await pilot.press("f2", "o", "f3", "i", "ctrl+s")
         await pilot.pause()

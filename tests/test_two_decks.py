@@ -389,7 +389,9 @@ def test_no_view_shows_another_seats_unplayed_cards() -> None:
 def test_lobby_offers_two_decks() -> None:
     two = next(r for r in rule_sets() if r["name"] == TWO)
     assert two["players"] == [6, 7, 8]
-    assert {"name": "tarot_king", "kind": "bool", "default": False, "choices": []} in two["flags"]
+    flag = next(f for f in two["flags"] if f["name"] == "tarot_king")
+    assert {k: flag[k] for k in ("kind", "default", "choices")} == {"kind": "bool", "default": False, "choices": []}
+    assert flag["help"].startswith("One tarot king of hearts")
     assert two["tally"]["6"]["kings_of_hearts"]["label"] == "kings of hearts taken"
     assert two["tally"]["6"]["kings_of_hearts"]["total"] == 2
 

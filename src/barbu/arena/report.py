@@ -50,9 +50,7 @@ def arena_tables(result: ArenaResult) -> list[Table]:
     main.add_column("seats", justify="right")
     main.add_column("points per game", justify="right")
     main.add_column("decisions", justify="right")
-    main.add_column("median ms", justify="right")
-    main.add_column("p95 ms", justify="right")
-    main.add_column("max ms", justify="right")
+    main.add_column("ms: median / p95 / max", justify="right")
     main.add_column("illegal", justify="right")
     for b in result.bots:
         illegal = f"[red]{b.illegal}[/red]" if b.illegal else "0"
@@ -61,9 +59,7 @@ def arena_tables(result: ArenaResult) -> list[Table]:
             str(b.seats),
             _cell(b.points_per_game, colour),
             str(b.times.count),
-            _ms(b.times.median),
-            _ms(b.times.p95),
-            _ms(b.times.max if b.times.count else None),
+            f"{_ms(b.times.median)} / {_ms(b.times.p95)} / {_ms(b.times.max if b.times.count else None)}",
             illegal,
         )
     contracts = Table(title="points per deal of each contract (95% intervals)")

@@ -5,8 +5,8 @@
 >>> try:
 ...     make_bot("grandmaster")
 ... except BarbuError as e:
-...     print(e)
-unknown bot level 'grandmaster'; levels are: random, heuristic, search, expert
+...     print(e)  # doctest: +ELLIPSIS
+unknown bot level 'grandmaster'; levels are: random, heuristic, search, expert...
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from barbu.cards import RANKS, SUITS, card_name, cards_of, parse_pbn, parse_rank
 from barbu.coach.analysis import _label
 from barbu.deal import Deal, Phase
 from barbu.doubling import forced_doublers
-from barbu.errors import IllegalAction, NotationError, OptionsError
+from barbu.errors import BarbuError, IllegalAction, NotationError, OptionsError
 from barbu.game import Game
 from barbu.rulesets import Rules, rules
 from barbu.view import DealSummary, SeatView, seat_view
@@ -47,7 +47,7 @@ DEFAULT_ITERATIONS = 16
 """Worlds per question by default (answers within a second on one core)."""
 
 
-class AdviceError(ValueError):
+class AdviceError(BarbuError, ValueError):
     """The hand or the situation is not one the rules allow; the message says what is wrong."""
 
 

@@ -44,7 +44,7 @@ from barbu.bots.endgame import solve
 from barbu.bots.search import action_values
 from barbu.cards import card_name
 from barbu.deal import Phase
-from barbu.errors import RecordError
+from barbu.errors import BarbuError, RecordError
 from barbu.game import Game, Move
 from barbu.record import game_from_record
 from barbu.view import seat_view
@@ -56,7 +56,7 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 """The marks of a decision's loss, from the smallest."""
 
 
-class AnalysisError(ValueError):
+class AnalysisError(BarbuError, ValueError):
     """The record cannot be analysed: it does not replay, or a setting is out of range."""
 
 

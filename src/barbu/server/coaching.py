@@ -33,6 +33,7 @@ from barbu import seat_view
 from barbu.coach import AnalysisError, Settings, advise_view, analyse
 from barbu.coach.analysis import replay_record
 from barbu.coach.board import board
+from barbu.errors import BarbuError
 from barbu.language import _
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.credentials import browser_holder
@@ -71,7 +72,7 @@ STATUS = {
 }
 
 
-class Refused(Exception):
+class Refused(BarbuError):
     """A hint refused: its code (a key of :data:`STATUS`) and the message for the person."""
 
     def __init__(self, code: str, message: str) -> None:

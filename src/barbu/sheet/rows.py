@@ -164,7 +164,7 @@ def tally_totals(r: Rules) -> dict[str, Any]:
 
     >>> from barbu import rules
     >>> tally_totals(rules("thirty-two"))
-    {'tricks': 8, 'hearts': 8, 'queens': 4, 'jacks_and_kings': 8, 'suits': [8, 8, 8, 8]}
+    {'tricks': 8, 'hearts': 8, 'queens': 4, 'jacks_and_kings': 8, 'kings_of_hearts': 1, 'suits': [8, 8, 8, 8]}
     """
     table = tally_table(r.deck, r.cards_each)
     return {name: key["total"] for name, key in table.items() if key["total"] is not None}

@@ -496,7 +496,7 @@ function renderTrick(trick, done, { fresh = false, label = null } = {}) {
 function renderDomino(v) {
   const box = el("div", { class: "domino", role: "img", "aria-label": t("domino layout") });
   const order = "23456789TJQKA";
-  // One row per suit, S H D C; with two decks the second deck's four rows follow.
+  // One row per suit, S H D C; with two decks the second deck's four rows come after.
   v.domino_rows.forEach((laid, i) => {
     const s = "SHDC"[i % 4];
     const row = el("div", { class: "row" }, el("span", { class: `suit${isRed("x" + s) ? " red" : ""}` }, SUITS[s]));
@@ -616,7 +616,7 @@ function renderCenter(v) {
       c.appendChild(renderDomino(v));
       p(mine ? t("Your turn: lay a card.") : t("{name} to play.", { name: actor }));
     } else if (state.held && !(mine && v.current_trick)) {
-      // a finished trick stays to be read, unless the player must now follow the next one
+      // a finished trick stays to be read, unless the player must now play to the next one
       c.appendChild(renderTrick(state.held.trick, true));
     } else if (v.current_trick) {
       c.appendChild(renderTrick(v.current_trick, false, { fresh: true }));
