@@ -165,7 +165,7 @@ class ProtocolMachine(RuleBasedStateMachine):
 
     @initialize(variant=st.sampled_from(sorted(RULE_SETS)))
     def make_table(self, variant: str) -> None:
-        players = 5 if variant == "five-player" else 4
+        players = RULE_SETS[variant].player_counts[0]
         r = self.client.post("/api/tables", json={"variant": variant, "seats": [{"kind": "human"}] * players})
         assert r.status_code == 200, r.text
         body = r.json()

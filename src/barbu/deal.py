@@ -370,8 +370,8 @@ class Deal:
         True
         """
         c = play.card
-        if seat is None or type(c) is not int or not 0 <= c < TWIN:
-            return play
+        if type(seat) is not int or not 0 <= seat < self.players or type(c) is not int or not 0 <= c < TWIN:
+            return play  # not a seat or not a card: the checks that follow refuse it
         hand = self.hand(seat)
         if not hand >> c & 1 and hand >> (c + TWIN) & 1:
             return Play(c + TWIN)
