@@ -72,7 +72,7 @@ def test_two_accounts_play_a_rated_quick_game_and_reach_the_ladder(server: Serve
     for page in pages:
         page.click("#quick-go")
         page.wait_for_url("**/t/**")
-        page.wait_for_function("() => window.barbu.view !== null && window.barbu.seat !== null")
+        page.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.seat !== null")
     # by hand, as a person plays, until each has acted
     by_hand: set[int] = set()
     deadline = time.monotonic() + 30

@@ -45,7 +45,7 @@ def test_after_joining_no_seat_key_is_readable_by_a_script(server: ServerProcess
     assert all(len(k) >= 20 for k in keys)
     page.click("#go-seat")
     page.wait_for_url("**/t/**")
-    page.wait_for_function("() => window.barbu.seat === 0 && window.barbu.view !== null")
+    page.wait_for_function("() => window.barbu && window.barbu.seat === 0 && window.barbu.view !== null")
     assert page.evaluate("window.barbu.view.hand.length") == 13
     # the creator still sees the friend's invitation while the table waits for them
     page.wait_for_selector("#invite:not(.hidden) #invite-links input")
@@ -56,14 +56,14 @@ def test_after_joining_no_seat_key_is_readable_by_a_script(server: ServerProcess
     assert "barbu.name" in readable  # the name is kept: it is no secret
     # a reload keeps the seat, from what the browser holds and no script can read
     page.reload()
-    page.wait_for_function("() => window.barbu.seat === 0 && window.barbu.view !== null")
+    page.wait_for_function("() => window.barbu && window.barbu.seat === 0 && window.barbu.view !== null")
     assert page.evaluate("window.barbu.view.hand.length") == 13
     for key in keys:
         assert key not in page.evaluate(READABLE)
     # the friend joins in a browser of their own: their key disappears from their page too
     friend = browser.new_context().new_page()
     friend.goto(links[1])
-    friend.wait_for_function("() => window.barbu.seat === 1 && window.barbu.view !== null")
+    friend.wait_for_function("() => window.barbu && window.barbu.seat === 1 && window.barbu.view !== null")
     assert keys[1] not in friend.evaluate(READABLE)
     page.wait_for_selector("#invite.hidden", state="attached")  # no invitation left to send
     ctx.close()
@@ -84,7 +84,7 @@ def test_a_link_replayed_in_another_browser_does_not_silently_get_the_hand(
     link = server.http + made["seats"][0]["link"]
     first = browser.new_context().new_page()
     first.goto(link)
-    first.wait_for_function("() => window.barbu.seat === 0 && window.barbu.view !== null")
+    first.wait_for_function("() => window.barbu && window.barbu.seat === 0 && window.barbu.view !== null")
     hand = first.evaluate("window.barbu.view.hand")
     assert len(hand) == 13
 

@@ -38,7 +38,7 @@ def open_table(server: ServerProcess, browser: Browser, variant: str, set_flag: 
         page.select_option(f"#seats .seat-choice:nth-child({i + 1}) select.level", "random")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/**")
-    page.wait_for_function("() => window.barbu.view !== null && window.barbu.table !== null")
+    page.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.table !== null")
     return page, errors
 
 

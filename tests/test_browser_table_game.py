@@ -170,7 +170,7 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
         page.evaluate("window.barbu.autoplay = true")
     assert reviews >= 10
     assert french and "Classement final" in page.inner_text("#center")
-    page.wait_for_function("() => window.barbu.gameReview && window.barbu.gameReview.length === 28")
+    page.wait_for_function("() => window.barbu && window.barbu.gameReview && window.barbu.gameReview.length === 28")
     assert page.locator("svg.curves polyline").count() == 4
     assert page.locator(".swings li").count() == 3
     page.click("#tab-game")
@@ -222,7 +222,7 @@ def test_an_illegal_card_is_answered_with_the_rule_and_a_second_tab_takes_the_se
     second = context.new_page()  # the same browser: its cookie holds the seat
     second.goto(f"{server.http}/t/{made['table']}#seat=0")
     second.wait_for_function("() => window.barbu && window.barbu.seat === 0")
-    first.wait_for_function("() => window.barbu.seat === null")
+    first.wait_for_function("() => window.barbu && window.barbu.seat === null")
     assert "elsewhere" in first.inner_text("#conn-text")
     # the lobby's "my games" brings this browser back to its own seat
     first.goto(server.http + "/")

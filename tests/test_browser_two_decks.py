@@ -36,7 +36,7 @@ def test_eight_players_with_two_decks(server: ServerProcess, browser: Browser, w
         page.select_option(f"#seats .seat-choice:nth-child({i + 1}) select.level", "random")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/**")
-    page.wait_for_function("() => window.barbu.view !== null && window.barbu.table !== null")
+    page.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.table !== null")
     for _ in range(4):  # four cards of the person's, each when its turn comes
         page.wait_for_function(
             "() => { const s = window.barbu; const v = s.view; return v && v.to_act === s.seat && !s.pending; }",
