@@ -360,6 +360,14 @@ def test_search_bot_plays_a_deal() -> None:
     assert_replays(game)
 
 
+def test_expert_bot_plays_deals_reading_the_play() -> None:
+    """The expert weighs its worlds by the cards played, with the rules of thumb asked on the
+    pure path that two decks take."""
+    game = play_game({"player_count": 6}, "expert", 5, deals=2, ms=None, worlds=2)
+    assert len(game.finished_deals()) == 2
+    assert_replays(game)
+
+
 def test_bots_know_what_cards_cost_in_both_decks() -> None:
     r = rules(TWO)
     costs, _, kind = contract_costs(r.contract("no-king"), r)

@@ -95,7 +95,7 @@ class PlayEvidence:
         return d.tricks.copy()
 
     def _choose(self, t: TrickPlay, guide: PlayGuide) -> int:
-        if accel.NATIVE and guide.kind in ("avoid", "take"):
+        if accel.NATIVE and guide.kind in ("avoid", "take") and not t.rules.twin:  # two decks: pure path
             return accel.choose(t, guide)
         return choose_card(t, t.turn, guide)
 
