@@ -86,7 +86,7 @@ def test_two_accounts_play_a_rated_quick_game_and_reach_the_ladder(server: Serve
                 page.locator("#hand button.card.legal").first.click()
             else:
                 page.locator("#actions button:not([disabled])").first.click()
-            page.wait_for_function(f"() => window.barbu.seq > {seq}", timeout=20000)
+            page.wait_for_function(f"() => window.barbu && window.barbu.seq > {seq}", timeout=20000)
             by_hand.add(i)
         pages[0].wait_for_timeout(20)
     assert len(by_hand) == len(pages)

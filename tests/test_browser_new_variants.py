@@ -48,7 +48,7 @@ def play_until(page: Page, done: Any, choose: str | None = None, limit: int = 6)
     while not done(view(page)):
         assert deals_done(page) < limit, "the deal looked for never came"
         page.wait_for_function(
-            """() => { const s = window.barbu; const v = s.view;
+            """() => { const s = window.barbu; if (!s) return false; const v = s.view;
             return v && (v.game_over || (v.to_act === s.seat && !s.pending)); }""",
             timeout=20000,
         )

@@ -26,7 +26,7 @@ def view(page: Page) -> Any:
 
 def my_turn(page: Page) -> bool:
     return bool(
-        page.evaluate("""() => { const s = window.barbu; const v = s.view;
+        page.evaluate("""() => { const s = window.barbu; if (!s) return false; const v = s.view;
         return !!v && !v.game_over && s.seat !== null && v.to_act === s.seat && !s.pending; }""")
     )
 
@@ -75,7 +75,8 @@ def assert_sent_as_offered(page: Page) -> None:
 
 def wait_for_change(page: Page, seq: int) -> None:
     page.wait_for_function(
-        f"() => window.barbu.seq > {seq} || (window.barbu.view && window.barbu.view.game_over)", timeout=15000
+        f"() => window.barbu && (window.barbu.seq > {seq} || (window.barbu.view && window.barbu.view.game_over))",
+        timeout=15000,
     )
 
 
@@ -96,7 +97,7 @@ def test_a_person_plays_a_whole_deal_against_three_bots_by_clicking(server: Serv
     used_keyboard = False
     while deals_done(page) < 1:
         page.wait_for_function(
-            """() => { const s = window.barbu; const v = s.view;
+            """() => { const s = window.barbu; if (!s) return false; const v = s.view;
             return v && (v.history.length > 0 || (v.to_act === s.seat && !s.pending)); }""",
             timeout=15000,
         )
@@ -133,7 +134,8 @@ def test_four_browsers_play_a_deal_together(server: ServerProcess, browser: Brow
         pages.append(page)
     for page in pages:
         page.wait_for_function(
-            "() => window.barbu.view !== null && window.barbu.table && window.barbu.table.status === 'playing'"
+            "() => window.barbu && window.barbu.view !== null && window.barbu.table"
+            " && window.barbu.table.status === 'playing'"
         )
         page.evaluate(RECORD_ACTS)
     while deals_done(pages[0]) < 1:

@@ -93,7 +93,7 @@ def deal_of(page: Page) -> Any:
 def wait_quiet(page: Page) -> None:
     """Until the bots have nothing left to do: the person is to act (or the game is over)."""
     page.wait_for_function(
-        """() => { const s = window.barbu; const v = s.view;
+        """() => { const s = window.barbu; if (!s) return false; const v = s.view;
         return v && !s.pending && (v.game_over || v.to_act === s.seat); }""",
         timeout=30000,
     )

@@ -39,12 +39,13 @@ def test_eight_players_with_two_decks(server: ServerProcess, browser: Browser, w
     page.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.table !== null")
     for _ in range(4):  # four cards of the person's, each when its turn comes
         page.wait_for_function(
-            "() => { const s = window.barbu; const v = s.view; return v && v.to_act === s.seat && !s.pending; }",
+            "() => { const s = window.barbu; if (!s) return false; const v = s.view;"
+            " return v && v.to_act === s.seat && !s.pending; }",
             timeout=20000,
         )
         seq = page.evaluate("window.barbu.seq")
         page.locator("#hand button.card.legal").first.click()
-        page.wait_for_function(f"() => window.barbu.seq > {seq}", timeout=20000)
+        page.wait_for_function(f"() => window.barbu && window.barbu.seq > {seq}", timeout=20000)
     v = view(page)
     assert v["players"] == 8 and len(v["hand"]) == 12 - 4
     for place in ("me", "bl", "left", "tl", "top", "tr", "right", "br"):
