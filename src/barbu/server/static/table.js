@@ -739,8 +739,21 @@ function renderArrange(box, v) {
   );
 }
 
+/**
+ * Whether ``box`` already shows what ``inputs`` describe. A box is rebuilt only when they change:
+ * a redraw for an unrelated reason (a held trick ending, a table frame, a countdown) must not
+ * replace a button between the press and the release of a click, which would lose the click.
+ */
+function showsAlready(box, inputs) {
+  const key = JSON.stringify(inputs);
+  if (box.dataset.shown === key) return true;
+  box.dataset.shown = key;
+  return false;
+}
+
 function renderActions(v) {
   const box = $("actions");
+  if (showsAlready(box, [state.seq, !!state.pending, state.seat, v.to_act, v.game_over, state.arranging])) return;
   box.replaceChildren();
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   if (!mine) return;
@@ -778,6 +791,7 @@ function autoPass(v) {
 
 function renderHand(v) {
   const box = $("hand");
+  if (showsAlready(box, [state.seq, !!state.pending, state.seat, v.to_act, v.game_over, state.arranging, v.hand])) return;
   box.replaceChildren();
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   const playing = mine && v.phase === "play";
