@@ -489,6 +489,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
         elif kind == "say":
             await table.say(conn, msg["phrase"])
+        elif kind == "hints":
+            await table.agree_hints(conn, msg["agree"])
         else:
             await table.sync(conn, msg["last_seq"])
         return table

@@ -7,8 +7,9 @@
   ``analysis`` (docs/coach.md) and the ``board``, every position with all hands;
 - ``GET /api/tables/{table}/hint``: whether this browser may ask for a hint at the table;
   ``POST /api/tables/{table}/hint``: the advisor's values of the legal actions of the seat
-  this browser holds, from that seat's view only, when it is its turn. Only at a table where
-  every other seat is a bot.
+  this browser holds, from that seat's view only, when it is its turn. At a table where
+  every other seat is a bot, or where every person agreed (the ``hints`` message of the
+  table protocol, docs/server.md).
 
 Both cost CPU, so each address has a budget (:data:`ANALYSES_PER_MINUTE`,
 :data:`HINTS_PER_MINUTE`), at most :data:`CONCURRENT_ANALYSES` analyses run at once (a
@@ -215,8 +216,11 @@ def add_coach_routes(app: FastAPI, service: TableService) -> CoachWorkers:
         mine = [s for s in table.seats if holder is not None and s.holder == holder]
         if not mine:
             raise Refused("bad_credential", _("this browser holds no seat at this table"))
-        if any(s.kind != "bot" for s in table.seats if s not in mine) or len(mine) != 1:
-            raise Refused("humans_at_table", _("hints are only given at a table where every other seat is a bot"))
+        if len(mine) != 1 or not table.hints_on():
+            raise Refused(
+                "humans_at_table",
+                _("hints are given at a table with other people only once every person agreed"),
+            )
         return table, mine[0].index
 
     @app.get("/api/tables/{table_id}/hint")
