@@ -42,7 +42,6 @@ import math
 import random
 import statistics
 from collections.abc import Callable
-
 from dataclasses import replace
 
 from barbu.actions import Action, Call, Declare, action_text
@@ -224,7 +223,6 @@ def redouble(args: argparse.Namespace) -> dict[str, list[float]]:
 
 
 def invite(args: argparse.Namespace) -> dict[str, list[float]]:
-    r = rules("classic")
     rng = random.Random(args.seed)
     bot = SearchBot(seed=0)
     margin = args.margin
@@ -294,7 +292,10 @@ def domino_cards(args: argparse.Namespace) -> dict[str, list[float]]:
         spread = [card("7", s[0]), card("6", s[1]), card("5", s[2])]
         far = [card("A", s[0]), card("2", s[1])]
         near = [card("8", s[0]), card("6", s[1])]
-        for keys, (a, b) in ((("7-6-5 block", "7, 6, 5 spread"), (block, spread)), (("ace and two", "eight and six"), (far, near))):
+        for keys, (a, b) in (
+            (("7-6-5 block", "7, 6, 5 spread"), (block, spread)),
+            (("ace and two", "eight and six"), (far, near)),
+        ):
             base = rng.sample([c for c in range(52) if c not in a + b], 13 - len(a))
             for key, extra in zip(keys, (a, b), strict=True):
                 view = situation("classic", pbn(sum(1 << c for c in base + extra)), seat=0, contract="domino", seed=i)

@@ -185,7 +185,9 @@ def test_the_hint_button_at_a_table_against_bots(browser: Browser, server: Serve
     context.close()
 
 
-def test_hints_at_a_table_of_two_people_once_both_agree(browser: Browser, server: ServerProcess, tmp_path: Path) -> None:
+def test_hints_at_a_table_of_two_people_once_both_agree(
+    browser: Browser, server: ServerProcess, tmp_path: Path
+) -> None:
     spec = {"variant": "classic", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2}
     made = httpx.post(server.http + "/api/tables", json=spec, headers={"Origin": server.http}).json()
     pages = []

@@ -84,16 +84,16 @@ class CoachWorkers:
     >>> workers.stop()
     """
 
-    SIZES = {"analyses": CONCURRENT_ANALYSES, "hints": 1}
-
     def __init__(self) -> None:
         self._pools: dict[str, ProcessPoolExecutor] = {}
+        self.sizes = {"analyses": CONCURRENT_ANALYSES, "hints": 1}
+        """Worker processes of each kind."""
 
     def _pool(self, kind: str) -> Executor:
         pool = self._pools.get(kind)
         if pool is None:
             context = multiprocessing.get_context("spawn")
-            pool = self._pools[kind] = ProcessPoolExecutor(max_workers=self.SIZES[kind], mp_context=context)
+            pool = self._pools[kind] = ProcessPoolExecutor(max_workers=self.sizes[kind], mp_context=context)
         return pool
 
     async def run(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
@@ -114,6 +114,7 @@ class CoachWorkers:
             for p in processes:
                 p.terminate()
         self._pools.clear()
+
 
 STATUS = {
     "bad_request": 400,
@@ -266,4 +267,12 @@ def _analyse(doc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["ANALYSES_PER_MINUTE", "CONCURRENT_ANALYSES", "HINTS_WAITING", "CoachWorkers", "RECORD_BYTES", "WEB_SETTINGS", "add_coach_routes"]
+__all__ = [
+    "ANALYSES_PER_MINUTE",
+    "CONCURRENT_ANALYSES",
+    "HINTS_WAITING",
+    "RECORD_BYTES",
+    "WEB_SETTINGS",
+    "CoachWorkers",
+    "add_coach_routes",
+]
