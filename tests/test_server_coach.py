@@ -233,3 +233,21 @@ def test_hints_open_at_a_table_with_people_once_every_person_agrees(client: Test
             pass
         assert frame["hints"] == {"agreed": [], "on": False}
         assert hint(client, table, first).status_code == 403
+
+
+def test_a_worker_process_that_dies_is_replaced() -> None:
+    import asyncio
+    import os
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = coaching.CoachWorkers()
+
+    async def main() -> None:
+        with pytest.raises(BrokenProcessPool):
+            await workers.run("hints", os._exit, 3)  # the worker dies as if killed
+        assert await workers.run("hints", sum, [1, 2, 3]) == 6
+
+    try:
+        asyncio.run(main())
+    finally:
+        workers.stop()
