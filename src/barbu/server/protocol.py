@@ -4,11 +4,13 @@ Every message is one JSON object with a ``type``. A connection first says ``hell
 (the table, and the seat's credential, or the number of a seat the browser's cookie
 holds, unless it only watches), then ``act`` (an intent
 with a client action id and the sequence number it acts on), ``sync`` (the last
-sequence number it saw) or ``ping``. The server answers with ``welcome``, ``state`` and
+sequence number it saw), ``ping``, ``say`` (a quick message, one of :data:`PHRASES`) or
+``hints`` (``agree``: a seat's yes or no to the coach's hint for every person at the
+table). The server answers with ``welcome``, ``state`` and
 ``event`` frames (each carrying a seat's view and only that: a whole ``view``, or a
 ``patch`` of the view's fields that changed since the previous sequence number), ``ack``,
-``table`` (who sits where, who is online) and ``error`` frames whose ``code`` says what
-was wrong.
+``table`` (who sits where, who is online, who agreed to hints) and ``error`` frames whose
+``code`` says what was wrong.
 
 >>> from barbu.server.limits import Limits
 >>> parse_message('{"type": "ping"}', Limits())
