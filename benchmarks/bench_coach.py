@@ -10,11 +10,16 @@ worth of the same game's first deal, so that figures from a busy machine can be 
 and its trumps or ranks) and in the calls (every legal call), and prints the median and
 maximum answer times, CPU and wall.
 
+``server`` starts ``barbu serve``, times ``GET /api/bots`` (an answer of the event loop) while
+idle, then while the server analyses a record of ``--deals`` deals (in its worker process),
+and prints the median and worst answer times of both and the analysis's wall time.
+
 Examples::
 
     python benchmarks/bench_coach.py analysis                 # goal: under 2 minutes on one core
     python benchmarks/bench_coach.py analysis --workers 2
     python benchmarks/bench_coach.py advise --hands 20        # goal: under 1 s an answer
+    python benchmarks/bench_coach.py server --deals 5
 
 Figures of record are in docs/coach.md.
 """
@@ -111,6 +116,52 @@ def bench_advise(variant: str, hands: int, seed: int) -> None:
         )
 
 
+def _latencies(base: str, seconds: float, until: Any = None) -> list[float]:
+    import httpx
+
+    out: list[float] = []
+    end = time.perf_counter() + seconds
+    with httpx.Client() as client:
+        while (until is None and time.perf_counter() < end) or (until is not None and not until.done()):
+            t = time.perf_counter()
+            client.get(base + "/api/bots").raise_for_status()
+            out.append(time.perf_counter() - t)
+            time.sleep(0.02)
+    return out
+
+
+def bench_server(deals: int, seed: int) -> None:
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    from barbu.server.client import ServerProcess
+
+    game = Game.new("classic", seed=seed)
+    bots = [make_bot("heuristic", seed=seed + s) for s in range(4)]
+    while len(game.deals) <= deals:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bots[seat].act(seat_view(game, seat)), seat)
+    doc = game_to_record(game)
+    with tempfile.TemporaryDirectory() as tmp, ServerProcess(f"sqlite:///{tmp}/b.db") as server:
+        idle = _latencies(server.http, 5.0)
+        with ThreadPoolExecutor(1) as pool:
+            start = time.perf_counter()
+            job = pool.submit(lambda: httpx.post(server.http + "/api/analysis", json={"record": doc}, timeout=600))
+            busy = _latencies(server.http, 0, until=job)
+            res = job.result()
+            took = time.perf_counter() - start
+        res.raise_for_status()
+    for name, xs in (("idle", idle), ("during the analysis", busy)):
+        print(
+            f"GET /api/bots {name}: median {1000 * statistics.median(xs):.0f} ms, worst {1000 * max(xs):.0f} ms "
+            f"({len(xs)} requests)"
+        )
+    print(f"analysis of a {len(doc['deals'])}-deal record (the worker process starts on first use): wall {took:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -122,9 +173,14 @@ def main() -> None:
     b.add_argument("--variant", default="classic")
     b.add_argument("--hands", type=int, default=10)
     b.add_argument("--seed", type=int, default=1)
+    c = sub.add_parser("server")
+    c.add_argument("--deals", type=int, default=5)
+    c.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.what == "analysis":
         bench_analysis(args.variant, args.seed, args.workers)
+    elif args.what == "server":
+        bench_server(args.deals, args.seed)
     else:
         bench_advise(args.variant, args.hands, args.seed)
 

@@ -73,6 +73,7 @@ MODULES = {
     "test_cli": "cli",
     "test_cli_errors": "cli",
     "test_coach": "cli",
+    "test_strategy": "bots",
     "test_language": "cli",
     "test_errors": "cli",
     "test_fuzz_actions": "server",

@@ -1,6 +1,7 @@
 """The coach in Chromium: a short game uploaded to the analysis board, stepped through with the
-keyboard in English and in French, its annotations and summary checked, screenshots at a desk's and
-a phone's size; and the hint button at a table against bots."""
+keyboard in English and in French, its annotations and summary checked, the cards named in the
+page's language, screenshots at a desk's and a phone's size; the hint button at a table against
+bots, and at a table of two people once both agreed."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from barbu import Game, seat_view
 from barbu.bots import make_bot
 from barbu.record import game_to_record
 from barbu.server.client import ServerProcess
+from barbu.server.protocol import HINTS_INTERVAL
 
 SIZES: dict[str, ViewportSize] = {"wide": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 
@@ -86,6 +88,10 @@ def test_the_analysis_board_steps_through_an_uploaded_game(
     }[lang]
     assert words[0] in where(page) and words[1] in where(page)
     assert page.locator(".seat-box").count() == 4 and page.locator(".seat-box .card").count() == 52
+    # a screen reader hears the cards in the page's language
+    names = {"en": ("queen of spades", "ten of hearts"), "fr": ("dame de pique", "dix de cœur")}[lang]
+    assert page.get_attribute(".seat-box .card[data-card='QS']", "aria-label") == names[0]
+    assert page.get_attribute(".seat-box .card[data-card='TH']", "aria-label") == names[1]
     # the keyboard: → steps on, ← back, ↓ the next deal, End the last decision, M a marked one
     page.focus("#position")
     page.keyboard.press("ArrowRight")
@@ -177,3 +183,42 @@ def test_the_hint_button_at_a_table_against_bots(browser: Browser, server: Serve
     assert page.locator("#hint-answer tr").count() >= 2
     page.screenshot(path=str(shots(tmp_path) / "hint-en-wide.png"))
     context.close()
+
+
+def test_hints_at_a_table_of_two_people_once_both_agree(
+    browser: Browser, server: ServerProcess, tmp_path: Path
+) -> None:
+    spec = {"variant": "classic", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2}
+    made = httpx.post(server.http + "/api/tables", json=spec, headers={"Origin": server.http}).json()
+    pages = []
+    for seat, locale in ((0, "en-GB"), (1, "fr-FR")):
+        context = browser.new_context(viewport=SIZES["wide"], locale=locale)
+        page = context.new_page()
+        page.goto(server.http + made["seats"][seat]["link"])
+        pages.append(page)
+    first, second = pages
+    first.wait_for_selector("#hints-yes", timeout=20_000)
+    assert "Hints are off" in first.inner_text("#hints-state") and first.is_hidden("#hint")
+    # the French page names its cards in French
+    second.wait_for_selector("#hints-yes", timeout=20_000)
+    label = second.get_attribute(".card[data-card]", "aria-label") or ""
+    assert " de " in label and " of " not in label, label
+    first.click("#hints-yes")
+    second.wait_for_function(
+        "() => document.getElementById('hints-state').textContent.includes('accept')", timeout=20_000
+    )
+    assert "Accepter" in second.inner_text("#hints-vote") and second.is_hidden("#hint")
+    second.click("#hints-yes")
+    for page, words in ((first, "every person agreed"), (second, "chaque personne a accepté")):
+        page.wait_for_function(
+            f"() => document.getElementById('hints-state').textContent.includes({json.dumps(words)})", timeout=20_000
+        )
+        page.wait_for_selector("#hint:not([hidden])", timeout=20_000)
+    second.screenshot(path=str(shots(tmp_path) / "hints-agreed-fr-wide.png"))
+    first.wait_for_timeout(HINTS_INTERVAL * 1000 + 100)  # a seat answers once every few seconds
+    first.click("#hints-no")  # one no closes them for both
+    for page in pages:
+        page.wait_for_selector("#hint", state="hidden", timeout=20_000)
+        page.wait_for_selector("#hints-yes", timeout=20_000)
+    for page in pages:
+        page.context.close()

@@ -13,6 +13,7 @@ Screenshots go to ``$BARBU_SCREENSHOTS`` when it is set.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,13 @@ def wait_quiet(page: Page) -> None:
     )
 
 
+CARD_WORDS = {
+    "en": r"\b(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)\b",
+    "fr": r"\b(deux|trois|quatre|cinq|six|sept|huit|neuf|dix|valet|dame|roi|as) de (pique|cœur|carreau|trèfle)\b",
+}
+"""A card's screen-reader name in each language (the core's words, cards.js's cardLabel)."""
+
+
 def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: ServerProcess, browser: Browser) -> None:
     made = httpx.post(
         f"{server.http}/api/tables",
@@ -149,6 +157,8 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
             assert card.locator(".review-trick .slot").count() == len(review["tricks"][-1]["cards"])
             assert card.locator(".hands-up .card").count() == sum(len(t["cards"]) for t in review["tricks"])
             assert card.locator(".pairs li").count() == len(review["settlement"])
+            heard = card.locator(".hands-up .cards").first.get_attribute("aria-label") or ""  # cards in words
+            assert re.search(CARD_WORDS["fr" if french else "en"], heard) and "♠" not in heard, heard
             if SHOTS and done in (1, 16):
                 lang = "fr" if french else "en"
                 shoot(page, f"{lang}-desktop-end-of-deal{done}")

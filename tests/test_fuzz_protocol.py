@@ -97,8 +97,11 @@ def hostile_intents() -> st.SearchStrategy[Any]:
 def raw_frames() -> st.SearchStrategy[str]:
     """Text sent as a frame: any message type with random fields, deep nesting, long text, not JSON."""
     message = st.fixed_dictionaries(
-        {"type": st.sampled_from(["hello", "act", "sync", "ping", "HELLO", "welcome", "", "error"])},
-        optional={k: json_values() for k in ("table", "key", "name", "seat", "last_seq", "id", "seq", "action")},
+        {"type": st.sampled_from(["hello", "act", "sync", "ping", "say", "hints", "HELLO", "welcome", "", "error"])},
+        optional={
+            k: json_values()
+            for k in ("table", "key", "name", "seat", "last_seq", "id", "seq", "action", "phrase", "agree")
+        },
     ).map(json.dumps)
     deep = st.integers(min_value=500, max_value=4000).map(lambda n: '{"type": "act", "action": ' + "[" * n + "]" * n)
     junk = st.sampled_from(["", "{", "null", "[]", '"ping"', "{" * 9000, '{"type": "ping"}' + " " * 9000])

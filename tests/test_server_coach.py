@@ -1,6 +1,6 @@
 """The coach on the web: the analysis route (a record refused with its reason, too large, a game in
 progress never analysed, a finished one by anyone) and the table's hint (only the seat's own holder,
-only against bots, rate-limited)."""
+only against bots or once every person at the table agreed, rate-limited)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from barbu.bots import make_bot
 from barbu.record import game_to_record
 from barbu.server import coaching
 from barbu.server.app import create_app
+from barbu.server.protocol import HINTS_INTERVAL
 from barbu.server.tables import Settings
 
 COOKIE = "barbu_browser"
@@ -177,3 +178,76 @@ def test_hints_are_rate_limited(client: TestClient) -> None:
     assert set(codes) == {403}  # refused for who asks, but each costs the address
     res = hint(client, table, mine)
     assert res.status_code == 429 and int(res.headers["Retry-After"]) >= 1
+
+
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next frame of type ``kind`` (frames of other types skipped)."""
+    for _ in range(200):
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] == kind:
+            return frame
+    raise AssertionError(f"no {kind} frame")
+
+
+def test_hints_open_at_a_table_with_people_once_every_person_agrees(client: TestClient) -> None:
+    table, keys = table_with(client, 2)
+    first, second = holder(client, table, 0, keys[0]), holder(client, table, 1, keys[1])
+    with (
+        client.websocket_connect("/ws", headers={"Cookie": f"{COOKIE}={first}"}) as a,
+        client.websocket_connect("/ws", headers={"Cookie": f"{COOKIE}={second}"}) as b,
+        client.websocket_connect("/ws") as watcher,
+    ):
+        a.send_json({"type": "hello", "table": table, "seat": 0})
+        assert until(a, "table")["hints"] == {"agreed": [], "on": False}
+        b.send_json({"type": "hello", "table": table, "seat": 1})
+        watcher.send_json({"type": "hello", "table": table})
+        until(watcher, "table")
+        # a watcher has no say; a malformed answer is refused; both change nothing
+        watcher.send_json({"type": "hints", "agree": True})
+        assert until(watcher, "error")["code"] == "no_credential"
+        a.send_json({"type": "hints", "agree": "yes"})
+        assert until(a, "error")["code"] == "malformed"
+        # seat 0 proposes: everyone sees it; hints stay closed to both until seat 1 accepts
+        a.send_json({"type": "hints", "agree": True})
+        for ws in (a, b, watcher):
+            while (frame := until(ws, "table"))["hints"]["agreed"] != [0]:
+                pass
+            assert frame["hints"] == {"agreed": [0], "on": False}
+        for cookie in (first, second):
+            res = hint(client, table, cookie)
+            assert res.status_code == 403 and res.json()["error"]["code"] == "humans_at_table"
+        a.send_json({"type": "hints", "agree": True})  # too soon after its last answer
+        assert until(a, "error")["code"] == "rate_limited"
+        b.send_json({"type": "hints", "agree": True})
+        while not (frame := until(watcher, "table"))["hints"]["on"]:
+            pass
+        assert frame["hints"] == {"agreed": [0, 1], "on": True}
+        for cookie in (first, second):
+            allowed = client.get(f"/api/tables/{table}/hint", headers={"Cookie": f"{COOKIE}={cookie}"}).json()
+            assert allowed == {"available": True}
+        assert hint(client, table, "z" * 43).status_code == 403  # still only for the seats' own browsers
+        # one no closes them for everyone
+        time.sleep(HINTS_INTERVAL)
+        b.send_json({"type": "hints", "agree": False})
+        while (frame := until(a, "table"))["hints"]["on"]:
+            pass
+        assert frame["hints"] == {"agreed": [], "on": False}
+        assert hint(client, table, first).status_code == 403
+
+
+def test_a_worker_process_that_dies_is_replaced() -> None:
+    import asyncio
+    import os
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = coaching.CoachWorkers()
+
+    async def main() -> None:
+        with pytest.raises(BrokenProcessPool):
+            await workers.run("hints", os._exit, 3)  # the worker dies as if killed
+        assert await workers.run("hints", sum, [1, 2, 3]) == 6
+
+    try:
+        asyncio.run(main())
+    finally:
+        workers.stop()

@@ -494,6 +494,7 @@ def action_values(
     seed: int | str = 0,
     endgame: int = 3,
     extra: tuple[Action, ...] = (),
+    read_calls: bool = True,
 ) -> list[tuple[Action, float]]:
     """Every legal action of ``view``'s seat with its expected points, from that view alone.
 
@@ -510,7 +511,9 @@ def action_values(
       plus those in ``extra`` (the view lists no arrangement).
 
     Cards that are equivalent (touching, equal cost) share one value. ``seed`` fixes the
-    worlds: the same view, settings and seed give the same values.
+    worlds: the same view, settings and seed give the same values. With ``read_calls``
+    false the others' calls say nothing of their hands (every world counts alike), as
+    for a double made for the score rather than for the cards.
 
     >>> from barbu import Game, seat_view
     >>> game = Game.new("classic", seed=3)
@@ -540,7 +543,7 @@ def action_values(
         raise BotError(f"seat {me} has nothing to do now (phase {phase})")
     totals = [0.0] * len(legal)
     weight_sum = 0.0
-    evidence = CallEvidence(view, table, hidden) if phase in ("play", "call") else None
+    evidence = CallEvidence(view, table, hidden) if read_calls and phase in ("play", "call") else None
     others = [s for s in range(view.players) if s != me]
     groups: list[int] | None = None  # for cards: the index of the card whose value each card shares
     for _ in range(iterations):

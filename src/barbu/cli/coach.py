@@ -8,6 +8,7 @@ text or JSON.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -135,7 +136,9 @@ def analyse_main(argv: list[str]) -> int:
         help="points lost from which a decision is an inaccuracy, a mistake, a blunder (default 4,10,20)",
     )
     parser.add_argument("--seed", type=whole_number(0), default=0, help="seed of the worlds (default 0)")
-    parser.add_argument("--workers", type=whole_number(1, 256), default=1, help="processes side by side (default 1)")
+    parser.add_argument(
+        "--workers", type=whole_number(0, 256), default=1, help="processes side by side (default 1; 0: one per core)"
+    )
     parser.add_argument("--lang", choices=["en", "fr"], help="language of the text (default from LANG)")
     args = parser.parse_args(argv)
     use(args.lang or from_environment())
@@ -150,7 +153,7 @@ def analyse_main(argv: list[str]) -> int:
         iterations=args.iterations, exact_tricks=args.exact_tricks, thresholds=args.thresholds, seed=args.seed
     )
     try:
-        out = _run(doc, settings, args.workers)
+        out = _run(doc, settings, args.workers or min(256, os.cpu_count() or 1))
     except AnalysisError as e:
         raise UsageError(f"{args.file}: {e}") from None
     if args.output:

@@ -230,6 +230,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             yield
         finally:
             await club.stop()
+            coach.stop()
             await service.stop()
             store.dispose()
 
@@ -251,7 +252,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     add_credential_routes(app, service)
     club = add_club_routes(app, service, store)
     app.state.club = club
-    add_coach_routes(app, service)
+    coach = add_coach_routes(app, service)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -488,6 +489,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
         elif kind == "say":
             await table.say(conn, msg["phrase"])
+        elif kind == "hints":
+            await table.agree_hints(conn, msg["agree"])
         else:
             await table.sync(conn, msg["last_seq"])
         return table

@@ -7,13 +7,16 @@
   ``analysis`` (docs/coach.md) and the ``board``, every position with all hands;
 - ``GET /api/tables/{table}/hint``: whether this browser may ask for a hint at the table;
   ``POST /api/tables/{table}/hint``: the advisor's values of the legal actions of the seat
-  this browser holds, from that seat's view only, when it is its turn. Only at a table where
-  every other seat is a bot.
+  this browser holds, from that seat's view only, when it is its turn. At a table where
+  every other seat is a bot, or where every person agreed (the ``hints`` message of the
+  table protocol, docs/server.md).
 
 Both cost CPU, so each address has a budget (:data:`ANALYSES_PER_MINUTE`,
 :data:`HINTS_PER_MINUTE`), at most :data:`CONCURRENT_ANALYSES` analyses run at once (a
-further one is refused, not queued), and the work runs in a worker thread so the event loop
-keeps serving the tables.
+further one is refused, not queued) and at most :data:`HINTS_WAITING` hints wait. The work
+runs in worker processes (:class:`CoachWorkers`: :data:`CONCURRENT_ANALYSES` for analyses,
+one for hints, started on first use), so that neither the event loop nor the tables' bots
+share a core's interpreter with it.
 
 >>> WEB_SETTINGS.iterations, WEB_SETTINGS.exact_tricks
 (8, 3)
@@ -22,9 +25,13 @@ keeps serving the tables.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -56,6 +63,58 @@ CONCURRENT_ANALYSES = 1
 """Analyses running at once on the server; one more is refused (503), not queued."""
 HINT_ITERATIONS = 12
 """Worlds the advisor samples for a hint."""
+HINTS_WAITING = 8
+"""Hints asked and not yet answered, server-wide; one more is refused (503)."""
+
+T = TypeVar("T")
+
+
+class CoachWorkers:
+    """The worker processes of the coach: a pool of :data:`CONCURRENT_ANALYSES` processes for
+    analyses and one process for hints, each started when first needed (spawned: a fresh
+    interpreter, nothing of the server's state or threads copied) and ended by :meth:`stop`.
+
+    A pool whose process died (killed, out of memory) is replaced at the next request; the
+    request that met the death is answered as busy.
+
+    >>> import asyncio
+    >>> workers = CoachWorkers()
+    >>> asyncio.run(workers.run("hints", sum, [1, 2, 3]))
+    6
+    >>> workers.stop()
+    """
+
+    def __init__(self) -> None:
+        self._pools: dict[str, ProcessPoolExecutor] = {}
+        self.sizes = {"analyses": CONCURRENT_ANALYSES, "hints": 1}
+        """Worker processes of each kind."""
+
+    def _pool(self, kind: str) -> Executor:
+        pool = self._pools.get(kind)
+        if pool is None:
+            context = multiprocessing.get_context("spawn")
+            pool = self._pools[kind] = ProcessPoolExecutor(max_workers=self.sizes[kind], mp_context=context)
+        return pool
+
+    async def run(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process of ``kind`` (``analyses`` or ``hints``)."""
+        pool = self._pool(kind)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            if self._pools.get(kind) is pool:
+                del self._pools[kind]
+            raise
+
+    def stop(self) -> None:
+        """End the worker processes now (work in progress is dropped)."""
+        for pool in self._pools.values():
+            processes = list(getattr(pool, "_processes", {}).values())  # the standard pool has no terminate
+            pool.shutdown(wait=False, cancel_futures=True)
+            for p in processes:
+                p.terminate()
+        self._pools.clear()
+
 
 STATUS = {
     "bad_request": 400,
@@ -90,11 +149,13 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def add_coach_routes(app: FastAPI, service: TableService) -> None:
-    """Add the analysis board's page and routes and the hint routes to ``app``."""
+def add_coach_routes(app: FastAPI, service: TableService) -> CoachWorkers:
+    """Add the analysis board's page and routes and the hint routes to ``app``; the workers
+    they run on (stop them when the app stops)."""
     analyses = Budgets(ANALYSES_PER_MINUTE / 60, ANALYSIS_BURST)
     hints = Budgets(HINTS_PER_MINUTE / 60, HINTS_PER_MINUTE / 3)
-    running = {"analyses": 0}
+    running = {"analyses": 0, "hints": 0}
+    workers = CoachWorkers()
 
     @app.get("/analysis", include_in_schema=False)
     async def analysis_page() -> FileResponse:
@@ -136,9 +197,11 @@ def add_coach_routes(app: FastAPI, service: TableService) -> None:
         running["analyses"] += 1
         try:
             started = time.monotonic()
-            out = await asyncio.to_thread(_analyse, doc)
+            out = await workers.run("analyses", _analyse, doc)
         except AnalysisError as e:
             return _refuse("bad_record", _("the record cannot be analysed: {why}", why=str(e)))
+        except BrokenProcessPool:
+            return _refuse("busy", _("the server is analysing another game: try again in a minute"), 30)
         finally:
             running["analyses"] -= 1
         out["seconds"] = round(time.monotonic() - started, 2)
@@ -154,8 +217,11 @@ def add_coach_routes(app: FastAPI, service: TableService) -> None:
         mine = [s for s in table.seats if holder is not None and s.holder == holder]
         if not mine:
             raise Refused("bad_credential", _("this browser holds no seat at this table"))
-        if any(s.kind != "bot" for s in table.seats if s not in mine) or len(mine) != 1:
-            raise Refused("humans_at_table", _("hints are only given at a table where every other seat is a bot"))
+        if len(mine) != 1 or not table.hints_on():
+            raise Refused(
+                "humans_at_table",
+                _("hints are given at a table with other people only once every person agreed"),
+            )
         return table, mine[0].index
 
     @app.get("/api/tables/{table_id}/hint")
@@ -181,8 +247,18 @@ def add_coach_routes(app: FastAPI, service: TableService) -> None:
             if game.is_over or game.to_act != seat:
                 return _refuse("not_your_turn", _("a hint is given when it is your turn"))
             view = seat_view(game, seat)
-        answer = await asyncio.to_thread(advise_view, view, HINT_ITERATIONS, len(game.history))
-        return answer
+            seed = len(game.history)
+        if running["hints"] >= HINTS_WAITING:
+            return _refuse("busy", _("the server is giving many hints: try again in a moment"), 5)
+        running["hints"] += 1
+        try:
+            return await workers.run("hints", advise_view, view, HINT_ITERATIONS, seed)
+        except BrokenProcessPool:
+            return _refuse("busy", _("the server is giving many hints: try again in a moment"), 5)
+        finally:
+            running["hints"] -= 1
+
+    return workers
 
 
 def _analyse(doc: dict[str, Any]) -> dict[str, Any]:
@@ -191,4 +267,12 @@ def _analyse(doc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["ANALYSES_PER_MINUTE", "CONCURRENT_ANALYSES", "RECORD_BYTES", "WEB_SETTINGS", "add_coach_routes"]
+__all__ = [
+    "ANALYSES_PER_MINUTE",
+    "CONCURRENT_ANALYSES",
+    "HINTS_WAITING",
+    "RECORD_BYTES",
+    "WEB_SETTINGS",
+    "CoachWorkers",
+    "add_coach_routes",
+]

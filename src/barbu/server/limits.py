@@ -71,6 +71,8 @@ class Limits:
     sync_cost: float = 1.0
     """A ``sync`` costs this plus one unit per whole view it makes the server send."""
     say_cost: float = 5.0
+    hints_cost: float = 5.0
+    """A seat's yes or no to hints for everyone at the table (``hints``)."""
     """A quick message goes to everyone at the table: it costs like a ``hello``."""
     hello_cost: float = 5.0
     """A ``hello`` may load a table from the database: it costs this plus one unit per view sent."""
@@ -106,6 +108,7 @@ class Limits:
             "sync": self.sync_cost,
             "hello": self.hello_cost,
             "say": self.say_cost,
+            "hints": self.hints_cost,
         }
         return costs[kind]
 

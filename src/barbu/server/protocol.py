@@ -4,11 +4,13 @@ Every message is one JSON object with a ``type``. A connection first says ``hell
 (the table, and the seat's credential, or the number of a seat the browser's cookie
 holds, unless it only watches), then ``act`` (an intent
 with a client action id and the sequence number it acts on), ``sync`` (the last
-sequence number it saw) or ``ping``. The server answers with ``welcome``, ``state`` and
+sequence number it saw), ``ping``, ``say`` (a quick message, one of :data:`PHRASES`) or
+``hints`` (``agree``: a seat's yes or no to the coach's hint for every person at the
+table). The server answers with ``welcome``, ``state`` and
 ``event`` frames (each carrying a seat's view and only that: a whole ``view``, or a
 ``patch`` of the view's fields that changed since the previous sequence number), ``ack``,
-``table`` (who sits where, who is online) and ``error`` frames whose ``code`` says what
-was wrong.
+``table`` (who sits where, who is online, who agreed to hints) and ``error`` frames whose
+``code`` says what was wrong.
 
 >>> from barbu.server.limits import Limits
 >>> parse_message('{"type": "ping"}', Limits())
@@ -34,7 +36,7 @@ ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
     "too_large": "the message is longer than the server accepts",
     "rate_limited": "over what this connection, address or table's watchers may cost a second; see retry_after",
-    "unknown_type": "the message type is not one of hello, act, sync, ping",
+    "unknown_type": "the message type is not one of hello, act, sync, ping, say, hints",
     "unknown_table": "no table has that id",
     "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
     "seat_held": "another browser holds the seat: only an explicit takeover moves it",
@@ -62,13 +64,16 @@ ERROR_CODES: dict[str, str] = {
 }
 """Every error code a client may receive, with what it means."""
 
-MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say")
+MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say", "hints")
 
 PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game")
 """The quick messages a seat may send the table (``say``): fixed phrases, never free text, each
 shown by the pages in their own language; one per seat every :data:`SAY_INTERVAL` seconds."""
 
 SAY_INTERVAL = 3.0
+
+HINTS_INTERVAL = 3.0
+"""A seat says yes or no to hints for everyone (``hints``) at most once every so many seconds."""
 
 
 class ProtocolError(BarbuError):
@@ -156,6 +161,8 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
         _seq(msg, "last_seq", required=True)
     elif kind == "say" and msg.get("phrase") not in PHRASES:
         raise ProtocolError("malformed", f'say needs "phrase", one of: {", ".join(PHRASES)}')
+    elif kind == "hints" and not isinstance(msg.get("agree"), bool):
+        raise ProtocolError("malformed", 'hints needs "agree": true (propose or accept hints for all) or false')
     return msg
 
 

@@ -41,7 +41,7 @@ from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
 from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
-from barbu.server.protocol import SAY_INTERVAL, ProtocolError, encode
+from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import seat_view, summary_json
 
@@ -170,6 +170,10 @@ class LiveTable:
         """Client action id -> (seat, seq) of the last accepted actions, for harmless resends."""
         self.said: dict[int, float] = {}
         """When each seat last sent a quick message (monotonic clock)."""
+        self.hints_agreed: set[int] = set()
+        """The seats of people who proposed or accepted hints for everyone (kept in memory only)."""
+        self.hints_said: dict[int, float] = {}
+        """When each seat last said yes or no to hints (monotonic clock)."""
         self.unsure = False
         """A write failed: the log may hold what memory does not (a commit whose answer was lost)."""
         self._from_log(stored)
@@ -266,6 +270,7 @@ class LiveTable:
             "variant": self.row.variant,
             "seats": [s.public(self.stand_in(s), self.takeover_in(s)) for s in self.seats],
             "spectators": len(self.spectators),
+            "hints": {"agreed": sorted(self.hints_agreed), "on": self.hints_on()},
         }
         if self.game.is_over:
             frame["ranking"] = self.game.ranking()
@@ -337,6 +342,43 @@ class LiveTable:
                 )
             self.said[sub.seat] = now
             self.tell({"type": "said", "seat": sub.seat, "phrase": phrase})
+
+    def hints_on(self) -> bool:
+        """Whether the coach's hint is open to every person at the table: at once with one
+        person (the others are bots), else once every person agreed (:meth:`agree_hints`).
+
+        >>> from types import SimpleNamespace as Seat
+        >>> table = LiveTable.__new__(LiveTable)
+        >>> table.seats = [Seat(index=0, kind="human"), Seat(index=1, kind="human"), Seat(index=2, kind="bot")]
+        >>> table.hints_agreed = {0}
+        >>> table.hints_on(), table.hints_agreed.add(1), table.hints_on()
+        (False, None, True)
+        """
+        people = {s.index for s in self.seats if s.kind == "human"}
+        return len(people) <= 1 or people <= self.hints_agreed
+
+    async def agree_hints(self, sub: Subscriber, agree: bool) -> None:
+        """A person's yes (a proposal, or accepting one) or no (declining a proposal, or
+        closing hints that were on) to the hint for everyone; everyone sees who agreed in the
+        table frame. A no clears every yes: hints open again only if all agree anew. A
+        spectator may not vote, and a seat votes at most once every few seconds."""
+        async with self.lock:
+            if sub.seat is None:
+                raise ProtocolError("no_credential", "spectators have no say on hints: only players at the table")
+            now = time.monotonic()
+            wait = self.hints_said.get(sub.seat, -HINTS_INTERVAL) + HINTS_INTERVAL - now
+            if wait > 0:
+                raise ProtocolError(
+                    "rate_limited",
+                    f"one answer on hints every {HINTS_INTERVAL:g} s: wait {wait:.1f} s",
+                    retry_after=round(wait, 1),
+                )
+            self.hints_said[sub.seat] = now
+            if agree:
+                self.hints_agreed.add(sub.seat)
+            else:
+                self.hints_agreed.clear()
+            self.broadcast_table()
 
     def tell(self, frame: Mapping[str, Any]) -> None:
         """Send everyone at the table a public frame (no cards: a rematch's table id)."""

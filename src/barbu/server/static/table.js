@@ -2,7 +2,7 @@
 // from the frames it sends: this seat's view (hand, public history, legal actions) and the
 // table frame (who sits where). The page asks nothing of its own about the rules: the legal
 // cards and calls it offers are the ones in the view.
-import { SUITS, backEl, cardEl, contractName, isRed, loadContractTitles, rankText, sortHand } from "./cards.js";
+import { SUITS, backEl, cardEl, cardLabel, contractName, isRed, loadContractTitles, rankText, sortHand } from "./cards.js";
 import { el } from "./dom.js";
 import { setUpPage, t, tn, words } from "./i18n.js";
 
@@ -452,7 +452,7 @@ function renderSeats(v) {
     );
     const captured = v.captured[seat] || [];
     if (captured.length) {
-      const taken = el("div", { class: "captured", role: "img", "aria-label": t("cards taken by {name}: {cards}", { name: nameOf(seat), cards: captured.map(cardText).join(" ") }) });
+      const taken = el("div", { class: "captured", role: "img", "aria-label": t("cards taken by {name}: {cards}", { name: nameOf(seat), cards: captured.map(cardLabel).join(", ") }) });
       for (const c of sortHand(captured)) taken.appendChild(cardEl(c, { size: "mini" }));
       box.appendChild(taken);
     }
@@ -563,7 +563,7 @@ function dealReview(h, { closable = true } = {}) {
     hands.forEach((cards, s) => {
       const row = el("div", { class: "hand-up" }, el("span", { class: "label" }, nameOf(s)));
       const shown = h.arrangements ? cards : sortHand(cards);
-      const group = el("span", { class: "cards", role: "img", "aria-label": t("cards of {name}: {cards}", { name: nameOf(s), cards: shown.map(cardText).join(" ") }) });
+      const group = el("span", { class: "cards", role: "img", "aria-label": t("cards of {name}: {cards}", { name: nameOf(s), cards: shown.map(cardLabel).join(", ") }) });
       shown.forEach((c, i) => {
         if (h.arrangements && (i === 5 || i === 10)) group.appendChild(el("span", { class: "row-gap", "aria-hidden": "true" }));
         group.appendChild(cardEl(c, { size: "mini" }));
