@@ -1,0 +1,213 @@
+"""Two ``barbu serve`` processes over one PostgreSQL database and one Redis server.
+
+Clients on both processes play one table (one process owns it, the other relays), every action
+is acknowledged once and in order, and no frame shows a card another seat holds; the owner is
+killed mid-game, the other process takes the table over from its log, every client comes back by
+itself and the game finishes with nothing acknowledged lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.tables import replay
+from barbu.storage import Store
+from conftest import postgres_schema
+from test_server_game import CARD, hidden_by_seq, strings
+
+REDIS = os.environ.get("BARBU_TEST_REDIS", "redis://127.0.0.1:6379/0")
+FAST = ("--bot-delay", "0", "--actions-per-second", "10000", "--messages-per-second", "10000")
+
+
+@pytest.fixture
+def shared() -> Iterator[tuple[str, tuple[str, ...]]]:
+    """A database schema and a Redis prefix of this test's own: (the database URL, the options)."""
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
+    except redis.RedisError as e:
+        raise AssertionError(
+            f"Redis does not answer at {REDIS} ({e}): start it with "
+            '`redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no` '
+            "or point BARBU_TEST_REDIS at one"
+        ) from None
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+    with postgres_schema() as url:
+        yield url, ("--redis", REDIS, "--redis-prefix", prefix, "--lease-seconds", "3", *FAST)
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+def new_table(server: ServerProcess, players: int = 4) -> tuple[str, list[str]]:
+    r = httpx.post(server.http + "/api/tables", json={"variant": "king", "seats": [{"kind": "human"}] * players})
+    assert r.status_code == 200, r.text
+    made = r.json()
+    return made["table"], [s["link"].split("key=")[1] for s in made["seats"]]
+
+
+class Player:
+    """A seat's client playing at random, with every answer it got."""
+
+    def __init__(self, client: SeatClient, seed: int) -> None:
+        self.client = client
+        self.rng = random.Random(seed)
+        self.acks: list[dict[str, Any]] = []
+        self.sent: list[str] = []
+
+    async def play(self, until: float | None = None) -> None:
+        """Play until the game is over (or until ``until`` on the monotonic clock)."""
+        c = self.client
+        while c.view is None or not c.view["game_over"]:
+            if until is not None and time.monotonic() > until:
+                return
+            if c.my_turn():
+                assert c.view is not None
+                ref = await c.act(self.rng.choice(c.view["legal_actions"]))
+                self.sent.append(ref)
+                answer = await c.answer(ref, timeout=60)
+                if answer["type"] == "ack":
+                    self.acks.append(answer)
+                else:  # the table moved between the view and the action: look again
+                    assert answer["code"] in ("stale", "not_your_turn", "storage"), answer
+                    if answer["code"] == "stale":
+                        await c.send({"type": "sync", "last_seq": c.seq})
+            else:
+                await c.recv(timeout=60)
+
+
+def check_acks(players: list[Player], db: str, table: str) -> None:
+    """Every acknowledged action is in the log once, under the sequence number its ack gave, in order."""
+    stored = Store(db).load_table(table)
+    assert stored is not None
+    by_id = {a.action_id: a.seq for a in stored.actions if a.action_id is not None}
+    assert [a.seq for a in stored.actions] == list(range(1, len(stored.actions) + 1))
+    for p in players:
+        acks = [f for f in p.client.frames if f["type"] == "ack"]  # the in-flight action's too
+        assert len(acks) >= len(p.acks)
+        refs = [a["id"] for a in acks]
+        assert len(refs) == len(set(refs)), "an action acknowledged twice"
+        seqs = [a["seq"] for a in acks]
+        assert seqs == sorted(seqs), "acknowledgements out of order"
+        for a in acks:
+            assert by_id.get(a["id"]) == a["seq"], f"acknowledged {a} is not in the log"
+    game = replay(stored.table, stored.actions)
+    assert game.is_over
+
+
+def test_two_processes_relay_one_table(shared: tuple[str, tuple[str, ...]]) -> None:
+    db, options = shared
+    with ServerProcess(db, *options) as one, ServerProcess(db, *options) as two:
+        table, keys = new_table(one)
+        urls = [one.ws, one.ws, two.ws, two.ws]  # seats 0 and 1 on the owner, 2 and 3 relayed
+
+        async def main() -> tuple[list[Player], SeatClient]:
+            clients = [SeatClient(u) for u in urls]
+            for c, k in zip(clients, keys, strict=True):
+                await c.connect()
+                await c.hello(table, k)
+            watcher = await SeatClient(two.ws).connect()
+            await watcher.hello(table)
+            players = [Player(c, i) for i, c in enumerate(clients)]
+            # the first process serves the table; the second relays two seats and the watcher
+            served = (await asyncio.to_thread(httpx.get, one.http + "/metrics")).text
+            relayed = (await asyncio.to_thread(httpx.get, two.http + "/metrics")).text
+            assert "barbu_leases_held 1.0" in served and "barbu_relayed_in 3.0" in served, served
+            assert "barbu_leases_held 0.0" in relayed and "barbu_relayed_out 3.0" in relayed, relayed
+
+            async def watch() -> None:
+                while watcher.view is None or not watcher.view["game_over"]:
+                    await watcher.recv(timeout=60)
+
+            await asyncio.gather(watch(), *(p.play() for p in players))
+            # each merged view is what a fresh connection to the other process gets
+            for c, k, other in zip(clients, keys, [two.ws, two.ws, one.ws, one.ws], strict=True):
+                await c.close()
+                fresh = await SeatClient(other).connect()
+                await fresh.hello(table, k)
+                assert fresh.view == c.view and fresh.seq == c.seq
+                await fresh.close()
+            fresh = await SeatClient(one.ws).connect()
+            await fresh.hello(table)
+            assert fresh.view == watcher.view
+            await fresh.close()
+            await watcher.close()
+            return players, watcher
+
+        players, watcher = asyncio.run(main())
+        check_acks(players, db, table)
+        assert sum(len(p.acks) for p in players) == len(Store(db).load_table(table).actions)  # type: ignore[union-attr]
+        # an HTTP route about the table answers the same on both processes
+        for s in (one, two):
+            record = httpx.get(f"{s.http}/api/tables/{table}/record")
+            assert record.status_code == 200, record.text
+
+    seed, hidden = hidden_by_seq(db, table)
+    frames = 0
+    for client in [*(p.client for p in players), watcher]:
+        seat = client.seat
+        for frame in client.frames:
+            if frame["type"] not in ("state", "event"):
+                continue
+            body = frame.get("view", frame.get("patch")) or {}
+            found = strings({k: v for k, v in body.items() if k not in ("history", "last_deal")}, [])
+            assert seed not in found
+            leaked = {s for s in found if CARD.match(s)} & hidden[frame["seq"]][4 if seat is None else seat]
+            assert not leaked, f"seat {seat} saw {leaked} at seq {frame['seq']}"
+            frames += 1
+    assert frames > 4 * 400
+
+
+def test_the_owner_killed_mid_game_another_process_takes_the_table_over(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    owner = ServerProcess(db, *options).start()
+    try:
+        with ServerProcess(db, *options) as other:
+            table, keys = new_table(owner)
+            # seats 0 and 1 on the owner (they come back to the other process), 2 and 3 relayed
+            urls = [(owner.ws, other.ws), (owner.ws, other.ws), (other.ws,), (other.ws,)]
+
+            async def main() -> tuple[list[Player], float]:
+                clients = [SeatClient(u[0], reconnect=True, others=u[1:]) for u in urls]
+                for c, k in zip(clients, keys, strict=True):
+                    await c.connect()
+                    await c.hello(table, k)
+                players = [Player(c, i) for i, c in enumerate(clients)]
+                await asyncio.gather(*(p.play(until=time.monotonic() + 4) for p in players))
+                before = max(c.seq or 0 for c in clients)
+                assert before > 20  # the game is under way
+                # one more action in flight when the owner dies
+                actor = next((c for c in clients if c.my_turn()), None)
+                if actor is not None:
+                    assert actor.view is not None
+                    await actor.act(actor.view["legal_actions"][0], ref="in-flight")
+                owner.kill()
+                killed = time.monotonic()
+                await asyncio.gather(*(p.play() for p in players))
+                return players, killed
+
+            players, _killed = asyncio.run(main())
+            assert all(p.client.reconnections >= 1 for p in players[:2])
+            metrics = httpx.get(other.http + "/metrics").text
+            assert "barbu_table_moves 1.0" in metrics, metrics
+            check_acks(players, db, table)
+            stored = Store(db).load_table(table)
+            assert stored is not None and stored.table.status == "finished"
+            in_flight = [a for a in stored.actions if a.action_id == "in-flight"]
+            assert len(in_flight) <= 1
+            # the process left serves the table and its HTTP routes
+            assert httpx.get(f"{other.http}/api/tables/{table}/record").status_code == 200
+    finally:
+        owner.stop()
