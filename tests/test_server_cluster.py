@@ -9,6 +9,8 @@ itself and the game finishes with nothing acknowledged lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import random
 import secrets
@@ -19,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+import websockets
 
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
@@ -211,3 +214,75 @@ def test_the_owner_killed_mid_game_another_process_takes_the_table_over(
             assert httpx.get(f"{other.http}/api/tables/{table}/record").status_code == 200
     finally:
         owner.stop()
+
+
+def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    slow = (*options, "--lease-seconds", "30")  # a lease that would take 30 s to expire
+    one = ServerProcess(db, *slow).start()
+    try:
+        with ServerProcess(db, *slow) as two:
+            table, keys = new_table(one)
+
+            async def main() -> None:
+                watcher = await SeatClient(one.ws).connect()
+                await watcher.hello(table)  # the first process serves the table from now on
+                # a browser claims seat 0 through the second process (relayed to the owner), then sits there
+                first = httpx.Client(base_url=two.http)
+                claimed = await asyncio.to_thread(first.post, f"/api/tables/{table}/claim", json={"key": keys[0]})
+                assert claimed.status_code == 200, claimed.text
+                cookie = "barbu_browser=" + first.cookies["barbu_browser"]
+                ws = await websockets.connect(two.ws, additional_headers={"Cookie": cookie})
+                await ws.send(json.dumps({"type": "hello", "table": table, "seat": 0}))
+                assert json.loads(await ws.recv())["seat"] == 0
+                # another browser may not take it without saying so; saying so, the first is told and let go
+                second = httpx.Client(base_url=one.http)
+                refused = await asyncio.to_thread(second.post, f"/api/tables/{table}/claim", json={"key": keys[0]})
+                assert refused.status_code == 409 and refused.json()["error"]["code"] == "seat_held"
+                taken = await asyncio.to_thread(
+                    second.post, f"/api/tables/{table}/claim", json={"key": keys[0], "takeover": True}
+                )
+                assert taken.status_code == 200 and taken.json()["taken_over"] is True
+                codes = []
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        codes.append(json.loads(await asyncio.wait_for(ws.recv(), 30)).get("code"))
+                assert "taken_over" in codes
+                # a cross-site claim is refused by the process that accepts it, before any relay
+                hostile = await asyncio.to_thread(
+                    httpx.post,
+                    f"{two.http}/api/tables/{table}/claim",
+                    json={"key": keys[1]},
+                    headers={"Origin": "https://evil.example"},
+                )
+                assert hostile.status_code == 403
+                # the other seats play from the second process, relayed
+                clients = [SeatClient(two.ws, reconnect=True) for _ in keys[1:]]
+                for c, k in zip(clients, keys[1:], strict=True):
+                    await c.connect()
+                    await c.hello(table, k)
+                seat0 = SeatClient(two.ws, reconnect=True)
+                seat0_cookie = "barbu_browser=" + second.cookies["barbu_browser"]
+                seat0.ws = await websockets.connect(two.ws, additional_headers={"Cookie": seat0_cookie})
+                await seat0.send({"type": "hello", "table": table, "seat": 0})
+                await seat0.until("state")
+                players = [Player(c, i) for i, c in enumerate([seat0, *clients])]
+                await asyncio.gather(*(p.play(until=time.monotonic() + 2) for p in players))
+                before = max(p.client.seq or 0 for p in players)
+                # stopped the polite way, the first process gives its tables back at once
+                stopped = time.monotonic()
+                await asyncio.to_thread(one.stop)
+                await asyncio.gather(*(p.play(until=time.monotonic() + 3) for p in players))
+                assert max(p.client.seq or 0 for p in players) > before
+                assert time.monotonic() - stopped < 15  # far less than the lease's 30 s
+                for c in [seat0, *clients]:
+                    c.reconnect = False
+                    await c.close()
+
+            asyncio.run(main())
+            metrics = httpx.get(two.http + "/metrics").text
+            assert "barbu_leases_held 1.0" in metrics and "barbu_table_moves 1.0" in metrics, metrics
+    finally:
+        one.stop()
