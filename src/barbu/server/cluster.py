@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from barbu.language import _
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import CATCH_UP_LIMIT
 
@@ -473,7 +474,9 @@ class Cluster:
                 return self.me
             owner = await self.redis.get(self.leases.key(table_id))
         except (RedisError, OSError) as e:
-            raise ProtocolError("storage", f"the servers cannot agree who serves the table: {e}") from None
+            log.warning("table %s: Redis does not answer: %s", table_id, e)
+            message = _("the servers cannot agree which one serves the table: try again")
+            raise ProtocolError("storage", message) from None
         return str(owner) if owner is not None else None
 
     async def let_go(self, table_id: str) -> None:
@@ -486,7 +489,7 @@ class Cluster:
         """A table is loaded here only under this process's lease."""
         owner = await self.hold(table_id)
         if owner != self.me:
-            raise ProtocolError("storage", "another server process serves this table right now: try again")
+            raise ProtocolError("storage", _("another server process serves this table right now: try again"))
 
     def _unloaded(self, table_id: str) -> None:
         """A table left memory: give its lease back."""
@@ -895,7 +898,7 @@ class HttpRelay:
                 await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
                 return
             await asyncio.sleep(cluster.settings.watch_every)
-        silent = "the server process serving this table does not answer"
+        silent = _("the server process serving this table does not answer: try again in a few seconds")
         text = encode({"error": {"code": "storage", "message": silent}})
         await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"application/json")]})
         await send({"type": "http.response.body", "body": text.encode()})
