@@ -53,6 +53,8 @@ class Run:
     kills: list[tuple[float, str, list[str]]] = field(default_factory=list)
     """(when, the killed process's id, the tables it served) of every kill."""
     reconnections: int = 0
+    failures: list[str] = field(default_factory=list)
+    """Client bots that gave up (a hello refused for good, no answer in two minutes)."""
     stopping: bool = False
 
 
@@ -71,6 +73,14 @@ def drop_schema(db: str, schema: str) -> None:
 
 
 async def seat_bot(run: Run, urls: tuple[str, ...], table: str, key: str, think: float, rng: random.Random) -> None:
+    """One seat (a failure is written down, not raised)."""
+    try:
+        await play_seat(run, urls, table, key, think, rng)
+    except Exception as e:
+        run.failures.append(f"table {table}: {type(e).__name__}: {e}")
+
+
+async def play_seat(run: Run, urls: tuple[str, ...], table: str, key: str, think: float, rng: random.Random) -> None:
     """One seat: think, act, wait for the answer; every ack written down."""
     c = SeatClient(urls[0], reconnect=True, others=urls[1:])
     await c.connect()
@@ -247,6 +257,7 @@ async def bench(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "acknowledged": len(run.acks),
         "duplicate_acks": sum(1 for a in run.acks if a[4]),
         "reconnections": run.reconnections,
+        "client_failures": run.failures,
         "refusals": dict(run.refusals),
         "seconds": round(seconds, 1),
         "actions_per_second": round(len(run.acks) / seconds, 1),

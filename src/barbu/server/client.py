@@ -12,6 +12,7 @@ itself when its connection ends (trying its URLs in turn, as a page behind a pro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import signal
@@ -25,6 +26,9 @@ from typing import Any
 import websockets
 
 _IDS = itertools.count(1)
+_PASSING = ("storage", "taken_over", "rate_limited")
+"""Refusals of a ``hello`` while coming back that pass (the table moving between processes, a
+connection of this client from before not yet let go): the client tries again."""
 
 
 def free_port() -> int:
@@ -95,13 +99,17 @@ class SeatClient:
                     hello["last_seq"] = self.seq
                 await self.ws.send(json.dumps(hello))
                 while True:
-                    frame = await self._read(10.0)
+                    frame = await self._read(max(1.0, deadline - time.monotonic()))
                     if frame["type"] == "welcome":
                         break
-                    if frame["type"] == "error":
+                    if frame["type"] == "error" and frame["code"] not in _PASSING:
                         raise RuntimeError(f"hello refused after reconnecting: {frame}")
+                    if frame["type"] == "error":  # the table is moving between processes: again
+                        raise ConnectionError(frame["message"])
                 break
             except (OSError, TimeoutError, websockets.WebSocketException):
+                with contextlib.suppress(Exception):  # never two connections of this client seated at once
+                    await asyncio.wait_for(self.ws.close(), 2.0)
                 if time.monotonic() > deadline:
                     raise
                 await asyncio.sleep(min(1.0, 0.05 * attempt))

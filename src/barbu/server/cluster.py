@@ -355,6 +355,7 @@ class ClusterTable:
     async def move(self) -> None:
         """The lease changed hands: find the new owner and seat every connection there again."""
         async with self.moving:
+            before = (self.live, self.owner)
             self.live, self.owner = None, None
             for link in self.links.values():
                 link.ready.clear()
@@ -364,6 +365,10 @@ class ClusterTable:
                 for link in list(self.links.values()):
                     link.send(encode(e.frame()))
                     link.close("the table could not be loaded: reconnect")
+                return
+            if (self.live, self.owner) == before and (self.live is not None or before[1] is not None):
+                for link in self.links.values():  # it did not move after all: the connections stay as they are
+                    link.ready.set()
                 return
             self.cluster.moves += 1
             for link in list(self.links.values()):
