@@ -381,6 +381,8 @@ class ClusterTable:
 
     async def _seat_again(self, link: Link) -> None:
         """Seat a connection at the new owner with what its client saw, then resend its unanswered actions."""
+        if self.links.get(link.conn) is not link:  # the connection closed meanwhile
+            return
         link.mute_welcome = True
         try:
             await self._seat(link, link.seq)
@@ -395,6 +397,12 @@ class ClusterTable:
             link.ready.set()
             return
         link.ready.set()
+        if self.links.get(link.conn) is not link:  # it closed while being seated: no ghost stays at the owner
+            if self.live is not None:
+                await self.live.leave(link)
+            elif self.owner is not None:
+                self.cluster.ask(self.owner, self.id, link, {"k": "leave"})
+            return
         for message in list(link.pending.values()):
             await self._forward(link, message)
 
