@@ -125,10 +125,10 @@ def serve_main(argv: list[str]) -> int:
         raise UsageError(f"--allow-host: {e}") from None
     database_url(args.db)
     _check_address(args.host, args.port)
-    _open_database(args.db)
     cluster_settings = None
-    if args.redis is not None:
+    if args.redis is not None:  # checked first: a mistake here touches no database
         cluster_settings = _cluster(args.redis, args.redis_prefix, args.lease_seconds, args.db)
+    _open_database(args.db)
     import uvicorn
 
     from barbu.server.app import create_app
@@ -202,7 +202,7 @@ def _check_address(host: str, port: int) -> None:
 def _cluster(url: str, prefix: str, lease: float, db: str) -> ClusterSettings:
     """The settings of a process of several, once Redis answered (else a one-line refusal)."""
     if not db.startswith("postgresql"):
-        raise UsageError(f"--redis needs a PostgreSQL --db that every process shares, not {db}")
+        raise UsageError(f"--redis needs a PostgreSQL --db that every process shares (postgresql://USER@HOST:PORT/DB), not {db}")
     try:
         import redis
     except ImportError:

@@ -279,7 +279,10 @@ class ClusterTable:
             link.answer = loop.create_future()
             message = {"k": "hello", "key": link.key, "name": link.name, "last_seq": last_seq, "seat": link.wanted}
             self.cluster.ask(self.owner, self.id, link, message)
-            answer = await link.answer
+            try:  # an owner that dies before it answers: ask again whoever holds the lease then
+                answer = await asyncio.wait_for(asyncio.shield(link.answer), self.cluster.settings.lease_seconds)
+            except TimeoutError:
+                answer = {"moved": True}
             link.answer = None
             if "error" in answer:
                 e = answer["error"]
@@ -365,6 +368,7 @@ class ClusterTable:
                 for link in list(self.links.values()):
                     link.send(encode(e.frame()))
                     link.close("the table could not be loaded: reconnect")
+                    link.ready.set()
                 return
             if (self.live, self.owner) == before and (self.live is not None or before[1] is not None):
                 for link in self.links.values():  # it did not move after all: the connections stay as they are
@@ -437,7 +441,6 @@ class Cluster:
         self.moves = 0
         self.relayed = 0
         service.before_load = self._before_load
-        service.on_unload.append(self._unloaded)
 
     # -- life ------------------------------------------------------------------------
 
@@ -504,12 +507,9 @@ class Cluster:
         if owner != self.me:
             raise ProtocolError("storage", _("another server process serves this table right now: try again"))
 
-    def _unloaded(self, table_id: str) -> None:
-        """A table left memory: give its lease back."""
-        self._spawn(self.let_go(table_id))
-
     async def _renew(self) -> None:
-        """Renew every lease held; let go of the tables whose lease was lost or that left memory."""
+        """Renew every lease held; let go of the tables whose lease was lost, and of those that left
+        memory (after a minute with nobody connected: ``TableService.unload``)."""
         while True:
             await asyncio.sleep(self.settings.renew_every)
             now = time.monotonic()

@@ -768,8 +768,6 @@ class TableService:
         self.stand_in_level = level if level in BOT_LEVELS else "random"
         self.before_load: Callable[[str], Awaitable[None]] | None = None
         """Awaited before a table is loaded (several processes: it takes the table's lease, or refuses)."""
-        self.on_unload: list[Callable[[str], None]] = []
-        """Called with a table's id once it left memory."""
 
     async def start(self) -> None:
         """Start writing, and checkpointing the log every ``checkpoint_every`` seconds."""
@@ -840,8 +838,6 @@ class TableService:
         if table is not None and not table.connected() and not table.lock.locked():
             table.close()
             del self.live[table_id]
-            for hook in self.on_unload:
-                hook(table_id)
 
     async def record(self, table_id: str) -> dict[str, Any]:
         """The ``barbu-record/1`` of a finished game (the hands are in it, so only once it is over)."""
