@@ -202,7 +202,8 @@ def _check_address(host: str, port: int) -> None:
 def _cluster(url: str, prefix: str, lease: float, db: str) -> ClusterSettings:
     """The settings of a process of several, once Redis answered (else a one-line refusal)."""
     if not db.startswith("postgresql"):
-        raise UsageError(f"--redis needs a PostgreSQL --db that every process shares (postgresql://USER@HOST:PORT/DB), not {db}")
+        shared = "postgresql://USER@HOST:PORT/DB"
+        raise UsageError(f"--redis needs a PostgreSQL --db that every process shares ({shared}), not {db}")
     try:
         import redis
     except ImportError:
