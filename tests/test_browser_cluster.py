@@ -83,7 +83,7 @@ def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
         play_until(player, killed_at + 12)  # the page came back by itself and plays on
         watcher.wait_for_function(f"() => window.barbu && window.barbu.seq >= {killed_at + 12}", timeout=30000)
         assert watcher.evaluate("() => window.barbu.ws === window.firstSocket")  # the watcher never reconnected
-        assert "barbu_table_moves 1.0" in httpx.get(two.http + "/metrics").text
+        assert "barbu_table_moves_total 1.0" in httpx.get(two.http + "/metrics").text
         stored = Store(db).load_table(table)
         assert stored is not None and len(stored.actions) >= seq(player)
         assert errors == []

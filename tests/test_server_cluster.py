@@ -202,7 +202,7 @@ def test_the_owner_killed_mid_game_another_process_takes_the_table_over(
             players, _killed = asyncio.run(main())
             assert all(p.client.reconnections >= 1 for p in players[:2])
             metrics = httpx.get(other.http + "/metrics").text
-            assert "barbu_table_moves 1.0" in metrics, metrics
+            assert "barbu_table_moves_total 1.0" in metrics, metrics
             check_acks(players, db, table)
             stored = Store(db).load_table(table)
             assert stored is not None and stored.table.status == "finished"
@@ -279,6 +279,6 @@ def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over
 
             asyncio.run(main())
             metrics = httpx.get(two.http + "/metrics").text
-            assert "barbu_leases_held 1.0" in metrics and "barbu_table_moves 1.0" in metrics, metrics
+            assert "barbu_leases_held 1.0" in metrics and "barbu_table_moves_total 1.0" in metrics, metrics
     finally:
         one.stop()

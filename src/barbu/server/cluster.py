@@ -44,7 +44,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -807,10 +807,11 @@ class Cluster:
         self.post(process, f"r {rid} " + json.dumps(answer))
 
     def add_metrics(self, registry: Any) -> None:
-        """Gauges of the leases held, the connections relayed both ways and the tables moved here."""
+        """Gauges of the leases held and the connections relayed both ways; counters of the tables
+        moved and the messages relayed."""
         from prometheus_client import Gauge
 
-        readers: tuple[tuple[str, str, Callable[[], int]], ...] = (
+        gauges: tuple[tuple[str, str, Callable[[], int]], ...] = (
             ("barbu_leases_held", "tables whose lease this process holds", lambda: len(self.owned)),
             ("barbu_relayed_in", "connections of other processes seated at tables here", lambda: len(self.remote)),
             (
@@ -818,12 +819,27 @@ class Cluster:
                 "connections of this process seated at tables another process serves",
                 lambda: sum(len(t.links) for t in self.tables.values() if t.live is None),
             ),
-            ("barbu_table_moves", "times a table relayed from here changed owner", lambda: self.moves),
-            ("barbu_relayed_messages", "connection messages sent to another process", lambda: self.relayed),
         )
-        for name, what, read in readers:
-            gauge = Gauge(name, what, registry=registry)
-            gauge.set_function(read)
+        for name, what, read in gauges:
+            Gauge(name, what, registry=registry).set_function(read)
+        registry.register(_Counts(self))
+
+
+class _Counts:
+    """The cluster's counters, read when Prometheus asks."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import CounterMetricFamily
+
+        yield CounterMetricFamily(
+            "barbu_table_moves", "times a table relayed from here changed owner", value=self.cluster.moves
+        )
+        yield CounterMetricFamily(
+            "barbu_relayed_messages", "connection messages sent to another process", value=self.cluster.relayed
+        )
 
 
 _RELAYED_ROUTES = re.compile(r"^/api/tables/([^/]+)/(claim|invitations|hint|record|review|rematch)$")
