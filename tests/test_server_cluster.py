@@ -21,9 +21,11 @@ from typing import Any
 import httpx
 import pytest
 import redis
+import redis.asyncio as aioredis
 import websockets
 
 from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.cluster import Leases
 from barbu.server.tables import replay
 from barbu.storage import Store
 from conftest import postgres_schema
@@ -282,3 +284,30 @@ def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over
             assert "barbu_leases_held 1.0" in metrics and "barbu_table_moves_total 1.0" in metrics, metrics
     finally:
         one.stop()
+
+
+def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None:
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+    leases = Leases(prefix)
+
+    async def main() -> None:
+        r = aioredis.from_url(REDIS, decode_responses=True)
+        try:
+            assert await leases.take(r, "t", "a", 5000)
+            assert await leases.take(r, "t", "a", 5000)  # its holder asking again
+            assert not await leases.take(r, "t", "b", 5000)
+            assert await leases.renew(r, ["t", "u"], "a", 60000) == ["u"]  # u was never taken
+            assert await r.pttl(leases.key("t")) > 5000  # extended
+            assert await leases.renew(r, ["t"], "b", 1) == ["t"]  # b never touches a's lease
+            assert await r.pttl(leases.key("t")) > 5000
+            assert not await leases.release(r, "t", "b")
+            assert await r.get(leases.key("t")) == "a"
+            assert await leases.release(r, "t", "a")
+            assert await leases.take(r, "t", "b", 200)
+            await asyncio.sleep(0.4)  # expired: free for anyone
+            assert await leases.take(r, "t", "a", 5000)
+        finally:
+            await r.delete(leases.key("t"))
+            await r.aclose()
+
+    asyncio.run(main())

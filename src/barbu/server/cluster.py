@@ -802,7 +802,13 @@ class Cluster:
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
-        await self.app(scope, receive, send)
+        try:
+            await self.app(scope, receive, send)
+        except Exception:  # the application answered 500 already (or could not): say so rather than fall silent
+            log.exception("a relayed request failed")
+            if not headers:
+                status, chunks = 500, [encode({"error": {"code": "internal", "message": "the server failed"}}).encode()]
+                headers = [["content-type", "application/json"]]
         answer = {"status": status, "headers": headers, "body": base64.b64encode(b"".join(chunks)).decode()}
         self.post(process, f"r {rid} " + json.dumps(answer))
 
