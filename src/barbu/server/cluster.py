@@ -14,7 +14,7 @@ table's lock, bots and journal as a lone server does (:mod:`barbu.server.tables`
 Any process accepts any WebSocket and any HTTP request. A connection to a table another process
 owns is **relayed** (:class:`ClusterTable`): the accepting process checks and charges each
 message against its own budgets (:mod:`barbu.server.limits`), then posts it to the owner, which
-seats a stand-in subscriber (:class:`RemoteSeat`) at the live table; the frames the table builds
+seats a placeholder subscriber (:class:`RemoteSeat`) at the live table; the frames the table builds
 for that connection (its own seat's view and nothing else) go back on the accepting process's
 own channel only, never on a channel shared with other seats. HTTP routes that need the live
 table (claim, invitations, hint, record, review, rematch, delete) are relayed whole and run on
