@@ -154,6 +154,24 @@ BAD: list[tuple[str, list[str], str]] = [
     ("serve-log-level", ["serve", "--log-level", "loud", "--db", "sqlite://", "--port", "0"], "'loud'"),
     ("serve-allow-origin", ["serve", "--allow-origin", "nowhere", "--db", "sqlite://", "--port", "0"], "'nowhere'"),
     ("serve-host-not-here", ["serve", "--host", "192.0.2.1", "--port", "0", "--db", "sqlite://"], "192.0.2.1"),
+    (
+        "serve-redis-sqlite",
+        ["serve", "--redis", "redis://127.0.0.1:6379/0", "--db", "sqlite://", "--port", "0"],
+        "--redis",
+    ),
+    (
+        "serve-redis-silent",
+        [
+            "serve",
+            "--redis",
+            "redis://127.0.0.1:1/0",
+            "--db",
+            "postgresql://postgres@127.0.0.1:5432/test",
+            "--port",
+            "0",
+        ],
+        "redis://127.0.0.1:1/0",
+    ),
     ("serve-db-not-a-database", ["serve", "--db", "sqlite:///{tmp}/binary.json", "--port", "0"], "binary.json"),
     # barbu rules
     ("rules-variant", ["rules", "bridge"], "'bridge'"),

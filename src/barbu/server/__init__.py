@@ -16,8 +16,12 @@ takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors),
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from barbu.usage import CommandParser, UsageError, database_url, number, whole_number
+
+if TYPE_CHECKING:
+    from barbu.server.cluster import ClusterSettings
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 """The log levels of uvicorn."""
@@ -78,6 +82,23 @@ def serve_parser() -> argparse.ArgumentParser:
         help="a name this server answers to besides IP addresses, localhost and the hosts of --allow-origin "
         "(requests to any other name are refused against DNS rebinding); * for every name; repeat for several",
     )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one of several processes sharing a PostgreSQL --db and this Redis server "
+        "(redis://HOST:PORT/DB): any process serves any connection, a table moves when its process stops",
+    )
+    p.add_argument(
+        "--redis-prefix",
+        default="barbu",
+        help="prefix of the Redis keys and channels: processes with the same one form one server (default barbu)",
+    )
+    p.add_argument(
+        "--lease-seconds",
+        type=number(0.5),
+        default=4.0,
+        help="seconds a table stays with a process that stopped answering before another takes it (default 4)",
+    )
     p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="uvicorn log level (default warning)")
     p.add_argument(
         "--log-json", action="store_true", help="write log lines as JSON objects (time, level, logger, message)"
@@ -104,6 +125,9 @@ def serve_main(argv: list[str]) -> int:
         raise UsageError(f"--allow-host: {e}") from None
     database_url(args.db)
     _check_address(args.host, args.port)
+    cluster_settings = None
+    if args.redis is not None:  # checked first: a mistake here touches no database
+        cluster_settings = _cluster(args.redis, args.redis_prefix, args.lease_seconds, args.db)
     _open_database(args.db)
     import uvicorn
 
@@ -131,10 +155,11 @@ def serve_main(argv: list[str]) -> int:
         allowed_hosts=hosts,
     )
     try:
-        app = create_app(args.db, settings)
+        app = create_app(args.db, settings, cluster_settings)
     except StoreError as e:
         raise UsageError(f"--db {args.db}: {e}") from None
-    print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
+    shared = f", Redis {args.redis}" if args.redis else ""
+    print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db}{shared})", flush=True)
     if args.log_json:
         import logging
 
@@ -172,6 +197,26 @@ def _check_address(host: str, port: int) -> None:
             raise UsageError(
                 f"cannot listen on --host {host} --port {port} ({why}); give a free port and an address of this machine"
             ) from None
+
+
+def _cluster(url: str, prefix: str, lease: float, db: str) -> ClusterSettings:
+    """The settings of a process of several, once Redis answered (else a one-line refusal)."""
+    if not db.startswith("postgresql"):
+        shared = "postgresql://USER@HOST:PORT/DB"
+        raise UsageError(f"--redis needs a PostgreSQL --db that every process shares ({shared}), not {db}")
+    try:
+        import redis
+    except ImportError:
+        raise UsageError("--redis needs the redis package: pip install 'barbu[cluster]'") from None
+    from barbu.server.cluster import ClusterSettings
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=5)
+        client.ping()
+        client.close()
+    except (ValueError, redis.RedisError) as e:
+        raise UsageError(f"--redis {url}: Redis does not answer ({e}); give redis://HOST:PORT/DB") from None
+    return ClusterSettings(url, prefix=prefix, lease_seconds=lease)
 
 
 def _open_database(url: str) -> None:

@@ -49,7 +49,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -82,6 +82,9 @@ from barbu.server.sheets import add_sheet_routes
 from barbu.server.speaking import Speaking, request_language
 from barbu.server.tables import LiveTable, Settings, TableService
 from barbu.storage import Store
+
+if TYPE_CHECKING:
+    from barbu.server.cluster import Cluster, ClusterSettings, ClusterTable
 
 log = logging.getLogger("barbu.server")
 STATIC = Path(__file__).parent / "static"
@@ -213,29 +216,51 @@ _UNREADABLE = {"malformed", "too_large", "unknown_type"}
 """Refusals that count towards closing a connection that keeps sending them."""
 
 
-def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None) -> FastAPI:
-    """The web app on the database at URL ``db``, migrated when the app starts."""
+def create_app(
+    db: str = "sqlite:///barbu.db", settings: Settings | None = None, cluster_settings: ClusterSettings | None = None
+) -> FastAPI:
+    """The web app on the database at URL ``db``, migrated when the app starts.
+
+    With ``cluster_settings`` the process is one of several sharing the database and a Redis
+    server (:mod:`barbu.server.cluster`); without, it serves every table itself.
+    """
     settings = settings or Settings()
     store = Store(db)
     service = TableService(store, settings)
     limits = settings.limits
     guard = Guard(limits)
+    cluster: Cluster | None = None
+    if cluster_settings is not None:
+        from barbu.server.cluster import Cluster
+
+        cluster = Cluster(cluster_settings, service)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await service.start()
+        if cluster is not None:
+            await cluster.start()
         _app.state.frozen_objects = set_aside_startup_objects()  # full GC passes skip them from now on
         try:
             yield
         finally:
             await club.stop()
             coach.stop()
+            if cluster is not None:
+                await cluster.stop()  # no more requests from the other processes
             await service.stop()
+            if cluster is not None:
+                await cluster.hand_over()  # every write is committed: the others take the tables at once
             store.dispose()
 
     app = FastAPI(title="barbu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_exception_handler(RequestValidationError, _invalid_parameter)
+    if cluster is not None:
+        from barbu.server.cluster import HttpRelay
+
+        app.add_middleware(HttpRelay, cluster=lambda: cluster)
+        cluster.app = app
     app.add_middleware(
         BodyLimit,
         limit_for=lambda path: limits.import_bytes if path in _LARGE_BODIES else limits.body_bytes,
@@ -252,6 +277,9 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
     add_credential_routes(app, service)
     club = add_club_routes(app, service, store)
     app.state.club = club
+    app.state.cluster = cluster
+    if cluster is not None:
+        cluster.add_metrics(club.metrics.registry)
     coach = add_coach_routes(app, service)
 
     @app.get("/", include_in_schema=False)
@@ -405,7 +433,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         conn = Connection(websocket, limits, guard.connection())
         conn.handler = asyncio.current_task()
         conn.pump_task = asyncio.create_task(conn.pump())
-        table: LiveTable | None = None
+        table: LiveTable | ClusterTable | None = None
         pause = 0.0  # after a rate refusal: read nothing for half the time it gave
         limited = False  # whether the previous message was refused for its rate
         try:
@@ -458,7 +486,9 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(conn.websocket.close(code=1008, reason=conn.reason), 1.0)
 
-    async def handle(conn: Connection, address: str, table: LiveTable | None, text: str | bytes) -> LiveTable | None:
+    async def handle(
+        conn: Connection, address: str, table: LiveTable | ClusterTable | None, text: str | bytes
+    ) -> LiveTable | ClusterTable | None:
         """Check, charge and carry out one message; returns the connection's table."""
         msg = parse_message(text, limits)
         kind = msg["type"]
@@ -479,7 +509,9 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         elif kind == "hello":
             if table is not None:
                 raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
-            found = await service.get(msg["table"])
+            found: LiveTable | ClusterTable = (
+                cluster.table(msg["table"]) if cluster is not None else await service.get(msg["table"])
+            )
             await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"), msg.get("seat"))
             guard.charge(conn.budget, address, watching, found.catch_up_frames(msg.get("last_seq")))
             return found

@@ -3,13 +3,16 @@
 :class:`SeatClient` speaks the table protocol over a real WebSocket: ``hello``, ``act``
 (with client action ids), ``sync``; it keeps every frame it received, the last view (with
 each patch merged in) and the last sequence number; it takes an action by sending one of
-``view["legal_actions"]`` back as it was given. :class:`ServerThread` runs the app under
-uvicorn on a thread, on a free port.
+``view["legal_actions"]`` back as it was given. Given ``reconnect=True`` it comes back by
+itself when its connection ends (trying its URLs in turn, as a page behind a proxy would):
+``hello`` with the last sequence number it saw, then the actions still unanswered, again.
+:class:`ServerThread` runs the app under uvicorn on a thread, on a free port.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import signal
@@ -23,6 +26,9 @@ from typing import Any
 import websockets
 
 _IDS = itertools.count(1)
+_PASSING = ("storage", "taken_over", "rate_limited")
+"""Refusals of a ``hello`` while coming back that pass (the table moving between processes, a
+connection of this client from before not yet let go): the client tries again."""
 
 
 def free_port() -> int:
@@ -35,9 +41,18 @@ def free_port() -> int:
 class SeatClient:
     """One WebSocket connection to a table, as a seat (with its key) or as a watcher."""
 
-    def __init__(self, url: str, keep_frames: bool = True) -> None:
+    def __init__(
+        self, url: str, keep_frames: bool = True, reconnect: bool = False, others: tuple[str, ...] = ()
+    ) -> None:
         self.url = url
+        self.urls = (url, *others)
+        """Where to come back to, in turn, when the connection ends."""
         self.keep_frames = keep_frames
+        self.reconnect = reconnect
+        self.reconnections = 0
+        self.unanswered: dict[str, dict[str, Any]] = {}
+        """Actions sent whose ``ack`` or ``error`` has not arrived (sent again after a reconnection)."""
+        self._hello: dict[str, Any] | None = None
         self.ws: Any = None
         self.frames: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
@@ -57,10 +72,63 @@ class SeatClient:
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message (a dict is sent as JSON, a string as it is)."""
-        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+        if isinstance(message, dict) and message.get("type") == "hello":
+            self._hello = message
+        elif isinstance(message, dict) and message.get("type") == "act" and isinstance(message.get("id"), str):
+            self.unanswered[message["id"]] = message
+        try:
+            await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+        except websockets.ConnectionClosed:
+            if not self.reconnect or self._hello is None:
+                raise  # else the message waits in unanswered (an act) and the next read comes back
+
+    async def resume(self, timeout: float = 60.0) -> None:
+        """Connect again (each URL in turn, waiting a little more each round) and say ``hello``
+        with the last sequence number seen; then send the unanswered actions again (same ids:
+        one already carried out is answered ``duplicate``)."""
+        assert self._hello is not None, "resume follows a hello"
+        deadline = time.monotonic() + timeout
+        attempt = 0
+        while True:
+            url = self.urls[attempt % len(self.urls)]
+            attempt += 1
+            try:
+                self.ws = await websockets.connect(url, max_size=2**22, open_timeout=5)
+                hello = dict(self._hello)
+                if self.seq is not None:
+                    hello["last_seq"] = self.seq
+                await self.ws.send(json.dumps(hello))
+                while True:
+                    frame = await self._read(max(1.0, deadline - time.monotonic()))
+                    if frame["type"] == "welcome":
+                        break
+                    if frame["type"] == "error" and frame["code"] not in _PASSING:
+                        raise RuntimeError(f"hello refused after reconnecting: {frame}")
+                    if frame["type"] == "error":  # the table is moving between processes: again
+                        raise ConnectionError(frame["message"])
+                break
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                with contextlib.suppress(Exception):  # never two connections of this client seated at once
+                    await asyncio.wait_for(self.ws.close(), 2.0)
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(min(1.0, 0.05 * attempt))
+        self.reconnections += 1
+        for message in list(self.unanswered.values()):
+            await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next frame (also remembered in :attr:`frames`, :attr:`view`, :attr:`seq`)."""
+        """The next frame (also remembered in :attr:`frames`, :attr:`view`, :attr:`seq`); with
+        ``reconnect``, a connection that ended is opened again first (:meth:`resume`)."""
+        while True:
+            try:
+                return await self._read(timeout)
+            except websockets.ConnectionClosed:
+                if not self.reconnect or self._hello is None:
+                    raise
+                await self.resume()
+
+    async def _read(self, timeout: float) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         if self.keep_frames:
             self.frames.append(frame)
@@ -79,6 +147,8 @@ class SeatClient:
                 self.seq = frame["seq"]
         elif kind == "table":
             self.table = frame
+        elif kind in ("ack", "error") and "id" in frame:
+            self.unanswered.pop(frame["id"], None)
         return frame
 
     async def until(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:

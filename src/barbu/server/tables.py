@@ -28,7 +28,7 @@ import hmac
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -808,6 +808,8 @@ class TableService:
         """Called with ``("action", seconds)`` per person's action and ``("bot", seconds)`` per bot's choice."""
         level = self.settings.takeover_level
         self.stand_in_level = level if level in BOT_LEVELS else "random"
+        self.before_load: Callable[[str], Awaitable[None]] | None = None
+        """Awaited before a table is loaded (several processes: it takes the table's lease, or refuses)."""
 
     async def start(self) -> None:
         """Start writing, and checkpointing the log every ``checkpoint_every`` seconds."""
@@ -849,6 +851,8 @@ class TableService:
             pending = asyncio.get_running_loop().create_future()
             self._loading[table_id] = pending
             try:
+                if self.before_load is not None:
+                    await self.before_load(table_id)
                 try:
                     stored = await asyncio.to_thread(self.store.load_table, table_id)
                     holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}

@@ -1,0 +1,942 @@
+"""Several ``barbu serve`` processes as one server: leases, relay and takeover over Redis.
+
+Every process shares the database (PostgreSQL: the action logs, accounts, ratings) and one
+Redis server. A live table is served by exactly one process, its **owner**, which runs the
+table's lock, bots and journal as a lone server does (:mod:`barbu.server.tables`). Redis holds:
+
+- a **lease** per live table, the key ``PREFIX:lease:TABLE`` whose value is the owner's process
+  id, taken with ``SET NX PX`` and renewed every quarter of its life by a Lua script that extends
+  only the keys still holding the process's id (:class:`Leases`); a process that could not renew
+  a lease lets the table go;
+- a **channel per process**, ``PREFIX:proc:ID``, on which other processes send it what their
+  connections ask of the tables it owns, and it sends back the frames for those connections.
+
+Any process accepts any WebSocket and any HTTP request. A connection to a table another process
+owns is **relayed** (:class:`ClusterTable`): the accepting process checks and charges each
+message against its own budgets (:mod:`barbu.server.limits`), then posts it to the owner, which
+seats a placeholder subscriber (:class:`RemoteSeat`) at the live table; the frames the table builds
+for that connection (its own seat's view and nothing else) go back on the accepting process's
+own channel only, never on a channel shared with other seats. HTTP routes that need the live
+table (claim, invitations, hint, record, review, rematch, delete) are relayed whole and run on
+the owner with the request's own headers and client address (:class:`HttpRelay`).
+
+**Takeover.** A process that relays a table watches its lease. When the lease ends (the owner
+stopped and released it, or died and it expired, or the owner's channel lost its listener, which
+Redis sees at once when a process is killed), the first relaying process to take it with ``SET NX``
+loads the table from its log (the same replay as a restart) and becomes the owner; every relaying
+process then seats its connections again at the new owner, with the last sequence number each
+client saw (the client receives the missed events, no second ``welcome``), and sends again the
+actions not yet answered: one the old owner had committed is answered ``duplicate``. Nothing
+acknowledged is lost because an action is acknowledged only after its commit, and two owners
+never both commit the same sequence number (the log's primary key refuses the second).
+
+>>> Leases("barbu").key("t1"), channel("barbu", "p1")
+('barbu:lease:t1', 'barbu:proc:p1')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from barbu.language import _
+from barbu.server.protocol import ProtocolError, encode
+from barbu.server.tables import CATCH_UP_LIMIT
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    from barbu.server.tables import LiveTable, Subscriber, TableService
+
+log = logging.getLogger("barbu.server.cluster")
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    """Where the processes meet and how fast a table moves when its owner goes.
+
+    >>> ClusterSettings("redis://127.0.0.1:6379/0").renew_every
+    1.0
+    """
+
+    url: str
+    """The Redis URL, e.g. ``redis://127.0.0.1:6379/0``."""
+    prefix: str = "barbu"
+    """The prefix of every key and channel: processes with the same prefix (and Redis) are one server."""
+    lease_seconds: float = 4.0
+    """How long a lease lives without renewal: a process that died holds its tables at most this long."""
+    watch_every: float = 0.25
+    """Seconds between two looks at the leases of the tables a process relays."""
+
+    @property
+    def renew_every(self) -> float:
+        """Seconds between two renewals of the leases a process holds (a quarter of their life)."""
+        return self.lease_seconds / 4
+
+
+def channel(prefix: str, process: str) -> str:
+    """The Redis channel on which process ``process`` receives."""
+    return f"{prefix}:proc:{process}"
+
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then redis.call('pexpire', key, ARGV[2]) else table.insert(lost, i) end
+end
+return lost
+"""
+"""Extend the leases still held by process ARGV[1]; the 1-based indexes of those it lost."""
+
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+"""Delete a lease only if process ARGV[1] holds it (its own on release, a dead owner's on takeover)."""
+
+
+class Leases:
+    """The lease of each live table: ``PREFIX:lease:TABLE`` = the owning process's id."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def key(self, table_id: str) -> str:
+        """The Redis key of a table's lease."""
+        return f"{self.prefix}:lease:{table_id}"
+
+    async def take(self, r: aioredis.Redis, table_id: str, me: str, ms: int) -> bool:
+        """Take the lease if nobody holds it; whether this process holds it now."""
+        if await r.set(self.key(table_id), me, nx=True, px=ms):
+            return True
+        return bool(await r.get(self.key(table_id)) == me)
+
+    async def renew(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
+        """Extend the leases of ``table_ids`` still held by ``me``; the tables whose lease was lost."""
+        if not table_ids:
+            return []
+        lost = await r.eval(_RENEW, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
+        return [table_ids[int(i) - 1] for i in lost]
+
+    async def release(self, r: aioredis.Redis, table_id: str, holder: str) -> bool:
+        """Delete the lease if ``holder`` holds it; whether it did."""
+        return bool(await r.eval(_RELEASE, 1, self.key(table_id), holder))
+
+
+_SEQ = re.compile(r'^\{"type":"(?:event|state)","seq":(\d+)')
+
+
+class Link:
+    """One local connection seated at a table of the cluster (a :class:`~barbu.server.tables.Subscriber`).
+
+    It passes every frame on to the connection and remembers what a move to another owner
+    needs: the ``hello`` that seated it, the last sequence number the client received and the
+    actions it sent that have no answer yet.
+    """
+
+    def __init__(self, conn: Subscriber, cid: str, key: str | None, name: str | None, wanted: int | None) -> None:
+        self.conn = conn
+        self.cid = cid
+        self.holder = conn.holder
+        self.key, self.name, self.wanted = key, name, wanted
+        self.seq: int | None = None
+        self.pending: dict[str, dict[str, Any]] = {}
+        """Action id -> the ``act`` message, until its ``ack`` or ``error`` passes."""
+        self.mute_welcome = False
+        """Seated again at a new owner: the client already had its welcome."""
+        self.ready = asyncio.Event()
+        self.ready.set()
+        self.answer: asyncio.Future[dict[str, Any]] | None = None
+        """The owner's answer to the ``hello`` on its way, if one is."""
+
+    @property
+    def seat(self) -> int | None:
+        return self.conn.seat
+
+    @seat.setter
+    def seat(self, value: int | None) -> None:
+        self.conn.seat = value
+
+    def send(self, text: str) -> None:
+        """Pass a frame on, noting the sequence number, the seat and the answered actions."""
+        if text.startswith('{"type":"welcome"'):
+            frame = json.loads(text)
+            self.conn.seat = frame["seat"]
+            if self.seq is None:
+                self.seq = frame["seq"]
+            if self.mute_welcome:
+                self.mute_welcome = False
+                return
+        elif text.startswith(('{"type":"ack"', '{"type":"error"')):
+            ref = json.loads(text).get("id")
+            if ref is not None:
+                self.pending.pop(ref, None)
+        else:
+            found = _SEQ.match(text)
+            if found:
+                self.seq = int(found.group(1))
+        self.conn.send(text)
+
+    def close(self, reason: str) -> None:
+        """End the connection."""
+        self.conn.close(reason)
+
+
+class RemoteSeat:
+    """At the owner: a connection another process accepted, seated at a live table.
+
+    Its frames go, in order, to that process's channel only.
+    """
+
+    def __init__(self, cluster: Cluster, process: str, cid: str, holder: str | None) -> None:
+        self.cluster = cluster
+        self.process = process
+        self.cid = cid
+        self.holder = holder
+        self.seat: int | None = None
+        self.table: LiveTable | None = None
+
+    def send(self, text: str) -> None:
+        """Queue the frame for the connection's process."""
+        self.cluster.post(self.process, f"f {self.cid} {text}")
+
+    def close(self, reason: str) -> None:
+        """Ask the connection's process to close it."""
+        self.cluster.post(self.process, f"c {self.cid} {reason}")
+        self.cluster.remote.pop((self.process, self.cid), None)
+
+
+class ClusterTable:
+    """A table as the connections of this process see it: served here, or relayed to its owner.
+
+    It offers :class:`~barbu.server.tables.LiveTable`'s doors for a connection (``join``,
+    ``act``, ``say``, ``sync``, ``leave``) whichever process owns the table, and moves its
+    connections to the next owner when the table changes hands.
+    """
+
+    def __init__(self, cluster: Cluster, table_id: str) -> None:
+        self.cluster = cluster
+        self.id = table_id
+        self.links: dict[Subscriber, Link] = {}
+        self.owner: str | None = None
+        self.live: LiveTable | None = None
+        self.seq = 0
+        """The highest sequence number a connection of this process received (for catch-up costs)."""
+        self.moving: asyncio.Lock = asyncio.Lock()
+
+    async def locate(self) -> None:
+        """Find the owner, taking the lease if nobody holds it (and then loading the table here)."""
+        while True:
+            owner = await self.cluster.hold(self.id)
+            if owner == self.cluster.me:
+                try:
+                    self.live = await self.cluster.service.get(self.id)
+                except ProtocolError:
+                    await self.cluster.let_go(self.id)
+                    raise
+                self.owner = owner
+                return
+            if owner is not None:
+                self.owner, self.live = owner, None
+                return
+
+    # -- the doors of a connection ------------------------------------------------
+
+    async def join(
+        self, conn: Subscriber, key: str | None, name: str | None, last_seq: int | None, seat: int | None = None
+    ) -> None:
+        """Seat ``conn`` (as :meth:`LiveTable.join <barbu.server.tables.LiveTable.join>`), here or at the owner."""
+        link = Link(conn, secrets.token_hex(8), key, name, seat)
+        self.links[conn] = link
+        self.cluster.by_cid[link.cid] = (self, link)
+        try:
+            await self._seat(link, last_seq)
+        except BaseException:
+            await self.leave(conn, told=False)
+            raise
+
+    async def _seat(self, link: Link, last_seq: int | None) -> None:
+        while True:
+            if self.owner is None:
+                await self.locate()
+            if self.live is not None:
+                await self.live.join(link, link.key, link.name, last_seq, link.wanted)
+                return
+            assert self.owner is not None
+            loop = asyncio.get_running_loop()
+            link.answer = loop.create_future()
+            message = {"k": "hello", "key": link.key, "name": link.name, "last_seq": last_seq, "seat": link.wanted}
+            self.cluster.ask(self.owner, self.id, link, message)
+            try:  # an owner that dies before it answers: ask again whoever holds the lease then
+                answer = await asyncio.wait_for(asyncio.shield(link.answer), self.cluster.settings.lease_seconds)
+            except TimeoutError:
+                answer = {"moved": True}
+            link.answer = None
+            if "error" in answer:
+                e = answer["error"]
+                raise ProtocolError(e["code"], e["message"], e.get("id"), e.get("kind"), e.get("retry_after"))
+            if answer.get("ok"):
+                return
+            await self.locate()  # moved: look again
+
+    def _link(self, conn: Subscriber) -> Link:
+        return self.links[conn]
+
+    async def act(self, conn: Subscriber, ref: str, seq: int, intent: Mapping[str, Any]) -> None:
+        """Send an action to the table; its answer comes as an ``ack`` or ``error`` frame."""
+        link = self._link(conn)
+        await link.ready.wait()
+        message = {"k": "act", "id": ref, "seq": seq, "action": dict(intent)}
+        link.pending[ref] = message
+        await self._forward(link, message)
+
+    async def say(self, conn: Subscriber, phrase: str) -> None:
+        """A quick message to the table."""
+        link = self._link(conn)
+        await link.ready.wait()
+        await self._forward(link, {"k": "say", "phrase": phrase})
+
+    async def sync(self, conn: Subscriber, last_seq: int) -> None:
+        """What the connection missed since ``last_seq``."""
+        link = self._link(conn)
+        await link.ready.wait()
+        await self._forward(link, {"k": "sync", "last_seq": last_seq})
+
+    async def _forward(self, link: Link, message: dict[str, Any]) -> None:
+        if self.live is None:
+            if self.owner is not None:  # else the table is changing hands: its actions are sent again after
+                self.cluster.ask(self.owner, self.id, link, message)
+            return
+        try:
+            await self.cluster.carry_out(self.live, link, message)
+        except ProtocolError as e:
+            link.send(encode(e.frame()))
+
+    async def leave(self, conn: Subscriber, told: bool = True) -> None:
+        """Forget a closed connection, here and at the owner (``told``: it was seated there)."""
+        link = self.links.pop(conn, None)
+        if link is not None:
+            self.cluster.by_cid.pop(link.cid, None)
+            if not told:
+                pass
+            elif self.live is not None:
+                await self.live.leave(link)
+            elif self.owner is not None:
+                self.cluster.ask(self.owner, self.id, link, {"k": "leave"})
+        if not self.links and self.cluster.tables.get(self.id) is self:
+            del self.cluster.tables[self.id]
+
+    async def recover(self) -> None:
+        """After an unexpected failure: the owner rebuilds the table from its log."""
+        if self.live is not None:
+            await self.live.recover()
+
+    def catch_up_frames(self, last_seq: int | None) -> int:
+        """What a catch-up from ``last_seq`` costs (as :meth:`LiveTable.catch_up_frames`)."""
+        if self.live is not None:
+            return self.live.catch_up_frames(last_seq)
+        seq = max([self.seq, *(link.seq or 0 for link in self.links.values())])
+        self.seq = seq
+        if last_seq is None or last_seq > seq or seq - last_seq > CATCH_UP_LIMIT:
+            return 1
+        return seq - last_seq
+
+    # -- changing hands -------------------------------------------------------------
+
+    async def move(self) -> None:
+        """The lease changed hands: find the new owner and seat every connection there again."""
+        async with self.moving:
+            before = (self.live, self.owner)
+            self.live, self.owner = None, None
+            for link in self.links.values():
+                link.ready.clear()
+            try:
+                await self.locate()
+            except ProtocolError as e:  # the table cannot be loaded: its connections start over
+                for link in list(self.links.values()):
+                    link.send(encode(e.frame()))
+                    link.close("the table could not be loaded: reconnect")
+                    link.ready.set()
+                return
+            if (self.live, self.owner) == before and (self.live is not None or before[1] is not None):
+                for link in self.links.values():  # it did not move after all: the connections stay as they are
+                    link.ready.set()
+                return
+            self.cluster.moves += 1
+            for link in list(self.links.values()):
+                if link.answer is not None:  # a hello on its way: it asks the new owner
+                    if not link.answer.done():
+                        link.answer.set_result({"moved": True})
+                    link.ready.set()
+                    continue
+                await self._seat_again(link)
+
+    async def _seat_again(self, link: Link) -> None:
+        """Seat a connection at the new owner with what its client saw, then resend its unanswered actions."""
+        if self.links.get(link.conn) is not link:  # the connection closed meanwhile
+            return
+        link.mute_welcome = True
+        try:
+            await self._seat(link, link.seq)
+        except ProtocolError as e:
+            link.send(encode(e.frame()))
+            link.close("the table moved and the seat could not be taken again: reconnect")
+            link.ready.set()
+            return
+        except Exception:
+            log.exception("table %s: a connection could not follow the table", self.id)
+            link.close("the table moved: reconnect")
+            link.ready.set()
+            return
+        link.ready.set()
+        if self.links.get(link.conn) is not link:  # it closed while being seated: no ghost stays at the owner
+            if self.live is not None:
+                await self.live.leave(link)
+            elif self.owner is not None:
+                self.cluster.ask(self.owner, self.id, link, {"k": "leave"})
+            return
+        for message in list(link.pending.values()):
+            await self._forward(link, message)
+
+
+class Cluster:
+    """This process's part of the cluster: its leases, its channel, its relayed tables."""
+
+    def __init__(self, settings: ClusterSettings, service: TableService) -> None:
+        self.settings = settings
+        self.service = service
+        self.me = secrets.token_hex(6)
+        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True)
+        self.leases = Leases(settings.prefix)
+        self.owned: dict[str, float] = {}
+        """Tables whose lease this process holds -> when it took it (monotonic clock)."""
+        self.tables: dict[str, ClusterTable] = {}
+        """The tables this process's connections sit at."""
+        self.by_cid: dict[str, tuple[ClusterTable, Link]] = {}
+        """This process's seated connections by their id in the cluster."""
+        self.remote: dict[tuple[str, str], RemoteSeat] = {}
+        """(process, connection) -> the connection of another process seated at a table owned here."""
+        self._outbox: dict[str, list[str]] = {}
+        self._wake = asyncio.Event()
+        self._chains: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._silent: dict[str, int] = {}
+        """Owners whose channel had no listener at the last looks (a killed process)."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pubsub: Any = None
+        self.app: ASGIApp | None = None
+        """The application, for relayed HTTP requests (set by :func:`barbu.server.app.create_app`)."""
+        self.moves = 0
+        self.relayed = 0
+        service.before_load = self._before_load
+
+    # -- life ------------------------------------------------------------------------
+
+    @property
+    def lease_ms(self) -> int:
+        return int(self.settings.lease_seconds * 1000)
+
+    async def start(self) -> None:
+        """Listen on this process's channel; start renewing, watching and sending."""
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(channel(self.settings.prefix, self.me))
+        for job in (self._listen(), self._renew(), self._watch(), self._send()):
+            self._spawn(job)
+
+    async def stop(self) -> None:
+        """Stop listening: no more requests from other processes (the tables are still held)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(RedisError, OSError):
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
+
+    async def hand_over(self) -> None:
+        """Once the journal wrote everything: release every lease, so other processes take the tables at once."""
+        with contextlib.suppress(RedisError, OSError):
+            for table_id in list(self.owned):
+                await self.leases.release(self.redis, table_id, self.me)
+        self.owned.clear()
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()
+
+    def _spawn(self, job: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- leases ----------------------------------------------------------------------
+
+    async def hold(self, table_id: str) -> str | None:
+        """The owner of a table, after taking its lease if nobody held it (this process's id then)."""
+        if table_id in self.owned:
+            return self.me
+        try:
+            if await self.leases.take(self.redis, table_id, self.me, self.lease_ms):
+                self.owned[table_id] = time.monotonic()
+                return self.me
+            owner = await self.redis.get(self.leases.key(table_id))
+        except (RedisError, OSError) as e:
+            log.warning("table %s: Redis does not answer: %s", table_id, e)
+            message = _("the servers cannot agree which one serves the table: try again")
+            raise ProtocolError("storage", message) from None
+        return str(owner) if owner is not None else None
+
+    async def let_go(self, table_id: str) -> None:
+        """Release a table's lease (it is not served here any more)."""
+        if self.owned.pop(table_id, None) is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.leases.release(self.redis, table_id, self.me)
+
+    async def _before_load(self, table_id: str) -> None:
+        """A table is loaded here only under this process's lease."""
+        owner = await self.hold(table_id)
+        if owner != self.me:
+            raise ProtocolError("storage", _("another server process serves this table right now: try again"))
+
+    async def _renew(self) -> None:
+        """Renew every lease held; let go of the tables whose lease was lost, and of those that left
+        memory (after a minute with nobody connected: ``TableService.unload``)."""
+        while True:
+            await asyncio.sleep(self.settings.renew_every)
+            now = time.monotonic()
+            for table_id, since in list(self.owned.items()):
+                if table_id not in self.service.live and now - since > 10:
+                    await self.let_go(table_id)
+            held = list(self.owned)
+            try:
+                lost = await self.leases.renew(self.redis, held, self.me, self.lease_ms)
+            except (RedisError, OSError) as e:
+                log.warning("leases not renewed: %s", e)
+                continue
+            for table_id in lost:
+                self._lost(table_id)
+            await self._drop_gone_processes()
+
+    def _lost(self, table_id: str) -> None:
+        """Another process took a table this one served (this one stalled past its lease): let it go."""
+        log.warning("table %s: lease lost; the table leaves this process", table_id)
+        self.owned.pop(table_id, None)
+        live = self.service.live.pop(table_id, None)
+        if live is not None:
+            live.close()
+        for key, sub in list(self.remote.items()):
+            if sub.table is live:
+                del self.remote[key]
+        table = self.tables.get(table_id)
+        if table is not None:
+            self._spawn(table.move())
+
+    async def _drop_gone_processes(self) -> None:
+        """Forget the connections of processes that no longer listen (killed): their seats are free."""
+        processes = sorted({p for p, _ in self.remote})
+        if not processes:
+            return
+        try:
+            counts = dict(await self.redis.pubsub_numsub(*[channel(self.settings.prefix, p) for p in processes]))
+        except (RedisError, OSError):
+            return
+        for p in processes:
+            if counts.get(channel(self.settings.prefix, p), 0):
+                continue
+            for key, sub in list(self.remote.items()):
+                if key[0] == p:
+                    del self.remote[key]
+                    if sub.table is not None:
+                        await sub.table.leave(sub)
+
+    async def _watch(self) -> None:
+        """Watch the leases of the tables relayed from here; move them when their owner changes."""
+        while True:
+            await asyncio.sleep(self.settings.watch_every)
+            relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
+            if not relayed:
+                continue
+            try:
+                owners = await self.redis.mget([self.leases.key(t.id) for t in relayed])
+                listening = dict(
+                    await self.redis.pubsub_numsub(
+                        *sorted({channel(self.settings.prefix, str(t.owner)) for t in relayed})
+                    )
+                )
+            except (RedisError, OSError) as e:
+                log.warning("leases not read: %s", e)
+                continue
+            for table, owner in zip(relayed, owners, strict=True):
+                if table.moving.locked():
+                    continue
+                if owner is None or owner != table.owner:
+                    self._spawn(table.move())
+                elif not listening.get(channel(self.settings.prefix, owner), 0):
+                    await self._silent_owner(table, owner)
+                else:
+                    self._silent.pop(owner, None)
+
+    async def _silent_owner(self, table: ClusterTable, owner: str) -> None:
+        """An owner whose channel has no listener twice running is gone (killed): its lease is void."""
+        looks = self._silent.get(owner, 0) + 1
+        self._silent[owner] = looks
+        if looks >= 2:
+            with contextlib.suppress(RedisError, OSError):
+                if await self.leases.release(self.redis, table.id, owner):
+                    log.warning("table %s: its server process %s is gone; taking it over", table.id, owner)
+            self._spawn(table.move())
+
+    # -- messages ----------------------------------------------------------------------
+
+    def post(self, process: str, line: str) -> None:
+        """Queue one line for a process's channel; lines go out in order, a batch per process."""
+        self._outbox.setdefault(process, []).append(line)
+        self._wake.set()
+
+    def ask(self, owner: str, table_id: str, link: Link, message: dict[str, Any]) -> None:
+        """Post a connection's message to the table's owner."""
+        self.relayed += 1
+        self.post(owner, json.dumps({**message, "p": self.me, "c": link.cid, "t": table_id, "h": link.holder}))
+
+    async def _send(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batches, self._outbox = self._outbox, {}
+            for process, lines in batches.items():
+                try:
+                    heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
+                except (RedisError, OSError) as e:
+                    log.warning("messages to %s lost: %s", process, e)
+                    continue
+                if not heard:
+                    log.info("nobody listens on %s's channel", process)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError) as e:
+                log.warning("channel lost: %s", e)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            for line in str(message["data"]).split("\n"):
+                self._take(line)
+
+    def _take(self, line: str) -> None:
+        """One line from another process: a request to an owned table, or something for a local connection."""
+        if line.startswith("{"):
+            request = json.loads(line)
+            key = (request["p"], request["c"])
+            before = self._chains.get(key)
+            task = asyncio.ensure_future(self._in_turn(before, self._serve(request)))
+            self._chains[key] = task
+            task.add_done_callback(lambda done: self._end_chain(key, done))
+            return
+        kind, cid, rest = [*line.split(" ", 2), "", ""][:3]
+        if kind == "r":
+            call = self._calls.pop(cid, None)
+            if call is not None and not call.done():
+                call.set_result(json.loads(rest))
+            return
+        found = self.by_cid.get(cid)
+        if found is None:
+            return
+        table, link = found
+        if kind == "f":
+            link.send(rest)
+        elif kind == "c":
+            link.close(rest)
+        elif kind == "a":  # the answer to a hello
+            if link.answer is not None and not link.answer.done():
+                link.answer.set_result(json.loads(rest))
+        elif kind == "m" and not table.moving.locked():  # the owner does not serve the table any more
+            self._spawn(table.move())
+
+    def _end_chain(self, key: tuple[str, str], done: asyncio.Task[None]) -> None:
+        if self._chains.get(key) is done:
+            del self._chains[key]
+
+    @staticmethod
+    async def _in_turn(before: asyncio.Task[None] | None, job: Awaitable[None]) -> None:
+        if before is not None:
+            with contextlib.suppress(BaseException):
+                await before
+        try:
+            await job
+        except Exception:
+            log.exception("a request from another process failed")
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        """At the owner: carry out what a connection of another process asked."""
+        process, cid, kind = request["p"], request["c"], request["k"]
+        if kind == "http":
+            await self._serve_http(request)
+            return
+        key = (process, cid)
+        if kind == "hello":
+            await self._serve_hello(request)
+            return
+        sub = self.remote.get(key)
+        if sub is None or sub.table is None:
+            if kind != "leave":
+                self.post(process, f"m {cid} ")
+            return
+        try:
+            if kind == "leave":
+                del self.remote[key]
+                await sub.table.leave(sub)
+            else:
+                await self.carry_out(sub.table, sub, request)
+        except ProtocolError as e:
+            sub.send(encode(e.frame()))
+
+    async def _serve_hello(self, request: dict[str, Any]) -> None:
+        process, cid, table_id = request["p"], request["c"], request["t"]
+        try:
+            if await self.hold(table_id) != self.me:
+                self.post(process, f"a {cid} " + json.dumps({"moved": True}))
+                return
+            table = await self.service.get(table_id)
+            earlier = self.remote.pop((process, cid), None)
+            if earlier is not None and earlier.table is not None:  # seated again (the table came back here)
+                await earlier.table.leave(earlier)
+            sub = RemoteSeat(self, process, cid, request.get("h"))
+            sub.table = table
+            await table.join(sub, request.get("key"), request.get("name"), request.get("last_seq"), request.get("seat"))
+            self.remote[(process, cid)] = sub
+        except ProtocolError as e:
+            self.post(process, f"a {cid} " + json.dumps({"error": e.frame()}))
+            return
+        self.post(process, f"a {cid} " + json.dumps({"ok": True}))
+
+    async def carry_out(self, table: LiveTable, sub: Subscriber, message: Mapping[str, Any]) -> None:
+        """An ``act``, ``say`` or ``sync`` of a seated connection, at the live table."""
+        kind = message["k"]
+        try:
+            if kind == "act":
+                await table.act(sub, message["id"], message["seq"], message["action"])
+            elif kind == "say":
+                await table.say(sub, message["phrase"])
+            else:
+                await table.sync(sub, message["last_seq"])
+        except ProtocolError:
+            raise
+        except Exception:
+            log.exception("unexpected failure on a relayed message")
+            sub.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
+            await table.recover()
+
+    def table(self, table_id: str) -> ClusterTable:
+        """The table as this process's connections reach it."""
+        found = self.tables.get(table_id)
+        if found is None:
+            found = self.tables[table_id] = ClusterTable(self, table_id)
+        return found
+
+    # -- HTTP --------------------------------------------------------------------------
+
+    async def call(self, owner: str, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """Post a request to a process and wait for its answer (None: no answer in time)."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[rid] = future
+        self.post(owner, json.dumps({**request, "p": self.me, "c": rid}))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            self._calls.pop(rid, None)
+
+    async def _serve_http(self, request: dict[str, Any]) -> None:
+        """At the owner: run a relayed HTTP request through the application, answer with its response."""
+        process, rid, table_id = request["p"], request["c"], request["t"]
+        if await self.hold(table_id) != self.me or self.app is None:
+            self.post(process, f"r {rid} " + json.dumps({"moved": True}))
+            return
+        given = request["scope"]
+        scope: dict[str, Any] = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": given["method"],
+            "scheme": given["scheme"],
+            "path": given["path"],
+            "raw_path": given["path"].encode(),
+            "query_string": given["query"].encode("latin-1"),
+            "root_path": "",
+            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in given["headers"]],
+            "client": tuple(given["client"]) if given["client"] else None,
+            "server": None,
+            "barbu.relayed": True,
+        }
+        body = base64.b64decode(request["body"])
+        sent = False
+
+        async def receive() -> Message:
+            nonlocal sent
+            if sent:
+                await asyncio.sleep(3600)
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        status, headers, chunks = 500, [], []
+
+        async def send(message: Message) -> None:
+            nonlocal status, headers
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message.get("headers", [])]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        try:
+            await self.app(scope, receive, send)
+        except Exception:  # the application answered 500 already (or could not): say so rather than fall silent
+            log.exception("a relayed request failed")
+            if not headers:
+                status, chunks = 500, [encode({"error": {"code": "internal", "message": "the server failed"}}).encode()]
+                headers = [["content-type", "application/json"]]
+        answer = {"status": status, "headers": headers, "body": base64.b64encode(b"".join(chunks)).decode()}
+        self.post(process, f"r {rid} " + json.dumps(answer))
+
+    def add_metrics(self, registry: Any) -> None:
+        """Gauges of the leases held and the connections relayed both ways; counters of the tables
+        moved and the messages relayed."""
+        from prometheus_client import Gauge
+
+        gauges: tuple[tuple[str, str, Callable[[], int]], ...] = (
+            ("barbu_leases_held", "tables whose lease this process holds", lambda: len(self.owned)),
+            ("barbu_relayed_in", "connections of other processes seated at tables here", lambda: len(self.remote)),
+            (
+                "barbu_relayed_out",
+                "connections of this process seated at tables another process serves",
+                lambda: sum(len(t.links) for t in self.tables.values() if t.live is None),
+            ),
+        )
+        for name, what, read in gauges:
+            Gauge(name, what, registry=registry).set_function(read)
+        registry.register(_Counts(self))
+
+
+class _Counts:
+    """The cluster's counters, read when Prometheus asks."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import CounterMetricFamily
+
+        yield CounterMetricFamily(
+            "barbu_table_moves", "times a table relayed from here changed owner", value=self.cluster.moves
+        )
+        yield CounterMetricFamily(
+            "barbu_relayed_messages", "connection messages sent to another process", value=self.cluster.relayed
+        )
+
+
+_RELAYED_ROUTES = re.compile(r"^/api/tables/([^/]+)/(claim|invitations|hint|record|review|rematch)$")
+_TABLE_ROUTE = re.compile(r"^/api/tables/([^/]+)$")
+
+
+class HttpRelay:
+    """ASGI middleware: an HTTP request about a live table another process owns runs at that process.
+
+    The request (method, path, query, headers, client address, body) goes to the owner, which
+    runs it through its own application (origin and host checks, budgets and routes) and sends
+    the response back. A table nobody serves is taken here.
+    """
+
+    def __init__(self, app: ASGIApp, cluster: Callable[[], Cluster | None]) -> None:
+        self.app = app
+        self.cluster = cluster
+
+    @staticmethod
+    def table_of(scope: Scope) -> str | None:
+        """The table a request is about, if it needs the live table.
+
+        >>> HttpRelay.table_of({"type": "http", "path": "/api/tables/abc/claim", "method": "POST"})
+        'abc'
+        >>> HttpRelay.table_of({"type": "http", "path": "/api/tables", "method": "POST"}) is None
+        True
+        """
+        if scope["type"] != "http" or scope.get("barbu.relayed"):
+            return None
+        found = _RELAYED_ROUTES.match(scope["path"])
+        if found:
+            return found.group(1)
+        found = _TABLE_ROUTE.match(scope["path"])
+        if found and scope["method"] == "DELETE":
+            return found.group(1)
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        cluster = self.cluster()
+        table_id = self.table_of(scope)
+        if cluster is None or table_id is None:
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        request = {
+            "k": "http",
+            "t": table_id,
+            "scope": {
+                "method": scope["method"],
+                "scheme": scope.get("scheme", "http"),
+                "path": scope["path"],
+                "query": scope.get("query_string", b"").decode("latin-1"),
+                "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
+                "client": list(scope["client"]) if scope.get("client") else None,
+            },
+            "body": base64.b64encode(body).decode(),
+        }
+        deadline = time.monotonic() + 3 * cluster.settings.lease_seconds
+        while time.monotonic() < deadline:
+            try:
+                owner = await cluster.hold(table_id)
+            except ProtocolError:
+                owner = None
+            if owner == cluster.me:
+                done = False
+
+                async def replay() -> Message:
+                    nonlocal done
+                    if done:
+                        return await receive()
+                    done = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+
+                await self.app(scope, replay, send)
+                return
+            answer = await cluster.call(owner, request, 2.0) if owner is not None else None
+            if answer is not None and "status" in answer:
+                headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]
+                await send({"type": "http.response.start", "status": answer["status"], "headers": headers})
+                await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
+                return
+            await asyncio.sleep(cluster.settings.watch_every)
+        silent = _("the server process serving this table does not answer: try again in a few seconds")
+        text = encode({"error": {"code": "storage", "message": silent}})
+        await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": text.encode()})
+
+
+__all__ = ["Cluster", "ClusterSettings", "ClusterTable", "HttpRelay", "Leases", "Link", "RemoteSeat", "channel"]

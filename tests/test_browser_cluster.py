@@ -1,0 +1,92 @@
+"""The table page in Chromium over two server processes: the process serving its table is killed.
+
+A person plays from a page on the first process (which serves the table); a watcher's page is on
+the second (relayed). The first process is killed with SIGKILL and started again on its port:
+the second takes the table over, the watcher's page goes on without noticing, and the player's
+page reconnects by itself and plays on, with nothing it was acknowledged lost.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import redis
+from playwright.sync_api import Browser, Page
+
+from barbu.server.client import ServerProcess
+from barbu.storage import Store
+from conftest import postgres_schema
+from test_browser_table import click_something, my_turn
+
+REDIS = os.environ.get("BARBU_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def options() -> Iterator[tuple[str, tuple[str, ...]]]:
+    """A database schema and a Redis prefix of this test's own: (the database URL, the serve options)."""
+    redis.Redis.from_url(REDIS, socket_timeout=5).ping()  # Redis must answer: see .ci/run
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+    with postgres_schema() as url:
+        yield url, ("--redis", REDIS, "--redis-prefix", prefix, "--lease-seconds", "3", "--bot-delay", "0.05")
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+def seq(page: Page) -> int:
+    return int(page.evaluate("window.barbu.seq ?? 0"))
+
+
+def play_until(page: Page, target: int) -> None:
+    """Click what the page offers whenever it is the person's turn, until the table reaches ``target``."""
+    while seq(page) < target:
+        page.wait_for_function(
+            f"""() => {{ const s = window.barbu; if (!s || !s.view) return false;
+            return s.seq >= {target} || (s.view.to_act === s.seat && !s.pending && !s.view.game_over); }}""",
+            timeout=30000,
+        )
+        if my_turn(page):
+            before = seq(page)
+            click_something(page)
+            page.wait_for_function(f"() => window.barbu && window.barbu.seq > {before}", timeout=30000)
+
+
+def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
+    options: tuple[str, tuple[str, ...]], browser: Browser
+) -> None:
+    db, serve = options
+    one = ServerProcess(db, *serve).start()
+    two = ServerProcess(db, *serve).start()
+    try:
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+        made = httpx.post(one.http + "/api/tables", json={"variant": "king", "seats": seats}).json()
+        table = made["table"]
+        errors: list[str] = []
+        player = browser.new_page(viewport={"width": 1200, "height": 850})
+        player.on("pageerror", lambda e: errors.append(str(e)))
+        player.goto(one.http + made["seats"][0]["link"])  # the first process serves the table from now on
+        player.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.seat === 0")
+        watcher = browser.new_page(viewport={"width": 900, "height": 800})
+        watcher.on("pageerror", lambda e: errors.append(str(e)))
+        watcher.goto(f"{two.http}/t/{table}")  # relayed by the second process
+        watcher.wait_for_function("() => window.barbu && window.barbu.view !== null")
+        watcher.evaluate("() => { window.firstSocket = window.barbu.ws; }")
+        play_until(player, 12)
+
+        one.kill()
+        killed_at = seq(player)
+        one = ServerProcess(db, *serve, port=one.port).start()  # started again where the page knows it
+        play_until(player, killed_at + 12)  # the page came back by itself and plays on
+        watcher.wait_for_function(f"() => window.barbu && window.barbu.seq >= {killed_at + 12}", timeout=30000)
+        assert watcher.evaluate("() => window.barbu.ws === window.firstSocket")  # the watcher never reconnected
+        assert "barbu_table_moves_total 1.0" in httpx.get(two.http + "/metrics").text
+        stored = Store(db).load_table(table)
+        assert stored is not None and len(stored.actions) >= seq(player)
+        assert errors == []
+    finally:
+        one.stop()
+        two.stop()

@@ -1,0 +1,313 @@
+"""Two ``barbu serve`` processes over one PostgreSQL database and one Redis server.
+
+Clients on both processes play one table (one process owns it, the other relays), every action
+is acknowledged once and in order, and no frame shows a card another seat holds; the owner is
+killed mid-game, the other process takes the table over from its log, every client comes back by
+itself and the game finishes with nothing acknowledged lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+import redis.asyncio as aioredis
+import websockets
+
+from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.cluster import Leases
+from barbu.server.tables import replay
+from barbu.storage import Store
+from conftest import postgres_schema
+from test_server_game import CARD, hidden_by_seq, strings
+
+REDIS = os.environ.get("BARBU_TEST_REDIS", "redis://127.0.0.1:6379/0")
+FAST = ("--bot-delay", "0", "--actions-per-second", "10000", "--messages-per-second", "10000")
+
+
+@pytest.fixture
+def shared() -> Iterator[tuple[str, tuple[str, ...]]]:
+    """A database schema and a Redis prefix of this test's own: (the database URL, the options)."""
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
+    except redis.RedisError as e:
+        raise AssertionError(
+            f"Redis does not answer at {REDIS} ({e}): start it with "
+            '`redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no` '
+            "or point BARBU_TEST_REDIS at one"
+        ) from None
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+    with postgres_schema() as url:
+        yield url, ("--redis", REDIS, "--redis-prefix", prefix, "--lease-seconds", "3", *FAST)
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+def new_table(server: ServerProcess, players: int = 4) -> tuple[str, list[str]]:
+    r = httpx.post(server.http + "/api/tables", json={"variant": "king", "seats": [{"kind": "human"}] * players})
+    assert r.status_code == 200, r.text
+    made = r.json()
+    return made["table"], [s["link"].split("key=")[1] for s in made["seats"]]
+
+
+class Player:
+    """A seat's client playing at random, with every answer it got."""
+
+    def __init__(self, client: SeatClient, seed: int) -> None:
+        self.client = client
+        self.rng = random.Random(seed)
+        self.acks: list[dict[str, Any]] = []
+        self.sent: list[str] = []
+
+    async def play(self, upto: int | None = None) -> None:
+        """Play until the game is over (or the table reached sequence number ``upto``)."""
+        c = self.client
+        while c.view is None or not c.view["game_over"]:
+            if upto is not None and (c.seq or 0) >= upto:
+                return
+            if c.my_turn():
+                assert c.view is not None
+                ref = await c.act(self.rng.choice(c.view["legal_actions"]))
+                self.sent.append(ref)
+                answer = await c.answer(ref, timeout=60)
+                if answer["type"] == "ack":
+                    self.acks.append(answer)
+                else:  # the table moved between the view and the action: look again
+                    assert answer["code"] in ("stale", "not_your_turn", "storage"), answer
+                    if answer["code"] == "stale":
+                        await c.send({"type": "sync", "last_seq": c.seq})
+            else:
+                await c.recv(timeout=60)
+
+
+def check_acks(players: list[Player], db: str, table: str) -> None:
+    """Every acknowledged action is in the log once, under the sequence number its ack gave, in order."""
+    stored = Store(db).load_table(table)
+    assert stored is not None
+    by_id = {a.action_id: a.seq for a in stored.actions if a.action_id is not None}
+    assert [a.seq for a in stored.actions] == list(range(1, len(stored.actions) + 1))
+    for p in players:
+        acks = [f for f in p.client.frames if f["type"] == "ack"]  # the in-flight action's too
+        assert len(acks) >= len(p.acks)
+        refs = [a["id"] for a in acks]
+        assert len(refs) == len(set(refs)), "an action acknowledged twice"
+        seqs = [a["seq"] for a in acks]
+        assert seqs == sorted(seqs), "acknowledgements out of order"
+        for a in acks:
+            assert by_id.get(a["id"]) == a["seq"], f"acknowledged {a} is not in the log"
+    game = replay(stored.table, stored.actions)
+    assert game.is_over
+
+
+def test_two_processes_relay_one_table(shared: tuple[str, tuple[str, ...]]) -> None:
+    db, options = shared
+    with ServerProcess(db, *options) as one, ServerProcess(db, *options) as two:
+        table, keys = new_table(one)
+        urls = [one.ws, one.ws, two.ws, two.ws]  # seats 0 and 1 on the owner, 2 and 3 relayed
+
+        async def main() -> tuple[list[Player], SeatClient]:
+            clients = [SeatClient(u) for u in urls]
+            for c, k in zip(clients, keys, strict=True):
+                await c.connect()
+                await c.hello(table, k)
+            watcher = await SeatClient(two.ws).connect()
+            await watcher.hello(table)
+            players = [Player(c, i) for i, c in enumerate(clients)]
+            # the first process serves the table; the second relays two seats and the watcher
+            served = (await asyncio.to_thread(httpx.get, one.http + "/metrics")).text
+            relayed = (await asyncio.to_thread(httpx.get, two.http + "/metrics")).text
+            assert "barbu_leases_held 1.0" in served and "barbu_relayed_in 3.0" in served, served
+            assert "barbu_leases_held 0.0" in relayed and "barbu_relayed_out 3.0" in relayed, relayed
+
+            async def watch() -> None:
+                while watcher.view is None or not watcher.view["game_over"]:
+                    await watcher.recv(timeout=60)
+
+            await asyncio.gather(watch(), *(p.play() for p in players))
+            # each merged view is what a fresh connection to the other process gets
+            for c, k, other in zip(clients, keys, [two.ws, two.ws, one.ws, one.ws], strict=True):
+                await c.close()
+                fresh = await SeatClient(other).connect()
+                await fresh.hello(table, k)
+                assert fresh.view == c.view and fresh.seq == c.seq
+                await fresh.close()
+            fresh = await SeatClient(one.ws).connect()
+            await fresh.hello(table)
+            assert fresh.view == watcher.view
+            await fresh.close()
+            await watcher.close()
+            return players, watcher
+
+        players, watcher = asyncio.run(main())
+        check_acks(players, db, table)
+        assert sum(len(p.acks) for p in players) == len(Store(db).load_table(table).actions)  # type: ignore[union-attr]
+        # an HTTP route about the table answers the same on both processes
+        for s in (one, two):
+            record = httpx.get(f"{s.http}/api/tables/{table}/record")
+            assert record.status_code == 200, record.text
+
+    seed, hidden = hidden_by_seq(db, table)
+    frames = 0
+    for client in [*(p.client for p in players), watcher]:
+        seat = client.seat
+        for frame in client.frames:
+            if frame["type"] not in ("state", "event"):
+                continue
+            body = frame.get("view", frame.get("patch")) or {}
+            found = strings({k: v for k, v in body.items() if k not in ("history", "last_deal")}, [])
+            assert seed not in found
+            leaked = {s for s in found if CARD.match(s)} & hidden[frame["seq"]][4 if seat is None else seat]
+            assert not leaked, f"seat {seat} saw {leaked} at seq {frame['seq']}"
+            frames += 1
+    assert frames > 4 * 400
+
+
+def test_the_owner_killed_mid_game_another_process_takes_the_table_over(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    owner = ServerProcess(db, *options).start()
+    try:
+        with ServerProcess(db, *options) as other:
+            table, keys = new_table(owner)
+            # seats 0 and 1 on the owner (they come back to the other process), 2 and 3 relayed
+            urls = [(owner.ws, other.ws), (owner.ws, other.ws), (other.ws,), (other.ws,)]
+
+            async def main() -> tuple[list[Player], float]:
+                clients = [SeatClient(u[0], reconnect=True, others=u[1:]) for u in urls]
+                for c, k in zip(clients, keys, strict=True):
+                    await c.connect()
+                    await c.hello(table, k)
+                players = [Player(c, i) for i, c in enumerate(clients)]
+                await asyncio.gather(*(p.play(upto=40) for p in players))  # the game is under way
+                # one more action in flight when the owner dies
+                actor = next((c for c in clients if c.my_turn()), None)
+                if actor is not None:
+                    assert actor.view is not None
+                    await actor.act(actor.view["legal_actions"][0], ref="in-flight")
+                owner.kill()
+                killed = time.monotonic()
+                await asyncio.gather(*(p.play() for p in players))
+                return players, killed
+
+            players, _killed = asyncio.run(main())
+            assert all(p.client.reconnections >= 1 for p in players[:2])
+            metrics = httpx.get(other.http + "/metrics").text
+            assert "barbu_table_moves_total 1.0" in metrics, metrics
+            check_acks(players, db, table)
+            stored = Store(db).load_table(table)
+            assert stored is not None and stored.table.status == "finished"
+            in_flight = [a for a in stored.actions if a.action_id == "in-flight"]
+            assert len(in_flight) <= 1
+            # the process left serves the table and its HTTP routes
+            assert httpx.get(f"{other.http}/api/tables/{table}/record").status_code == 200
+    finally:
+        owner.stop()
+
+
+def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    slow = (*options, "--lease-seconds", "60")  # a lease that would take a minute to expire
+    one = ServerProcess(db, *slow).start()
+    try:
+        with ServerProcess(db, *slow) as two:
+            table, keys = new_table(one)
+
+            async def main() -> None:
+                watcher = await SeatClient(one.ws).connect()
+                await watcher.hello(table)  # the first process serves the table from now on
+                # a browser claims seat 0 through the second process (relayed to the owner), then sits there
+                first = httpx.Client(base_url=two.http)
+                claimed = await asyncio.to_thread(first.post, f"/api/tables/{table}/claim", json={"key": keys[0]})
+                assert claimed.status_code == 200, claimed.text
+                cookie = "barbu_browser=" + first.cookies["barbu_browser"]
+                ws = await websockets.connect(two.ws, additional_headers={"Cookie": cookie})
+                await ws.send(json.dumps({"type": "hello", "table": table, "seat": 0}))
+                assert json.loads(await ws.recv())["seat"] == 0
+                # another browser may not take it without saying so; saying so, the first is told and let go
+                second = httpx.Client(base_url=one.http)
+                refused = await asyncio.to_thread(second.post, f"/api/tables/{table}/claim", json={"key": keys[0]})
+                assert refused.status_code == 409 and refused.json()["error"]["code"] == "seat_held"
+                taken = await asyncio.to_thread(
+                    second.post, f"/api/tables/{table}/claim", json={"key": keys[0], "takeover": True}
+                )
+                assert taken.status_code == 200 and taken.json()["taken_over"] is True
+                codes = []
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        codes.append(json.loads(await asyncio.wait_for(ws.recv(), 30)).get("code"))
+                assert "taken_over" in codes
+                # a cross-site claim is refused by the process that accepts it, before any relay
+                hostile = await asyncio.to_thread(
+                    httpx.post,
+                    f"{two.http}/api/tables/{table}/claim",
+                    json={"key": keys[1]},
+                    headers={"Origin": "https://evil.example"},
+                )
+                assert hostile.status_code == 403
+                # the other seats play from the second process, relayed
+                clients = [SeatClient(two.ws, reconnect=True) for _ in keys[1:]]
+                for c, k in zip(clients, keys[1:], strict=True):
+                    await c.connect()
+                    await c.hello(table, k)
+                seat0 = SeatClient(two.ws, reconnect=True)
+                seat0_cookie = "barbu_browser=" + second.cookies["barbu_browser"]
+                seat0.ws = await websockets.connect(two.ws, additional_headers={"Cookie": seat0_cookie})
+                await seat0.send({"type": "hello", "table": table, "seat": 0})
+                await seat0.until("state")
+                players = [Player(c, i) for i, c in enumerate([seat0, *clients])]
+                await asyncio.gather(*(p.play(upto=20) for p in players))
+                # stopped the polite way, the first process gives its tables back at once
+                stopped = time.monotonic()
+                await asyncio.to_thread(one.stop)
+                await asyncio.gather(*(p.play(upto=40) for p in players))
+                assert time.monotonic() - stopped < 30  # the lease would have lasted 60 s
+                for c in [seat0, *clients]:
+                    c.reconnect = False
+                    await c.close()
+
+            asyncio.run(main())
+            metrics = httpx.get(two.http + "/metrics").text
+            assert "barbu_leases_held 1.0" in metrics and "barbu_table_moves_total 1.0" in metrics, metrics
+    finally:
+        one.stop()
+
+
+def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None:
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+    leases = Leases(prefix)
+
+    async def main() -> None:
+        r = aioredis.from_url(REDIS, decode_responses=True)
+        try:
+            assert await leases.take(r, "t", "a", 5000)
+            assert await leases.take(r, "t", "a", 5000)  # its holder asking again
+            assert not await leases.take(r, "t", "b", 5000)
+            assert await leases.renew(r, ["t", "u"], "a", 60000) == ["u"]  # u was never taken
+            assert await r.pttl(leases.key("t")) > 5000  # extended
+            assert await leases.renew(r, ["t"], "b", 1) == ["t"]  # b never touches a's lease
+            assert await r.pttl(leases.key("t")) > 5000
+            assert not await leases.release(r, "t", "b")
+            assert await r.get(leases.key("t")) == "a"
+            assert await leases.release(r, "t", "a")
+            assert await leases.take(r, "t", "b", 200)
+            await asyncio.sleep(0.4)  # expired: free for anyone
+            assert await leases.take(r, "t", "a", 5000)
+        finally:
+            await r.delete(leases.key("t"))
+            await r.aclose()
+
+    asyncio.run(main())
