@@ -37,7 +37,7 @@ from typing import Any
 import httpx
 
 from barbu.rulesets import RULE_SETS
-from barbu.server.client import SeatClient, ServerProcess, intent_for
+from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
 from barbu.storage import Store
 
@@ -80,7 +80,7 @@ async def seat_bot(
                     return
                 if client.my_turn() and pending is None:
                     assert view is not None
-                    intent = intent_for(view, rng.choice(view["legal"]))
+                    intent = rng.choice(view["legal_actions"])
                     ref = f"{table}-{client.seat}-{rng.getrandbits(48):x}"
                     pending = (ref, intent)
                     await client.act(intent, ref=ref)
