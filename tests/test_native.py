@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+import numpy as np
 import pytest
 
 from barbu import Game, accel, seat_view
@@ -470,3 +471,63 @@ def test_score_models_match_the_contracts_on_every_rule_set() -> None:
             model = accel.score_model(contract, r.shape)
             declined = contract.play != "tricks" or contract.id == "ravage-city" or r.twin
             assert (model is None) == declined, contract.id
+
+
+def _batch_run(native: bool, monkeypatch: pytest.MonkeyPatch, n: int, steps: int, seed: int) -> list[np.ndarray]:
+    """Every array a seeded batch simulator gives over ``steps`` random steps, on one path."""
+    from barbu.research.batch import BatchEnv
+
+    with monkeypatch.context() as m:
+        if not native:
+            _without_native(m)
+        b = BatchEnv("barbu-notricks-v0", n, seed=seed)
+        assert (b._new_kernel() is not None) == native
+        observations, masks = b.reset()
+        out = [observations, masks, b.to_act.copy()]
+        rng = np.random.default_rng(seed)
+        for _ in range(steps):
+            observations, masks, rewards, done = b.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+            out += [observations, masks, rewards, done, b.to_act.copy()]
+        out.append(np.array(b.episodes))
+    return out
+
+
+@needs_native
+@pytest.mark.parametrize("n, seed", [(1, 0), (7, 5), (32, 11)])
+def test_the_compiled_batch_simulator_gives_the_pure_arrays(n: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled card play of the batch simulator (``TrickBatch``) against its pure path:
+    the same observations, masks, rewards, done flags and seats to act at every step, over
+    several deals per game (the calls, the card play, the scores, the next deals)."""
+    native = _batch_run(True, monkeypatch, n, 130, seed)
+    pure = _batch_run(False, monkeypatch, n, 130, seed)
+    assert int(native[-1]) >= 2 * n
+    assert len(native) == len(pure)
+    for a, b in zip(native, pure, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert np.array_equal(a, b)
+
+
+@needs_native
+def test_the_compiled_batch_refuses_bad_buffers_and_cards() -> None:
+    from barbu.research.batch import BatchEnv
+
+    b = BatchEnv("barbu-notricks-v0", 2, seed=0)
+    b.reset()
+    kernel = b._kernel
+    assert kernel is not None
+    good = [np.zeros(2, np.int64), *b._arrays(), np.zeros((2, 4), np.float32), np.zeros(2, bool), b.to_act]
+    with pytest.raises(ValueError, match="observations must be a writable C-contiguous array"):
+        kernel.step(good[0], np.zeros((2, 3), np.float32), *good[2:])  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="actions must be"):
+        kernel.step(np.zeros(2, np.int32), *good[1:])  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="out of range"):
+        kernel.load(2, (), ())  # type: ignore[attr-defined]
+    game = b.games[0]
+    while game.deals[0].phase is not Phase.PLAY:
+        game.apply_unchecked(game.legal_actions()[-1])  # doubling: the deal is played out
+    deal = game.deals[0]
+    assert deal.tricks is not None
+    kernel.load(0, accel.pack(deal.tricks), ())  # type: ignore[attr-defined]
+    illegal = cards_of(~deal.tricks.legal_mask() & ((1 << 52) - 1))[0]
+    with pytest.raises(ValueError, match=f"action {illegal} is not a legal card in game 0"):
+        kernel.step(np.array([illegal, 0], np.int64), *good[1:])  # type: ignore[attr-defined]

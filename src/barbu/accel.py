@@ -34,7 +34,7 @@ from barbu.contracts import Contract, DealShape, TrickResult
 if TYPE_CHECKING:
     from barbu.deal import Deal
     from barbu.rulesets import Rules
-    from barbu.tricks import PureTrickPlay, TrickPlay
+    from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 
 __all__ = [
     "NATIVE",
@@ -51,6 +51,8 @@ __all__ = [
     "solve",
     "status",
     "step",
+    "supports",
+    "trick_batch",
     "trick_core",
 ]
 
@@ -128,6 +130,42 @@ def pack(t: TrickPlay | PureTrickPlay) -> Packed:
         tuple(t.captured),
         tuple(t.winners),
     )
+
+
+def supports(rules: Rules | TrickRules) -> bool:
+    """Whether the compiled kernels may play the trick deals of ``rules`` (a rule set or a
+    deal's :class:`~barbu.tricks.TrickRules`): the accelerator is in use and the deck is one
+    of 52 distinct cards. Two decks (``rules.twin``) always run on the pure path.
+
+    >>> from barbu.rulesets import rules
+    >>> supports(rules("french-two-decks"))
+    False
+    >>> supports(rules("classic")) == NATIVE
+    True
+    """
+    return _native is not None and not rules.twin
+
+
+def trick_batch(rules: Rules, contract: Contract, n: int, actions: int, unit: float) -> object | None:
+    """The compiled card play of ``n`` deals of ``contract`` stepped together
+    (``TrickBatch``, used by :class:`barbu.research.batch.BatchEnv`), or None when there is
+    no compiled path: the pure path, two decks, a contract without a :func:`score_model`,
+    or the chooser's adjustment (``contract_choice: "chooser_doubled"``), which the compiled
+    final scores do not add. ``actions`` is the size of the action encoding, ``unit`` what
+    points are divided by to give rewards.
+
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> (trick_batch(r, r.contract("no-tricks"), 4, 141, 65.0) is None) == (not NATIVE)
+    True
+    """
+    if _native is None or not supports(rules) or rules.flags.contract_choice == "chooser_doubled":
+        return None
+    model = score_model(contract, rules.shape)
+    if model is None:
+        return None
+    batch: object = _native.TrickBatch(n, rules.players, model, actions, rules.cards_each, float(rules.sign), unit)
+    return batch
 
 
 def trick_core() -> type | None:
