@@ -106,13 +106,22 @@ class Game:
     @classmethod
     def new(
         cls,
-        variant: str = "classic",
+        variant: str | Rules = "classic",
         options: Mapping[str, Any] | None = None,
         seed: int | str | None = None,
         first_declarer: int | None = None,
     ) -> Game:
-        """A new game dealt from ``seed``; the first declarer is drawn unless given."""
-        r = rules(variant, options)
+        """A new game dealt from ``seed``; the first declarer is drawn unless given.
+
+        ``variant`` is a rule set's name resolved with ``options``, or rules already
+        resolved (a :class:`~barbu.rulesets.Rules`, shared: what many games of one rule set
+        pass to skip resolving it again).
+
+        >>> from barbu.rulesets import rules
+        >>> Game.new(rules("classic"), seed=7).current.dealt == Game.new("classic", seed=7).current.dealt
+        True
+        """
+        r = variant if isinstance(variant, Rules) else rules(variant, options)
         dealer = Dealer(seed)
         first = dealer.first_declarer(r.players) if first_declarer is None else first_declarer
         return cls(r, first, dealer)

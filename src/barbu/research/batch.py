@@ -101,6 +101,8 @@ class BatchEnv:
         self._pairs = np.zeros((n, p, p), np.float32)
         """Business-pair multipliers / 2 by absolute seats (doubler, doubled); rotated when observed."""
         self._call_masks: dict[int, np.ndarray] = {}
+        self._masks_of: dict[tuple[object, ...], np.ndarray] = {}
+        """The action mask of each (caller, legal calls) met so far (read only)."""
         self._last_masks = np.zeros((n, self.actions.size), bool)
         self._next_seed = seed
         self._kernel: object | None = None
@@ -250,8 +252,11 @@ class BatchEnv:
         self._legal[i] = 0
         self._won[i] = [0.0] * p
         self._calling[i] = True
-        mask = np.zeros(self.actions.size, bool)
-        mask[self.actions.indexes(game.legal_actions(), caller)] = True
+        legal = (caller, *game.legal_actions())
+        mask = self._masks_of.get(legal)
+        if mask is None:  # the same calls come back in every deal: each mask is built once
+            mask = self._masks_of[legal] = np.zeros(self.actions.size, bool)
+            mask[self.actions.indexes(legal[1:], caller)] = True
         self._call_masks[i] = mask
         self._set_pairs(i, deal)
 
