@@ -252,11 +252,12 @@ class BatchEnv:
         self._legal[i] = 0
         self._won[i] = [0.0] * p
         self._calling[i] = True
-        legal = (caller, *game.legal_actions())
-        mask = self._masks_of.get(legal)
+        legal = game.legal_actions()
+        key = (caller, *legal)
+        mask = self._masks_of.get(key)
         if mask is None:  # the same calls come back in every deal: each mask is built once
-            mask = self._masks_of[legal] = np.zeros(self.actions.size, bool)
-            mask[self.actions.indexes(legal[1:], caller)] = True
+            mask = self._masks_of[key] = np.zeros(self.actions.size, bool)
+            mask[self.actions.indexes(legal, caller)] = True
         self._call_masks[i] = mask
         self._set_pairs(i, deal)
 
