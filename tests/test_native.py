@@ -531,3 +531,51 @@ def test_the_compiled_batch_refuses_bad_buffers_and_cards() -> None:
     illegal = cards_of(~deal.tricks.legal_mask() & ((1 << 52) - 1))[0]
     with pytest.raises(ValueError, match=f"action {illegal} is not a legal card in game 0"):
         kernel.step(np.array([illegal, 0], np.int64), *good[1:])  # type: ignore[attr-defined]
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "thirty-two", *sorted(FLAG_SETS)])
+def test_compiled_random_cards_are_the_random_bots_cards(variant: str) -> None:
+    """From positions of seeded games, the compiled draw of a whole card play gives the cards
+    random bots play card by card from the same generators, and leaves them in the same state."""
+    from barbu.bots import RandomBot
+
+    checked = 0
+    for _, deal in _trick_games(variant, 1):
+        if len(deal.plays) % 5:
+            continue
+        t = deal.tricks
+        assert t is not None
+        bots = [RandomBot(len(deal.plays) * 10 + s) for s in range(deal.players)]
+        rngs = [random.Random() for _ in bots]
+        for r, bot in zip(rngs, bots, strict=True):
+            r.setstate(bot.rng.getstate())
+        cards = accel.random_cards(t, rngs)
+        assert cards is not None
+        d = deal.copy()
+        for card in cards:
+            seat = d.to_act
+            assert seat is not None
+            assert bots[seat].choose(d.legal_actions()) == Play(card)
+            d.play_unchecked(card)
+        assert d.finished
+        assert [r.getstate() for r in rngs] == [b.rng.getstate() for b in bots]
+        checked += 1
+    assert checked > 0
+
+
+@needs_native
+@pytest.mark.parametrize("variant, bots", [("classic", "random"), ("salad", "random"), ("classic", "random,heuristic")])
+def test_simulate_writes_the_same_games_with_compiled_random_cards(
+    variant: str, bots: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``barbu simulate`` with random bots draws their card play in compiled code: the same
+    totals, rankings and records as card by card."""
+    from barbu.cli.simulate import simulate
+
+    seats = bots.split(",") * (4 // len(bots.split(",")))
+    compiled = simulate(games=2, seed=3, variant=variant, bots=seats)
+    with monkeypatch.context() as m:
+        _without_native(m)
+        reference = simulate(games=2, seed=3, variant=variant, bots=seats)
+    assert compiled == reference

@@ -2028,6 +2028,54 @@ static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return out;
 }
 
+/* random_cards(state, draws) -> the cards played to the end of the deal when each seat plays
+ * legal[rng.randrange(len(legal))] of its legal cards in ascending order, as barbu.bots.RandomBot
+ * does with a random.Random: draws[seat] is that generator's getrandbits, called with 32 once
+ * per word Random._randbelow_with_getrandbits draws (getrandbits(k) is the top k bits of one
+ * word for k <= 32), so the generators advance exactly as they would card by card. */
+static PyObject *py_random_cards(PyObject *self, PyObject *args) {
+    PyObject *state, *draws;
+    if (!PyArg_ParseTuple(args, "OO!", &state, &PyTuple_Type, &draws)) return NULL;
+    TP s;
+    if (unpack(state, &s) < 0) return NULL;
+    if (PyTuple_GET_SIZE(draws) != s.players) {
+        PyErr_SetString(PyExc_ValueError, "random_cards takes one generator per seat");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0), *bits = PyLong_FromLong(32);
+    if (!out || !bits) goto fail;
+    while (!s.finished) {
+        uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
+        if (!legal) break; /* a state whose hands ran out before its last trick */
+        unsigned long count = (unsigned long)__builtin_popcountll(legal);
+        int k = 64 - __builtin_clzll((unsigned long long)count); /* count.bit_length() */
+        unsigned long r;
+        do {
+            PyObject *w = PyObject_CallOneArg(PyTuple_GET_ITEM(draws, s.turn), bits);
+            if (!w) goto fail;
+            unsigned long word = PyLong_AsUnsignedLong(w);
+            Py_DECREF(w);
+            if (word == (unsigned long)-1 && PyErr_Occurred()) goto fail;
+            r = (word & 0xFFFFFFFFUL) >> (32 - k);
+        } while (r >= count);
+        while (r--) legal &= legal - 1;
+        int c = low_bit(legal);
+        PyObject *x = PyLong_FromLong(c);
+        if (!x || PyList_Append(out, x) < 0) {
+            Py_XDECREF(x);
+            goto fail;
+        }
+        Py_DECREF(x);
+        play(&s, c);
+    }
+    Py_DECREF(bits);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
@@ -2037,6 +2085,8 @@ static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},
     {"solve", py_solve, METH_VARARGS, "solve(state, model, care, sign, cost, root) -> each seat's value"},
+    {"random_cards", py_random_cards, METH_VARARGS,
+     "random_cards(state, draws) -> the cards seats drawing with draws[seat] (getrandbits) play to the end"},
     {"choose", py_choose, METH_VARARGS, "choose(state, guide) -> the rules-of-thumb card of the seat to act"},
     {"finish", py_finish, METH_VARARGS,
      "finish(state, model, pairs, guide, care, sign, endgame, me) -> me's value of a rules-of-thumb finish"},

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -47,6 +47,7 @@ __all__ = [
     "pack_guide",
     "picker",
     "playouts",
+    "random_cards",
     "score_model",
     "solve",
     "status",
@@ -379,6 +380,28 @@ def playouts(
     if guide is not None and policy is None:
         raise ValueError(f"the compiled rules of thumb do not play {guide.kind!r} deals")
     return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
+
+
+def random_cards(t: TrickPlay, rngs: Sequence[random.Random]) -> list[int] | None:
+    """The cards played from ``t`` to the end of its deal when the seat to act always plays
+    ``legal[rngs[seat].randrange(len(legal))]`` of its legal cards in ascending order, as
+    :class:`barbu.bots.RandomBot` does, worked out in compiled code. The generators advance
+    exactly as they would card by card (the compiled code draws each word through their own
+    ``getrandbits``); ``t`` is not changed. None when there is no compiled path: the pure
+    path, two decks, or a generator that is not a plain ``random.Random``.
+
+    >>> from barbu.tricks import TrickPlay, TrickRules
+    >>> from barbu.cards import parse_pbn
+    >>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, rules=TrickRules())
+    >>> rngs = [random.Random(s) for s in range(4)]
+    >>> cards = random_cards(t, rngs)
+    >>> cards is None or len(cards) == 8
+    True
+    """
+    if _native is None or not supports(t.rules) or any(type(r) is not random.Random for r in rngs):
+        return None
+    cards: list[int] = _native.random_cards(pack(t), tuple(r.getrandbits for r in rngs))
+    return cards
 
 
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:
