@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from barbu import accel
 from barbu.bots import BOT_LEVELS, LegalChooser, RandomBot, make_bot, parse_bot
@@ -52,6 +52,8 @@ def simulate(
     levels = lineup(bots, rules(variant, options).players)
     names = [text.strip() for text in bots] * (len(levels) // len(bots))
     out = []
+    chooses: dict[type, bool] = {}
+    """Whether a bot type is a LegalChooser (a protocol check costs far more than a look-up)."""
     for i in range(games):
         game_seed = f"{seed}:{i}"
         game = Game.new(variant, options, seed=game_seed)
@@ -59,7 +61,10 @@ def simulate(
             make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s, **settings)
             for s, (level, settings) in enumerate(levels)
         ]
-        choosers = [p if isinstance(p, LegalChooser) else None for p in players]
+        for p in players:
+            if type(p) not in chooses:
+                chooses[type(p)] = isinstance(p, LegalChooser)
+        choosers = [cast(LegalChooser, p) if chooses[type(p)] else None for p in players]
         randoms = [p.rng for p in players if type(p) is RandomBot]
         compiled = len(randoms) == len(players) and accel.supports(game.rules)
         while not game.is_over:
