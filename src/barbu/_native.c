@@ -1739,9 +1739,11 @@ typedef struct {
     PairT *pairs; /* 32 per game */
     int *npairs;
     float *pairmat; /* players * players per game: multiplier / 2 by (doubler, doubled) */
+    PyObject *model; /* the score model tuple, for pickling */
 } TrickBatch;
 
 static void batch_dealloc(TrickBatch *self) {
+    Py_XDECREF(self->model);
     PyMem_Free(self->s);
     PyMem_Free(self->active);
     PyMem_Free(self->pairs);
@@ -1763,6 +1765,7 @@ static int batch_init(TrickBatch *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (unpack_model(model, &self->m) < 0) return -1;
+    Py_XSETREF(self->model, Py_NewRef(model));
     PyMem_Free(self->s);
     PyMem_Free(self->active);
     PyMem_Free(self->pairs);
@@ -1975,6 +1978,91 @@ static PyObject *batch_observe(TrickBatch *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Byte sizes of the per-game arrays, in the order __reduce__ writes them. */
+static void batch_sizes(const TrickBatch *b, size_t *sz) {
+    size_t n = (size_t)b->n, p = (size_t)b->players;
+    sz[0] = n * sizeof(TP);
+    sz[1] = n;
+    sz[2] = n * 32 * sizeof(PairT);
+    sz[3] = n * sizeof(int);
+    sz[4] = n * p * p * sizeof(float);
+}
+
+static PyObject *batch_reduce(TrickBatch *self, PyObject *unused) {
+    if (!self->s) {
+        PyErr_SetString(PyExc_ValueError, "a TrickBatch that was never set up cannot be pickled");
+        return NULL;
+    }
+    size_t sz[5], total = 0;
+    batch_sizes(self, sz);
+    for (int k = 0; k < 5; k++) total += sz[k];
+    PyObject *state = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!state) return NULL;
+    char *at = PyBytes_AS_STRING(state);
+    const void *parts[5] = {self->s, self->active, self->pairs, self->npairs, self->pairmat};
+    for (int k = 0; k < 5; k++) {
+        memcpy(at, parts[k], sz[k]);
+        at += sz[k];
+    }
+    return Py_BuildValue("O(iiOiidd)N", (PyObject *)Py_TYPE(self), self->n, self->players, self->model, self->actions,
+                         self->tricks_per_deal, self->sign, self->unit, state);
+}
+
+/* A state read back from a pickle is checked as unpack checks a packed state. */
+static int batch_game_ok(const TrickBatch *b, const TP *s, const PairT *pairs, int np) {
+    int p = b->players;
+    if (s->players != p || (s->direction != 1 && s->direction != -1) || s->trump < -1 || s->trump > 3 ||
+        s->tricks_total != b->tricks_per_deal || s->leader < 0 || s->leader >= p || s->turn < 0 || s->turn >= p ||
+        s->tlen < 0 || s->tlen >= p || s->nwin < 0 || s->nwin > s->tricks_total || s->finished || np < 0 || np > 32)
+        return 0;
+    for (int i = 0; i < s->tlen; i++)
+        if (s->trick[i] < 0 || s->trick[i] > 51) return 0;
+    for (int i = 0; i < s->nwin; i++)
+        if (s->winners[i] < 0 || s->winners[i] >= p) return 0;
+    for (int i = 0; i < np; i++)
+        if (pairs[i].a < 0 || pairs[i].a >= p || pairs[i].b < 0 || pairs[i].b >= p) return 0;
+    if ((s->played | s->penalty | s->early_end) >> 52) return 0;
+    if (check(s) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *batch_setstate(TrickBatch *self, PyObject *state) {
+    if (!self->s || !PyBytes_Check(state)) {
+        PyErr_SetString(PyExc_ValueError, "a TrickBatch's state is the bytes its __reduce__ wrote");
+        return NULL;
+    }
+    size_t sz[5], total = 0;
+    batch_sizes(self, sz);
+    for (int k = 0; k < 5; k++) total += sz[k];
+    if ((size_t)PyBytes_GET_SIZE(state) != total) {
+        PyErr_SetString(PyExc_ValueError, "a TrickBatch's state does not fit its number of games and seats");
+        return NULL;
+    }
+    const char *at = PyBytes_AS_STRING(state);
+    TP *s = PyMem_Malloc(sz[0] ? sz[0] : 1);
+    if (!s) return PyErr_NoMemory();
+    memcpy(s, at, sz[0]);
+    const unsigned char *active = (const unsigned char *)(at + sz[0]);
+    const PairT *pairs = (const PairT *)(at + sz[0] + sz[1]);
+    const int *npairs = (const int *)(at + sz[0] + sz[1] + sz[2]);
+    for (int i = 0; i < self->n; i++)
+        if (active[i] && !batch_game_ok(self, &s[i], pairs + 32 * (size_t)i, npairs[i])) {
+            PyMem_Free(s);
+            PyErr_Format(PyExc_ValueError, "a TrickBatch's state holds a game %d the core could not make", i);
+            return NULL;
+        }
+    memcpy(self->s, s, sz[0]);
+    PyMem_Free(s);
+    memcpy(self->active, active, sz[1]);
+    memcpy(self->pairs, pairs, sz[2]);
+    memcpy(self->npairs, npairs, sz[3]);
+    memcpy(self->pairmat, at + sz[0] + sz[1] + sz[2] + sz[3], sz[4]);
+    Py_RETURN_NONE;
+}
+
 static PyObject *batch_is_active(TrickBatch *self, PyObject *arg) {
     long i = PyLong_AsLong(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
@@ -1991,6 +2079,8 @@ static PyMethodDef batch_methods[] = {
      "step(actions, obs, masks, rewards, done, to_act) -> the games that finished"},
     {"observe", (PyCFunction)batch_observe, METH_VARARGS, "observe(i, obs, masks, to_act): write game i's row"},
     {"active", (PyCFunction)batch_is_active, METH_O, "active(i) -> whether game i's card play is compiled"},
+    {"__reduce__", (PyCFunction)batch_reduce, METH_NOARGS, "pickles the batch with its games"},
+    {"__setstate__", (PyCFunction)batch_setstate, METH_O, "restores the games a pickle holds (checked)"},
     {NULL, NULL, 0, NULL},
 };
 
