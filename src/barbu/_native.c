@@ -1724,6 +1724,377 @@ static PyTypeObject DominoCoreType = {
 };
 
 /* pick(table, mask) -> [table[c] for each set bit c of mask, ascending]: the legal actions of a mask. */
+/* ---- the batch simulator's card play: N deals stepped together into NumPy buffers ------------ */
+
+/* barbu.research.batch.BatchEnv's games in trick play, one compiled state each: step() plays one
+ * card per active game and writes each game's observation row, legal mask, seat to act, rewards
+ * and done flag straight into the caller's arrays, as BatchEnv's pure path computes them. */
+typedef struct {
+    PyObject_HEAD
+    int n, players, obs_size, actions, tricks_per_deal;
+    double sign, unit;
+    Model m;
+    TP *s;
+    unsigned char *active;
+    PairT *pairs; /* 32 per game */
+    int *npairs;
+    float *pairmat; /* players * players per game: multiplier / 2 by (doubler, doubled) */
+    PyObject *model; /* the score model tuple, for pickling */
+} TrickBatch;
+
+static void batch_dealloc(TrickBatch *self) {
+    Py_XDECREF(self->model);
+    PyMem_Free(self->s);
+    PyMem_Free(self->active);
+    PyMem_Free(self->pairs);
+    PyMem_Free(self->npairs);
+    PyMem_Free(self->pairmat);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int batch_init(TrickBatch *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"n", "players", "model", "actions", "tricks_per_deal", "sign", "unit", NULL};
+    int n, players, actions, tpd;
+    PyObject *model;
+    double sign, unit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiidd", kw, &n, &players, &model, &actions, &tpd, &sign, &unit))
+        return -1;
+    if (n < 1 || players < 2 || players > MAXP || actions < 52 || tpd < 1 || tpd > MAXT || unit == 0.0) {
+        PyErr_SetString(PyExc_ValueError, "a batch needs 1 or more games of 2 to 6 seats, 52 or more actions, "
+                                          "1 to 26 tricks and a non-zero unit");
+        return -1;
+    }
+    if (unpack_model(model, &self->m) < 0) return -1;
+    Py_XSETREF(self->model, Py_NewRef(model));
+    PyMem_Free(self->s);
+    PyMem_Free(self->active);
+    PyMem_Free(self->pairs);
+    PyMem_Free(self->npairs);
+    PyMem_Free(self->pairmat);
+    self->s = PyMem_Calloc((size_t)n, sizeof(TP));
+    self->active = PyMem_Calloc((size_t)n, 1);
+    self->pairs = PyMem_Calloc((size_t)n * 32, sizeof(PairT));
+    self->npairs = PyMem_Calloc((size_t)n, sizeof(int));
+    self->pairmat = PyMem_Calloc((size_t)n * players * players, sizeof(float));
+    if (!self->s || !self->active || !self->pairs || !self->npairs || !self->pairmat) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->n = n;
+    self->players = players;
+    self->actions = actions;
+    self->tricks_per_deal = tpd;
+    self->obs_size = 52 + (players - 1) * 52 + 52 + players + players * players + 2;
+    self->sign = sign;
+    self->unit = unit;
+    return 0;
+}
+
+/* A writable C-contiguous buffer of `count` items of `size` bytes whose format is one of `formats`. */
+static int batch_buffer(PyObject *o, Py_buffer *b, Py_ssize_t count, Py_ssize_t size, const char *formats,
+                        const char *what) {
+    if (PyObject_GetBuffer(o, b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    const char *f = b->format ? b->format : "B";
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    if (b->itemsize != size || b->len != count * size || f[0] == 0 || f[1] != 0 || !strchr(formats, f[0])) {
+        PyErr_Format(PyExc_ValueError, "%s must be a writable C-contiguous array of %zd items of %zd bytes", what,
+                     count, size);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *batch_load(TrickBatch *self, PyObject *args) {
+    int i;
+    PyObject *state, *pairs;
+    if (!PyArg_ParseTuple(args, "iOO", &i, &state, &pairs)) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_SetString(PyExc_ValueError, "load: the game index is out of range");
+        return NULL;
+    }
+    TP s;
+    PairT pt[32];
+    int np;
+    if (unpack(state, &s) < 0 || unpack_pairs(pairs, pt, &np, s.players) < 0) return NULL;
+    if (s.players != self->players || s.finished || s.tricks_total != self->tricks_per_deal) {
+        PyErr_SetString(PyExc_ValueError, "load takes an unfinished trick play of the batch's seats and tricks");
+        return NULL;
+    }
+    int p = self->players;
+    self->s[i] = s;
+    memcpy(self->pairs + 32 * (size_t)i, pt, sizeof(PairT) * (size_t)np);
+    self->npairs[i] = np;
+    float *mat = self->pairmat + (size_t)i * p * p;
+    for (int k = 0; k < p * p; k++) mat[k] = 0.0f;
+    for (int k = 0; k < np; k++) mat[pt[k].a * p + pt[k].b] = (float)((double)pt[k].m / 2.0);
+    self->active[i] = 1;
+    Py_RETURN_NONE;
+}
+
+static void batch_row(TrickBatch *self, int i, float *obs, unsigned char *mask, int64_t *to_act) {
+    const TP *s = &self->s[i];
+    int p = self->players, seat = s->turn;
+    float *row = obs + (size_t)i * self->obs_size;
+    unsigned char *mrow = mask + (size_t)i * self->actions;
+    memset(row, 0, sizeof(float) * (size_t)self->obs_size);
+    memset(mrow, 0, (size_t)self->actions);
+    uint64_t h = s->hands[seat];
+    while (h) {
+        int c = low_bit(h);
+        h &= h - 1;
+        row[c] = 1.0f;
+    }
+    uint64_t in_trick = 0;
+    for (int k = 0; k < s->tlen; k++) {
+        int slot = ((k - s->tlen) % p + p) % p - 1;
+        row[52 + 52 * slot + s->trick[k]] = 1.0f;
+        in_trick |= 1ULL << s->trick[k];
+    }
+    uint64_t played = s->played & ~in_trick;
+    float *pl = row + 52 * p;
+    while (played) {
+        int c = low_bit(played);
+        played &= played - 1;
+        pl[c] = 1.0f;
+    }
+    float won[MAXP] = {0};
+    for (int k = 0; k < s->nwin; k++) won[((s->winners[k] - seat) % p + p) % p] += 1.0f;
+    float *wr = row + 52 * (p + 1);
+    for (int k = 0; k < p; k++) wr[k] = won[k] / (float)self->tricks_per_deal;
+    float *pr = wr + p;
+    const float *mat = self->pairmat + (size_t)i * p * p;
+    for (int a = 0; a < p; a++)
+        for (int b = 0; b < p; b++) pr[a * p + b] = mat[((a + seat) % p) * p + (b + seat) % p];
+    pr[p * p] = 0.0f;
+    pr[p * p + 1] = 1.0f;
+    uint64_t legal = legal_for(s, s->hands[seat], s->trick, s->tlen, s->played);
+    while (legal) {
+        int c = low_bit(legal);
+        legal &= legal - 1;
+        mrow[c] = 1;
+    }
+    to_act[i] = seat;
+}
+
+/* step(actions, obs, masks, rewards, done, to_act) -> the list of the games that finished.
+ * Plays actions[i] in every active game i (a legal card, else ValueError before any game moves),
+ * then writes the rows of the games still in play; a finished game's rewards are written, its
+ * done flag set and it leaves the batch (the caller deals the next one). Inactive games'
+ * rows are left to the caller. */
+static PyObject *batch_step(TrickBatch *self, PyObject *args) {
+    PyObject *ao, *oo, *mo, *ro, *dono, *to;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &ao, &oo, &mo, &ro, &dono, &to)) return NULL;
+    int n = self->n, p = self->players;
+    Py_buffer a, o, mk, r, d, t;
+    if (batch_buffer(ao, &a, n, 8, "qlQL", "actions") < 0) return NULL;
+    if (batch_buffer(oo, &o, (Py_ssize_t)n * self->obs_size, 4, "f", "observations") < 0) goto f1;
+    if (batch_buffer(mo, &mk, (Py_ssize_t)n * self->actions, 1, "?bB", "masks") < 0) goto f2;
+    if (batch_buffer(ro, &r, (Py_ssize_t)n * p, 4, "f", "rewards") < 0) goto f3;
+    if (batch_buffer(dono, &d, n, 1, "?bB", "done") < 0) goto f4;
+    if (batch_buffer(to, &t, n, 8, "qlQL", "to_act") < 0) goto f5;
+    const int64_t *act = a.buf;
+    for (int i = 0; i < n; i++) {
+        if (!self->active[i]) continue;
+        const TP *s = &self->s[i];
+        int64_t c = act[i];
+        if (c < 0 || c > 51 || !((legal_for(s, s->hands[s->turn], s->trick, s->tlen, s->played) >> c) & 1)) {
+            PyErr_Format(PyExc_ValueError, "action %lld is not a legal card in game %d", (long long)c, i);
+            goto f6;
+        }
+    }
+    PyObject *finished = PyList_New(0);
+    if (!finished) goto f6;
+    float *obs = o.buf, *rew = r.buf;
+    unsigned char *masks = mk.buf, *done = d.buf;
+    int64_t *to_act = t.buf;
+    for (int i = 0; i < n; i++) {
+        if (!self->active[i]) continue;
+        TP *s = &self->s[i];
+        play(s, (int)act[i]);
+        if (!s->finished) {
+            batch_row(self, i, obs, masks, to_act);
+            continue;
+        }
+        long fin[MAXP];
+        final_scores(s, &self->m, self->pairs + 32 * (size_t)i, self->npairs[i], fin);
+        for (int k = 0; k < p; k++) rew[(size_t)i * p + k] = (float)(self->sign * (double)fin[k] / self->unit);
+        done[i] = 1;
+        self->active[i] = 0;
+        PyObject *x = PyLong_FromLong(i);
+        if (!x || PyList_Append(finished, x) < 0) {
+            Py_XDECREF(x);
+            Py_DECREF(finished);
+            goto f6;
+        }
+        Py_DECREF(x);
+    }
+    PyBuffer_Release(&t);
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&r);
+    PyBuffer_Release(&mk);
+    PyBuffer_Release(&o);
+    PyBuffer_Release(&a);
+    return finished;
+f6:
+    PyBuffer_Release(&t);
+f5:
+    PyBuffer_Release(&d);
+f4:
+    PyBuffer_Release(&r);
+f3:
+    PyBuffer_Release(&mk);
+f2:
+    PyBuffer_Release(&o);
+f1:
+    PyBuffer_Release(&a);
+    return NULL;
+}
+
+/* observe(i, obs, masks, to_act): write active game i's row (after load). */
+static PyObject *batch_observe(TrickBatch *self, PyObject *args) {
+    int i;
+    PyObject *oo, *mo, *to;
+    if (!PyArg_ParseTuple(args, "iOOO", &i, &oo, &mo, &to)) return NULL;
+    if (i < 0 || i >= self->n || !self->active[i]) {
+        PyErr_SetString(PyExc_ValueError, "observe: no game in play at this index");
+        return NULL;
+    }
+    Py_buffer o, mk, t;
+    if (batch_buffer(oo, &o, (Py_ssize_t)self->n * self->obs_size, 4, "f", "observations") < 0) return NULL;
+    if (batch_buffer(mo, &mk, (Py_ssize_t)self->n * self->actions, 1, "?bB", "masks") < 0) {
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    if (batch_buffer(to, &t, self->n, 8, "qlQL", "to_act") < 0) {
+        PyBuffer_Release(&mk);
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    batch_row(self, i, o.buf, mk.buf, t.buf);
+    PyBuffer_Release(&t);
+    PyBuffer_Release(&mk);
+    PyBuffer_Release(&o);
+    Py_RETURN_NONE;
+}
+
+/* Byte sizes of the per-game arrays, in the order __reduce__ writes them. */
+static void batch_sizes(const TrickBatch *b, size_t *sz) {
+    size_t n = (size_t)b->n, p = (size_t)b->players;
+    sz[0] = n * sizeof(TP);
+    sz[1] = n;
+    sz[2] = n * 32 * sizeof(PairT);
+    sz[3] = n * sizeof(int);
+    sz[4] = n * p * p * sizeof(float);
+}
+
+static PyObject *batch_reduce(TrickBatch *self, PyObject *unused) {
+    if (!self->s) {
+        PyErr_SetString(PyExc_ValueError, "a TrickBatch that was never set up cannot be pickled");
+        return NULL;
+    }
+    size_t sz[5], total = 0;
+    batch_sizes(self, sz);
+    for (int k = 0; k < 5; k++) total += sz[k];
+    PyObject *state = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!state) return NULL;
+    char *at = PyBytes_AS_STRING(state);
+    const void *parts[5] = {self->s, self->active, self->pairs, self->npairs, self->pairmat};
+    for (int k = 0; k < 5; k++) {
+        memcpy(at, parts[k], sz[k]);
+        at += sz[k];
+    }
+    return Py_BuildValue("O(iiOiidd)N", (PyObject *)Py_TYPE(self), self->n, self->players, self->model, self->actions,
+                         self->tricks_per_deal, self->sign, self->unit, state);
+}
+
+/* A state read back from a pickle is checked as unpack checks a packed state. */
+static int batch_game_ok(const TrickBatch *b, const TP *s, const PairT *pairs, int np) {
+    int p = b->players;
+    if (s->players != p || (s->direction != 1 && s->direction != -1) || s->trump < -1 || s->trump > 3 ||
+        s->tricks_total != b->tricks_per_deal || s->leader < 0 || s->leader >= p || s->turn < 0 || s->turn >= p ||
+        s->tlen < 0 || s->tlen >= p || s->nwin < 0 || s->nwin > s->tricks_total || s->finished || np < 0 || np > 32)
+        return 0;
+    for (int i = 0; i < s->tlen; i++)
+        if (s->trick[i] < 0 || s->trick[i] > 51) return 0;
+    for (int i = 0; i < s->nwin; i++)
+        if (s->winners[i] < 0 || s->winners[i] >= p) return 0;
+    for (int i = 0; i < np; i++)
+        if (pairs[i].a < 0 || pairs[i].a >= p || pairs[i].b < 0 || pairs[i].b >= p) return 0;
+    if ((s->played | s->penalty | s->early_end) >> 52) return 0;
+    if (check(s) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *batch_setstate(TrickBatch *self, PyObject *state) {
+    if (!self->s || !PyBytes_Check(state)) {
+        PyErr_SetString(PyExc_ValueError, "a TrickBatch's state is the bytes its __reduce__ wrote");
+        return NULL;
+    }
+    size_t sz[5], total = 0;
+    batch_sizes(self, sz);
+    for (int k = 0; k < 5; k++) total += sz[k];
+    if ((size_t)PyBytes_GET_SIZE(state) != total) {
+        PyErr_SetString(PyExc_ValueError, "a TrickBatch's state does not fit its number of games and seats");
+        return NULL;
+    }
+    const char *at = PyBytes_AS_STRING(state);
+    TP *s = PyMem_Malloc(sz[0] ? sz[0] : 1);
+    if (!s) return PyErr_NoMemory();
+    memcpy(s, at, sz[0]);
+    const unsigned char *active = (const unsigned char *)(at + sz[0]);
+    const PairT *pairs = (const PairT *)(at + sz[0] + sz[1]);
+    const int *npairs = (const int *)(at + sz[0] + sz[1] + sz[2]);
+    for (int i = 0; i < self->n; i++)
+        if (active[i] && !batch_game_ok(self, &s[i], pairs + 32 * (size_t)i, npairs[i])) {
+            PyMem_Free(s);
+            PyErr_Format(PyExc_ValueError, "a TrickBatch's state holds a game %d the core could not make", i);
+            return NULL;
+        }
+    memcpy(self->s, s, sz[0]);
+    PyMem_Free(s);
+    memcpy(self->active, active, sz[1]);
+    memcpy(self->pairs, pairs, sz[2]);
+    memcpy(self->npairs, npairs, sz[3]);
+    memcpy(self->pairmat, at + sz[0] + sz[1] + sz[2] + sz[3], sz[4]);
+    Py_RETURN_NONE;
+}
+
+static PyObject *batch_is_active(TrickBatch *self, PyObject *arg) {
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_SetString(PyExc_ValueError, "the game index is out of range");
+        return NULL;
+    }
+    return PyBool_FromLong(self->active[i]);
+}
+
+static PyMethodDef batch_methods[] = {
+    {"load", (PyCFunction)batch_load, METH_VARARGS, "load(i, state, pairs): game i's trick play, now compiled"},
+    {"step", (PyCFunction)batch_step, METH_VARARGS,
+     "step(actions, obs, masks, rewards, done, to_act) -> the games that finished"},
+    {"observe", (PyCFunction)batch_observe, METH_VARARGS, "observe(i, obs, masks, to_act): write game i's row"},
+    {"active", (PyCFunction)batch_is_active, METH_O, "active(i) -> whether game i's card play is compiled"},
+    {"__reduce__", (PyCFunction)batch_reduce, METH_NOARGS, "pickles the batch with its games"},
+    {"__setstate__", (PyCFunction)batch_setstate, METH_O, "restores the games a pickle holds (checked)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TrickBatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.TrickBatch",
+    .tp_basicsize = sizeof(TrickBatch),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The card play of a batch of trick deals, stepped together into NumPy buffers.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)batch_init,
+    .tp_dealloc = (destructor)batch_dealloc,
+    .tp_methods = batch_methods,
+};
+
 static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "pick(table, mask) takes a tuple and a mask");
@@ -1747,6 +2118,54 @@ static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return out;
 }
 
+/* random_cards(state, draws) -> the cards played to the end of the deal when each seat plays
+ * legal[rng.randrange(len(legal))] of its legal cards in ascending order, as barbu.bots.RandomBot
+ * does with a random.Random: draws[seat] is that generator's getrandbits, called with 32 once
+ * per word Random._randbelow_with_getrandbits draws (getrandbits(k) is the top k bits of one
+ * word for k <= 32), so the generators advance exactly as they would card by card. */
+static PyObject *py_random_cards(PyObject *self, PyObject *args) {
+    PyObject *state, *draws;
+    if (!PyArg_ParseTuple(args, "OO!", &state, &PyTuple_Type, &draws)) return NULL;
+    TP s;
+    if (unpack(state, &s) < 0) return NULL;
+    if (PyTuple_GET_SIZE(draws) != s.players) {
+        PyErr_SetString(PyExc_ValueError, "random_cards takes one generator per seat");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0), *bits = PyLong_FromLong(32);
+    if (!out || !bits) goto fail;
+    while (!s.finished) {
+        uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
+        if (!legal) break; /* a state whose hands ran out before its last trick */
+        unsigned long count = (unsigned long)__builtin_popcountll(legal);
+        int k = 64 - __builtin_clzll((unsigned long long)count); /* count.bit_length() */
+        unsigned long r;
+        do {
+            PyObject *w = PyObject_CallOneArg(PyTuple_GET_ITEM(draws, s.turn), bits);
+            if (!w) goto fail;
+            unsigned long word = PyLong_AsUnsignedLong(w);
+            Py_DECREF(w);
+            if (word == (unsigned long)-1 && PyErr_Occurred()) goto fail;
+            r = (word & 0xFFFFFFFFUL) >> (32 - k);
+        } while (r >= count);
+        while (r--) legal &= legal - 1;
+        int c = low_bit(legal);
+        PyObject *x = PyLong_FromLong(c);
+        if (!x || PyList_Append(out, x) < 0) {
+            Py_XDECREF(x);
+            goto fail;
+        }
+        Py_DECREF(x);
+        play(&s, c);
+    }
+    Py_DECREF(bits);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
@@ -1756,6 +2175,8 @@ static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},
     {"solve", py_solve, METH_VARARGS, "solve(state, model, care, sign, cost, root) -> each seat's value"},
+    {"random_cards", py_random_cards, METH_VARARGS,
+     "random_cards(state, draws) -> the cards seats drawing with draws[seat] (getrandbits) play to the end"},
     {"choose", py_choose, METH_VARARGS, "choose(state, guide) -> the rules-of-thumb card of the seat to act"},
     {"finish", py_finish, METH_VARARGS,
      "finish(state, model, pairs, guide, care, sign, endgame, me) -> me's value of a rules-of-thumb finish"},
@@ -1770,7 +2191,9 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(TP)) < 0 || PyType_Ready(&TrickCoreType) < 0 ||
               PyModule_AddObjectRef(m, "TrickCore", (PyObject *)&TrickCoreType) < 0 ||
               PyType_Ready(&DominoCoreType) < 0 ||
-              PyModule_AddObjectRef(m, "DominoCore", (PyObject *)&DominoCoreType) < 0)) {
+              PyModule_AddObjectRef(m, "DominoCore", (PyObject *)&DominoCoreType) < 0 ||
+              PyType_Ready(&TrickBatchType) < 0 ||
+              PyModule_AddObjectRef(m, "TrickBatch", (PyObject *)&TrickBatchType) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

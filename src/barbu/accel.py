@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -34,7 +34,7 @@ from barbu.contracts import Contract, DealShape, TrickResult
 if TYPE_CHECKING:
     from barbu.deal import Deal
     from barbu.rulesets import Rules
-    from barbu.tricks import PureTrickPlay, TrickPlay
+    from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 
 __all__ = [
     "NATIVE",
@@ -47,10 +47,13 @@ __all__ = [
     "pack_guide",
     "picker",
     "playouts",
+    "random_cards",
     "score_model",
     "solve",
     "status",
     "step",
+    "supports",
+    "trick_batch",
     "trick_core",
 ]
 
@@ -128,6 +131,42 @@ def pack(t: TrickPlay | PureTrickPlay) -> Packed:
         tuple(t.captured),
         tuple(t.winners),
     )
+
+
+def supports(rules: Rules | TrickRules) -> bool:
+    """Whether the compiled kernels may play the trick deals of ``rules`` (a rule set or a
+    deal's :class:`~barbu.tricks.TrickRules`): the accelerator is in use and the deck is one
+    of 52 distinct cards. Two decks (``rules.twin``) always run on the pure path.
+
+    >>> from barbu.rulesets import rules
+    >>> supports(rules("french-two-decks"))
+    False
+    >>> supports(rules("classic")) == NATIVE
+    True
+    """
+    return _native is not None and not rules.twin
+
+
+def trick_batch(rules: Rules, contract: Contract, n: int, actions: int, unit: float) -> object | None:
+    """The compiled card play of ``n`` deals of ``contract`` stepped together
+    (``TrickBatch``, used by :class:`barbu.research.batch.BatchEnv`), or None when there is
+    no compiled path: the pure path, two decks, a contract without a :func:`score_model`,
+    or the chooser's adjustment (``contract_choice: "chooser_doubled"``), which the compiled
+    final scores do not add. ``actions`` is the size of the action encoding, ``unit`` what
+    points are divided by to give rewards.
+
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> (trick_batch(r, r.contract("no-tricks"), 4, 141, 65.0) is None) == (not NATIVE)
+    True
+    """
+    if _native is None or not supports(rules) or rules.flags.contract_choice == "chooser_doubled":
+        return None
+    model = score_model(contract, rules.shape)
+    if model is None:
+        return None
+    batch: object = _native.TrickBatch(n, rules.players, model, actions, rules.cards_each, float(rules.sign), unit)
+    return batch
 
 
 def trick_core() -> type | None:
@@ -341,6 +380,28 @@ def playouts(
     if guide is not None and policy is None:
         raise ValueError(f"the compiled rules of thumb do not play {guide.kind!r} deals")
     return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
+
+
+def random_cards(t: TrickPlay, rngs: Sequence[random.Random]) -> list[int] | None:
+    """The cards played from ``t`` to the end of its deal when the seat to act always plays
+    ``legal[rngs[seat].randrange(len(legal))]`` of its legal cards in ascending order, as
+    :class:`barbu.bots.RandomBot` does, worked out in compiled code. The generators advance
+    exactly as they would card by card (the compiled code draws each word through their own
+    ``getrandbits``); ``t`` is not changed. None when there is no compiled path: the pure
+    path, two decks, or a generator that is not a plain ``random.Random``.
+
+    >>> from barbu.tricks import TrickPlay, TrickRules
+    >>> from barbu.cards import parse_pbn
+    >>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, rules=TrickRules())
+    >>> rngs = [random.Random(s) for s in range(4)]
+    >>> cards = random_cards(t, rngs)
+    >>> cards is None or len(cards) == 8
+    True
+    """
+    if _native is None or not supports(t.rules) or any(type(r) is not random.Random for r in rngs):
+        return None
+    cards: list[int] = _native.random_cards(pack(t), tuple(r.getrandbits for r in rngs))
+    return cards
 
 
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:

@@ -213,13 +213,29 @@ def pbn(mask: int) -> str:
     >>> pbn(twin_mask(bit(card("AS"))) | bit(card("2S")))
     'AA2...'
     """
-    parts = []
     second = mask >> TWIN
+    if not second:  # one deck: each suit's text from two small tables
+        return ".".join(
+            _HIGH_TEXT[bits >> 6] + _LOW_TEXT[bits & 63]
+            for bits in (
+                mask & SUIT_MASK_13,
+                mask >> 13 & SUIT_MASK_13,
+                mask >> 26 & SUIT_MASK_13,
+                mask >> 39 & SUIT_MASK_13,
+            )
+        )
+    parts = []
     for s in range(4):
         bits = (mask >> (13 * s)) & SUIT_MASK_13
         twins = (second >> (13 * s)) & SUIT_MASK_13
         parts.append("".join(RANKS[r] * ((bits >> r & 1) + (twins >> r & 1)) for r in range(12, -1, -1)))
     return ".".join(parts)
+
+
+_HIGH_TEXT = tuple("".join(RANKS[r + 6] for r in range(6, -1, -1) if bits >> r & 1) for bits in range(128))
+"""The ranks 8 to A of a suit's 13 bits shifted down by 6, high to low."""
+_LOW_TEXT = tuple("".join(RANKS[r] for r in range(5, -1, -1) if bits >> r & 1) for bits in range(64))
+"""The ranks 2 to 7 of a suit's low 6 bits, high to low."""
 
 
 def parse_pbn(text: str, taken: int | None = None) -> int:

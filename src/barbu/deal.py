@@ -433,6 +433,23 @@ class Deal:
             if d.finished:
                 self._set_tally({"order": list(d.order)})
 
+    def play_cards_unchecked(self, cards: Sequence[int]) -> list[int]:
+        """Play ``cards`` one after the other in a one-deck trick deal, unchecked (the fast door
+        for a run of legal cards, such as :func:`barbu.accel.random_cards` draws), as
+        :meth:`play_unchecked` would card by card; returns the seat that played each.
+        """
+        t = self.tricks
+        assert t is not None and not self._twin
+        seats = []
+        for card in cards:
+            seats.append(t.turn)
+            t.play(card)
+        self.plays += cards
+        self.play_seats += seats
+        if t.finished:
+            self._tricks_done(t)
+        return seats
+
     # -- phase changes -------------------------------------------------------
 
     def _tricks_done(self, t: TrickPlay) -> None:

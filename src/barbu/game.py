@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from barbu.actions import Action, Declare, EnterTally, action_words
+from barbu.actions import PLAYS, Action, Declare, EnterTally, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase
 from barbu.doubling import forced_doublers
@@ -106,13 +106,22 @@ class Game:
     @classmethod
     def new(
         cls,
-        variant: str = "classic",
+        variant: str | Rules = "classic",
         options: Mapping[str, Any] | None = None,
         seed: int | str | None = None,
         first_declarer: int | None = None,
     ) -> Game:
-        """A new game dealt from ``seed``; the first declarer is drawn unless given."""
-        r = rules(variant, options)
+        """A new game dealt from ``seed``; the first declarer is drawn unless given.
+
+        ``variant`` is a rule set's name resolved with ``options``, or rules already
+        resolved (a :class:`~barbu.rulesets.Rules`, shared: what many games of one rule set
+        pass to skip resolving it again).
+
+        >>> from barbu.rulesets import rules
+        >>> Game.new(rules("classic"), seed=7).current.dealt == Game.new("classic", seed=7).current.dealt
+        True
+        """
+        r = variant if isinstance(variant, Rules) else rules(variant, options)
         dealer = Dealer(seed)
         first = dealer.first_declarer(r.players) if first_declarer is None else first_declarer
         return cls(r, first, dealer)
@@ -279,6 +288,29 @@ class Game:
         actor = deal.to_act
         deal.apply_unchecked(action)
         self.history.append(_new_tuple(Move, (deal.index, actor, action)))
+        if deal.phase is _DONE:
+            self._close_deal(deal)
+
+    def play_cards_unchecked(self, cards: Sequence[int]) -> None:
+        """Play ``cards`` one after the other in the current one-deck trick deal, unchecked:
+        the fast door for a run of legal cards, logged as ``apply_unchecked(Play(card))``
+        would log each (see :meth:`Deal.play_cards_unchecked`).
+
+        >>> game = Game.new("classic", seed=7)
+        >>> game.apply(Declare("no-tricks"))
+        >>> while game.current.phase != "play":
+        ...     game.apply(game.legal_actions()[-1])  # every seat doubles what it may
+        >>> card = game.legal_actions()[0].card
+        >>> game.play_cards_unchecked([card])
+        >>> from barbu.actions import Play
+        >>> game.history[-1].action == Play(card)
+        True
+        """
+        deal = self.current
+        assert deal is not None
+        index = deal.index
+        seats = deal.play_cards_unchecked(cards)
+        self.history += [_new_tuple(Move, (index, seat, PLAYS[card])) for seat, card in zip(seats, cards, strict=True)]
         if deal.phase is _DONE:
             self._close_deal(deal)
 

@@ -95,7 +95,7 @@ class PlayEvidence:
         return d.tricks.copy()
 
     def _choose(self, t: TrickPlay, guide: PlayGuide) -> int:
-        if accel.NATIVE and guide.kind in ("avoid", "take") and not t.rules.twin:  # two decks: pure path
+        if accel.supports(t.rules) and guide.kind in ("avoid", "take"):
             return accel.choose(t, guide)
         return choose_card(t, t.turn, guide)
 

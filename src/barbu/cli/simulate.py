@@ -11,9 +11,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from barbu.bots import BOT_LEVELS, LegalChooser, make_bot, parse_bot
+from barbu import accel
+from barbu.bots import BOT_LEVELS, LegalChooser, RandomBot, make_bot, parse_bot
+from barbu.deal import Phase
 from barbu.game import Game
 from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
@@ -43,11 +45,15 @@ def simulate(
     ``bots`` names the bot of each seat, ``level`` or ``level:key=value,…`` (one: every
     seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
     (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
-    its view, which it would not read.
+    its view, which it would not read. When every seat is a ``random`` bot, the card play
+    of each trick deal is drawn in compiled code (:func:`barbu.accel.random_cards`: the
+    same cards from the same generators) and played through the fast door.
     """
     levels = lineup(bots, rules(variant, options).players)
     names = [text.strip() for text in bots] * (len(levels) // len(bots))
     out = []
+    chooses: dict[type, bool] = {}
+    """Whether a bot type is a LegalChooser (a protocol check costs far more than a look-up)."""
     for i in range(games):
         game_seed = f"{seed}:{i}"
         game = Game.new(variant, options, seed=game_seed)
@@ -55,8 +61,19 @@ def simulate(
             make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s, **settings)
             for s, (level, settings) in enumerate(levels)
         ]
-        choosers = [p if isinstance(p, LegalChooser) else None for p in players]
+        for p in players:
+            if type(p) not in chooses:
+                chooses[type(p)] = isinstance(p, LegalChooser)
+        choosers = [cast(LegalChooser, p) if chooses[type(p)] else None for p in players]
+        randoms = [p.rng for p in players if type(p) is RandomBot]
+        compiled = len(randoms) == len(players) and accel.supports(game.rules)
         while not game.is_over:
+            deal = game.current
+            if compiled and deal is not None and deal.phase is Phase.PLAY and deal.tricks is not None:
+                cards = accel.random_cards(deal.tricks, randoms)
+                if cards:  # legal cards by construction: the fast door
+                    game.play_cards_unchecked(cards)
+                    continue
             seat = game.to_act
             assert seat is not None
             chooser = choosers[seat]

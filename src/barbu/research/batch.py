@@ -2,10 +2,14 @@
 
 For on-policy learning at scale (self-play: the caller chooses for the seat to act in every
 game). It runs one trick contract (a deal task with a fixed contract, ``barbu-notricks-v0``
-by default) through the core's fast door: the cards are played by the deal's
-``TrickPlay`` (one compiled call per card with the accelerator, docs/native.md), calls
-go through :meth:`barbu.game.Game.apply_unchecked` with the core's legal actions. A
-finished game is dealt again at once (the next seed), so every step returns N decisions.
+by default): calls go through :meth:`barbu.game.Game.apply_unchecked` with the core's
+legal actions; the cards are played, with the accelerator (docs/native.md), by one
+compiled call per step for all the games in card play (``TrickBatch``: it plays each
+game's card, writes its observation row and legal mask straight into the step's arrays,
+and scores the games that end), and otherwise by each deal's ``TrickPlay`` through the
+fast door, the pure path the compiled one is tested against (``tests/test_native.py``:
+identical arrays). A finished game is dealt again at once (the next seed), so every step
+returns N decisions.
 
 **Actions** are indexes of the rule set's :class:`~barbu.research.encoding.ActionEncoding`
 (cards 0–51, calls in the call section), one per game. **Observations** are a compact
@@ -44,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from barbu import accel
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
 from barbu.game import Game
@@ -82,6 +87,7 @@ class BatchEnv:
         self.episodes = 0
         """Games finished so far."""
         self.games: list[Game] = []
+        """The games as dealt and called (with the accelerator their card play runs in compiled state)."""
         self.to_act = np.zeros(n, np.int64)
         """The seat to act in each game."""
         # Per game, plain Python values (cheap to write), turned into arrays once per step.
@@ -95,8 +101,17 @@ class BatchEnv:
         self._pairs = np.zeros((n, p, p), np.float32)
         """Business-pair multipliers / 2 by absolute seats (doubler, doubled); rotated when observed."""
         self._call_masks: dict[int, np.ndarray] = {}
+        self._masks_of: dict[tuple[object, ...], np.ndarray] = {}
+        """The action mask of each (caller, legal calls) met so far (read only)."""
         self._last_masks = np.zeros((n, self.actions.size), bool)
         self._next_seed = seed
+        self._kernel: object | None = None
+        """The compiled card play of the games in trick play (None: the pure path)."""
+
+    def _new_kernel(self) -> object | None:
+        r = self.task.rules
+        assert self.task.contract is not None
+        return accel.trick_batch(r, r.contract(self.task.contract), self.n, self.actions.size, self.unit)
 
     def _new_game(self) -> Game:
         game = self.task.new_game(self._next_seed)
@@ -108,9 +123,15 @@ class BatchEnv:
         self._next_seed = self.seed
         self.episodes = 0
         self.games = [self._new_game() for _ in range(self.n)]
-        for i in range(self.n):
-            self._read(i)
-        return self._observe()
+        self._kernel = self._new_kernel()
+        if self._kernel is None:
+            for i in range(self.n):
+                self._read(i)
+            return self._observe()
+        observations, masks = self._arrays()
+        self._enter(range(self.n), observations, masks)
+        self._last_masks = masks
+        return observations, masks
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One action per game; returns observations, masks, rewards ``(n, players)`` and done ``(n,)``.
@@ -128,23 +149,69 @@ class BatchEnv:
             raise ValueError(f"action {int(actions[i])} is not legal in game {i}: allowed {np.flatnonzero(masks[i])}")
         rewards = np.zeros((self.n, self.players), np.float32)
         done = np.zeros(self.n, bool)
-        for i, action in enumerate(actions.tolist()):
-            game = self.games[i]
-            deal = game.deals[0]
-            if deal.phase is Phase.PLAY:
-                deal.play_unchecked(action)
+        kernel = self._kernel
+        if kernel is None:
+            for i, action in enumerate(actions.tolist()):
+                if self._apply(i, action, rewards, done):
+                    self.games[i] = self._new_game()
+                self._read(i)
+            observations, masks = self._observe()
+            return observations, masks, rewards, done
+        observations, masks = self._arrays()
+        actions = np.ascontiguousarray(actions)
+        finished: list[int] = kernel.step(actions, observations, masks, rewards, done, self.to_act)  # type: ignore[attr-defined]
+        self.episodes += len(finished)
+        moved = []
+        for i in np.flatnonzero(self._calling).tolist():  # the games still calling: the pure path
+            if self._apply(i, int(actions[i]), rewards, done):
+                finished.append(i)
             else:
-                chosen = self.actions.action(action, int(self.to_act[i]))
-                assert not isinstance(chosen, Place)  # trick contracts build no arrangement
-                game.apply_unchecked(chosen)
-            if deal.final is not None:
-                rewards[i] = [self.sign * f / self.unit for f in deal.final]
-                done[i] = True
-                self.episodes += 1
-                self.games[i] = self._new_game()
-            self._read(i)
-        observations, masks = self._observe()
+                moved.append(i)
+        for i in sorted(finished):  # the next seeds in game order, as the pure path deals them
+            self.games[i] = self._new_game()
+        self._enter(sorted(moved + finished), observations, masks)
+        self._last_masks = masks
         return observations, masks, rewards, done
+
+    def _apply(self, i: int, action: int, rewards: np.ndarray, done: np.ndarray) -> bool:
+        """Apply ``action`` to game ``i`` through the core; whether the deal ended (its rewards written)."""
+        game = self.games[i]
+        deal = game.deals[0]
+        if deal.phase is Phase.PLAY:
+            deal.play_unchecked(action)
+        else:
+            chosen = self.actions.action(action, int(self.to_act[i]))
+            assert not isinstance(chosen, Place)  # trick contracts build no arrangement
+            game.apply_unchecked(chosen)
+        if deal.final is None:
+            return False
+        rewards[i] = [self.sign * f / self.unit for f in deal.final]
+        done[i] = True
+        self.episodes += 1
+        return True
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros((self.n, self.obs_size), np.float32), np.zeros((self.n, self.actions.size), bool)
+
+    def _enter(self, games: list[int] | range, observations: np.ndarray, masks: np.ndarray) -> None:
+        """With the compiled card play: games that reached the cards go to it (their rows written
+        by it), the others are read and observed here."""
+        kernel = self._kernel
+        assert kernel is not None
+        read = []
+        for i in games:
+            deal = self.games[i].deals[0]
+            if deal.phase is Phase.PLAY:
+                assert deal.tricks is not None
+                pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
+                kernel.load(i, accel.pack(deal.tricks), pairs)  # type: ignore[attr-defined]
+                kernel.observe(i, observations, masks, self.to_act)  # type: ignore[attr-defined]
+                self._calling[i] = False
+            else:
+                self._read(i)
+                read.append(i)
+        if read:
+            observations[read], masks[read] = self._observe(read)
 
     def _read(self, i: int) -> None:
         """Copy what game ``i``'s seat to act sees into the per-game values."""
@@ -185,8 +252,12 @@ class BatchEnv:
         self._legal[i] = 0
         self._won[i] = [0.0] * p
         self._calling[i] = True
-        mask = np.zeros(self.actions.size, bool)
-        mask[self.actions.indexes(game.legal_actions(), caller)] = True
+        legal = game.legal_actions()
+        key = (caller, *legal)
+        mask = self._masks_of.get(key)
+        if mask is None:  # the same calls come back in every deal: each mask is built once
+            mask = self._masks_of[key] = np.zeros(self.actions.size, bool)
+            mask[self.actions.indexes(legal, caller)] = True
         self._call_masks[i] = mask
         self._set_pairs(i, deal)
 
@@ -196,32 +267,31 @@ class BatchEnv:
         for pair in deal.pairs():
             pairs[pair.doubler, pair.doubled] = pair.multiplier / 2
 
-    def _masks(self) -> np.ndarray:
-        masks = np.zeros((self.n, self.actions.size), bool)
-        masks[:, :52] = _unpack(np.array(self._legal, np.uint64)) > 0
-        for i, calling in enumerate(self._calling):
-            if calling:
-                masks[i] = self._call_masks[i]
-        return masks
-
-    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
-        n, p = self.n, self.players
-        seats = np.array(self._seat, np.int64)
-        self.to_act[:] = seats
+    def _observe(self, games: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The observation rows and masks of ``games`` (all by default) from the per-game values."""
+        idx = list(range(self.n)) if games is None else games
+        m, p = len(idx), self.players
+        seats = np.array([self._seat[i] for i in idx], np.int64)
+        self.to_act[idx] = seats
         rel = (np.arange(p)[None, :] + seats[:, None]) % p
-        games = np.arange(n)[:, None, None]
-        pairs = self._pairs[games, rel[:, :, None], rel[:, None, :]].reshape(n, p * p)
-        calling = np.array(self._calling, np.float32)
+        pairs = self._pairs[np.array(idx)[:, None, None], rel[:, :, None], rel[:, None, :]].reshape(m, p * p)
+        calling = np.array([self._calling[i] for i in idx], np.float32)
         parts = [
-            _unpack(np.array(self._hand, np.uint64)),
-            _unpack(np.array(self._trick, np.uint64)).reshape(n, (p - 1) * 52),
-            _unpack(np.array(self._played, np.uint64)),
-            np.array(self._won, np.float32) / self.tricks_per_deal,
+            _unpack(np.array([self._hand[i] for i in idx], np.uint64)),
+            _unpack(np.array([self._trick[i] for i in idx], np.uint64)).reshape(m, (p - 1) * 52),
+            _unpack(np.array([self._played[i] for i in idx], np.uint64)),
+            np.array([self._won[i] for i in idx], np.float32) / self.tricks_per_deal,
             pairs,
             np.stack([calling, 1.0 - calling], axis=1),
         ]
-        self._last_masks = self._masks()
-        return np.concatenate(parts, axis=1), self._last_masks
+        masks = np.zeros((m, self.actions.size), bool)
+        masks[:, :52] = _unpack(np.array([self._legal[i] for i in idx], np.uint64)) > 0
+        for k, i in enumerate(idx):
+            if self._calling[i]:
+                masks[k] = self._call_masks[i]
+        if games is None:
+            self._last_masks = masks
+        return np.concatenate(parts, axis=1), masks
 
 
 __all__ = ["BatchEnv"]

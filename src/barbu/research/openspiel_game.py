@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from barbu import accel
 from barbu.actions import Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
@@ -61,6 +62,10 @@ from barbu.view import SeatView, seat_view
 GAME_NAME = "python_barbu"
 DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": "", "players": -1}
 """The parameters and their defaults; ``players`` -1 stands for the rule set's own number of players."""
+
+
+_cards = accel.picker(tuple(range(52))) or cards_of
+"""``cards_of`` of a one-deck mask, compiled when the accelerator is in use."""
 
 
 def _game_type(utility: Any, reward_model: Any) -> pyspiel.GameType:
@@ -247,6 +252,8 @@ class _Table:
         """Per seat, its observation vector at the end of each finished deal (information-state tensors)."""
         self.dealing_views: dict[int, SeatView] = {}
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
+        self.player: int | None = None
+        """The player to act, once worked out (None: not yet, since the last action)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table.__new__(_Table)
@@ -274,20 +281,28 @@ class BarbuState(pyspiel.State):
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's chance or terminal player."""
         t = self._t
-        if t.over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if t.game is None or t.hands is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = t.game.to_act
-        assert seat is not None
-        return seat
+        player = t.player
+        if player is None:  # worked out once per action: OpenSpiel asks several times a step
+            if t.over:
+                player = int(pyspiel.PlayerId.TERMINAL)
+            elif t.game is None or t.hands is not None:
+                player = int(pyspiel.PlayerId.CHANCE)
+            else:
+                seat = t.game.to_act
+                assert seat is not None
+                player = seat
+            t.player = player
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
         t = self._t
         game = t.game
-        if game is None or t.hands is not None or t.over or player != game.to_act:
+        if game is None or t.hands is not None or t.over or player != self.current_player():
             return []
         actions = t.static.actions
+        deal = game.deals[-1]
+        if deal.tricks is not None and not t.static.rules.twin and deal.phase is Phase.PLAY:
+            return _cards(deal.tricks.legal_mask())  # a card's action is the card itself
         if game.phase == Phase.ARRANGE:
             placing = t.placing or PartialArrangement(self._dealt(player))
             return [actions.index(Place(c), player) for c in placing.cards()]
@@ -300,7 +315,7 @@ class BarbuState(pyspiel.State):
             n = t.static.players
             return [(s, 1.0 / n) for s in range(n)]
         assert t.hands is not None
-        left = cards_of(t.static.deck & ~_mask(t.hands))
+        left = _cards(t.static.deck & ~_mask(t.hands))
         return [(c, 1.0 / len(left)) for c in left]
 
     # -- acting ----------------------------------------------------------------------------
@@ -309,6 +324,7 @@ class BarbuState(pyspiel.State):
         t = self._t
         static = t.static
         t.moves += 1
+        t.player = None
         if any(t.rewards):
             t.rewards = [0.0] * static.players
         if t.game is None:

@@ -38,6 +38,7 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -65,9 +66,9 @@ class Task:
     description: str
     options: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def rules(self) -> Rules:
-        """The task's rule set."""
+        """The task's rule set (resolved once: every game of the task shares it)."""
         return rules(self.variant, self.options)
 
     @property
@@ -81,7 +82,7 @@ class Task:
 
     def new_game(self, seed: int) -> Game:
         """The task's game for ``seed``, with the fixed contract declared if there is one."""
-        game = Game.new(self.variant, self.options, seed=seed)
+        game = Game.new(self.rules, seed=seed)
         if self.contract is not None:
             game.apply(Declare(self.contract))
         return game
