@@ -308,6 +308,12 @@ class ClusterTable:
         await link.ready.wait()
         await self._forward(link, {"k": "say", "phrase": phrase})
 
+    async def agree_hints(self, conn: Subscriber, agree: bool) -> None:
+        """The seat's yes or no to hints at this table."""
+        link = self._link(conn)
+        await link.ready.wait()
+        await self._forward(link, {"k": "hints", "agree": agree})
+
     async def sync(self, conn: Subscriber, last_seq: int) -> None:
         """What the connection missed since ``last_seq``."""
         link = self._link(conn)
@@ -729,6 +735,8 @@ class Cluster:
                 await table.act(sub, message["id"], message["seq"], message["action"])
             elif kind == "say":
                 await table.say(sub, message["phrase"])
+            elif kind == "hints":
+                await table.agree_hints(sub, message["agree"])
             else:
                 await table.sync(sub, message["last_seq"])
         except ProtocolError:
