@@ -303,8 +303,8 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
 
     @app.get("/api/tables")
     async def api_tables(status: str = "open", limit: int = 50) -> Any:
-        if status not in ("open", "playing", "finished"):
-            return _error(ProtocolError("bad_request", "status must be open, playing or finished"))
+        if status not in ("open", "playing", "finished", "abandoned"):
+            return _error(ProtocolError("bad_request", _("status must be open, playing, finished or abandoned")))
         try:
             return await list_tables(service, status, max(1, min(limit, 200)))
         except ProtocolError as e:
@@ -488,6 +488,12 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
         elif kind == "say":
             await table.say(conn, msg["phrase"])
+        elif kind == "leave":
+            await table.leave_seat(conn)
+        elif kind == "abandon":
+            await table.propose_abandon(conn)
+        elif kind == "consent":
+            await table.consent(conn, msg["agree"])
         else:
             await table.sync(conn, msg["last_seq"])
         return table

@@ -72,6 +72,8 @@ class Limits:
     """A ``sync`` costs this plus one unit per whole view it makes the server send."""
     say_cost: float = 5.0
     """A quick message goes to everyone at the table: it costs like a ``hello``."""
+    table_change_cost: float = 5.0
+    """Leaving a seat, proposing to abandon the table or answering it: each tells everyone at the table."""
     hello_cost: float = 5.0
     """A ``hello`` may load a table from the database: it costs this plus one unit per view sent."""
     connect_cost: float = 2.0
@@ -106,6 +108,9 @@ class Limits:
             "sync": self.sync_cost,
             "hello": self.hello_cost,
             "say": self.say_cost,
+            "leave": self.table_change_cost,
+            "abandon": self.table_change_cost,
+            "consent": self.table_change_cost,
         }
         return costs[kind]
 

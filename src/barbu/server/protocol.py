@@ -34,7 +34,7 @@ ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
     "too_large": "the message is longer than the server accepts",
     "rate_limited": "over what this connection, address or table's watchers may cost a second; see retry_after",
-    "unknown_type": "the message type is not one of hello, act, sync, ping",
+    "unknown_type": "the message type is not one of hello, act, sync, ping, say, leave, abandon, consent",
     "unknown_table": "no table has that id",
     "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
     "seat_held": "another browser holds the seat: only an explicit takeover moves it",
@@ -59,10 +59,13 @@ ERROR_CODES: dict[str, str] = {
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
     "in_play": "the table cannot be deleted: its game is over, or other people play at it",
+    "abandoned": "the table was abandoned: nothing more is played at it",
+    "proposed": "abandoning the table is already proposed: it waits for the answers",
+    "no_proposal": "no proposal to abandon the table waits for this seat's answer",
 }
 """Every error code a client may receive, with what it means."""
 
-MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say")
+MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say", "leave", "abandon", "consent")
 
 PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game")
 """The quick messages a seat may send the table (``say``): fixed phrases, never free text, each
@@ -154,6 +157,8 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
             raise ProtocolError("malformed", 'act needs "action", e.g. {"type": "play", "card": "QS"}', ref)
     elif kind == "sync":
         _seq(msg, "last_seq", required=True)
+    elif kind == "consent" and not isinstance(msg.get("agree"), bool):
+        raise ProtocolError("malformed", 'consent needs "agree": true to abandon the table, false to keep playing')
     elif kind == "say" and msg.get("phrase") not in PHRASES:
         raise ProtocolError("malformed", f'say needs "phrase", one of: {", ".join(PHRASES)}')
     return msg

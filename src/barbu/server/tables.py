@@ -18,6 +18,16 @@ Bots move on their own ``bot_delay`` seconds after their turn comes; a person wh
 leaves a seat is replaced by a bot once their turn comes ``takeover_after`` seconds
 after they left, until they come back. Automatic moves happen only while someone
 is connected to the table.
+
+A player may also leave their seat on purpose (``leave``): a bot stands in at once, and the
+seat stays theirs to take back (open it again from "my games" or the invitation link). A
+player may propose to abandon an unfinished table (``abandon``): every other person seated
+(joined, not gone) is asked (``consent``); when all agree, or nobody refused within
+:attr:`Settings.abandon_after` seconds, the table's status becomes ``abandoned`` (written
+first): nothing more is played there, it is unrated and no longer counts among its creator's
+unfinished tables. A refusal ends the proposal, and its author may propose again only
+:data:`PROPOSE_AGAIN_AFTER` seconds later. A proposal lives in memory: a restart forgets it,
+and a seat left on purpose then waits for ``takeover_after`` as any person who went away.
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ from barbu.actions import action_from_json, action_to_json
 from barbu.bots import BOT_LEVELS, make_bot
 from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
+from barbu.language import _
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
@@ -50,6 +61,10 @@ CATCH_UP_LIMIT = 64
 the table keeps the views of this many sequence numbers for each person's seat and the watchers."""
 
 
+PROPOSE_AGAIN_AFTER = 30.0
+"""Seconds after a refusal before the same seat may propose to abandon the table again."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the server runs its tables."""
@@ -58,6 +73,8 @@ class Settings:
     """Seconds a bot waits before it acts, so people can follow the play."""
     takeover_after: float = 60.0
     """Seconds after a person left before a bot plays their turns."""
+    abandon_after: float = 120.0
+    """Seconds the people asked have to refuse a proposal to abandon the table; then it is abandoned."""
     takeover_level: str = "heuristic"
     """The bot level that stands in for an absent person (``random`` if that level is missing)."""
     checkpoint_every: float = 2.0
@@ -121,6 +138,8 @@ class LiveSeat:
     """When the seat's last connection closed (monotonic clock), for takeover."""
     holder: str | None = None
     """The browser holding the seat (its cookie's hash), once one claimed it with the seat's key."""
+    left: bool = False
+    """The person left the seat on purpose: a bot plays it until they come back."""
 
     def public(self, stand_in: bool, takeover_in: float | None = None) -> dict[str, Any]:
         """What everyone may know about the seat (``takeover_in``: seconds before a bot stands in
@@ -133,6 +152,7 @@ class LiveSeat:
             "joined": self.joined or self.kind == "bot",
             "online": bool(self.connections) or self.kind == "bot",
             "bot_playing": stand_in,
+            "left": self.left,
             "takeover_in": None if takeover_in is None else round(takeover_in, 1),
         }
 
@@ -154,6 +174,27 @@ def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
     return game
 
 
+@dataclass
+class Proposal:
+    """A proposal to abandon the table: who made it, who agreed, who is still asked, until when."""
+
+    by: int
+    asked: set[int]
+    agreed: set[int]
+    deadline: float
+    """When silence counts as consent (monotonic clock)."""
+    timer: asyncio.TimerHandle | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What everyone at the table sees of it (``ends_in``: seconds before silence counts as consent)."""
+        return {
+            "by": self.by,
+            "agreed": sorted(self.agreed),
+            "waiting": sorted(self.asked),
+            "ends_in": round(max(0.0, self.deadline - time.monotonic()), 1),
+        }
+
+
 class LiveTable:
     """One table in memory. Every change and every read for a client happens under :attr:`lock`."""
 
@@ -172,6 +213,10 @@ class LiveTable:
         """When each seat last sent a quick message (monotonic clock)."""
         self.unsure = False
         """A write failed: the log may hold what memory does not (a commit whose answer was lost)."""
+        self.proposal: Proposal | None = None
+        """The proposal to abandon the table that waits for answers, if any."""
+        self.refused: dict[int, float] = {}
+        """When each seat's last proposal to abandon was refused (monotonic clock)."""
         self._from_log(stored)
         now = time.monotonic()
         for s in self.seats:
@@ -241,13 +286,17 @@ class LiveTable:
 
     def stand_in(self, seat: LiveSeat) -> bool:
         """Whether a bot plays this person's seat now (they left long enough ago)."""
-        if seat.kind != "human" or seat.connections or seat.away_since is None:
+        if seat.kind != "human":
+            return False
+        if seat.left:
+            return True
+        if seat.connections or seat.away_since is None:
             return False
         return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
 
     def takeover_in(self, seat: LiveSeat) -> float | None:
         """Seconds before a bot plays this person's seat (they left and have not come back), or None."""
-        if seat.kind != "human" or seat.connections or seat.away_since is None or self.game.is_over:
+        if seat.kind != "human" or seat.left or seat.connections or seat.away_since is None or self.game.is_over:
             return None
         left = self.service.settings.takeover_after - (time.monotonic() - seat.away_since)
         return left if left > 0 else None
@@ -266,6 +315,7 @@ class LiveTable:
             "variant": self.row.variant,
             "seats": [s.public(self.stand_in(s), self.takeover_in(s)) for s in self.seats],
             "spectators": len(self.spectators),
+            "abandon": None if self.proposal is None else self.proposal.public(),
         }
         if self.game.is_over:
             frame["ranking"] = self.game.ranking()
@@ -483,6 +533,7 @@ class LiveTable:
                 sub.seat = seat.index
                 seat.connections.add(sub)
                 seat.away_since = None
+                seat.left = False  # back at the seat: the bot stands aside
             sub.send(
                 encode(
                     {
@@ -570,6 +621,132 @@ class LiveTable:
             self.schedule()
             self.idle()
 
+    # -- leaving a seat, abandoning the table --------------------------------------------
+
+    def _player(self, sub: Subscriber, what: str) -> LiveSeat:
+        """The seat of ``sub`` (a player's connection), for a change only a player may ask."""
+        if sub.seat is None:
+            raise ProtocolError("no_credential", _("only a player at this table may {what}", what=what))
+        return self.seats[sub.seat]
+
+    def _unfinished(self) -> None:
+        """Refuse a change that needs a table still being played (``game_over``, ``abandoned``)."""
+        if self.status == "abandoned":
+            raise ProtocolError("abandoned", _("the table was abandoned: nothing more is played at it"))
+        if self.game.is_over or self.status == "deleted":
+            raise ProtocolError("game_over", _("the game is over: there is nothing to leave or abandon"))
+
+    async def leave_seat(self, sub: Subscriber) -> None:
+        """A player leaves their seat on purpose: a bot plays it at once, the connection watches
+        from then on, and the seat stays theirs to take back (``hello`` with it again)."""
+        async with self.lock:
+            seat = self._player(sub, _("leave a seat"))
+            await self._check_log()
+            self._unfinished()
+            seat.left = True
+            seat.connections.discard(sub)
+            sub.seat = None
+            self.spectators.add(sub)
+            if not seat.connections:
+                self.sent.pop(seat.index, None)
+                seat.away_since = time.monotonic()
+            sub.send(encode({"type": "left", "seat": seat.index}))
+            self.catch_up(sub, None)
+            p = self.proposal
+            if p is not None and seat.index in p.asked:  # who leaves does not hold the table back
+                p.asked.discard(seat.index)
+                if not p.asked:
+                    await self._abandon()
+                    return
+            self.broadcast_table()
+            self.schedule()
+
+    async def propose_abandon(self, sub: Subscriber) -> None:
+        """A player proposes to abandon the table; the others seated are asked (or, with nobody
+        else seated, the table is abandoned at once)."""
+        async with self.lock:
+            seat = self._player(sub, _("propose to abandon the table"))
+            await self._check_log()
+            self._unfinished()
+            if self.proposal is not None:
+                raise ProtocolError(
+                    "proposed", _("abandoning the table is already proposed: it waits for the others' answers")
+                )
+            wait = self.refused.get(seat.index, -PROPOSE_AGAIN_AFTER) + PROPOSE_AGAIN_AFTER - time.monotonic()
+            if wait > 0:
+                raise ProtocolError(
+                    "rate_limited",
+                    _("your last proposal was refused: propose again in {s} s", s=f"{wait:.0f}"),
+                    retry_after=round(wait, 1),
+                )
+            asked = {
+                s.index for s in self.seats if s.kind == "human" and s.joined and not s.left and s.index != seat.index
+            }
+            if not asked:
+                await self._abandon()
+                return
+            after = self.service.settings.abandon_after
+            p = Proposal(seat.index, asked, {seat.index}, time.monotonic() + after)
+            p.timer = asyncio.get_running_loop().call_later(after, lambda: self.service.spawn(self._silence(p)))
+            self.proposal = p
+            self.broadcast_table()
+
+    async def consent(self, sub: Subscriber, agree: bool) -> None:
+        """An asked player's answer: agreeing (the last one abandons the table) or refusing (the
+        proposal ends)."""
+        async with self.lock:
+            seat = self._player(sub, _("answer a proposal to abandon the table"))
+            p = self.proposal
+            if p is None or seat.index not in p.asked:
+                raise ProtocolError("no_proposal", _("no proposal to abandon this table waits for your answer"))
+            if not agree:
+                self._drop_proposal()
+                self.refused[p.by] = time.monotonic()
+                self.tell({"type": "abandon_refused", "seat": seat.index})
+                self.broadcast_table()
+                self.idle()
+                return
+            p.asked.discard(seat.index)
+            p.agreed.add(seat.index)
+            if p.asked:
+                self.broadcast_table()
+            else:
+                await self._abandon()
+
+    async def _silence(self, p: Proposal) -> None:
+        """Nobody refused in time: the table is abandoned (a failed write tries again later)."""
+        async with self.lock:
+            if self.proposal is not p:
+                return
+            try:
+                await self._abandon()
+            except ProtocolError as e:
+                self.service.log(f"table {self.id}: not abandoned yet: {e}")
+                retry = self.service.settings.storage_retry
+                p.timer = asyncio.get_running_loop().call_later(retry, lambda: self.service.spawn(self._silence(p)))
+
+    def _drop_proposal(self) -> None:
+        if self.proposal is not None and self.proposal.timer is not None:
+            self.proposal.timer.cancel()
+        self.proposal = None
+
+    async def _abandon(self) -> None:
+        """Write the status ``abandoned``, then stop the table and tell everyone (lock held)."""
+        try:
+            await asyncio.to_thread(self.service.store.set_status, self.id, "abandoned", time.time())
+        except StoreError as e:
+            self.unsure = True
+            raise ProtocolError("storage", str(e)) from None
+        self._drop_proposal()
+        self.status = "abandoned"
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.broadcast_table()
+        for hook in self.service.on_abandon:
+            hook(self)
+        self.idle()
+
     # -- acting ------------------------------------------------------------------------
 
     async def act(self, sub: Subscriber, ref: str, seq: int, intent: Mapping[str, Any]) -> None:
@@ -581,8 +758,10 @@ class LiveTable:
                     "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
                 )
             if self.status == "deleted":
-                raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
+                raise ProtocolError("unknown_table", _("the table's owner deleted it"), ref)
             await self._check_log(ref)
+            if self.status == "abandoned":
+                raise ProtocolError("abandoned", _("the table was abandoned: nothing more is played at it"), ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
                 sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
@@ -687,7 +866,7 @@ class LiveTable:
         delay = self.service.settings.bot_delay
         if retry:
             delay = max(delay, self.service.settings.storage_retry)
-        if s.kind == "human":
+        if s.kind == "human" and not s.left:
             if s.connections or s.away_since is None:
                 return
             waited = time.monotonic() - s.away_since
@@ -744,6 +923,7 @@ class LiveTable:
     def close(self) -> None:
         """Stop the timers (the table leaves memory)."""
         self._cancel_unload()
+        self._drop_proposal()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -762,6 +942,8 @@ class TableService:
         self.log = log
         self.on_finish: list[Callable[[LiveTable], None]] = []
         """Called once when a game of a live table ends (after its last action is committed)."""
+        self.on_abandon: list[Callable[[LiveTable], None]] = []
+        """Called once when a live table is abandoned (after its status is written)."""
         self.timings: list[Callable[[str, float], None]] = []
         """Called with ``("action", seconds)`` per person's action and ``("bot", seconds)`` per bot's choice."""
         level = self.settings.takeover_level
@@ -831,7 +1013,7 @@ class TableService:
     def unload(self, table_id: str) -> None:
         """Drop an idle table from memory (it is all in the store)."""
         table = self.live.get(table_id)
-        if table is not None and not table.connected() and not table.lock.locked():
+        if table is not None and not table.connected() and not table.lock.locked() and table.proposal is None:
             table.close()
             del self.live[table_id]
 
@@ -857,8 +1039,10 @@ class TableService:
 
 __all__ = [
     "CATCH_UP_LIMIT",
+    "PROPOSE_AGAIN_AFTER",
     "LiveSeat",
     "LiveTable",
+    "Proposal",
     "Settings",
     "Subscriber",
     "TableService",
