@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -92,10 +93,8 @@ def test_a_player_leaves_a_bot_stands_in_and_the_seat_can_be_taken_back(server: 
                 break
             if b.my_turn() and b.view is not None:
                 await b.act(b.view["legal_actions"][0])
-            try:
+            with contextlib.suppress(TimeoutError):
                 await b.recv(timeout=0.2)
-            except TimeoutError:
-                pass
         # the person comes back with the seat's key: the bot stands aside
         back = await SeatClient(server.ws).connect()
         assert (await back.hello(table, keys[0]))["seat"] == 0

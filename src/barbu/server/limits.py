@@ -99,8 +99,8 @@ class Limits:
     def cost(self, kind: str) -> float:
         """The base cost of a message of type ``kind`` (before the views it makes the server send).
 
-        >>> Limits().cost("sync"), Limits().cost("hello")
-        (1.0, 5.0)
+        >>> Limits().cost("sync"), Limits().cost("hello"), Limits().cost("abandon")
+        (1.0, 5.0, 5.0)
         """
         costs = {
             "ping": self.ping_cost,

@@ -36,6 +36,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -315,6 +316,7 @@ class LiveTable:
             "variant": self.row.variant,
             "seats": [s.public(self.stand_in(s), self.takeover_in(s)) for s in self.seats],
             "spectators": len(self.spectators),
+            "abandon_after": self.service.settings.abandon_after,
             "abandon": None if self.proposal is None else self.proposal.public(),
         }
         if self.game.is_over:
@@ -623,10 +625,11 @@ class LiveTable:
 
     # -- leaving a seat, abandoning the table --------------------------------------------
 
-    def _player(self, sub: Subscriber, what: str) -> LiveSeat:
-        """The seat of ``sub`` (a player's connection), for a change only a player may ask."""
+    def _player(self, sub: Subscriber, refusal: str) -> LiveSeat:
+        """The seat of ``sub`` (a player's connection), for a change only a player may ask
+        (``refusal``: what a spectator is told)."""
         if sub.seat is None:
-            raise ProtocolError("no_credential", _("only a player at this table may {what}", what=what))
+            raise ProtocolError("no_credential", refusal)
         return self.seats[sub.seat]
 
     def _unfinished(self) -> None:
@@ -640,7 +643,7 @@ class LiveTable:
         """A player leaves their seat on purpose: a bot plays it at once, the connection watches
         from then on, and the seat stays theirs to take back (``hello`` with it again)."""
         async with self.lock:
-            seat = self._player(sub, _("leave a seat"))
+            seat = self._player(sub, _("only a player at this table may leave a seat: you are watching"))
             await self._check_log()
             self._unfinished()
             seat.left = True
@@ -665,7 +668,7 @@ class LiveTable:
         """A player proposes to abandon the table; the others seated are asked (or, with nobody
         else seated, the table is abandoned at once)."""
         async with self.lock:
-            seat = self._player(sub, _("propose to abandon the table"))
+            seat = self._player(sub, _("only a player at this table may propose to abandon it: you are watching"))
             await self._check_log()
             self._unfinished()
             if self.proposal is not None:
@@ -676,7 +679,7 @@ class LiveTable:
             if wait > 0:
                 raise ProtocolError(
                     "rate_limited",
-                    _("your last proposal was refused: propose again in {s} s", s=f"{wait:.0f}"),
+                    _("your last proposal was refused: propose again in {s} s", s=math.ceil(wait)),
                     retry_after=round(wait, 1),
                 )
             asked = {
@@ -695,7 +698,9 @@ class LiveTable:
         """An asked player's answer: agreeing (the last one abandons the table) or refusing (the
         proposal ends)."""
         async with self.lock:
-            seat = self._player(sub, _("answer a proposal to abandon the table"))
+            seat = self._player(
+                sub, _("only a player at this table may answer a proposal to abandon it: you are watching")
+            )
             p = self.proposal
             if p is None or seat.index not in p.asked:
                 raise ProtocolError("no_proposal", _("no proposal to abandon this table waits for your answer"))

@@ -43,6 +43,7 @@ const state = {
   gameReview: null, // every deal's review, fetched once the game is over
   autoPassed: null, // the sequence number a domino pass was sent for automatically
   countdown: null, // the timer of the bot stand-in countdown
+  leftSeat: null, // the seat this page left on purpose (a bot plays it), to take back
 };
 window.barbu = state; // for the curious (and for tests): read-only use
 
@@ -167,7 +168,20 @@ function handle(f) {
       state.tableAt = Date.now();
       refreshInvites();
       tickCountdown();
+      renderNotice();
       render();
+      break;
+    case "left":
+      state.leftSeat = f.seat; // watching from now on; the seat stays this browser's to take back
+      state.seat = null;
+      wanted = null;
+      setAddress(null);
+      setConn(t("watching"), true);
+      renderNotice();
+      render();
+      break;
+    case "abandon_refused":
+      toast(t("{name} wants to keep playing: the table is not abandoned.", { name: nameOf(f.seat) }));
       break;
     case "said":
       if (options.chat && PHRASES[f.phrase]) {
@@ -217,6 +231,10 @@ function handle(f) {
 }
 
 function act(action) {
+  if (state.table && state.table.status === "abandoned") {
+    toast(t("This table was abandoned: nothing more is played at it."));
+    return;
+  }
   if (state.pending || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
   state.pending = { id: newId(), seq: state.seq, action };
   state.ws.send(JSON.stringify({ type: "act", ...state.pending }));
@@ -311,6 +329,95 @@ function renderChat() {
   }
 }
 
+// ---------------------------------------------------------------- leaving and abandoning
+
+function sendTable(message) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+  state.ws.send(JSON.stringify(message));
+}
+
+const unfinished = () => !!state.table && (state.table.status === "open" || state.table.status === "playing") && !(state.view && state.view.game_over);
+
+/** The settings pane's "This table": leave the seat, or propose to abandon the table. */
+function renderTableLife() {
+  const box = $("table-life");
+  const parts = [];
+  if (state.seat !== null && unfinished()) {
+    const asked = !!state.table.abandon;
+    parts.push(
+      el("p", { class: "muted small" }, t("Leave the table: a bot plays your seat until you come back (from My games in the lobby, or this page).")),
+      el("p", { class: "muted small" }, t("Abandon the table: the other players are asked; if all agree, or nobody refuses within {n} s, nothing more is played at it and it is unrated.", { n: Math.round(state.table.abandon_after) })),
+      el("p", { class: "form-row" },
+        button(t("Leave the table"), () => sendTable({ type: "leave" }), { focus: "leave", className: "secondary", always: true }),
+        " ",
+        button(t("Propose to abandon the table"), () => sendTable({ type: "abandon" }), { focus: "abandon", className: "secondary", always: true, disabled: asked }),
+      ),
+    );
+  } else if (state.table && state.table.status === "abandoned") {
+    parts.push(el("p", { class: "muted small" }, t("This table was abandoned: nothing more is played at it.")));
+  } else {
+    parts.push(el("p", { class: "muted small" }, t("Only the players at an unfinished table may leave it or propose to abandon it.")));
+  }
+  box.replaceChildren(...parts);
+}
+
+let noticeTimer = null;
+/** Above the table: the table was abandoned, a proposal to abandon it (with the answer buttons for
+ * those asked and the time left), or this page's left seat (with the way back to it). */
+function renderNotice() {
+  const box = $("notice");
+  const tb = state.table;
+  const parts = [];
+  clearInterval(noticeTimer);
+  document.body.classList.toggle("abandoned", !!tb && tb.status === "abandoned");
+  if (tb && tb.status === "abandoned") {
+    parts.push(
+      el("p", {}, t("This table was abandoned: nothing more is played at it, and it is unrated.")),
+      el("p", { class: "form-row" }, el("a", { class: "primary", href: "/" }, t("Back to the lobby"))),
+    );
+  } else if (tb && tb.abandon) {
+    const p = tb.abandon;
+    const secondsLeft = () => Math.max(0, Math.ceil(p.ends_in - (Date.now() - state.tableAt) / 1000));
+    const count = el("span", { id: "abandon-left" });
+    const tick = () => (count.textContent = t("If nobody refuses, the table is abandoned in {n} s.", { n: secondsLeft() }));
+    tick();
+    noticeTimer = setInterval(tick, 1000);
+    if (state.seat !== null && p.waiting.includes(state.seat)) {
+      parts.push(
+        el("p", {}, t("{name} proposes to abandon this table: nothing more would be played at it, and it would be unrated.", { name: nameOf(p.by) })),
+        el("p", { class: "muted" }, count),
+        el("p", { class: "form-row" },
+          button(t("Agree to abandon"), () => sendTable({ type: "consent", agree: true }), { focus: "consent-yes", className: "primary", always: true }),
+          button(t("Keep playing"), () => sendTable({ type: "consent", agree: false }), { focus: "consent-no", className: "secondary", always: true }),
+        ),
+      );
+    } else {
+      parts.push(
+        el("p", {}, t("{name} proposes to abandon this table. Waiting for the answer of: {names}.", { name: nameOf(p.by), names: p.waiting.map(nameOf).join(", ") })),
+        el("p", { class: "muted" }, count),
+      );
+    }
+  } else if (state.leftSeat !== null && state.seat === null) {
+    parts.push(
+      el("p", {}, t("You left seat {n}: a bot plays it until you come back.", { n: state.leftSeat })),
+      el("p", { class: "form-row" },
+        button(t("Take my seat back"), takeSeatBack, { focus: "take-back", className: "primary", always: true }),
+        el("a", { class: "secondary", href: "/" }, t("Back to the lobby")),
+      ),
+    );
+  }
+  box.replaceChildren(...parts);
+  box.classList.toggle("hidden", !parts.length);
+}
+
+function takeSeatBack() {
+  wanted = state.leftSeat;
+  state.leftSeat = null;
+  setAddress(wanted);
+  reconnect();
+  renderNotice();
+}
+
 // ---------------------------------------------------------------- names and places
 
 function nameOf(seat) {
@@ -368,6 +475,7 @@ function render() {
   renderInvite();
   renderWatchers();
   renderChat();
+  renderTableLife();
   if (focused) {
     const node = document.querySelector(`[data-focus="${CSS.escape(focused)}"], #hand [data-card="${CSS.escape(focused)}"]`);
     if (node && !node.disabled) node.focus();
@@ -437,7 +545,8 @@ function renderSeats(v) {
     const badges = [];
     if (v.declarer === seat && !v.game_over) badges.push(el("span", { class: "badge decl" }, t("declarer")));
     if (info && info.kind === "bot") badges.push(el("span", { class: "badge", title: info.level }, t("bot")));
-    if (info && info.kind === "human" && !info.online) badges.push(el("span", { class: "badge away" }, info.joined ? t("away") : t("not joined")));
+    if (info && info.left) badges.push(el("span", { class: "badge away" }, t("left the table")));
+    else if (info && info.kind === "human" && !info.online) badges.push(el("span", { class: "badge away" }, info.joined ? t("away") : t("not joined")));
     if (info && info.takeover_in !== null && info.takeover_in !== undefined) {
       const left = Math.max(0, Math.ceil(info.takeover_in - (now - state.tableAt) / 1000));
       badges.push(el("span", { class: "badge away countdown" }, left > 0 ? t("a bot plays in {n} s", { n: left }) : t("bot playing")));
