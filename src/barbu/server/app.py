@@ -331,7 +331,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             spec = await read_json(request, limits.message_bytes)
         except BodyError as e:
             code = "too_large" if e.code == "too_large" else "bad_request"
-            return _error(ProtocolError(code, f"table settings: {e.message}"))
+            return _error(ProtocolError(code, _("table settings: {why}", why=e.message)))
         client = request.client.host if request.client else "unknown"
         secret, new = ensure_browser(request)
         try:
@@ -390,7 +390,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
         if not guard.admit(address):  # counted before the handshake completes
             await websocket.accept()
             limit = limits.connections_per_client
-            error = ProtocolError("table_limit", f"at most {limit} connections per client address")
+            error = ProtocolError("table_limit", _("at most {limit} connections per client address", limit=limit))
             await websocket.send_text(encode(error.frame()))
             await websocket.close(code=1008, reason="too many connections from this address")
             return
@@ -433,7 +433,7 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")
-                    conn.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
+                    conn.send(encode(ProtocolError("internal", _("the server failed on this message")).frame()))
                     if table is not None:
                         await table.recover()
         except WebSocketDisconnect:
@@ -477,13 +477,15 @@ def create_app(db: str = "sqlite:///barbu.db", settings: Settings | None = None)
             conn.send(encode({"type": "pong"}))
         elif kind == "hello":
             if table is not None:
-                raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
+                raise ProtocolError("already_joined", _("this connection is at table {table} already", table=table.id))
             found = await service.get(msg["table"])
             await found.join(conn, msg.get("key"), msg.get("name"), msg.get("last_seq"), msg.get("seat"))
             guard.charge(conn.budget, address, watching, found.catch_up_frames(msg.get("last_seq")))
             return found
         elif table is None:
-            raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
+            raise ProtocolError(
+                "not_joined", _("say {example} first", example='{"type": "hello", "table": ...}'), msg.get("id")
+            )
         elif kind == "act":
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
         elif kind == "say":

@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import hmac
 
-from barbu.language import _
+from barbu.language import N_, _
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import LiveTable, TableService
 from barbu.storage import StoreError
 
-DELETED_REASON = "the table's owner deleted it"
+DELETED_REASON = N_("the table's owner deleted it")
+"""Why everyone connected is let go (sent in their language: ``_(DELETED_REASON)``)."""
 
 
 def is_creator(creator: str | None, holder: str | None) -> bool:
@@ -79,7 +80,7 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
             raise ProtocolError("storage", str(e)) from None
         table.status = "deleted"
         table.close()
-        frame = encode({"type": "closed", "table": table_id, "reason": DELETED_REASON})
+        frame = encode({"type": "closed", "table": table_id, "reason": _(DELETED_REASON)})
         for sub in table.subscribers():
             sub.send(frame)
             sub.close(DELETED_REASON)

@@ -27,6 +27,7 @@ import json
 from typing import Any
 
 from barbu.errors import BarbuError
+from barbu.language import _
 from barbu.server.bodies import BodyError, loads
 from barbu.server.limits import Limits
 
@@ -114,7 +115,9 @@ def _seq(msg: dict[str, Any], key: str, required: bool) -> int | None:
     if value is None and not required:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ProtocolError("malformed", f'"{key}" must be a sequence number (an integer from 0)', msg.get("id"))
+        raise ProtocolError(
+            "malformed", _('"{key}" must be a sequence number (an integer from 0)', key=key), msg.get("id")
+        )
     return value
 
 
@@ -128,39 +131,49 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
     malformed - JSON may be nested at most 32 levels deep; this is nested 41 levels
     """
     if len(text) > limits.message_bytes:
-        raise ProtocolError("too_large", f"messages are at most {limits.message_bytes} bytes, this one is {len(text)}")
+        raise ProtocolError(
+            "too_large",
+            _("messages are at most {limit} bytes, this one is {n}", limit=limits.message_bytes, n=len(text)),
+        )
     try:
         msg = loads(text)
     except BodyError as e:
-        raise ProtocolError("malformed", f'{e.message}: expecting an object like {{"type": "ping"}}') from None
+        raise ProtocolError(
+            "malformed", _("{why}: expecting an object like {example}", why=e.message, example='{"type": "ping"}')
+        ) from None
     if not isinstance(msg, dict):
-        raise ProtocolError("malformed", 'a message is a JSON object like {"type": "ping"}')
+        raise ProtocolError("malformed", _("a message is a JSON object like {example}", example='{"type": "ping"}'))
     kind = msg.get("type")
     if kind not in MESSAGE_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; types are: {', '.join(MESSAGE_TYPES)}")
+        raise ProtocolError(
+            "unknown_type",
+            _("unknown message type {kind}; types are: {types}", kind=repr(kind), types=", ".join(MESSAGE_TYPES)),
+        )
     if kind == "hello":
         if not isinstance(msg.get("table"), str):
-            raise ProtocolError("malformed", 'hello needs "table", the table id from the link')
+            raise ProtocolError("malformed", _('hello needs "table", the table id from the link'))
         for key in ("key", "name"):
             if msg.get(key) is not None and not isinstance(msg[key], str):
-                raise ProtocolError("malformed", f'"{key}" must be a string')
+                raise ProtocolError("malformed", _('"{key}" must be a string', key=key))
         seat = msg.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 16):
-            raise ProtocolError("malformed", '"seat" must be a seat number (an integer from 0) this browser holds')
+            raise ProtocolError("malformed", _('"seat" must be a seat number (an integer from 0) this browser holds'))
         _seq(msg, "last_seq", required=False)
     elif kind == "act":
         ref = msg.get("id")
         if not isinstance(ref, str) or not 1 <= len(ref) <= 64:
-            raise ProtocolError("malformed", 'act needs "id", a string of 1 to 64 characters naming this action')
+            raise ProtocolError("malformed", _('act needs "id", a string of 1 to 64 characters naming this action'))
         _seq(msg, "seq", required=True)
         if not isinstance(msg.get("action"), dict):
-            raise ProtocolError("malformed", 'act needs "action", e.g. {"type": "play", "card": "QS"}', ref)
+            raise ProtocolError(
+                "malformed", _('act needs "action", e.g. {example}', example='{"type": "play", "card": "QS"}'), ref
+            )
     elif kind == "sync":
         _seq(msg, "last_seq", required=True)
     elif kind == "consent" and not isinstance(msg.get("agree"), bool):
-        raise ProtocolError("malformed", 'consent needs "agree": true to abandon the table, false to keep playing')
+        raise ProtocolError("malformed", _('consent needs "agree": true to abandon the table, false to keep playing'))
     elif kind == "say" and msg.get("phrase") not in PHRASES:
-        raise ProtocolError("malformed", f'say needs "phrase", one of: {", ".join(PHRASES)}')
+        raise ProtocolError("malformed", _('say needs "phrase", one of: {phrases}', phrases=", ".join(PHRASES)))
     return msg
 
 

@@ -47,7 +47,7 @@ from barbu.actions import action_from_json, action_to_json
 from barbu.bots import BOT_LEVELS, make_bot
 from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
-from barbu.language import _
+from barbu.language import _, error_text
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
@@ -255,7 +255,7 @@ class LiveTable:
         except StoreError as e:
             raise ProtocolError("storage", str(e), ref) from None
         if stored is None:  # pragma: no cover - tables are never deleted
-            raise ProtocolError("unknown_table", f"table {self.id} is gone")
+            raise ProtocolError("unknown_table", _("table {table} is gone", table=self.id))
         self.unsure = False
         seats = [(s.joined, s.name) for s in stored.seats]
         if (
@@ -378,13 +378,17 @@ class LiveTable:
         the table; a spectator may not, and a seat speaks at most once every few seconds."""
         async with self.lock:
             if sub.seat is None:
-                raise ProtocolError("no_credential", "spectators cannot send messages: only players at the table")
+                raise ProtocolError("no_credential", _("spectators cannot send messages: only players at the table"))
             now = time.monotonic()
             wait = self.said.get(sub.seat, -SAY_INTERVAL) + SAY_INTERVAL - now
             if wait > 0:
                 raise ProtocolError(
                     "rate_limited",
-                    f"one quick message every {SAY_INTERVAL:g} s: wait {wait:.1f} s",
+                    _(
+                        "one quick message every {every} s: wait {wait} s",
+                        every=format(SAY_INTERVAL, "g"),
+                        wait=format(wait, ".1f"),
+                    ),
                     retry_after=round(wait, 1),
                 )
             self.said[sub.seat] = now
@@ -438,7 +442,12 @@ class LiveTable:
             sub.send(
                 encode(
                     ProtocolError(
-                        "bad_seq", f"last_seq {last_seq} is past the table's {self.seq}; here is the current state"
+                        "bad_seq",
+                        _(
+                            "last_seq {last} is past the table's {seq}; here is the current state",
+                            last=last_seq,
+                            seq=self.seq,
+                        ),
                     ).frame()
                 )
             )
@@ -460,7 +469,7 @@ class LiveTable:
             if s.credential_hash is not None and hmac.compare_digest(s.credential_hash, digest):
                 found = s
         if found is None:
-            raise ProtocolError("bad_credential", "this key is not the credential of any seat of this table")
+            raise ProtocolError("bad_credential", _("this key is not the credential of any seat of this table"))
         return found
 
     async def join(
@@ -484,14 +493,20 @@ class LiveTable:
                 if seat.holder is not None and seat.holder != sub.holder:
                     raise ProtocolError(
                         "seat_held",
-                        f"seat {seat.index} is held by another browser: open its link in a browser "
-                        "and choose to take the seat over there",
+                        _(
+                            "seat {n} is held by another browser: open its link in a browser "
+                            "and choose to take the seat over there",
+                            n=seat.index,
+                        ),
                     )
             elif seat_index is not None:
                 if seat_index >= len(self.seats) or sub.holder is None or self.seats[seat_index].holder != sub.holder:
                     raise ProtocolError(
                         "bad_credential",
-                        f"this browser does not hold seat {seat_index} of this table: open the seat's invitation link",
+                        _(
+                            "this browser does not hold seat {n} of this table: open the seat's invitation link",
+                            n=seat_index,
+                        ),
                     )
                 seat = self.seats[seat_index]
             if seat is not None:
@@ -525,7 +540,7 @@ class LiveTable:
                         encode(
                             ProtocolError(
                                 "taken_over",
-                                f"seat {seat.index} is now played from another tab or window of this browser",
+                                _("seat {n} is now played from another tab or window of this browser", n=seat.index),
                             ).frame()
                         )
                     )
@@ -564,15 +579,19 @@ class LiveTable:
             seat = self.seat_of_key(key)
             if seat_index is not None and seat_index != seat.index:
                 raise ProtocolError(
-                    "bad_credential", f"this key is the credential of seat {seat.index}, not of seat {seat_index}"
+                    "bad_credential",
+                    _("this key is the credential of seat {n}, not of seat {asked}", n=seat.index, asked=seat_index),
                 )
             if seat.holder == holder:
                 return seat.index, False
             if seat.holder is not None and not takeover:
                 raise ProtocolError(
                     "seat_held",
-                    f"seat {seat.index} is open in another browser. Take it over only if the seat is yours: "
-                    "that browser will be told and let go",
+                    _(
+                        "seat {n} is open in another browser. Take it over only if the seat is yours: "
+                        "that browser will be told and let go",
+                        n=seat.index,
+                    ),
                 )
             try:
                 await asyncio.to_thread(self.service.store.claim_seat, self.id, seat.index, holder)
@@ -584,8 +603,11 @@ class LiveTable:
             for c in others:
                 error = ProtocolError(
                     "taken_over",
-                    f"seat {seat.index} was taken over from another browser with its invitation link; "
-                    "if that was not you, open your link again to take it back",
+                    _(
+                        "seat {n} was taken over from another browser with its invitation link; "
+                        "if that was not you, open your link again to take it back",
+                        n=seat.index,
+                    ),
                 )
                 c.send(encode(error.frame()))
                 c.close("seat taken over")
@@ -760,7 +782,7 @@ class LiveTable:
         async with self.lock:
             if sub.seat is None:
                 raise ProtocolError(
-                    "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
+                    "no_credential", _("spectators cannot act: open the seat's invitation link to play"), ref
                 )
             if self.status == "deleted":
                 raise ProtocolError("unknown_table", _("the table's owner deleted it"), ref)
@@ -773,11 +795,20 @@ class LiveTable:
                 return
             if self.status == "open":
                 waiting = [str(s.index) for s in self.seats if s.kind == "human" and not s.joined]
-                raise ProtocolError("not_started", f"the table waits for seat(s) {', '.join(waiting)} to join", ref)
+                raise ProtocolError(
+                    "not_started", _("the table waits for seat(s) {seats} to join", seats=", ".join(waiting)), ref
+                )
             if seq != self.seq:
                 code = "stale" if seq < self.seq else "bad_seq"
                 raise ProtocolError(
-                    code, f"the action was made at sequence {seq} but the table is at {self.seq}: look again", ref
+                    code,
+                    _(
+                        "the game moved on before this action arrived (made at step {seq}, the table is at "
+                        "step {now}): here is the table as it is now",
+                        seq=seq,
+                        now=self.seq,
+                    ),
+                    ref,
                 )
             try:
                 action = action_from_json(intent)
@@ -796,10 +827,10 @@ class LiveTable:
         try:
             game.apply(action, seat)
         except OutOfTurn as e:
-            raise ProtocolError("not_your_turn", e.message, ref, e.kind) from None
+            raise ProtocolError("not_your_turn", error_text(e), ref, e.kind) from None
         except IllegalAction as e:
             code = "game_over" if e.kind == "game" else "illegal"
-            raise ProtocolError(code, e.message, ref, e.kind) from None
+            raise ProtocolError(code, error_text(e), ref, e.kind) from None
         seq = self.seq + 1
         row = ActionRow(self.id, seq, seat, action_to_json(action), ref, actor)
         statuses: list[Status] = []
@@ -1012,7 +1043,7 @@ class TableService:
                 del self._loading[table_id]
         found = await pending
         if found is None:
-            raise ProtocolError("unknown_table", f"there is no table {table_id!r}: check the link")
+            raise ProtocolError("unknown_table", _("there is no table {table}: check the link", table=repr(table_id)))
         return found
 
     def unload(self, table_id: str) -> None:
@@ -1027,7 +1058,9 @@ class TableService:
         table = await self.get(table_id)
         async with table.lock:
             if not table.game.is_over:
-                raise ProtocolError("not_finished", "the record holds every hand, so it is given once the game is over")
+                raise ProtocolError(
+                    "not_finished", _("the record holds every hand, so it is given once the game is over")
+                )
             return game_to_record(table.game, table.players())
 
     async def review(self, table_id: str) -> dict[str, Any]:
@@ -1037,7 +1070,7 @@ class TableService:
         table = await self.get(table_id)
         async with table.lock:
             if not table.game.is_over:
-                raise ProtocolError("not_finished", "the game's review is given once the game is over")
+                raise ProtocolError("not_finished", _("the game's review is given once the game is over"))
             view = seat_view(table.game, None)
             return {"table": table.id, "deals": [summary_json(h, detail=True) for h in view.history]}
 

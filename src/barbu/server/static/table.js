@@ -206,7 +206,8 @@ function handle(f) {
       break;
     case "error":
       if (state.pending && (f.id === state.pending.id || !f.id)) state.pending = null;
-      toast(f.message);
+      // a stale action is no fault of the player's: say what happened, in words
+      toast(f.code === "stale" ? t("The game moved on before your action arrived: here is the table as it is now.") : f.message);
       if (f.code === "taken_over") {
         state.ws.onclose = null; // the server closes this connection; coming back is the player's choice
         state.seat = null;
