@@ -930,7 +930,21 @@ function askWhy(action) {
   beep(220, 120);
 }
 
+// Panels rebuilt only when what they show changed: a bot's move changes the trick, not the
+// score sheet, and rebuilding a hidden or unchanged panel on every event costs layout for nothing.
+let titlesLoaded = 0; // bumped when the contract titles arrive (the ids showed until then)
+function seatsKey() {
+  return state.table ? state.table.seats.map((x) => `${x.kind}:${x.name}`).join("|") : "";
+}
+function unchanged(box, parts) {
+  const key = JSON.stringify([parts, state.seat, titlesLoaded, seatsKey()]);
+  if (box.dataset.key === key) return true;
+  box.dataset.key = key;
+  return false;
+}
+
 function renderSheet(v) {
+  if (unchanged($("sheet"), [v.history.length, v.totals])) return;
   const n = v.players;
   const short = (s) => (s === state.seat ? t("you") : nameOf(s).slice(0, 10));
   const head = el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("contract")), Array.from({ length: n }, (_, s) => el("th", { scope: "col" }, short(s))));
@@ -956,6 +970,7 @@ function renderSheet(v) {
 /** Compulsory doubles still owed, per declarer: the core counts them (RULES.md §2.7). */
 function renderOwed(v) {
   const box = $("owed");
+  if (unchanged(box, [v.owed, v.declarer, v.game_over])) return;
   if (!v.owed || !v.owed.length || v.game_over) {
     box.replaceChildren();
     return;
@@ -975,6 +990,9 @@ function owedLine(v) {
 
 function renderDealLog(v) {
   const box = $("deal-log");
+  const plays = v.domino_rows ? v.plays.length : 0;
+  const last = v.last_deal ? v.last_deal.deal : null;
+  if (unchanged(box, [v.deal, v.deals_total, v.calls.length, v.tricks.length, plays, last, v.owed, v.declarer, v.game_over])) return;
   const parts = [el("h2", {}, t("Deal {n}", { n: Math.min(v.deal, v.deals_total) }))];
   const owed = owedLine(v);
   if (owed) parts.push(owed);
@@ -997,6 +1015,8 @@ function renderDealLog(v) {
 
 function renderGameLog(v) {
   const box = $("game-log");
+  if (v.game_over && state.gameReview === null) fetchGameReview();
+  if (unchanged(box, [v.history.length, v.game_over, v.last_deal ? v.last_deal.deal : null, state.gameReview ? state.gameReview.length : null])) return;
   const parts = [el("h2", {}, t("Every deal"))];
   if (!v.game_over) parts.push(el("p", { class: "muted" }, t("The last deal can be reviewed now; every deal once the game is over.")));
   const deals = state.gameReview || [];
@@ -1008,18 +1028,19 @@ function renderGameLog(v) {
   }
   parts.push(list);
   box.replaceChildren(...parts);
-  if (v.game_over && state.gameReview === null) {
-    state.gameReview = [];
-    fetch(`${apiBase}/review`)
-      .then((r) => (r.ok ? r.json() : { deals: [] }))
-      .then((doc) => {
-        state.gameReview = doc.deals;
-        render();
-      })
-      .catch(() => {
-        state.gameReview = [];
-      });
-  }
+}
+
+function fetchGameReview() {
+  state.gameReview = [];
+  fetch(`${apiBase}/review`)
+    .then((r) => (r.ok ? r.json() : { deals: [] }))
+    .then((doc) => {
+      state.gameReview = doc.deals;
+      render();
+    })
+    .catch(() => {
+      state.gameReview = [];
+    });
 }
 
 function renderResult(v) {
@@ -1034,7 +1055,7 @@ function renderResult(v) {
   const order = Array.from({ length: v.players }, (_, s) => s).sort((a, b) => (ranking ? ranking[a] - ranking[b] : v.totals[b] - v.totals[a]));
   const final = el(
     "section",
-    { class: "final", id: "final", "aria-labelledby": "final-title" },
+    { class: state.finalShown ? "final seen" : "final", id: "final", "aria-labelledby": "final-title" },
     el("h2", { id: "final-title" }, t("Final ranking")),
     el("ol", { class: "ranking" }, order.map((s) => el("li", { class: `line-${s}` }, el("span", { class: "swatch", "aria-hidden": "true" }), t("{name}: {points}", { name: nameOf(s), points: v.totals[s] })))),
     curves(v),
@@ -1047,6 +1068,7 @@ function renderResult(v) {
     ),
   );
   $("center").prepend(final);
+  state.finalShown = true; // it fades in once, not at every frame that draws it again
   box.classList.add("hidden");
 }
 
@@ -1284,6 +1306,9 @@ async function start() {
 
 setUpOptions();
 loadContractTitles()
-  .then(() => state.view && render())
+  .then(() => {
+    titlesLoaded += 1;
+    if (state.view) render();
+  })
   .catch(() => toast(t("the contract titles could not be loaded: contract ids are shown")));
 start();
