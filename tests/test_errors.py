@@ -98,11 +98,10 @@ def test_refusals_from_each_layer_are_caught_as_barbu_errors() -> None:
 def test_the_core_refusals_reach_people_in_french() -> None:
     """Every refusal of an illegal action is a marked text (``N_``) the outer layers translate:
     a French reader gets it whole in French, placeholders and suit names included."""
-    from table_setup import hands, plays, to_play
-
     from barbu.actions import Call, Declare, NameTrump
     from barbu.errors import IllegalAction
     from barbu.language import error_text, speaking
+    from table_setup import hands, plays, to_play
 
     deal = to_play(
         "no-queens",
