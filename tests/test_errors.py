@@ -154,3 +154,19 @@ def test_the_core_refusals_reach_people_in_french() -> None:
                         english.add(e.text.template)
             game.apply(bot.act(seat_view(game, seat)), seat)
     assert len(english) >= 10  # many different rules were met, each in French
+
+
+def test_a_refused_tally_reaches_the_score_keeper_in_french() -> None:
+    from barbu.errors import TallyError
+    from barbu.language import error_text, speaking
+    from barbu.rulesets import rules
+    from barbu.tally import check_tally
+
+    r = rules("classic")
+    with pytest.raises(TallyError) as refused:
+        check_tally({"hearts": [4, 3, 3, 2], "ace_of_hearts": 0}, r.contract("no-hearts"), r)
+    assert refused.value.message == "tally: hearts must add up to 13 (the hearts in the deck), not 12"
+    with speaking("fr"):
+        french = error_text(refused.value)
+    assert french.startswith("décompte : hearts doit faire 13 au total (") and french.endswith("pas 12")
+    assert "the hearts in the deck" not in french
