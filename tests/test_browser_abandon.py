@@ -3,7 +3,9 @@ another is agreed, and the creator deletes the abandoned table from "My games"."
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -11,6 +13,7 @@ from playwright.sync_api import Browser, Page
 from barbu.language import catalogue
 from barbu.server.client import ServerProcess
 from barbu.storage import Store
+from test_browser_axe import serious
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +38,14 @@ def seated(page: Page, seat: int | None, status: str = "playing") -> None:
     )
 
 
+def shoot(page: Page, name: str) -> None:
+    """A screenshot in ``$BARBU_SCREENSHOTS`` when it is set."""
+    folder = os.environ.get("BARBU_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
 def settings(page: Page) -> None:
     """Open the side panel's settings, where "This table" is (the drawer first, on a phone)."""
     if not page.locator("#tab-options").is_visible():
@@ -50,7 +61,7 @@ def fr(text: str) -> str:
 
 def test_leave_take_back_refuse_agree_and_delete(server: ServerProcess, browser: Browser) -> None:
     ann_ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
-    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", bypass_csp=True)
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
     errors: list[str] = []
     for p in (ann, bob):
@@ -82,6 +93,9 @@ def test_leave_take_back_refuse_agree_and_delete(server: ServerProcess, browser:
     asked = bob.inner_text("#notice")
     assert "Ann" in asked and fr("Agree to abandon") in asked and fr("Keep playing") in asked
     assert "300" in asked or "299" in asked or "298" in asked  # the time left is stated
+    assert serious(bob) == [], "the consent notice"  # axe-core: no serious violation
+    shoot(bob, "fr-phone-abandon-asked")
+    shoot(ann, "en-desktop-abandon-waiting")
     assert "Bob" in ann.inner_text("#notice")  # Ann sees whose answer the table waits for
     assert ann.locator("#notice [data-focus=consent-yes]").count() == 0  # its author is not asked
     bob.click("#notice [data-focus=consent-no]")

@@ -393,8 +393,9 @@ function renderNotice() {
         ),
       );
     } else {
+      const names = p.waiting.map(nameOf).join(", ");
       parts.push(
-        el("p", {}, t("{name} proposes to abandon this table. Waiting for the answer of: {names}.", { name: nameOf(p.by), names: p.waiting.map(nameOf).join(", ") })),
+        el("p", {}, p.by === state.seat ? t("You proposed to abandon this table. Waiting for the answer of: {names}.", { names }) : t("{name} proposes to abandon this table. Waiting for the answer of: {names}.", { name: nameOf(p.by), names })),
         el("p", { class: "muted" }, count),
       );
     }
