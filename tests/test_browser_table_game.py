@@ -5,7 +5,8 @@ what a person would press (the first highlighted card, Pass or Call, the domino 
 test waits only for the deals; at each deal it checks, at 1280x720, 1920x1080 and 390x844, that
 the hand, the trick area and the acting seat are inside the viewport and the page does not
 scroll, and that the deal just played can be reviewed (its last trick, every hand face up and the
-settlement pair by pair). Halfway the page switches to French; the end screen follows.
+settlement pair by pair). Halfway the page switches to French; the end screen follows, checked
+in French then in English at 1280x720 and 390x844 (drawer open too): nothing clips.
 
 Screenshots go to ``$BARBU_SCREENSHOTS`` when it is set.
 """
@@ -73,6 +74,59 @@ LAYOUT = """() => {
   return out;
 }"""
 """What does not fit: the page scrolls, or the header, trick area, own seat, hand or acting seat is off screen."""
+
+
+END_FITS = """() => {
+  const out = [];
+  const inside = (e, box) => {
+    const r = e.getBoundingClientRect();
+    return r.top >= box.top - 0.5 && r.left >= box.left - 0.5
+      && r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5;
+  };
+  const screen = { top: 0, left: 0, bottom: innerHeight, right: innerWidth };
+  const visible = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden";
+  for (const e of document.querySelectorAll("header.bar *, aside.side .side-head *")) {
+    if (visible(e) && !e.closest(".visually-hidden, .conn-text") && !inside(e, screen)) {
+      out.push(`${e.tagName} ${e.textContent.slice(0, 20)} off screen`);
+    }
+  }
+  const head = document.querySelector("header.bar").getBoundingClientRect();
+  const tools = document.querySelector("header.bar .tools").getBoundingClientRect();
+  const sw = document.querySelector(".lang-switch").getBoundingClientRect();
+  if (sw.top < tools.top - 0.5 || sw.top >= tools.top + tools.height / 2) {
+    out.push("the language switch wraps below the tools");
+  }
+  if (head.height > innerHeight / 8) out.push(`the header takes ${head.height}px`);
+  const center = document.querySelector("#center").getBoundingClientRect();
+  const parts = "#final h2, #final .ranking li, #final svg.curves, #final .swings li, #final .form-row > *";
+  for (const e of document.querySelectorAll(parts)) {
+    if (!inside(e, center)) out.push(`end screen: ${e.tagName} ${e.textContent.slice(0, 20)} clipped`);
+  }
+  for (const e of document.querySelectorAll("aside.side td, aside.side th")) {
+    if (visible(e) && e.scrollWidth > e.clientWidth + 1) out.push(`sheet cell ${e.textContent} cut`);
+  }
+  return out;
+}"""
+"""What the end screen clips: the header's tools or the language switch off screen or wrapped
+below, the ranking, curves, swings or buttons outside the visible trick area, a sheet cell cut."""
+
+
+def check_end_screen(page: Page, lang: str) -> None:
+    """The end screen at 1280x720 and 390x844, with the drawer open on the phone: nothing clips."""
+    for name, (w, h) in (("desktop", SIZES["desktop"]), ("phone", SIZES["phone"])):
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(250)  # the side panel's slide after a change of size
+        shoot(page, f"{lang}-{name}-end")
+        problems = page.evaluate(END_FITS)
+        assert not problems, f"{lang} end screen at {name}: {problems}"
+    page.click("#btn-panel")  # the drawer on the phone
+    page.wait_for_function("() => document.body.classList.contains('side-open')")
+    page.wait_for_timeout(250)
+    shoot(page, f"{lang}-phone-end-drawer")
+    problems = page.evaluate(END_FITS)
+    assert not problems, f"{lang} end screen drawer at phone: {problems}"
+    page.click("#btn-close")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
 
 def check_layout(page: Page, where: str) -> None:
@@ -183,14 +237,24 @@ def test_a_whole_game_holds_on_screen_and_every_deal_can_be_reviewed(server: Ser
     page.wait_for_function("() => window.barbu && window.barbu.gameReview && window.barbu.gameReview.length === 28")
     assert page.locator("svg.curves polyline").count() == 4
     assert page.locator(".swings li").count() == 3
+    check_end_screen(page, "fr")
     page.click("#tab-game")
     page.locator("#game-list button, .game-list button").nth(3).click()
     assert "4" in page.inner_text("#center .review-card h2")
-    shoot(page, "fr-desktop-end")
+    shoot(page, "fr-desktop-end-review")
     page.set_viewport_size({"width": 390, "height": 844})
-    shoot(page, "fr-phone-end")
-    # a rematch: the same rule set and seats at a new table, this browser already at its seat
+    shoot(page, "fr-phone-end-review")
     page.set_viewport_size({"width": 1280, "height": 720})
+    # back in English: the same end screen fits as well
+    page.select_option(".lang-switch", "en")
+    page.wait_for_function(
+        "() => document.documentElement.lang === 'en' && window.barbu && window.barbu.view !== null"
+        " && window.barbu.gameReview && window.barbu.gameReview.length === 28",
+        timeout=30000,
+    )
+    assert "Final ranking" in page.inner_text("#center")
+    check_end_screen(page, "en")
+    # a rematch: the same rule set and seats at a new table, this browser already at its seat
     old = page.evaluate("location.pathname")
     page.click("[data-focus='rematch']")
     page.wait_for_function(

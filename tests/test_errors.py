@@ -93,3 +93,80 @@ def test_refusals_from_each_layer_are_caught_as_barbu_errors() -> None:
         with pytest.raises(BarbuError) as caught:
             refuse()
         assert str(caught.value), caught.value
+
+
+def test_the_core_refusals_reach_people_in_french() -> None:
+    """Every refusal of an illegal action is a marked text (``N_``) the outer layers translate:
+    a French reader gets it whole in French, placeholders and suit names included."""
+    from barbu.actions import Call, Declare, NameTrump
+    from barbu.errors import IllegalAction
+    from barbu.language import error_text, speaking
+    from table_setup import hands, plays, to_play
+
+    deal = to_play(
+        "no-queens",
+        hands(
+            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 2H",
+            "AD 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+            "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        ),
+    )
+    deal.apply(plays("2D")[0], 0)
+    found: dict[str, str] = {}
+    for action, seat in ((plays("5H")[0], 1), (plays("5H")[0], 2), (plays("2S")[0], 1)):
+        with pytest.raises(IllegalAction) as refused:
+            deal.apply(action, seat)
+        with speaking("fr"):
+            found[refused.value.message] = error_text(refused.value)
+    assert found == {
+        "5H is not legal: seat 1 must follow diamonds": "5H n'est pas permise : la place 1 doit fournir à carreau",
+        "seat 2 cannot act now: it is seat 1's turn to play": (
+            "la place 2 ne peut pas agir maintenant : c'est à la place 1 de jouer"
+        ),
+        "2S is not in seat 1's hand": "2S n'est pas dans la main de la place 1",
+    }
+    # Every refusal met while trying wrong actions through whole games is translated whole.
+    english: set[str] = set()
+    for seed in range(6):
+        game = Game.new("classic", seed=seed)
+        bot = make_bot("random", seed=seed)
+        while not game.is_over and len(english) < 400:
+            seat = game.to_act
+            assert seat is not None
+            wrong = [
+                Declare("no-such-contract"),
+                NameTrump(7),
+                Call(double=(seat,)),
+                Call(double=(0, 0)),
+                Call(word="flanks"),
+                *plays("AS KH 2C QD"),
+            ]
+            for action in wrong:
+                for who in (seat, (seat + 1) % 4):
+                    try:
+                        game.copy().apply(action, who)
+                    except IllegalAction as e:
+                        with speaking("fr"):
+                            french = error_text(e)
+                        assert french != e.message, e.message
+                        assert "seat " not in french and " must " not in french, french
+                        english.add(e.text.template)
+            game.apply(bot.act(seat_view(game, seat)), seat)
+    assert len(english) >= 10  # many different rules were met, each in French
+
+
+def test_a_refused_tally_reaches_the_score_keeper_in_french() -> None:
+    from barbu.errors import TallyError
+    from barbu.language import error_text, speaking
+    from barbu.rulesets import rules
+    from barbu.tally import check_tally
+
+    r = rules("classic")
+    with pytest.raises(TallyError) as refused:
+        check_tally({"hearts": [4, 3, 3, 2], "ace_of_hearts": 0}, r.contract("no-hearts"), r)
+    assert refused.value.message == "tally: hearts must add up to 13 (the hearts in the deck), not 12"
+    with speaking("fr"):
+        french = error_text(refused.value)
+    assert french.startswith("décompte : hearts doit faire 13 au total (") and french.endswith("pas 12")
+    assert "the hearts in the deck" not in french

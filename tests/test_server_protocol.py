@@ -472,3 +472,47 @@ def test_quick_messages_are_fixed_phrases_from_seats_one_every_few_seconds(serve
 
     run(main)
     assert stored_actions(server, table) == 0
+
+
+def test_refusals_reach_a_french_browser_in_french(server: ServerProcess) -> None:
+    """The protocol's refusals and the core's illegal-action reasons are in the language the
+    connection asked for (``Accept-Language``); an English connection reads the English as before."""
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
+
+    async def main() -> None:
+        clients = []
+        for lang, key in zip(("fr", "en", "en", "en"), keys, strict=True):
+            c = SeatClient(server.ws)
+            c.ws = await websockets.connect(server.ws, additional_headers={"Accept-Language": lang})
+            await c.hello(table, key)
+            clients.append(c)
+        for _ in range(8):  # to the first trick, where a card may be refused for not following
+            if clients[0].my_turn() and clients[0].view is not None and clients[0].view["phase"] == "play":
+                break
+            await step(clients)
+        while not clients[0].my_turn():
+            await step(clients)
+        french = clients[0]
+        assert french.view is not None and french.view["phase"] in ("play", "call", "contract", "trump", "rank")
+        await french.send("not json")
+        malformed = await french.until("error")
+        assert malformed["code"] == "malformed" and "un objet comme" in malformed["message"]
+        await french.send({"type": "act", "id": "old", "seq": (french.seq or 1) - 1, "action": {"type": "pass"}})
+        stale = await french.until("error")
+        assert stale["code"] == "stale" and stale["message"].startswith("la partie a avancé")
+        other = clients[1]
+        await other.send({"type": "act", "id": "turn", "seq": other.seq, "action": {"type": "play", "card": "2C"}})
+        english = await other.until("error")
+        assert english["code"] == "not_your_turn" and english["message"].startswith("seat 1 cannot act now")
+        hand = set(french.view["hand"])
+        legal = {a.get("card") for a in french.view["legal_actions"]}
+        if french.view["phase"] == "play" and hand - legal:  # a card of the hand the rules refuse now
+            card = sorted(hand - legal)[0]
+            ref = await french.act({"type": "play", "card": card})
+            refused = await french.answer(ref)
+            assert refused["code"] == "illegal"
+            assert refused["message"].startswith(f"{card} n'est pas permise : la place 0 "), refused
+        for c in clients:
+            await c.close()
+
+    run(main)

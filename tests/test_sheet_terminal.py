@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from barbu.language import use
 from barbu.replay import replay_json
 from barbu.sheet import DealEntry, Double, Sheet
 from barbu.sheet.command import score_main
@@ -210,3 +211,47 @@ def test_a_deal_waiting_for_its_tally_is_asked_first(tmp_path: Path) -> None:
     assert code == 0 and "deal 1 (domino from 8) waits for its tally" in out
     assert "refused: tally: order must list every seat" in out
     assert SheetStore(db(tmp_path)).open().history.sheet.rows[0].final == [-5, 5, 70, -5]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("variant", ["classic", "five-player"])
+def test_the_sheet_and_its_statistics_fit_80_columns(tmp_path: Path, lang: str, variant: str) -> None:
+    """``show`` and ``stats`` print tables a terminal of 80 columns shows whole, for 4 and 5
+    players, in both languages, with names longer than a column's heading."""
+    try:
+        _fit_80_columns(tmp_path, lang, variant)
+    finally:
+        use("en")  # ``--lang`` chose the language of the process
+
+
+def _fit_80_columns(tmp_path: Path, lang: str, variant: str) -> None:
+    doc = tallied(played_record(variant))
+    doc["players"] = ["Bartholomew", "Bob", "Catherine-Anne", "Dan", "Evangeline"][: len(doc["players"])]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    d = ["--db", db(tmp_path), "--lang", lang]
+    code, out = run([*d, "import", str(path), "--title", "long"])
+    assert code == 0, out
+    code, shown = run([*d, "show", "-s", "long"])
+    assert code == 0, shown
+    code, stats = run([*d, "stats", "-s", "long"])
+    assert code == 0, stats
+    for text in (shown, stats):
+        wide = [line for line in text.splitlines() if len(line) > 80]
+        assert wide == [], "\n".join(wide)
+    # nothing was cut: every deal's scores, the final totals and every doubling pair are there
+    sheet = SheetStore(db(tmp_path)).open("long").history.sheet
+    final = next(line for line in shown.splitlines() if ("final totals" if lang == "en" else "totaux finals") in line)
+    assert final.split()[-len(sheet.totals) :] == [str(t) for t in sheet.totals]
+    for row in sheet.rows:
+        assert row.final is not None
+        line = next(x for x in shown.splitlines() if x.split()[:1] == [str(row.number)])
+        assert line.split()[-len(row.final) :] == [str(v) for v in row.final]
+    flat = " ".join(shown.split())
+    for row in sheet.rows:
+        for pair in row.doubles:
+            assert f"{doc['players'][pair.doubler]}>" in flat
+    words = ("contract / doubles", "declaring", "best and worst deals")
+    french = ("contrat / contres", "déclarant", "meilleures et pires donnes")
+    for en, fr in zip(words, french, strict=True):
+        assert (en in shown + stats) == (lang == "en") and (fr in shown + stats) == (lang == "fr")

@@ -23,7 +23,7 @@ from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fol
 from barbu.contracts import Contract, Tally
 from barbu.domino import DominoPlay, domino_play
 from barbu.doubling import Doubling, Pair, settle, skip_split
-from barbu.errors import IllegalAction, OutOfTurn
+from barbu.errors import N_, IllegalAction, OutOfTurn, Text, fact
 from barbu.rulesets import Rules
 from barbu.tally import check_tally
 from barbu.tricks import TrickPlay, TrickRules, trick_play
@@ -252,41 +252,53 @@ class Deal:
                     self.play_unchecked(c)
                     return turn
         if phase is _DONE:
-            raise IllegalAction("deal", f"deal {self.index + 1} is over", seat)
+            raise IllegalAction("deal", N_("deal {n} is over", n=self.index + 1), seat)
         if isinstance(action, EnterTally):
             if phase is not Phase.TALLY:
-                raise IllegalAction("tally", f"deal {self.index + 1} is not waiting for a tally (it is at {phase})")
+                raise IllegalAction(
+                    "tally", N_("deal {n} is not waiting for a tally (it is at {phase})", n=self.index + 1, phase=phase)
+                )
             assert self.contract is not None
             self._set_tally(check_tally(action.tally, self.contract, self.rules))
             return None
         actor = self.to_act
         if actor is None:
-            raise IllegalAction(str(phase), f"deal {self.index + 1} is waiting for its tally, not for a seat", seat)
-        if seat is not None and seat != actor:
-            raise OutOfTurn(
-                str(phase), f"seat {seat} cannot act now: it is seat {actor}'s turn to {_VERB[phase]}", seat
+            raise IllegalAction(
+                str(phase), N_("deal {n} is waiting for its tally, not for a seat", n=self.index + 1), seat
             )
+        if seat is not None and seat != actor:
+            raise OutOfTurn(str(phase), N_(_NOT_YOUR_TURN[phase], seat=seat, actor=actor), seat)
         kind = _ACTION_PHASE.get(type(action))
         if kind is not phase and not (phase is Phase.PLAY and isinstance(action, Pass | Play)):
-            raise IllegalAction(str(phase), f"seat {actor} must {_VERB[phase]} now, not {type(action).__name__}", actor)
+            raise IllegalAction(str(phase), N_(_MUST_NOW[phase], seat=actor, action=type(action).__name__), actor)
         if isinstance(action, Declare):
             ids = [c.id for c in self.available]
             if action.contract not in ids:
                 raise IllegalAction(
                     "contract",
-                    f"seat {actor} cannot declare {action.contract!r}: the contracts left are {', '.join(ids)}",
+                    N_(
+                        "seat {seat} cannot declare {contract}: the contracts left are {left}",
+                        seat=actor,
+                        contract=repr(action.contract),
+                        left=", ".join(ids),
+                    ),
                     actor,
                 )
         elif isinstance(action, NameTrump):
             if type(action.suit) is not int or action.suit not in range(4):
-                raise IllegalAction("trump", f"seat {actor}: the trump must be one of S, H, D, C", actor)
+                raise IllegalAction("trump", N_("seat {seat}: the trump must be one of S, H, D, C", seat=actor), actor)
         elif isinstance(action, NameRank):
             ranks = self.rules.domino_ranks
             if type(action.rank) is not int or action.rank not in ranks:
                 names = " ".join(RANKS[r] for r in ranks)
                 raise IllegalAction(
                     "rank",
-                    f"seat {actor} cannot start domino from {action.rank!r}: name one of {names}",
+                    N_(
+                        "seat {seat} cannot start domino from {rank}: name one of {ranks}",
+                        seat=actor,
+                        rank=repr(action.rank),
+                        ranks=names,
+                    ),
                     actor,
                 )
         elif isinstance(action, Call):
@@ -303,8 +315,11 @@ class Deal:
             if not cards_ok or len(action.cards) != hand.bit_count() or mask_of(action.cards) != hand:
                 raise IllegalAction(
                     "arrange",
-                    f"seat {actor}: an arrangement must hold exactly its {hand.bit_count()} cards, "
-                    "back 5, middle 5, front 3",
+                    N_(
+                        "seat {seat}: an arrangement must hold exactly its {n} cards, back 5, middle 5, front 3",
+                        seat=actor,
+                        n=hand.bit_count(),
+                    ),
                     actor,
                 )
         elif isinstance(action, Play | Pass):
@@ -316,42 +331,61 @@ class Deal:
         legal = self.legal_mask()
         if isinstance(action, Pass):
             if self.domino is None:
-                raise IllegalAction("play", f"seat {seat} cannot pass: a card must be played to the trick", seat)
+                raise IllegalAction(
+                    "play", N_("seat {seat} cannot pass: a card must be played to the trick", seat=seat), seat
+                )
             if legal:
                 cards = " ".join(card_name(c) for c in cards_of(fold(legal) if self._twin else legal))
-                raise IllegalAction("play", f"seat {seat} cannot pass: it can lay {cards}", seat)
+                raise IllegalAction(
+                    "play", N_("seat {seat} cannot pass: it can lay {cards}", seat=seat, cards=cards), seat
+                )
             return
         c = action.card
         if type(c) is not int or not 0 <= c < (TWIN * 2 if self._twin else TWIN):
-            raise IllegalAction("play", f"seat {seat}: {c!r} is not a card", seat)
+            raise IllegalAction("play", N_("seat {seat}: {card} is not a card", seat=seat, card=repr(c)), seat)
         if not self.hand(seat) >> c & 1:
-            raise IllegalAction("play", f"{card_name(c)} is not in seat {seat}'s hand", seat)
+            raise IllegalAction("play", N_("{card} is not in seat {seat}'s hand", card=card_name(c), seat=seat), seat)
         if legal >> c & 1:
             return
-        raise IllegalAction("play", f"{card_name(c)} is not legal: {self._why_not(seat, c, legal)}", seat)
+        why = self._why_not(seat, c, legal)
+        raise IllegalAction("play", N_("{card} is not legal: {why}", card=card_name(c), why=why), seat)
 
-    def _why_not(self, seat: int, c: int, legal: int) -> str:
+    def _why_not(self, seat: int, c: int, legal: int) -> Text:
         allowed = " ".join(card_name(x) for x in cards_of(fold(legal) if self._twin else legal))
         if self.domino is not None:
             if not legal:
-                return f"seat {seat} has no playable card and must pass"
-            return f"it does not fit a domino row; seat {seat} may lay {allowed}"
+                return N_("seat {seat} has no playable card and must pass", seat=seat)
+            return N_("it does not fit a domino row; seat {seat} may lay {cards}", seat=seat, cards=allowed)
         t = self.tricks
         assert t is not None
         if not t.trick:
-            return f"seat {seat} may not lead a heart while it holds other suits; it may lead {allowed}"
+            return N_(
+                "seat {seat} may not lead a heart while it holds other suits; it may lead {cards}",
+                seat=seat,
+                cards=allowed,
+            )
         led = t.trick[0] // 13 % 4
         suits = {x // 13 % 4 for x in cards_of(legal)}
         if suits == {led} and c // 13 % 4 != led:
-            return f"seat {seat} must follow {SUIT_NAMES[led]}"
+            return N_("seat {seat} must follow {suit}", seat=seat, suit=fact("suit", SUIT_NAMES[led]))
         if self.trump is not None and suits == {self.trump}:
             trumps = [x % 52 for x in t.trick if x // 13 % 4 == self.trump]
             if trumps and c // 13 % 4 == self.trump:
-                return f"seat {seat} must beat {card_name(max(trumps))} when it can: it may play {allowed}"
-            return f"seat {seat} must play a trump ({SUIT_NAMES[self.trump]}): it may play {allowed}"
+                return N_(
+                    "seat {seat} must beat {card} when it can: it may play {cards}",
+                    seat=seat,
+                    card=card_name(max(trumps)),
+                    cards=allowed,
+                )
+            return N_(
+                "seat {seat} must play a trump ({suit}): it may play {cards}",
+                seat=seat,
+                suit=fact("suit", SUIT_NAMES[self.trump]),
+                cards=allowed,
+            )
         if t.rules.penalty and not (legal & ~t.rules.penalty):
-            return f"seat {seat} must give a penalty card: it may play {allowed}"
-        return f"seat {seat} may play {allowed}"
+            return N_("seat {seat} must give a penalty card: it may play {cards}", seat=seat, cards=allowed)
+        return N_("seat {seat} may play {cards}", seat=seat, cards=allowed)
 
     # -- the fast door -------------------------------------------------------
 
@@ -597,3 +631,27 @@ _VERB = {
     Phase.TALLY: "enter the tally",
     Phase.DONE: "wait",
 }
+
+_NOT_YOUR_TURN = {
+    Phase.CONTRACT: N_("seat {seat} cannot act now: it is seat {actor}'s turn to name a contract").template,
+    Phase.TRUMP: N_("seat {seat} cannot act now: it is seat {actor}'s turn to name the trump suit").template,
+    Phase.RANK: N_("seat {seat} cannot act now: it is seat {actor}'s turn to name the domino rank").template,
+    Phase.CALL: N_("seat {seat} cannot act now: it is seat {actor}'s turn to call").template,
+    Phase.ARRANGE: N_("seat {seat} cannot act now: it is seat {actor}'s turn to arrange its cards").template,
+    Phase.PLAY: N_("seat {seat} cannot act now: it is seat {actor}'s turn to play").template,
+    Phase.TALLY: N_("seat {seat} cannot act now: it is seat {actor}'s turn to enter the tally").template,
+    Phase.DONE: N_("seat {seat} cannot act now: it is seat {actor}'s turn to wait").template,
+}
+"""An action out of turn, per phase: whole sentences, so that each is translated whole."""
+
+_MUST_NOW = {
+    Phase.CONTRACT: N_("seat {seat} must name a contract now, not {action}").template,
+    Phase.TRUMP: N_("seat {seat} must name the trump suit now, not {action}").template,
+    Phase.RANK: N_("seat {seat} must name the domino rank now, not {action}").template,
+    Phase.CALL: N_("seat {seat} must call now, not {action}").template,
+    Phase.ARRANGE: N_("seat {seat} must arrange its cards now, not {action}").template,
+    Phase.PLAY: N_("seat {seat} must play now, not {action}").template,
+    Phase.TALLY: N_("seat {seat} must enter the tally now, not {action}").template,
+    Phase.DONE: N_("seat {seat} must wait now, not {action}").template,
+}
+"""An action of another phase, per phase."""

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from barbu.actions import CALL_WORDS, Call
-from barbu.errors import IllegalAction, OutOfTurn
+from barbu.errors import N_, IllegalAction, OutOfTurn, Text
 from barbu.rulesets import Flags
 
 
@@ -178,9 +178,11 @@ class Doubling:
         Raises :class:`IllegalAction` (or :class:`OutOfTurn`) saying what is wrong.
         """
         if self.finished:
-            raise IllegalAction("call", "the calls are over", seat)
+            raise IllegalAction("call", N_("the calls are over"), seat)
         if seat != self.to_act:
-            raise OutOfTurn("call", f"seat {seat} cannot call now: it is seat {self.to_act}'s call", seat)
+            raise OutOfTurn(
+                "call", N_("seat {seat} cannot call now: it is seat {actor}'s call", seat=seat, actor=self.to_act), seat
+            )
         word = call.word
         double, redouble = call.double, call.redouble
         if (
@@ -193,20 +195,40 @@ class Doubling:
             return double, redouble
         if word is not None and (call.double or call.redouble):
             raise IllegalAction(
-                "call", f"seat {seat}: a call is either a word ({word}) or lists of seats, not both", seat
+                "call",
+                N_("seat {seat}: a call is either a word ({word}) or lists of seats, not both", seat=seat, word=word),
+                seat,
             )
         if word is not None and word not in CALL_WORDS:
             raise IllegalAction(
-                "call", f"seat {seat}: {word!r} is not a call; say one of {', '.join(CALL_WORDS)}", seat
+                "call",
+                N_(
+                    "seat {seat}: {word} is not a call; say one of {words}",
+                    seat=seat,
+                    word=repr(word),
+                    words=", ".join(CALL_WORDS),
+                ),
+                seat,
             )
         for t in (*call.double, *call.redouble):
             if not isinstance(t, int) or isinstance(t, bool):
-                raise IllegalAction("call", f"seat {seat}: calls name seats 0-{self.players - 1}, not {t!r}", seat)
+                raise IllegalAction(
+                    "call",
+                    N_("seat {seat}: calls name seats 0-{last}, not {t}", seat=seat, last=self.players - 1, t=repr(t)),
+                    seat,
+                )
         for name, seats in (("double", call.double), ("redouble", call.redouble)):
             repeated = sorted({t for t in seats if seats.count(t) > 1})
             if repeated:
                 raise IllegalAction(
-                    "call", f"seat {seat}: {name} names seat {repeated[0]} twice; name each seat once", seat
+                    "call",
+                    N_(
+                        "seat {seat}: {name} names seat {twice} twice; name each seat once",
+                        seat=seat,
+                        name=name,
+                        twice=repeated[0],
+                    ),
+                    seat,
                 )
         options = self.options(seat)
         dbl_ok, rdbl_ok, must = options
@@ -218,13 +240,25 @@ class Doubling:
             dbl, rdbl = tuple(dbl_ok), tuple(rdbl_ok)
         else:  # flanks / family
             if self.round != 1:
-                raise IllegalAction("call", f"seat {seat}: {word} is not allowed in round 2 (redoubles only)", seat)
+                raise IllegalAction(
+                    "call",
+                    N_("seat {seat}: {word} is not allowed in round 2 (redoubles only)", seat=seat, word=word),
+                    seat,
+                )
             if seat == self.declarer:
-                raise IllegalAction("call", f"seat {seat}: the declarer cannot say {word}; it never doubles", seat)
+                raise IllegalAction(
+                    "call",
+                    N_("seat {seat}: the declarer cannot say {word}; it never doubles", seat=seat, word=word),
+                    seat,
+                )
             if not self._can_ever_double_flanks(seat):
                 raise IllegalAction(
                     "call",
-                    f"seat {seat}: {word} is not allowed here: only the declarer may be doubled in this contract",
+                    N_(
+                        "seat {seat}: {word} is not allowed here: only the declarer may be doubled in this contract",
+                        seat=seat,
+                        word=word,
+                    ),
                     seat,
                 )
             dbl = tuple(t for t in dbl_ok if t != self.declarer)
@@ -238,33 +272,51 @@ class Doubling:
         if must and must[0] not in dbl:
             raise IllegalAction(
                 "call",
-                f"seat {seat} must double the declarer (seat {self.declarer}) now: "
-                "its compulsory doubles of this set are due",
+                N_(
+                    "seat {seat} must double the declarer (seat {declarer}) now: "
+                    "its compulsory doubles of this set are due",
+                    seat=seat,
+                    declarer=self.declarer,
+                ),
                 seat,
             )
         return dbl, rdbl
 
-    def _why_not_double(self, seat: int, target: int) -> str:
+    def _why_not_double(self, seat: int, target: int) -> Text:
         if self.round != 1:
-            return f"seat {seat} cannot double in round 2: only late redoubles are allowed"
+            return N_("seat {seat} cannot double in round 2: only late redoubles are allowed", seat=seat)
         if seat == self.declarer:
-            return f"seat {seat} is the declarer and never doubles; it may only redouble"
+            return N_("seat {seat} is the declarer and never doubles; it may only redouble", seat=seat)
         if not 0 <= target < self.players or target == seat:
-            return f"seat {seat} cannot double {target!r}: doubles name another seat 0-{self.players - 1}"
+            return N_(
+                "seat {seat} cannot double {target}: doubles name another seat 0-{last}",
+                seat=seat,
+                target=repr(target),
+                last=self.players - 1,
+            )
         if self.pair(seat, target) is not None:
-            return f"seat {seat} cannot double seat {target}: they already have a pair"
-        return (
-            f"seat {seat} cannot double seat {target}: in this contract only the declarer "
-            f"(seat {self.declarer}) may be doubled"
+            return N_("seat {seat} cannot double seat {target}: they already have a pair", seat=seat, target=target)
+        return N_(
+            "seat {seat} cannot double seat {target}: in this contract only the declarer "
+            "(seat {declarer}) may be doubled",
+            seat=seat,
+            target=target,
+            declarer=self.declarer,
         )
 
-    def _why_not_redouble(self, seat: int, target: int) -> str:
+    def _why_not_redouble(self, seat: int, target: int) -> Text:
         p = self.pair(seat, target) if isinstance(target, int) else None
         if p is None or p.doubled != seat:
-            return f"seat {seat} cannot redouble seat {target}: seat {target} did not double it"
+            return N_(
+                "seat {seat} cannot redouble seat {target}: seat {target} did not double it", seat=seat, target=target
+            )
         if p.multiplier == 2:
-            return f"seat {seat} cannot redouble seat {target} again: x2 is the maximum"
-        return f"seat {seat} cannot redouble seat {target} in round 2: that double came before its call"
+            return N_("seat {seat} cannot redouble seat {target} again: x2 is the maximum", seat=seat, target=target)
+        return N_(
+            "seat {seat} cannot redouble seat {target} in round 2: that double came before its call",
+            seat=seat,
+            target=target,
+        )
 
     def apply(self, seat: int, doubles: Sequence[int], redoubles: Sequence[int], said: Call) -> None:
         """Record a call already checked by :meth:`expand` (no checks here)."""

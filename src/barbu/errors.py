@@ -8,9 +8,62 @@ action leaves the game exactly as it was.
 ... except BarbuError as e:
 ...     print(e.kind, e.seat, e)
 play 2 5H is not legal: seat 2 must follow diamonds
+
+The core speaks English and cannot translate (it is standard-library only), so a refusal
+that reaches people is a :class:`Text`: its English template, marked ``N_(...)`` for the
+catalogues' extractor, and the values of its placeholders. The outer layers translate it
+(``barbu.language.translate``); ``str()`` gives the English:
+
+>>> why = N_("seat {seat} must follow {suit}", seat=2, suit=fact("suit", "diamonds"))
+>>> str(IllegalAction("play", N_("{card} is not legal: {why}", card="5H", why=why), seat=2))
+'5H is not legal: seat 2 must follow diamonds'
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class Text:
+    """A text for people: an English ``template`` with ``{name}`` placeholders and their
+    values (numbers, strings, or other texts), or, with a ``context``, one of the core's
+    facts (a suit's name) that the catalogues hold under that context.
+
+    >>> str(Text("seat {seat} may play {cards}", seat=1, cards="2C 3C"))
+    'seat 1 may play 2C 3C'
+    """
+
+    __slots__ = ("context", "params", "template")
+
+    def __init__(self, template: str, /, context: str | None = None, **params: object) -> None:
+        self.template = template
+        self.context = context
+        self.params: Mapping[str, object] = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.template
+        return self.template.format(**{k: str(v) for k, v in self.params.items()})
+
+    def __repr__(self) -> str:
+        return f"Text({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Text):
+            return NotImplemented
+        return (self.template, self.context, dict(self.params)) == (other.template, other.context, dict(other.params))
+
+    def __hash__(self) -> int:
+        return hash((self.template, self.context))
+
+
+N_ = Text
+"""A text for people, marked for the catalogues' extractor: ``N_("seat {seat} must pass", seat=2)``."""
+
+
+def fact(context: str, text: str) -> Text:
+    """One of the core's facts as a text, translated under ``context`` (``suit``: ``"hearts"``)."""
+    return Text(text, context=context)
 
 
 class BarbuError(Exception):
@@ -50,11 +103,14 @@ class IllegalAction(BarbuError):
     'deal 3, play 5H (seat 2): 5H is not legal: seat 2 must follow diamonds'
     """
 
-    def __init__(self, kind: str, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, kind: str, message: str | Text, seat: int | None = None) -> None:
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(str(text))
         self.kind = kind
         self.seat = seat
-        self.message = message
+        self.text = text
+        """The message as a :class:`Text`, for the outer layers to translate."""
+        self.message = str(text)
         self.deal: int | None = None
         self.action: str | None = None
 
@@ -76,7 +132,7 @@ class OutOfTurn(IllegalAction):
 class TallyError(IllegalAction):
     """A tally that does not fit the contract (missing keys, sums that do not add up)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str | Text) -> None:
         super().__init__("tally", message, None)
 
 

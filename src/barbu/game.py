@@ -27,7 +27,7 @@ from barbu.actions import PLAYS, Action, Declare, EnterTally, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase
 from barbu.doubling import forced_doublers
-from barbu.errors import IllegalAction
+from barbu.errors import N_, IllegalAction
 from barbu.rulesets import Rules, rules
 
 _DONE = Phase.DONE
@@ -270,7 +270,7 @@ class Game:
         """
         deal = self.deals[-1]
         if deal.phase is _DONE:
-            raise IllegalAction("game", "the game is over: no action is possible", seat)
+            raise IllegalAction("game", N_("the game is over: no action is possible"), seat)
         try:
             actor = deal.apply(action, seat)
         except IllegalAction as e:

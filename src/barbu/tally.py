@@ -22,7 +22,7 @@ from typing import Any
 
 from barbu.cards import SUIT_MASKS, card, card_name, mask_of
 from barbu.contracts import Contract, Tally
-from barbu.errors import NotationError, TallyError
+from barbu.errors import N_, NotationError, TallyError, fact
 from barbu.rulesets import Rules
 from barbu.tally_keys import TALLY_KEYS
 
@@ -33,35 +33,74 @@ def _is_int(v: object) -> bool:
 
 def _per_seat(key: str, value: Any, n: int) -> list[int]:
     if not isinstance(value, list) or len(value) != n or not all(_is_int(v) and v >= 0 for v in value):
-        raise TallyError(f"tally: {key} must be a list of {n} whole numbers >= 0, one per seat, not {value!r}")
+        raise TallyError(
+            N_(
+                "tally: {key} must be a list of {n} whole numbers >= 0, one per seat, not {value}",
+                key=key,
+                n=n,
+                value=repr(value),
+            )
+        )
     return list(value)
 
 
 def _seat(key: str, value: Any, n: int) -> int:
     if not _is_int(value) or not 0 <= value < n:
-        raise TallyError(f"tally: {key} must be a seat from 0 to {n - 1}, not {value!r}")
+        raise TallyError(
+            N_("tally: {key} must be a seat from 0 to {last}, not {value}", key=key, last=n - 1, value=repr(value))
+        )
     return int(value)
 
 
 def _sum(key: str, values: list[int], expected: int, what: str) -> None:
     if sum(values) != expected:
-        raise TallyError(f"tally: {key} must add up to {expected} ({what}), not {sum(values)}")
+        raise TallyError(
+            N_(
+                "tally: {key} must add up to {expected} ({what}), not {got}",
+                key=key,
+                expected=expected,
+                what=fact("tally", what),
+                got=sum(values),
+            )
+        )
 
 
 def check_tally(tally: Any, contract: Contract, rules: Rules) -> Tally:
     """Check a written tally against the contract and rule set; return the engine's form."""
     if not isinstance(tally, Mapping):
-        raise TallyError(f"tally: must be an object with the keys {', '.join(contract.tally_keys())}")
+        raise TallyError(N_("tally: must be an object with the keys {keys}", keys=", ".join(contract.tally_keys())))
     keys = contract.tally_keys()
     missing = [k for k in keys if k not in tally]
     extra = [k for k in tally if k not in keys]
     if missing or extra:
-        parts = []
+        known = ", ".join(keys)
+        if missing and extra:
+            raise TallyError(
+                N_(
+                    "tally of {contract}: missing {missing}; unexpected {extra} (its keys are {keys})",
+                    contract=contract.id,
+                    missing=", ".join(missing),
+                    extra=", ".join(str(k) for k in extra),
+                    keys=known,
+                )
+            )
         if missing:
-            parts.append("missing " + ", ".join(missing))
-        if extra:
-            parts.append("unexpected " + ", ".join(str(k) for k in extra))
-        raise TallyError(f"tally of {contract.id}: {'; '.join(parts)} (its keys are {', '.join(keys)})")
+            raise TallyError(
+                N_(
+                    "tally of {contract}: missing {missing} (its keys are {keys})",
+                    contract=contract.id,
+                    missing=", ".join(missing),
+                    keys=known,
+                )
+            )
+        raise TallyError(
+            N_(
+                "tally of {contract}: unexpected {extra} (its keys are {keys})",
+                contract=contract.id,
+                extra=", ".join(str(k) for k in extra),
+                keys=known,
+            )
+        )
     n = rules.players
     out: Tally = {}
     for key in keys:
@@ -76,7 +115,13 @@ def check_tally(tally: Any, contract: Contract, rules: Rules) -> Tally:
             out[key] = _seat(key, value, n)
         elif kind == "order":
             if not isinstance(value, list) or sorted(value) != list(range(n)) or not all(_is_int(s) for s in value):
-                raise TallyError(f"tally: order must list every seat 0-{n - 1} once, first out first, not {value!r}")
+                raise TallyError(
+                    N_(
+                        "tally: order must list every seat 0-{last} once, first out first, not {value}",
+                        last=n - 1,
+                        value=repr(value),
+                    )
+                )
             out[key] = list(value)
         elif kind == "suits":
             out[key] = _check_suits(value, rules)
@@ -84,7 +129,10 @@ def check_tally(tally: Any, contract: Contract, rules: Rules) -> Tally:
             out[key] = _check_arrangements(value, rules)
     if "ace_of_hearts" in out and out["hearts"][out["ace_of_hearts"]] < 1:
         raise TallyError(
-            f"tally: seat {out['ace_of_hearts']} took the ace of hearts, so its hearts count must be at least 1"
+            N_(
+                "tally: seat {seat} took the ace of hearts, so its hearts count must be at least 1",
+                seat=out["ace_of_hearts"],
+            )
         )
     return out
 
@@ -92,21 +140,41 @@ def check_tally(tally: Any, contract: Contract, rules: Rules) -> Tally:
 def _check_suits(value: Any, rules: Rules) -> list[list[int]]:
     n = rules.players
     if not isinstance(value, list) or len(value) != n:
-        raise TallyError(f"tally: suits must be {n} rows [S, H, D, C], one per seat, not {value!r}")
+        raise TallyError(
+            N_("tally: suits must be {n} rows [S, H, D, C], one per seat, not {value}", n=n, value=repr(value))
+        )
     rows = []
     for seat, row in enumerate(value):
         if not isinstance(row, list) or len(row) != 4 or not all(_is_int(v) and v >= 0 for v in row):
-            raise TallyError(f"tally: suits of seat {seat} must be 4 whole numbers [S, H, D, C], not {row!r}")
+            raise TallyError(
+                N_(
+                    "tally: suits of seat {seat} must be 4 whole numbers [S, H, D, C], not {row}",
+                    seat=seat,
+                    row=repr(row),
+                )
+            )
         if sum(row) % n:
             raise TallyError(
-                f"tally: seat {seat} took {sum(row)} cards, which is not a whole number of tricks of {n} cards"
+                N_(
+                    "tally: seat {seat} took {took} cards, which is not a whole number of tricks of {n} cards",
+                    seat=seat,
+                    took=sum(row),
+                    n=n,
+                )
             )
         rows.append(list(row))
     for s in range(4):
         expected = (rules.deck & SUIT_MASKS[s]).bit_count()
         got = sum(r[s] for r in rows)
         if got != expected:
-            raise TallyError(f"tally: suits column {'SHDC'[s]} must add up to {expected}, not {got}")
+            raise TallyError(
+                N_(
+                    "tally: suits column {suit} must add up to {expected}, not {got}",
+                    suit="SHDC"[s],
+                    expected=expected,
+                    got=got,
+                )
+            )
     return rows
 
 
@@ -114,18 +182,24 @@ def _check_arrangements(value: Any, rules: Rules) -> list[list[int]]:
     n = rules.players
     each = rules.cards_each
     if not isinstance(value, list) or len(value) != n:
-        raise TallyError(f"tally: arrangements must be {n} lists of {each} cards, one per seat")
+        raise TallyError(N_("tally: arrangements must be {n} lists of {each} cards, one per seat", n=n, each=each))
     out = []
     for seat, arr in enumerate(value):
         if not isinstance(arr, list) or len(arr) != each or not all(isinstance(c, str) for c in arr):
-            raise TallyError(f"tally: the arrangement of seat {seat} must be {each} cards (back 5, middle 5, front 3)")
+            raise TallyError(
+                N_(
+                    "tally: the arrangement of seat {seat} must be {each} cards (back 5, middle 5, front 3)",
+                    seat=seat,
+                    each=each,
+                )
+            )
         try:
             out.append([card(c) for c in arr])
         except NotationError as e:
-            raise TallyError(f"tally: arrangement of seat {seat}: {e}") from None
+            raise TallyError(N_("tally: arrangement of seat {seat}: {why}", seat=seat, why=str(e))) from None
     flat = [c for arr in out for c in arr]
     if len(set(flat)) != len(flat) or mask_of(flat) != rules.deck:
-        raise TallyError("tally: the arrangements must hold every card of the deck exactly once")
+        raise TallyError(N_("tally: the arrangements must hold every card of the deck exactly once"))
     return out
 
 

@@ -32,6 +32,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from barbu.errors import Text
+
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français"}
 """The languages of the catalogues, each named in itself."""
 DEFAULT = "en"
@@ -240,6 +242,40 @@ def _n(singular: str, plural: str, n: int, /, **params: Any) -> str:
     return catalogue(current()).ngettext(singular, plural, n, **params)
 
 
+def translate(text: Text | str) -> str:
+    """A core's text (:class:`barbu.errors.Text`: an error's ``text``) in the language of the
+    moment, its placeholders' values translated too when they are texts; a plain string (a
+    message the core did not mark) stays as it is.
+
+    >>> from barbu.errors import N_, fact
+    >>> why = N_("seat {seat} must follow {suit}", seat=2, suit=fact("suit", "diamonds"))
+    >>> with speaking("fr"):
+    ...     translate(why)
+    'la place 2 doit fournir à carreau'
+    """
+    if isinstance(text, str):
+        return text
+    params = {k: translate(v) if isinstance(v, Text) else v for k, v in text.params.items()}
+    if text.context is not None:
+        return _p(text.context, text.template, **params)
+    return _(text.template, **params)
+
+
+def error_text(error: BaseException) -> str:
+    """What a person reads of an error of the core: its :class:`~barbu.errors.Text` translated,
+    or the error's own text.
+
+    >>> from barbu.errors import IllegalAction, N_
+    >>> with speaking("fr"):
+    ...     error_text(IllegalAction("call", N_("the calls are over")))
+    'les annonces sont terminées'
+    """
+    text = getattr(error, "text", None)
+    if isinstance(text, Text):
+        return translate(text)
+    return getattr(error, "message", None) or str(error)
+
+
 def tally_label(key: str, tricks: int) -> str:
     """The label of the tally key ``key`` for a deal of ``tricks`` tricks, in the language of the moment.
 
@@ -301,11 +337,13 @@ __all__ = [
     "catalogue",
     "core_words",
     "current",
+    "error_text",
     "from_environment",
     "negotiate",
     "speaking",
     "supported",
     "tally_label",
     "tally_words",
+    "translate",
     "use",
 ]

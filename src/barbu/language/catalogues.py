@@ -29,8 +29,8 @@ SOURCE = Path(__file__).resolve().parent.parent
 """The package's folder, ``src/barbu``: what is extracted."""
 
 METHOD_MAP = [
-    ("rulesets.py", "barbu.language.extract:extract_core"),
-    ("*.py", "ignore"),  # the core speaks English facts only; extract_core reads them
+    ("rulesets.py", "barbu.language.extract:extract_core"),  # the core's facts, read from its data
+    ("*.py", "python"),  # the core's texts for people, marked N_(...) (barbu.errors.Text)
     ("language/**.py", "ignore"),
     ("server/static/**.js", "javascript"),
     ("server/static/**.html", "barbu.language.extract:extract_html"),

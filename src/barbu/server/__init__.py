@@ -45,6 +45,12 @@ def serve_parser() -> argparse.ArgumentParser:
         help="seconds after a person leaves before a bot plays their turns (default 60)",
     )
     p.add_argument(
+        "--abandon-after",
+        type=number(0, above=True),
+        default=120.0,
+        help="seconds the other players have to refuse a proposal to abandon a table (default 120)",
+    )
+    p.add_argument(
         "--tables-per-client",
         type=whole_number(1),
         default=10,
@@ -139,6 +145,7 @@ def serve_main(argv: list[str]) -> int:
     settings = Settings(
         bot_delay=args.bot_delay,
         takeover_after=args.takeover_after,
+        abandon_after=args.abandon_after,
         limits=Limits(
             tables_per_client=args.tables_per_client,
             connections_per_client=args.connections_per_client,

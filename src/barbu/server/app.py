@@ -332,8 +332,8 @@ def create_app(
 
     @app.get("/api/tables")
     async def api_tables(status: str = "open", limit: int = 50) -> Any:
-        if status not in ("open", "playing", "finished"):
-            return _error(ProtocolError("bad_request", "status must be open, playing or finished"))
+        if status not in ("open", "playing", "finished", "abandoned"):
+            return _error(ProtocolError("bad_request", _("status must be open, playing, finished or abandoned")))
         try:
             return await list_tables(service, status, max(1, min(limit, 200)))
         except ProtocolError as e:
@@ -360,7 +360,7 @@ def create_app(
             spec = await read_json(request, limits.message_bytes)
         except BodyError as e:
             code = "too_large" if e.code == "too_large" else "bad_request"
-            return _error(ProtocolError(code, f"table settings: {e.message}"))
+            return _error(ProtocolError(code, _("table settings: {why}", why=e.message)))
         client = request.client.host if request.client else "unknown"
         secret, new = ensure_browser(request)
         try:
@@ -419,7 +419,7 @@ def create_app(
         if not guard.admit(address):  # counted before the handshake completes
             await websocket.accept()
             limit = limits.connections_per_client
-            error = ProtocolError("table_limit", f"at most {limit} connections per client address")
+            error = ProtocolError("table_limit", _("at most {limit} connections per client address", limit=limit))
             await websocket.send_text(encode(error.frame()))
             await websocket.close(code=1008, reason="too many connections from this address")
             return
@@ -462,7 +462,7 @@ def create_app(
                         conn.reason = "too many refused messages: slow down or fix the client"
                 except Exception:  # a bug: say so, and trust the log over what is in memory
                     log.exception("unexpected failure on a message")
-                    conn.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
+                    conn.send(encode(ProtocolError("internal", _("the server failed on this message")).frame()))
                     if table is not None:
                         await table.recover()
         except WebSocketDisconnect:
@@ -508,7 +508,7 @@ def create_app(
             conn.send(encode({"type": "pong"}))
         elif kind == "hello":
             if table is not None:
-                raise ProtocolError("already_joined", f"this connection is at table {table.id} already")
+                raise ProtocolError("already_joined", _("this connection is at table {table} already", table=table.id))
             found: LiveTable | ClusterTable = (
                 cluster.table(msg["table"]) if cluster is not None else await service.get(msg["table"])
             )
@@ -516,13 +516,21 @@ def create_app(
             guard.charge(conn.budget, address, watching, found.catch_up_frames(msg.get("last_seq")))
             return found
         elif table is None:
-            raise ProtocolError("not_joined", 'say {"type": "hello", "table": ...} first', msg.get("id"))
+            raise ProtocolError(
+                "not_joined", _("say {example} first", example='{"type": "hello", "table": ...}'), msg.get("id")
+            )
         elif kind == "act":
             await table.act(conn, msg["id"], msg["seq"], msg["action"])
         elif kind == "say":
             await table.say(conn, msg["phrase"])
         elif kind == "hints":
             await table.agree_hints(conn, msg["agree"])
+        elif kind == "leave":
+            await table.leave_seat(conn)
+        elif kind == "abandon":
+            await table.propose_abandon(conn)
+        elif kind == "consent":
+            await table.consent(conn, msg["agree"])
         else:
             await table.sync(conn, msg["last_seq"])
         return table

@@ -304,21 +304,32 @@ class ClusterTable:
 
     async def say(self, conn: Subscriber, phrase: str) -> None:
         """A quick message to the table."""
-        link = self._link(conn)
-        await link.ready.wait()
-        await self._forward(link, {"k": "say", "phrase": phrase})
+        await self._message(conn, {"k": "say", "phrase": phrase})
 
     async def agree_hints(self, conn: Subscriber, agree: bool) -> None:
         """The seat's yes or no to hints at this table."""
+        await self._message(conn, {"k": "hints", "agree": agree})
+
+    async def leave_seat(self, conn: Subscriber) -> None:
+        """The seat leaves (a bot plays it) and the connection watches."""
+        await self._message(conn, {"k": "leave_seat"})
+
+    async def propose_abandon(self, conn: Subscriber) -> None:
+        """The seat proposes to abandon the table."""
+        await self._message(conn, {"k": "abandon"})
+
+    async def consent(self, conn: Subscriber, agree: bool) -> None:
+        """The seat's answer to a proposal to abandon."""
+        await self._message(conn, {"k": "consent", "agree": agree})
+
+    async def _message(self, conn: Subscriber, message: dict[str, Any]) -> None:
         link = self._link(conn)
         await link.ready.wait()
-        await self._forward(link, {"k": "hints", "agree": agree})
+        await self._forward(link, message)
 
     async def sync(self, conn: Subscriber, last_seq: int) -> None:
         """What the connection missed since ``last_seq``."""
-        link = self._link(conn)
-        await link.ready.wait()
-        await self._forward(link, {"k": "sync", "last_seq": last_seq})
+        await self._message(conn, {"k": "sync", "last_seq": last_seq})
 
     async def _forward(self, link: Link, message: dict[str, Any]) -> None:
         if self.live is None:
@@ -737,6 +748,12 @@ class Cluster:
                 await table.say(sub, message["phrase"])
             elif kind == "hints":
                 await table.agree_hints(sub, message["agree"])
+            elif kind == "leave_seat":
+                await table.leave_seat(sub)
+            elif kind == "abandon":
+                await table.propose_abandon(sub)
+            elif kind == "consent":
+                await table.consent(sub, message["agree"])
             else:
                 await table.sync(sub, message["last_seq"])
         except ProtocolError:

@@ -31,6 +31,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
+from barbu.language import _
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
@@ -112,19 +113,23 @@ async def read_claim(request: Request) -> tuple[str, int | None, bool]:
         body = await read_json(request, CLAIM_BYTES)
     except BodyError as e:
         if e.code == "too_large":
-            raise ProtocolError("too_large", f"a claim is at most {CLAIM_BYTES} bytes") from None
-        raise ProtocolError("bad_request", f'a claim is JSON like {{"seat": 0, "key": "…"}}: {e.message}') from None
+            raise ProtocolError("too_large", _("a claim is at most {n} bytes", n=CLAIM_BYTES)) from None
+        raise ProtocolError(
+            "bad_request", _("a claim is JSON like {example}: {why}", example='{"seat": 0, "key": "…"}', why=e.message)
+        ) from None
     if not isinstance(body, dict):
-        raise ProtocolError("bad_request", 'a claim is a JSON object like {"seat": 0, "key": "…"}')
+        raise ProtocolError(
+            "bad_request", _("a claim is a JSON object like {example}", example='{"seat": 0, "key": "…"}')
+        )
     key = body.get("key")
     if not isinstance(key, str) or not 1 <= len(key) <= 64:
-        raise ProtocolError("bad_request", '"key" must be the key of the seat\'s invitation link')
+        raise ProtocolError("bad_request", _('"key" must be the key of the seat\'s invitation link'))
     seat = body.get("seat")
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise ProtocolError("bad_request", '"seat" must be the seat number of the invitation link')
+        raise ProtocolError("bad_request", _('"seat" must be the seat number of the invitation link'))
     takeover = body.get("takeover", False)
     if not isinstance(takeover, bool):
-        raise ProtocolError("bad_request", '"takeover" must be true or false')
+        raise ProtocolError("bad_request", _('"takeover" must be true or false'))
     return key, seat, takeover
 
 

@@ -74,6 +74,8 @@ class Limits:
     hints_cost: float = 5.0
     """A seat's yes or no to hints for everyone at the table (``hints``)."""
     """A quick message goes to everyone at the table: it costs like a ``hello``."""
+    table_change_cost: float = 5.0
+    """Leaving a seat, proposing to abandon the table or answering it: each tells everyone at the table."""
     hello_cost: float = 5.0
     """A ``hello`` may load a table from the database: it costs this plus one unit per view sent."""
     connect_cost: float = 2.0
@@ -99,8 +101,8 @@ class Limits:
     def cost(self, kind: str) -> float:
         """The base cost of a message of type ``kind`` (before the views it makes the server send).
 
-        >>> Limits().cost("sync"), Limits().cost("hello")
-        (1.0, 5.0)
+        >>> Limits().cost("sync"), Limits().cost("hello"), Limits().cost("abandon")
+        (1.0, 5.0, 5.0)
         """
         costs = {
             "ping": self.ping_cost,
@@ -109,6 +111,9 @@ class Limits:
             "hello": self.hello_cost,
             "say": self.say_cost,
             "hints": self.hints_cost,
+            "leave": self.table_change_cost,
+            "abandon": self.table_change_cost,
+            "consent": self.table_change_cost,
         }
         return costs[kind]
 

@@ -4,7 +4,8 @@ The creator of a table is the browser that created it: the server keeps the hash
 browser's cookie (``barbu_browser``, HttpOnly; :mod:`barbu.server.credentials`) in
 ``table_creators``, and a program that created a table answers with the same cookie. The
 creator may delete a table whose game is not over when no action has been played yet, or when
-no other person has taken a seat (a game against bots): deleting a game other people are
+no other person has taken a seat (a game against bots), or once its players abandoned it
+(:meth:`~barbu.server.tables.LiveTable.propose_abandon`): deleting a game other people are
 playing would take it from them. Everyone connected is told (a ``closed`` frame with the
 reason), then disconnected with that reason. Tables stored before creators were kept have
 none: nobody may delete them from the web.
@@ -18,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import hmac
 
-from barbu.language import _
+from barbu.language import N_, _
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import LiveTable, TableService
 from barbu.storage import StoreError
 
-DELETED_REASON = "the table's owner deleted it"
+DELETED_REASON = N_("the table's owner deleted it")
+"""Why everyone connected is let go (sent in their language: ``_(DELETED_REASON)``)."""
 
 
 def is_creator(creator: str | None, holder: str | None) -> bool:
@@ -62,7 +64,7 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
         if table.game.is_over:
             raise ProtocolError("in_play", _("the game is over: a finished table stays, with its record"))
         people = _people_seated(table)
-        if table.seq > 0 and len(people) > 1:
+        if table.seq > 0 and len(people) > 1 and table.status != "abandoned":
             raise ProtocolError(
                 "in_play",
                 _(
@@ -78,7 +80,7 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
             raise ProtocolError("storage", str(e)) from None
         table.status = "deleted"
         table.close()
-        frame = encode({"type": "closed", "table": table_id, "reason": DELETED_REASON})
+        frame = encode({"type": "closed", "table": table_id, "reason": _(DELETED_REASON)})
         for sub in table.subscribers():
             sub.send(frame)
             sub.close(DELETED_REASON)

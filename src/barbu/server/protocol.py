@@ -29,6 +29,7 @@ import json
 from typing import Any
 
 from barbu.errors import BarbuError
+from barbu.language import _
 from barbu.server.bodies import BodyError, loads
 from barbu.server.limits import Limits
 
@@ -36,7 +37,7 @@ ERROR_CODES: dict[str, str] = {
     "malformed": "the message is not a JSON object with the fields its type needs",
     "too_large": "the message is longer than the server accepts",
     "rate_limited": "over what this connection, address or table's watchers may cost a second; see retry_after",
-    "unknown_type": "the message type is not one of hello, act, sync, ping, say, hints",
+    "unknown_type": "the message type is not one of hello, act, sync, ping, say, hints, leave, abandon, consent",
     "unknown_table": "no table has that id",
     "bad_credential": "the credential is not the one of any seat of this table (or this browser holds no such seat)",
     "seat_held": "another browser holds the seat: only an explicit takeover moves it",
@@ -61,10 +62,13 @@ ERROR_CODES: dict[str, str] = {
     "bad_request": "the table settings are not valid",
     "not_finished": "the record of a game is given once the game is over",
     "in_play": "the table cannot be deleted: its game is over, or other people play at it",
+    "abandoned": "the table was abandoned: nothing more is played at it",
+    "proposed": "abandoning the table is already proposed: it waits for the answers",
+    "no_proposal": "no proposal to abandon the table waits for this seat's answer",
 }
 """Every error code a client may receive, with what it means."""
 
-MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say", "hints")
+MESSAGE_TYPES = ("hello", "act", "sync", "ping", "say", "hints", "leave", "abandon", "consent")
 
 PHRASES = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game")
 """The quick messages a seat may send the table (``say``): fixed phrases, never free text, each
@@ -116,7 +120,9 @@ def _seq(msg: dict[str, Any], key: str, required: bool) -> int | None:
     if value is None and not required:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ProtocolError("malformed", f'"{key}" must be a sequence number (an integer from 0)', msg.get("id"))
+        raise ProtocolError(
+            "malformed", _('"{key}" must be a sequence number (an integer from 0)', key=key), msg.get("id")
+        )
     return value
 
 
@@ -130,39 +136,51 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
     malformed - JSON may be nested at most 32 levels deep; this is nested 41 levels
     """
     if len(text) > limits.message_bytes:
-        raise ProtocolError("too_large", f"messages are at most {limits.message_bytes} bytes, this one is {len(text)}")
+        raise ProtocolError(
+            "too_large",
+            _("messages are at most {limit} bytes, this one is {n}", limit=limits.message_bytes, n=len(text)),
+        )
     try:
         msg = loads(text)
     except BodyError as e:
-        raise ProtocolError("malformed", f'{e.message}: expecting an object like {{"type": "ping"}}') from None
+        raise ProtocolError(
+            "malformed", _("{why}: expecting an object like {example}", why=e.message, example='{"type": "ping"}')
+        ) from None
     if not isinstance(msg, dict):
-        raise ProtocolError("malformed", 'a message is a JSON object like {"type": "ping"}')
+        raise ProtocolError("malformed", _("a message is a JSON object like {example}", example='{"type": "ping"}'))
     kind = msg.get("type")
     if kind not in MESSAGE_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; types are: {', '.join(MESSAGE_TYPES)}")
+        raise ProtocolError(
+            "unknown_type",
+            _("unknown message type {kind}; types are: {types}", kind=repr(kind), types=", ".join(MESSAGE_TYPES)),
+        )
     if kind == "hello":
         if not isinstance(msg.get("table"), str):
-            raise ProtocolError("malformed", 'hello needs "table", the table id from the link')
+            raise ProtocolError("malformed", _('hello needs "table", the table id from the link'))
         for key in ("key", "name"):
             if msg.get(key) is not None and not isinstance(msg[key], str):
-                raise ProtocolError("malformed", f'"{key}" must be a string')
+                raise ProtocolError("malformed", _('"{key}" must be a string', key=key))
         seat = msg.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 16):
-            raise ProtocolError("malformed", '"seat" must be a seat number (an integer from 0) this browser holds')
+            raise ProtocolError("malformed", _('"seat" must be a seat number (an integer from 0) this browser holds'))
         _seq(msg, "last_seq", required=False)
     elif kind == "act":
         ref = msg.get("id")
         if not isinstance(ref, str) or not 1 <= len(ref) <= 64:
-            raise ProtocolError("malformed", 'act needs "id", a string of 1 to 64 characters naming this action')
+            raise ProtocolError("malformed", _('act needs "id", a string of 1 to 64 characters naming this action'))
         _seq(msg, "seq", required=True)
         if not isinstance(msg.get("action"), dict):
-            raise ProtocolError("malformed", 'act needs "action", e.g. {"type": "play", "card": "QS"}', ref)
+            raise ProtocolError(
+                "malformed", _('act needs "action", e.g. {example}', example='{"type": "play", "card": "QS"}'), ref
+            )
     elif kind == "sync":
         _seq(msg, "last_seq", required=True)
+    elif kind == "consent" and not isinstance(msg.get("agree"), bool):
+        raise ProtocolError("malformed", _('consent needs "agree": true to abandon the table, false to keep playing'))
     elif kind == "say" and msg.get("phrase") not in PHRASES:
-        raise ProtocolError("malformed", f'say needs "phrase", one of: {", ".join(PHRASES)}')
+        raise ProtocolError("malformed", _('say needs "phrase", one of: {phrases}', phrases=", ".join(PHRASES)))
     elif kind == "hints" and not isinstance(msg.get("agree"), bool):
-        raise ProtocolError("malformed", 'hints needs "agree": true (propose or accept hints for all) or false')
+        raise ProtocolError("malformed", _('hints needs "agree": true (propose or accept hints for all) or false'))
     return msg
 
 

@@ -18,6 +18,16 @@ Bots move on their own ``bot_delay`` seconds after their turn comes; a person wh
 leaves a seat is replaced by a bot once their turn comes ``takeover_after`` seconds
 after they left, until they come back. Automatic moves happen only while someone
 is connected to the table.
+
+A player may also leave their seat on purpose (``leave``): a bot stands in at once, and the
+seat stays theirs to take back (open it again from "my games" or the invitation link). A
+player may propose to abandon an unfinished table (``abandon``): every other person seated
+(joined, not gone) is asked (``consent``); when all agree, or nobody refused within
+:attr:`Settings.abandon_after` seconds, the table's status becomes ``abandoned`` (written
+first): nothing more is played there, it is unrated and no longer counts among its creator's
+unfinished tables. A refusal ends the proposal, and its author may propose again only
+:data:`PROPOSE_AGAIN_AFTER` seconds later. A proposal lives in memory: a restart forgets it,
+and a seat left on purpose then waits for ``takeover_after`` as any person who went away.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -36,6 +47,7 @@ from barbu.actions import action_from_json, action_to_json
 from barbu.bots import BOT_LEVELS, make_bot
 from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
+from barbu.language import _, error_text
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
@@ -50,6 +62,10 @@ CATCH_UP_LIMIT = 64
 the table keeps the views of this many sequence numbers for each person's seat and the watchers."""
 
 
+PROPOSE_AGAIN_AFTER = 30.0
+"""Seconds after a refusal before the same seat may propose to abandon the table again."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the server runs its tables."""
@@ -58,6 +74,8 @@ class Settings:
     """Seconds a bot waits before it acts, so people can follow the play."""
     takeover_after: float = 60.0
     """Seconds after a person left before a bot plays their turns."""
+    abandon_after: float = 120.0
+    """Seconds the people asked have to refuse a proposal to abandon the table; then it is abandoned."""
     takeover_level: str = "heuristic"
     """The bot level that stands in for an absent person (``random`` if that level is missing)."""
     checkpoint_every: float = 2.0
@@ -121,6 +139,8 @@ class LiveSeat:
     """When the seat's last connection closed (monotonic clock), for takeover."""
     holder: str | None = None
     """The browser holding the seat (its cookie's hash), once one claimed it with the seat's key."""
+    left: bool = False
+    """The person left the seat on purpose: a bot plays it until they come back."""
 
     def public(self, stand_in: bool, takeover_in: float | None = None) -> dict[str, Any]:
         """What everyone may know about the seat (``takeover_in``: seconds before a bot stands in
@@ -133,6 +153,7 @@ class LiveSeat:
             "joined": self.joined or self.kind == "bot",
             "online": bool(self.connections) or self.kind == "bot",
             "bot_playing": stand_in,
+            "left": self.left,
             "takeover_in": None if takeover_in is None else round(takeover_in, 1),
         }
 
@@ -152,6 +173,27 @@ def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
     for row in actions:
         game.apply(action_from_json(row.intent), row.seat)
     return game
+
+
+@dataclass
+class Proposal:
+    """A proposal to abandon the table: who made it, who agreed, who is still asked, until when."""
+
+    by: int
+    asked: set[int]
+    agreed: set[int]
+    deadline: float
+    """When silence counts as consent (monotonic clock)."""
+    timer: asyncio.TimerHandle | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What everyone at the table sees of it (``ends_in``: seconds before silence counts as consent)."""
+        return {
+            "by": self.by,
+            "agreed": sorted(self.agreed),
+            "waiting": sorted(self.asked),
+            "ends_in": round(max(0.0, self.deadline - time.monotonic()), 1),
+        }
 
 
 class LiveTable:
@@ -176,6 +218,10 @@ class LiveTable:
         """When each seat last said yes or no to hints (monotonic clock)."""
         self.unsure = False
         """A write failed: the log may hold what memory does not (a commit whose answer was lost)."""
+        self.proposal: Proposal | None = None
+        """The proposal to abandon the table that waits for answers, if any."""
+        self.refused: dict[int, float] = {}
+        """When each seat's last proposal to abandon was refused (monotonic clock)."""
         self._from_log(stored)
         now = time.monotonic()
         for s in self.seats:
@@ -213,7 +259,7 @@ class LiveTable:
         except StoreError as e:
             raise ProtocolError("storage", str(e), ref) from None
         if stored is None:  # pragma: no cover - tables are never deleted
-            raise ProtocolError("unknown_table", f"table {self.id} is gone")
+            raise ProtocolError("unknown_table", _("table {table} is gone", table=self.id))
         self.unsure = False
         seats = [(s.joined, s.name) for s in stored.seats]
         if (
@@ -245,13 +291,17 @@ class LiveTable:
 
     def stand_in(self, seat: LiveSeat) -> bool:
         """Whether a bot plays this person's seat now (they left long enough ago)."""
-        if seat.kind != "human" or seat.connections or seat.away_since is None:
+        if seat.kind != "human":
+            return False
+        if seat.left:
+            return True
+        if seat.connections or seat.away_since is None:
             return False
         return time.monotonic() - seat.away_since >= self.service.settings.takeover_after
 
     def takeover_in(self, seat: LiveSeat) -> float | None:
         """Seconds before a bot plays this person's seat (they left and have not come back), or None."""
-        if seat.kind != "human" or seat.connections or seat.away_since is None or self.game.is_over:
+        if seat.kind != "human" or seat.left or seat.connections or seat.away_since is None or self.game.is_over:
             return None
         left = self.service.settings.takeover_after - (time.monotonic() - seat.away_since)
         return left if left > 0 else None
@@ -271,6 +321,8 @@ class LiveTable:
             "seats": [s.public(self.stand_in(s), self.takeover_in(s)) for s in self.seats],
             "spectators": len(self.spectators),
             "hints": {"agreed": sorted(self.hints_agreed), "on": self.hints_on()},
+            "abandon_after": self.service.settings.abandon_after,
+            "abandon": None if self.proposal is None else self.proposal.public(),
         }
         if self.game.is_over:
             frame["ranking"] = self.game.ranking()
@@ -331,13 +383,17 @@ class LiveTable:
         the table; a spectator may not, and a seat speaks at most once every few seconds."""
         async with self.lock:
             if sub.seat is None:
-                raise ProtocolError("no_credential", "spectators cannot send messages: only players at the table")
+                raise ProtocolError("no_credential", _("spectators cannot send messages: only players at the table"))
             now = time.monotonic()
             wait = self.said.get(sub.seat, -SAY_INTERVAL) + SAY_INTERVAL - now
             if wait > 0:
                 raise ProtocolError(
                     "rate_limited",
-                    f"one quick message every {SAY_INTERVAL:g} s: wait {wait:.1f} s",
+                    _(
+                        "one quick message every {every} s: wait {wait} s",
+                        every=format(SAY_INTERVAL, "g"),
+                        wait=format(wait, ".1f"),
+                    ),
                     retry_after=round(wait, 1),
                 )
             self.said[sub.seat] = now
@@ -428,7 +484,12 @@ class LiveTable:
             sub.send(
                 encode(
                     ProtocolError(
-                        "bad_seq", f"last_seq {last_seq} is past the table's {self.seq}; here is the current state"
+                        "bad_seq",
+                        _(
+                            "last_seq {last} is past the table's {seq}; here is the current state",
+                            last=last_seq,
+                            seq=self.seq,
+                        ),
                     ).frame()
                 )
             )
@@ -450,7 +511,7 @@ class LiveTable:
             if s.credential_hash is not None and hmac.compare_digest(s.credential_hash, digest):
                 found = s
         if found is None:
-            raise ProtocolError("bad_credential", "this key is not the credential of any seat of this table")
+            raise ProtocolError("bad_credential", _("this key is not the credential of any seat of this table"))
         return found
 
     async def join(
@@ -474,14 +535,20 @@ class LiveTable:
                 if seat.holder is not None and seat.holder != sub.holder:
                     raise ProtocolError(
                         "seat_held",
-                        f"seat {seat.index} is held by another browser: open its link in a browser "
-                        "and choose to take the seat over there",
+                        _(
+                            "seat {n} is held by another browser: open its link in a browser "
+                            "and choose to take the seat over there",
+                            n=seat.index,
+                        ),
                     )
             elif seat_index is not None:
                 if seat_index >= len(self.seats) or sub.holder is None or self.seats[seat_index].holder != sub.holder:
                     raise ProtocolError(
                         "bad_credential",
-                        f"this browser does not hold seat {seat_index} of this table: open the seat's invitation link",
+                        _(
+                            "this browser does not hold seat {n} of this table: open the seat's invitation link",
+                            n=seat_index,
+                        ),
                     )
                 seat = self.seats[seat_index]
             if seat is not None:
@@ -515,7 +582,7 @@ class LiveTable:
                         encode(
                             ProtocolError(
                                 "taken_over",
-                                f"seat {seat.index} is now played from another tab or window of this browser",
+                                _("seat {n} is now played from another tab or window of this browser", n=seat.index),
                             ).frame()
                         )
                     )
@@ -525,6 +592,7 @@ class LiveTable:
                 sub.seat = seat.index
                 seat.connections.add(sub)
                 seat.away_since = None
+                seat.left = False  # back at the seat: the bot stands aside
             sub.send(
                 encode(
                     {
@@ -553,15 +621,19 @@ class LiveTable:
             seat = self.seat_of_key(key)
             if seat_index is not None and seat_index != seat.index:
                 raise ProtocolError(
-                    "bad_credential", f"this key is the credential of seat {seat.index}, not of seat {seat_index}"
+                    "bad_credential",
+                    _("this key is the credential of seat {n}, not of seat {asked}", n=seat.index, asked=seat_index),
                 )
             if seat.holder == holder:
                 return seat.index, False
             if seat.holder is not None and not takeover:
                 raise ProtocolError(
                     "seat_held",
-                    f"seat {seat.index} is open in another browser. Take it over only if the seat is yours: "
-                    "that browser will be told and let go",
+                    _(
+                        "seat {n} is open in another browser. Take it over only if the seat is yours: "
+                        "that browser will be told and let go",
+                        n=seat.index,
+                    ),
                 )
             try:
                 await asyncio.to_thread(self.service.store.claim_seat, self.id, seat.index, holder)
@@ -573,8 +645,11 @@ class LiveTable:
             for c in others:
                 error = ProtocolError(
                     "taken_over",
-                    f"seat {seat.index} was taken over from another browser with its invitation link; "
-                    "if that was not you, open your link again to take it back",
+                    _(
+                        "seat {n} was taken over from another browser with its invitation link; "
+                        "if that was not you, open your link again to take it back",
+                        n=seat.index,
+                    ),
                 )
                 c.send(encode(error.frame()))
                 c.close("seat taken over")
@@ -612,6 +687,135 @@ class LiveTable:
             self.schedule()
             self.idle()
 
+    # -- leaving a seat, abandoning the table --------------------------------------------
+
+    def _player(self, sub: Subscriber, refusal: str) -> LiveSeat:
+        """The seat of ``sub`` (a player's connection), for a change only a player may ask
+        (``refusal``: what a spectator is told)."""
+        if sub.seat is None:
+            raise ProtocolError("no_credential", refusal)
+        return self.seats[sub.seat]
+
+    def _unfinished(self) -> None:
+        """Refuse a change that needs a table still being played (``game_over``, ``abandoned``)."""
+        if self.status == "abandoned":
+            raise ProtocolError("abandoned", _("the table was abandoned: nothing more is played at it"))
+        if self.game.is_over or self.status == "deleted":
+            raise ProtocolError("game_over", _("the game is over: there is nothing to leave or abandon"))
+
+    async def leave_seat(self, sub: Subscriber) -> None:
+        """A player leaves their seat on purpose: a bot plays it at once, the connection watches
+        from then on, and the seat stays theirs to take back (``hello`` with it again)."""
+        async with self.lock:
+            seat = self._player(sub, _("only a player at this table may leave a seat: you are watching"))
+            await self._check_log()
+            self._unfinished()
+            seat.left = True
+            seat.connections.discard(sub)
+            sub.seat = None
+            self.spectators.add(sub)
+            if not seat.connections:
+                self.sent.pop(seat.index, None)
+                seat.away_since = time.monotonic()
+            sub.send(encode({"type": "left", "seat": seat.index}))
+            self.catch_up(sub, None)
+            p = self.proposal
+            if p is not None and seat.index in p.asked:  # who leaves does not hold the table back
+                p.asked.discard(seat.index)
+                if not p.asked:
+                    await self._abandon()
+                    return
+            self.broadcast_table()
+            self.schedule()
+
+    async def propose_abandon(self, sub: Subscriber) -> None:
+        """A player proposes to abandon the table; the others seated are asked (or, with nobody
+        else seated, the table is abandoned at once)."""
+        async with self.lock:
+            seat = self._player(sub, _("only a player at this table may propose to abandon it: you are watching"))
+            await self._check_log()
+            self._unfinished()
+            if self.proposal is not None:
+                raise ProtocolError(
+                    "proposed", _("abandoning the table is already proposed: it waits for the others' answers")
+                )
+            wait = self.refused.get(seat.index, -PROPOSE_AGAIN_AFTER) + PROPOSE_AGAIN_AFTER - time.monotonic()
+            if wait > 0:
+                raise ProtocolError(
+                    "rate_limited",
+                    _("your last proposal was refused: propose again in {s} s", s=math.ceil(wait)),
+                    retry_after=round(wait, 1),
+                )
+            asked = {
+                s.index for s in self.seats if s.kind == "human" and s.joined and not s.left and s.index != seat.index
+            }
+            if not asked:
+                await self._abandon()
+                return
+            after = self.service.settings.abandon_after
+            p = Proposal(seat.index, asked, {seat.index}, time.monotonic() + after)
+            p.timer = asyncio.get_running_loop().call_later(after, lambda: self.service.spawn(self._silence(p)))
+            self.proposal = p
+            self.broadcast_table()
+
+    async def consent(self, sub: Subscriber, agree: bool) -> None:
+        """An asked player's answer: agreeing (the last one abandons the table) or refusing (the
+        proposal ends)."""
+        async with self.lock:
+            seat = self._player(
+                sub, _("only a player at this table may answer a proposal to abandon it: you are watching")
+            )
+            p = self.proposal
+            if p is None or seat.index not in p.asked:
+                raise ProtocolError("no_proposal", _("no proposal to abandon this table waits for your answer"))
+            if not agree:
+                self._drop_proposal()
+                self.refused[p.by] = time.monotonic()
+                self.tell({"type": "abandon_refused", "seat": seat.index})
+                self.broadcast_table()
+                self.idle()
+                return
+            p.asked.discard(seat.index)
+            p.agreed.add(seat.index)
+            if p.asked:
+                self.broadcast_table()
+            else:
+                await self._abandon()
+
+    async def _silence(self, p: Proposal) -> None:
+        """Nobody refused in time: the table is abandoned (a failed write tries again later)."""
+        async with self.lock:
+            if self.proposal is not p:
+                return
+            try:
+                await self._abandon()
+            except ProtocolError as e:
+                self.service.log(f"table {self.id}: not abandoned yet: {e}")
+                retry = self.service.settings.storage_retry
+                p.timer = asyncio.get_running_loop().call_later(retry, lambda: self.service.spawn(self._silence(p)))
+
+    def _drop_proposal(self) -> None:
+        if self.proposal is not None and self.proposal.timer is not None:
+            self.proposal.timer.cancel()
+        self.proposal = None
+
+    async def _abandon(self) -> None:
+        """Write the status ``abandoned``, then stop the table and tell everyone (lock held)."""
+        try:
+            await asyncio.to_thread(self.service.store.set_status, self.id, "abandoned", time.time())
+        except StoreError as e:
+            self.unsure = True
+            raise ProtocolError("storage", str(e)) from None
+        self._drop_proposal()
+        self.status = "abandoned"
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.broadcast_table()
+        for hook in self.service.on_abandon:
+            hook(self)
+        self.idle()
+
     # -- acting ------------------------------------------------------------------------
 
     async def act(self, sub: Subscriber, ref: str, seq: int, intent: Mapping[str, Any]) -> None:
@@ -620,22 +824,33 @@ class LiveTable:
         async with self.lock:
             if sub.seat is None:
                 raise ProtocolError(
-                    "no_credential", "spectators cannot act: open the seat's invitation link to play", ref
+                    "no_credential", _("spectators cannot act: open the seat's invitation link to play"), ref
                 )
             if self.status == "deleted":
-                raise ProtocolError("unknown_table", "the table's owner deleted it", ref)
+                raise ProtocolError("unknown_table", _("the table's owner deleted it"), ref)
             await self._check_log(ref)
+            if self.status == "abandoned":
+                raise ProtocolError("abandoned", _("the table was abandoned: nothing more is played at it"), ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
                 sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
                 return
             if self.status == "open":
                 waiting = [str(s.index) for s in self.seats if s.kind == "human" and not s.joined]
-                raise ProtocolError("not_started", f"the table waits for seat(s) {', '.join(waiting)} to join", ref)
+                raise ProtocolError(
+                    "not_started", _("the table waits for seat(s) {seats} to join", seats=", ".join(waiting)), ref
+                )
             if seq != self.seq:
                 code = "stale" if seq < self.seq else "bad_seq"
                 raise ProtocolError(
-                    code, f"the action was made at sequence {seq} but the table is at {self.seq}: look again", ref
+                    code,
+                    _(
+                        "the game moved on before this action arrived (made at step {seq}, the table is at "
+                        "step {now}): here is the table as it is now",
+                        seq=seq,
+                        now=self.seq,
+                    ),
+                    ref,
                 )
             try:
                 action = action_from_json(intent)
@@ -654,10 +869,10 @@ class LiveTable:
         try:
             game.apply(action, seat)
         except OutOfTurn as e:
-            raise ProtocolError("not_your_turn", e.message, ref, e.kind) from None
+            raise ProtocolError("not_your_turn", error_text(e), ref, e.kind) from None
         except IllegalAction as e:
             code = "game_over" if e.kind == "game" else "illegal"
-            raise ProtocolError(code, e.message, ref, e.kind) from None
+            raise ProtocolError(code, error_text(e), ref, e.kind) from None
         seq = self.seq + 1
         row = ActionRow(self.id, seq, seat, action_to_json(action), ref, actor)
         statuses: list[Status] = []
@@ -729,7 +944,7 @@ class LiveTable:
         delay = self.service.settings.bot_delay
         if retry:
             delay = max(delay, self.service.settings.storage_retry)
-        if s.kind == "human":
+        if s.kind == "human" and not s.left:
             if s.connections or s.away_since is None:
                 return
             waited = time.monotonic() - s.away_since
@@ -786,6 +1001,7 @@ class LiveTable:
     def close(self) -> None:
         """Stop the timers (the table leaves memory)."""
         self._cancel_unload()
+        self._drop_proposal()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -804,6 +1020,8 @@ class TableService:
         self.log = log
         self.on_finish: list[Callable[[LiveTable], None]] = []
         """Called once when a game of a live table ends (after its last action is committed)."""
+        self.on_abandon: list[Callable[[LiveTable], None]] = []
+        """Called once when a live table is abandoned (after its status is written)."""
         self.timings: list[Callable[[str, float], None]] = []
         """Called with ``("action", seconds)`` per person's action and ``("bot", seconds)`` per bot's choice."""
         level = self.settings.takeover_level
@@ -871,13 +1089,13 @@ class TableService:
                 del self._loading[table_id]
         found = await pending
         if found is None:
-            raise ProtocolError("unknown_table", f"there is no table {table_id!r}: check the link")
+            raise ProtocolError("unknown_table", _("there is no table {table}: check the link", table=repr(table_id)))
         return found
 
     def unload(self, table_id: str) -> None:
         """Drop an idle table from memory (it is all in the store)."""
         table = self.live.get(table_id)
-        if table is not None and not table.connected() and not table.lock.locked():
+        if table is not None and not table.connected() and not table.lock.locked() and table.proposal is None:
             table.close()
             del self.live[table_id]
 
@@ -886,7 +1104,9 @@ class TableService:
         table = await self.get(table_id)
         async with table.lock:
             if not table.game.is_over:
-                raise ProtocolError("not_finished", "the record holds every hand, so it is given once the game is over")
+                raise ProtocolError(
+                    "not_finished", _("the record holds every hand, so it is given once the game is over")
+                )
             return game_to_record(table.game, table.players())
 
     async def review(self, table_id: str) -> dict[str, Any]:
@@ -896,15 +1116,17 @@ class TableService:
         table = await self.get(table_id)
         async with table.lock:
             if not table.game.is_over:
-                raise ProtocolError("not_finished", "the game's review is given once the game is over")
+                raise ProtocolError("not_finished", _("the game's review is given once the game is over"))
             view = seat_view(table.game, None)
             return {"table": table.id, "deals": [summary_json(h, detail=True) for h in view.history]}
 
 
 __all__ = [
     "CATCH_UP_LIMIT",
+    "PROPOSE_AGAIN_AFTER",
     "LiveSeat",
     "LiveTable",
+    "Proposal",
     "Settings",
     "Subscriber",
     "TableService",

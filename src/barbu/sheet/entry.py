@@ -18,6 +18,7 @@ from barbu.cards import RANKS, parse_rank, parse_suit
 from barbu.deal import Deal, Phase
 from barbu.errors import IllegalAction, NotationError
 from barbu.game import Game
+from barbu.language import error_text
 from barbu.rulesets import Rules
 from barbu.sheet.doubles import Double, Grid, SheetError, calls_of_grid, check_grid, grid_of_deal
 from barbu.tally import tally_json
@@ -118,7 +119,7 @@ def spec_of_entry(entry: DealEntry, r: Rules) -> DealSpec:
 
 
 def _refused(e: IllegalAction, number: int) -> SheetError:
-    return SheetError(e.kind, e.message, number, e.seat)
+    return SheetError(e.kind, error_text(e), number, e.seat)  # the core's reason, in the reader's language
 
 
 def apply_spec(game: Game, spec: DealSpec, last: bool) -> None:

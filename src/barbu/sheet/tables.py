@@ -1,4 +1,15 @@
-"""The score sheet and its statistics as terminal tables (``rich``), and a deal in one line."""
+"""The score sheet and its statistics as terminal tables (``rich``) that fit 80 columns, and a deal in one line.
+
+Every table fits the console's width (80 columns by default) for 3 to 8 players: a deal's
+doubles go on the line below its contract, player columns are headed by names cut to
+:data:`NAME_WIDTH` characters, and the statistics come as several narrow tables. Their words
+are in the language of the moment; contract ids stay as they are typed.
+
+>>> from barbu.sheet import Sheet
+>>> text = sheet_text(Sheet.new("classic", players=("Ann", "Bob", "Cat", "Dan")))
+>>> max(len(line) for line in text.splitlines()) <= 80
+True
+"""
 
 from __future__ import annotations
 
@@ -6,91 +17,139 @@ import io
 from collections.abc import Sequence
 
 from barbu.cards import SUIT_SYMBOLS, SUITS
+from barbu.language import _, _n, _p
 from barbu.sheet.export import doubles_text
 from barbu.sheet.model import Sheet
 from barbu.sheet.rows import DealRow
 from barbu.sheet.stats import Stats
 
+WIDTH = 80
+"""The width the tables are laid out for: a terminal's usual 80 columns."""
+
+NAME_WIDTH = 7
+"""A player's column is headed by the first characters of the name, at most this many."""
+
+
+def short_name(name: str, width: int = NAME_WIDTH) -> str:
+    """A name cut to ``width`` characters, its end marked when it is cut.
+
+    >>> short_name("Ann"), short_name("Bartholomew")
+    ('Ann', 'Bartho…')
+    """
+    return name if len(name) <= width else name[: width - 1] + "…"
+
 
 def choice_text(row: DealRow) -> str:
+    """The contract as typed, with its trump suit or starting rank.
+
+    >>> choice_text(DealRow(1, 0, 1, "domino", "Domino", None, "7", (), None, "scored", None, None, None, None, ()))
+    'domino from 7'
+    """
     if row.trump:
         return f"{row.contract} {SUIT_SYMBOLS[SUITS.index(row.trump)]}"
     if row.rank:
-        return f"{row.contract} from {row.rank}"
+        return _("{contract} from {rank}", contract=row.contract, rank=row.rank)
     return row.contract
 
 
-def sheet_text(sheet: Sheet, title: str = "", width: int = 120) -> str:
-    """The sheet as a terminal table: a row per deal, and the running totals after each declarer's
-    set (after each round of the table where the declarer changes every deal)."""
-    from rich import box
+def _console(out: io.StringIO, width: int) -> object:
     from rich.console import Console as RichConsole
+
+    return RichConsole(file=out, width=width, highlight=False, soft_wrap=False, no_color=True)
+
+
+def sheet_text(sheet: Sheet, title: str = "", width: int = WIDTH) -> str:
+    """The sheet as a terminal table: a row per deal with its doubles on the line below, and the
+    running totals after each declarer's set (after each round of the table where the declarer
+    changes every deal)."""
+    from rich import box
     from rich.table import Table
 
     names = sheet.players
+    short = [short_name(n) for n in names]
     r = sheet.rules
-    table = Table(
-        title=f"{title + ' · ' if title else ''}{r.ruleset.title}: {len(sheet.rows)}/{r.deal_count} deals",
-        box=box.SIMPLE_HEAD,
+    heading = _(
+        "{ruleset}: {done}/{count} deals",
+        ruleset=_p("variant", r.ruleset.title),
+        done=len(sheet.rows),
+        count=r.deal_count,
     )
-    table.add_column("#", justify="right")
-    table.add_column("declarer")
-    table.add_column("contract")
-    table.add_column("doubles")
-    for name in names:
-        table.add_column(name, justify="right")
+    table = Table(
+        title=f"{title + ' · ' if title else ''}{heading}",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1),
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column(_("decl."), no_wrap=True, max_width=NAME_WIDTH)
+    table.add_column(_("contract / doubles"), overflow="fold", min_width=16)
+    for name in short:
+        table.add_column(name, justify="right", no_wrap=True)
     rows = sheet.rows
     block = not r.ruleset.fixed_rotation and r.flags.rotation == "block"
     for i, row in enumerate(rows):
         scores = [str(v) for v in row.final] if row.final is not None else [""] * len(names)
-        note = {"skipped": " (not played)", "pending": " (waiting for the tally)"}.get(row.status, "")
-        table.add_row(
-            str(row.number), names[row.declarer], choice_text(row) + note, doubles_text(row.doubles, names), *scores
-        )
+        note = {"skipped": " " + _("(not played)"), "pending": " " + _("(waiting)")}.get(row.status, "")
+        table.add_row(str(row.number), short[row.declarer], choice_text(row) + note, *scores)
+        if row.doubles:
+            table.add_row("", "", doubles_text(row.doubles, names), *[""] * len(names))
         if block:
             last_of_set = i + 1 == len(rows) or rows[i + 1].declarer != row.declarer
         else:  # the declarer changes every deal: totals after each round of the table
             last_of_set = i + 1 == len(rows) or row.number % r.players == 0
         if last_of_set and row.totals is not None:
-            table.add_row("", "", f"totals after deal {row.number}", "", *(str(t) for t in row.totals), style="bold")
+            label = _("totals, deal {n}", n=row.number)
+            table.add_row("", "", label, *(str(t) for t in row.totals), style="bold")
             table.add_section()
-    rank = sheet.ranking
     table.add_row(
         "",
         "",
-        "final totals" if sheet.complete else "totals",
-        "",
-        *(f"{t} ({k})" for t, k in zip(sheet.totals, rank, strict=True)),
+        _("final totals") if sheet.complete else _("totals"),
+        *(str(t) for t in sheet.totals),
         style="bold",
     )
+    table.add_row("", "", _("rank"), *(str(k) for k in sheet.ranking), style="bold")
     out = io.StringIO()
-    RichConsole(file=out, width=width, highlight=False, soft_wrap=False, no_color=True).print(table)
+    _console(out, width).print(table)  # type: ignore[attr-defined]
     for note in sheet.notes:
-        out.write(f"note: {note}\n")
+        out.write(_("note: {note}", note=note) + "\n")
     return out.getvalue()
 
 
-def stats_text(stats: Stats, width: int = 120) -> str:
-    """Statistics as terminal tables."""
+def stats_text(stats: Stats, width: int = WIDTH) -> str:
+    """Statistics as terminal tables: the players' results, their doubles, each contract's
+    figures, and each contract's best and worst deal."""
     from rich import box
-    from rich.console import Console as RichConsole
     from rich.table import Table
 
-    players = Table(title=f"players ({stats.games} game{'s' if stats.games != 1 else ''})", box=box.SIMPLE_HEAD)
-    players.caption = "doubles: pairs opened (made), raised to ×2 (redbl), won, lost, even, and their points (±)"
-    for col in ("player", "games", "wins", "total", "declaring", "best", "worst"):
-        players.add_column(col, justify="left" if col in ("player", "best", "worst") else "right", no_wrap=True)
-    for col in ("made", "redbl", "won", "lost", "even", "±"):
-        players.add_column(col, justify="right", no_wrap=True)
+    def table(title: str, columns: Sequence[str], left: Sequence[str]) -> Table:
+        out = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in columns:
+            out.add_column(col, justify="left" if col in left else "right")
+        return out
+
+    player, best, worst, contract = _("player"), _("best"), _("worst"), _("contract")
+    games = _n("{n} game", "{n} games", stats.games, n=stats.games)
+    results = table(
+        _("players ({games})", games=games),
+        (player, _("games"), _("wins"), _("total"), _("declaring"), best, worst),
+        (player, best, worst),
+    )
+    doubles = table(_("doubles"), (player, _("made"), _("redbl"), _("won"), _("lost"), _("even"), "±"), (player,))
+    doubles.caption = _("pairs opened (made), raised to ×2 (redbl), won, lost, even, and their points (±)")
     for p in stats.players:
-        players.add_row(
-            p.name,
+        name = short_name(p.name, 12)
+        results.add_row(
+            name,
             str(p.games),
             str(p.wins),
             str(p.total),
             str(p.declarer_points),
             p.best_contract or "",
             p.worst_contract or "",
+        )
+        doubles.add_row(
+            name,
             str(p.doubles_made),
             str(p.redoubles),
             str(p.doubles_won),
@@ -98,9 +157,12 @@ def stats_text(stats: Stats, width: int = 120) -> str:
             str(p.doubles_even),
             f"{p.doubling_points:+d}",
         )
-    contracts = Table(title="contracts", box=box.SIMPLE_HEAD)
-    for col in ("contract", "deals", "not played", "pairs", "redoubled", "declarer mean", "best", "worst"):
-        contracts.add_column(col, justify="left" if col in ("contract", "best", "worst") else "right")
+    contracts = table(
+        _("contracts"),
+        (contract, _("deals"), _("not played"), _("pairs"), _("redoubled"), _("declarer mean")),
+        (contract,),
+    )
+    extremes = table(_("best and worst deals"), (contract, best, worst), (contract, best, worst))
     for c in stats.contracts:
         mean = c.declarer_mean
         contracts.add_row(
@@ -110,25 +172,42 @@ def stats_text(stats: Stats, width: int = 120) -> str:
             str(c.pairs),
             str(c.redoubled),
             f"{mean:.1f}" if mean is not None else "",
-            f"{c.best[0]} {c.best[2]} (deal {c.best[1]})" if c.best else "",
-            f"{c.worst[0]} {c.worst[2]} (deal {c.worst[1]})" if c.worst else "",
+        )
+        extremes.add_row(
+            c.id,
+            _("{name} {points} (deal {n})", name=short_name(c.best[0], 12), points=c.best[2], n=c.best[1])
+            if c.best
+            else "",
+            _("{name} {points} (deal {n})", name=short_name(c.worst[0], 12), points=c.worst[2], n=c.worst[1])
+            if c.worst
+            else "",
         )
     out = io.StringIO()
-    console = RichConsole(file=out, width=width, highlight=False, no_color=True)
-    console.print(players)
-    console.print(contracts)
+    console = _console(out, width)
+    for t in (results, doubles, contracts, extremes):
+        console.print(t)  # type: ignore[attr-defined]
     return out.getvalue()
 
 
 def deal_line(row: DealRow, names: Sequence[str]) -> str:
     """One deal's result in a line: each player's score and the running totals."""
     if row.final is None:
-        return f"deal {row.number}: {choice_text(row)}, waiting for the tally"
+        return _("deal {n}: {contract}, waiting for the tally", n=row.number, contract=choice_text(row))
     assert row.totals is not None
     scores = ", ".join(f"{n} {v:+d}" for n, v in zip(names, row.final, strict=True))
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, row.totals, strict=True))
-    shortcut = " (not played: points divided)" if row.status == "skipped" else ""
-    return f"deal {row.number} {choice_text(row)}{shortcut}: {scores}\n  totals: {totals}"
+    shortcut = " " + _("(not played: points divided)") if row.status == "skipped" else ""
+    return (
+        _(
+            "deal {n} {contract}{shortcut}: {scores}",
+            n=row.number,
+            contract=choice_text(row),
+            shortcut=shortcut,
+            scores=scores,
+        )
+        + "\n  "
+        + _("totals: {totals}", totals=totals)
+    )
 
 
-__all__ = ["choice_text", "deal_line", "sheet_text", "stats_text"]
+__all__ = ["NAME_WIDTH", "WIDTH", "choice_text", "deal_line", "sheet_text", "short_name", "stats_text"]

@@ -487,7 +487,7 @@ class Store:
                 conn.execute(update(tables).where(tables.c.id == table_id).values(status=status, finished=finished))
 
     def set_status(self, table_id: str, status: str, finished: float | None = None) -> None:
-        """Change a table's status (``open``, ``playing``, ``finished``)."""
+        """Change a table's status (``open``, ``playing``, ``finished``, ``abandoned``)."""
         self.append_actions((), [(table_id, status, finished)])
 
     def seat_joined(self, table_id: str, seat: int, name: str | None, status: str | None = None) -> None:
@@ -614,9 +614,9 @@ class Store:
             return [(_table_row(r), held.get(r["id"]), r["id"] in made) for r in found]
 
     def unfinished_tables_of(self, creator: str) -> int:
-        """How many tables ``creator`` made that are not finished."""
+        """How many tables ``creator`` made that are not finished (an abandoned table is done with)."""
         with _storing("creating the table"), self.engine.connect() as conn:
-            mine = (tables.c.creator == creator) & (tables.c.status != "finished")
+            mine = (tables.c.creator == creator) & tables.c.status.not_in(("finished", "abandoned"))
             n = conn.execute(select(func.count()).select_from(tables).where(mine)).scalar_one()
             return int(n)
 

@@ -32,7 +32,7 @@ from barbu.coach import advise_view
 from barbu.coach.words import advice_line, text
 from barbu.errors import IllegalAction
 from barbu.game import Game
-from barbu.language import N_, _, _p
+from barbu.language import N_, _, _p, error_text
 from barbu.tui.arrangement import ArrangementPanel
 from barbu.tui.calls import CallsPanel, call_words
 from barbu.tui.card_faces import card_face
@@ -355,7 +355,7 @@ class BarbuApp(App[int]):
                 if self.table.view().must_double:
                     out[word] = _("not now: a compulsory double")
                     continue
-                reason = in_words(e.message, self.names, self.table.seat)
+                reason = in_words(error_text(e), self.names, self.table.seat)
                 reason = re.sub(rf"^(you: )?({word} is )?", "", reason)
                 out[word] = reason
                 continue
@@ -384,7 +384,7 @@ class BarbuApp(App[int]):
         try:
             table.act(action)
         except IllegalAction as e:
-            self.notice = _("Refused: {why}", why=in_words(e.message, self.names, table.seat))
+            self.notice = _("Refused: {why}", why=in_words(error_text(e), self.names, table.seat))
             self.bell()
             self.refresh_table()
             return False
@@ -504,7 +504,7 @@ class BarbuApp(App[int]):
                         "The {level} bot of {who} was refused ({why}); a random bot played.",
                         level=bot.name,
                         who=who,
-                        why=e.message,
+                        why=error_text(e),
                     )
                 self._after(before, seat, action, show=self.pace > 0)
         finally:

@@ -17,6 +17,8 @@ from barbu.tui.calls import call_words
 from barbu.tui.card_faces import card_face, rank_face
 
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
+_PLACE = re.compile(r"\b(?:[Ll]a )?place (\d+)")
+"""A seat in the French texts of the core (``la place 2``): read as the seat's name."""
 _CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
 
 
@@ -27,7 +29,13 @@ def in_words(message: str, names: Sequence[str], me: int) -> str:
     '5♥ is not legal: you must follow diamonds'
     >>> in_words("KS is not in seat 1's hand", ["You", "West"], 0)
     "K♠ is not in West's hand"
+    >>> in_words("la place 1 doit fournir à carreau", ["Vous", "Ouest"], 0)
+    'Ouest doit fournir à carreau'
     """
+
+    def place(m: re.Match[str]) -> str:
+        s = int(m.group(1))
+        return names[s] if 0 <= s < len(names) else m.group(0)
 
     def seat(m: re.Match[str]) -> str:
         s = int(m.group(1))
@@ -39,7 +47,7 @@ def in_words(message: str, names: Sequence[str], me: int) -> str:
     def face(m: re.Match[str]) -> str:
         return card_face("23456789TJQKA".index(m.group(1)) + 13 * "SHDC".index(m.group(2)))
 
-    return _CARD.sub(face, _SEAT.sub(seat, message))
+    return _CARD.sub(face, _PLACE.sub(place, _SEAT.sub(seat, message)))
 
 
 def action_words(action: Action, names: Sequence[str], rules_title: str = "") -> str:

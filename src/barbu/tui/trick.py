@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widget import Widget
 
+from barbu.language import _
 from barbu.tui.card_faces import card_text
 from barbu.view import SeatView, TrickView
 
@@ -135,7 +136,7 @@ class TrickArea(Widget):
             name = Text(self.names[seat], style="bold")
             if seat == view.to_act:
                 name.append(" ▶", style="bold")
-            tag = Text("declarer" if seat == view.declarer else self.tags[seat], style="italic")
+            tag = Text(_("declarer") if seat == view.declarer else self.tags[seat], style="italic")
             for dy, text in ((0, name), (1, tag)):
                 if align == "centre":
                     canvas.centre(lx, ly + dy, text)
@@ -149,11 +150,19 @@ class TrickArea(Widget):
         status_y = (3 + h // 2) // 2
         middle_y = (h // 2 + h - 4) // 2
         if trick is not None and done and trick.winner is not None:
-            who = "you win" if trick.winner == view.seat else f"{self.names[trick.winner]} wins"
-            canvas.centre(w // 2, status_y, Text(f"{who} trick {len(view.tricks)}", style="bold"))
+            n = len(view.tricks)
+            if trick.winner == view.seat:
+                won = _("you win trick {n}", n=n)
+            else:
+                won = _("{name} wins trick {n}", name=self.names[trick.winner], n=n)
+            canvas.centre(w // 2, status_y, Text(won, style="bold"))
         elif trick is not None:
-            leader = "you" if trick.leader == view.seat else self.names[trick.leader]
-            canvas.centre(w // 2, status_y, Text(f"trick {len(view.tricks) + 1} · {leader} led", style="dim"))
+            n = len(view.tricks) + 1
+            if trick.leader == view.seat:
+                led = _("trick {n} · you led", n=n)
+            else:
+                led = _("trick {n} · {name} led", n=n, name=self.names[trick.leader])
+            canvas.centre(w // 2, status_y, Text(led, style="dim"))
         if self.middle:
             canvas.centre(w // 2, middle_y, Text(self.middle, style="italic"))
         return canvas.text()

@@ -84,6 +84,7 @@ class Club:
         self.metrics = Metrics(lambda: len(service.live), self._connections)
         self.stopping = False
         service.on_finish.append(self._finished)
+        service.on_abandon.append(self._abandoned)
         service.timings.append(self.metrics.observe)
 
     def _connections(self) -> int:
@@ -94,6 +95,16 @@ class Club:
         kinds = [s.kind for s in table.seats]
         ranks = table.game.ranking()
         self.service.spawn(self._settle(table.id, table.row.variant, kinds, ranks))
+
+    def _abandoned(self, table: LiveTable) -> None:
+        """An abandoned rated table is unrated: its game never ended."""
+        self.service.spawn(self._unrate(table.id, table.row.variant))
+
+    async def _unrate(self, table_id: str, variant: str) -> None:
+        try:
+            await asyncio.to_thread(self.club.settle, table_id, variant, None, "abandoned")
+        except StoreError as e:
+            self.service.log(f"table {table_id}: not marked unrated yet: {e}")
 
     async def _settle(self, table_id: str, variant: str, kinds: list[str], ranks: list[int]) -> None:
         try:

@@ -44,6 +44,7 @@ export function words() {
     playing: t("playing"),
     open: t("waiting"),
     finished: t("finished"),
+    abandoned: t("abandoned"),
     resume: t("resume"),
     allTime: t("All time"),
     last30: t("Last 30 days"),

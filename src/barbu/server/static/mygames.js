@@ -4,7 +4,7 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
-const STATUS = { open: () => t("waiting for players"), playing: () => t("being played"), finished: () => t("finished") };
+const STATUS = { open: () => t("waiting for players"), playing: () => t("being played"), finished: () => t("finished"), abandoned: () => t("abandoned") };
 
 async function remove(id, row, note) {
   const res = await fetch(`/api/tables/${encodeURIComponent(id)}`, { method: "DELETE", credentials: "same-origin" });

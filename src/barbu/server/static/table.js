@@ -43,6 +43,7 @@ const state = {
   gameReview: null, // every deal's review, fetched once the game is over
   autoPassed: null, // the sequence number a domino pass was sent for automatically
   countdown: null, // the timer of the bot stand-in countdown
+  leftSeat: null, // the seat this page left on purpose (a bot plays it), to take back
 };
 window.barbu = state; // for the curious (and for tests): read-only use
 
@@ -167,7 +168,20 @@ function handle(f) {
       state.tableAt = Date.now();
       refreshInvites();
       tickCountdown();
+      renderNotice();
       render();
+      break;
+    case "left":
+      state.leftSeat = f.seat; // watching from now on; the seat stays this browser's to take back
+      state.seat = null;
+      wanted = null;
+      setAddress(null);
+      setConn(t("watching"), true);
+      renderNotice();
+      render();
+      break;
+    case "abandon_refused":
+      toast(t("{name} wants to keep playing: the table is not abandoned.", { name: nameOf(f.seat) }));
       break;
     case "said":
       if (options.chat && PHRASES[f.phrase]) {
@@ -192,7 +206,8 @@ function handle(f) {
       break;
     case "error":
       if (state.pending && (f.id === state.pending.id || !f.id)) state.pending = null;
-      toast(f.message);
+      // a stale action is no fault of the player's: say what happened, in words
+      toast(f.code === "stale" ? t("The game moved on before your action arrived: here is the table as it is now.") : f.message);
       if (f.code === "taken_over") {
         state.ws.onclose = null; // the server closes this connection; coming back is the player's choice
         state.seat = null;
@@ -217,6 +232,10 @@ function handle(f) {
 }
 
 function act(action) {
+  if (state.table && state.table.status === "abandoned") {
+    toast(t("This table was abandoned: nothing more is played at it."));
+    return;
+  }
   if (state.pending || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
   state.pending = { id: newId(), seq: state.seq, action };
   state.ws.send(JSON.stringify({ type: "act", ...state.pending }));
@@ -311,6 +330,96 @@ function renderChat() {
   }
 }
 
+// ---------------------------------------------------------------- leaving and abandoning
+
+function sendTable(message) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+  state.ws.send(JSON.stringify(message));
+}
+
+const unfinished = () => !!state.table && (state.table.status === "open" || state.table.status === "playing") && !(state.view && state.view.game_over);
+
+/** The settings pane's "This table": leave the seat, or propose to abandon the table. */
+function renderTableLife() {
+  const box = $("table-life");
+  const parts = [];
+  if (state.seat !== null && unfinished()) {
+    const asked = !!state.table.abandon;
+    parts.push(
+      el("p", { class: "muted small" }, t("Leave the table: a bot plays your seat until you come back (from My games in the lobby, or this page).")),
+      el("p", { class: "muted small" }, t("Abandon the table: the other players are asked; if all agree, or nobody refuses within {n} s, nothing more is played at it and it is unrated.", { n: Math.round(state.table.abandon_after) })),
+      el("p", { class: "form-row" },
+        button(t("Leave the table"), () => sendTable({ type: "leave" }), { focus: "leave", className: "secondary", always: true }),
+        " ",
+        button(t("Propose to abandon the table"), () => sendTable({ type: "abandon" }), { focus: "abandon", className: "secondary", always: true, disabled: asked }),
+      ),
+    );
+  } else if (state.table && state.table.status === "abandoned") {
+    parts.push(el("p", { class: "muted small" }, t("This table was abandoned: nothing more is played at it.")));
+  } else {
+    parts.push(el("p", { class: "muted small" }, t("Only the players at an unfinished table may leave it or propose to abandon it.")));
+  }
+  box.replaceChildren(...parts);
+}
+
+let noticeTimer = null;
+/** Above the table: the table was abandoned, a proposal to abandon it (with the answer buttons for
+ * those asked and the time left), or this page's left seat (with the way back to it). */
+function renderNotice() {
+  const box = $("notice");
+  const tb = state.table;
+  const parts = [];
+  clearInterval(noticeTimer);
+  document.body.classList.toggle("abandoned", !!tb && tb.status === "abandoned");
+  if (tb && tb.status === "abandoned") {
+    parts.push(
+      el("p", {}, t("This table was abandoned: nothing more is played at it, and it is unrated.")),
+      el("p", { class: "form-row" }, el("a", { class: "primary", href: "/" }, t("Back to the lobby"))),
+    );
+  } else if (tb && tb.abandon) {
+    const p = tb.abandon;
+    const secondsLeft = () => Math.max(0, Math.ceil(p.ends_in - (Date.now() - state.tableAt) / 1000));
+    const count = el("span", { id: "abandon-left" });
+    const tick = () => (count.textContent = t("If nobody refuses, the table is abandoned in {n} s.", { n: secondsLeft() }));
+    tick();
+    noticeTimer = setInterval(tick, 1000);
+    if (state.seat !== null && p.waiting.includes(state.seat)) {
+      parts.push(
+        el("p", {}, t("{name} proposes to abandon this table: nothing more would be played at it, and it would be unrated.", { name: nameOf(p.by) })),
+        el("p", { class: "muted" }, count),
+        el("p", { class: "form-row" },
+          button(t("Agree to abandon"), () => sendTable({ type: "consent", agree: true }), { focus: "consent-yes", className: "primary", always: true }),
+          button(t("Keep playing"), () => sendTable({ type: "consent", agree: false }), { focus: "consent-no", className: "secondary", always: true }),
+        ),
+      );
+    } else {
+      const names = p.waiting.map(nameOf).join(", ");
+      parts.push(
+        el("p", {}, p.by === state.seat ? t("You proposed to abandon this table. Waiting for the answer of: {names}.", { names }) : t("{name} proposes to abandon this table. Waiting for the answer of: {names}.", { name: nameOf(p.by), names })),
+        el("p", { class: "muted" }, count),
+      );
+    }
+  } else if (state.leftSeat !== null && state.seat === null) {
+    parts.push(
+      el("p", {}, t("You left seat {n}: a bot plays it until you come back.", { n: state.leftSeat })),
+      el("p", { class: "form-row" },
+        button(t("Take my seat back"), takeSeatBack, { focus: "take-back", className: "primary", always: true }),
+        el("a", { class: "secondary", href: "/" }, t("Back to the lobby")),
+      ),
+    );
+  }
+  box.replaceChildren(...parts);
+  box.classList.toggle("hidden", !parts.length);
+}
+
+function takeSeatBack() {
+  wanted = state.leftSeat;
+  state.leftSeat = null;
+  setAddress(wanted);
+  reconnect();
+  renderNotice();
+}
+
 // ---------------------------------------------------------------- names and places
 
 function nameOf(seat) {
@@ -368,6 +477,7 @@ function render() {
   renderInvite();
   renderWatchers();
   renderChat();
+  renderTableLife();
   if (focused) {
     const node = document.querySelector(`[data-focus="${CSS.escape(focused)}"], #hand [data-card="${CSS.escape(focused)}"]`);
     if (node && !node.disabled) node.focus();
@@ -437,7 +547,8 @@ function renderSeats(v) {
     const badges = [];
     if (v.declarer === seat && !v.game_over) badges.push(el("span", { class: "badge decl" }, t("declarer")));
     if (info && info.kind === "bot") badges.push(el("span", { class: "badge", title: info.level }, t("bot")));
-    if (info && info.kind === "human" && !info.online) badges.push(el("span", { class: "badge away" }, info.joined ? t("away") : t("not joined")));
+    if (info && info.left) badges.push(el("span", { class: "badge away" }, t("left the table")));
+    else if (info && info.kind === "human" && !info.online) badges.push(el("span", { class: "badge away" }, info.joined ? t("away") : t("not joined")));
     if (info && info.takeover_in !== null && info.takeover_in !== undefined) {
       const left = Math.max(0, Math.ceil(info.takeover_in - (now - state.tableAt) / 1000));
       badges.push(el("span", { class: "badge away countdown" }, left > 0 ? t("a bot plays in {n} s", { n: left }) : t("bot playing")));
@@ -834,7 +945,21 @@ function askWhy(action) {
   beep(220, 120);
 }
 
+// Panels rebuilt only when what they show changed: a bot's move changes the trick, not the
+// score sheet, and rebuilding a hidden or unchanged panel on every event costs layout for nothing.
+let titlesLoaded = 0; // bumped when the contract titles arrive (the ids showed until then)
+function seatsKey() {
+  return state.table ? state.table.seats.map((x) => `${x.kind}:${x.name}`).join("|") : "";
+}
+function unchanged(box, parts) {
+  const key = JSON.stringify([parts, state.seat, titlesLoaded, seatsKey()]);
+  if (box.dataset.key === key) return true;
+  box.dataset.key = key;
+  return false;
+}
+
 function renderSheet(v) {
+  if (unchanged($("sheet"), [v.history.length, v.totals])) return;
   const n = v.players;
   const short = (s) => (s === state.seat ? t("you") : nameOf(s).slice(0, 10));
   const head = el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("contract")), Array.from({ length: n }, (_, s) => el("th", { scope: "col" }, short(s))));
@@ -860,6 +985,7 @@ function renderSheet(v) {
 /** Compulsory doubles still owed, per declarer: the core counts them (RULES.md §2.7). */
 function renderOwed(v) {
   const box = $("owed");
+  if (unchanged(box, [v.owed, v.declarer, v.game_over])) return;
   if (!v.owed || !v.owed.length || v.game_over) {
     box.replaceChildren();
     return;
@@ -879,6 +1005,9 @@ function owedLine(v) {
 
 function renderDealLog(v) {
   const box = $("deal-log");
+  const plays = v.domino_rows ? v.plays.length : 0;
+  const last = v.last_deal ? v.last_deal.deal : null;
+  if (unchanged(box, [v.deal, v.deals_total, v.calls.length, v.tricks.length, plays, last, v.owed, v.declarer, v.game_over])) return;
   const parts = [el("h2", {}, t("Deal {n}", { n: Math.min(v.deal, v.deals_total) }))];
   const owed = owedLine(v);
   if (owed) parts.push(owed);
@@ -901,6 +1030,8 @@ function renderDealLog(v) {
 
 function renderGameLog(v) {
   const box = $("game-log");
+  if (v.game_over && state.gameReview === null) fetchGameReview();
+  if (unchanged(box, [v.history.length, v.game_over, v.last_deal ? v.last_deal.deal : null, state.gameReview ? state.gameReview.length : null])) return;
   const parts = [el("h2", {}, t("Every deal"))];
   if (!v.game_over) parts.push(el("p", { class: "muted" }, t("The last deal can be reviewed now; every deal once the game is over.")));
   const deals = state.gameReview || [];
@@ -912,18 +1043,19 @@ function renderGameLog(v) {
   }
   parts.push(list);
   box.replaceChildren(...parts);
-  if (v.game_over && state.gameReview === null) {
-    state.gameReview = [];
-    fetch(`${apiBase}/review`)
-      .then((r) => (r.ok ? r.json() : { deals: [] }))
-      .then((doc) => {
-        state.gameReview = doc.deals;
-        render();
-      })
-      .catch(() => {
-        state.gameReview = [];
-      });
-  }
+}
+
+function fetchGameReview() {
+  state.gameReview = [];
+  fetch(`${apiBase}/review`)
+    .then((r) => (r.ok ? r.json() : { deals: [] }))
+    .then((doc) => {
+      state.gameReview = doc.deals;
+      render();
+    })
+    .catch(() => {
+      state.gameReview = [];
+    });
 }
 
 function renderResult(v) {
@@ -938,7 +1070,7 @@ function renderResult(v) {
   const order = Array.from({ length: v.players }, (_, s) => s).sort((a, b) => (ranking ? ranking[a] - ranking[b] : v.totals[b] - v.totals[a]));
   const final = el(
     "section",
-    { class: "final", id: "final", "aria-labelledby": "final-title" },
+    { class: state.finalShown ? "final seen" : "final", id: "final", "aria-labelledby": "final-title" },
     el("h2", { id: "final-title" }, t("Final ranking")),
     el("ol", { class: "ranking" }, order.map((s) => el("li", { class: `line-${s}` }, el("span", { class: "swatch", "aria-hidden": "true" }), t("{name}: {points}", { name: nameOf(s), points: v.totals[s] })))),
     curves(v),
@@ -951,6 +1083,7 @@ function renderResult(v) {
     ),
   );
   $("center").prepend(final);
+  state.finalShown = true; // it fades in once, not at every frame that draws it again
   box.classList.add("hidden");
 }
 
@@ -1188,6 +1321,9 @@ async function start() {
 
 setUpOptions();
 loadContractTitles()
-  .then(() => state.view && render())
+  .then(() => {
+    titlesLoaded += 1;
+    if (state.view) render();
+  })
   .catch(() => toast(t("the contract titles could not be loaded: contract ids are shown")));
 start();
