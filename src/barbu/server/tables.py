@@ -168,6 +168,9 @@ class ViewTexts:
         self.known: dict[int | None, tuple[dict[str, Any], dict[str, str]]] = {}
         """Per audience, each field's source object and its text (two dicts: a few objects for
         the garbage collector to walk, not one per field)."""
+        self.latest: tuple[dict[str, Any], dict[str, str]] = ({}, {})
+        """Each field's last encoding for any audience: the public fields (the plays, the tricks,
+        the history) are the same objects in every seat's view, so one broadcast encodes them once."""
 
     def fields(self, audience: int | None, view: SeatView) -> dict[str, str]:
         """The fields of ``audience``'s ``view`` as JSON texts."""
@@ -175,18 +178,24 @@ class ViewTexts:
         if known is None:
             known = self.known[audience] = ({}, {})
         sources, texts = known
+        latest_sources, latest_texts = self.latest
         out: dict[str, str] = {}
         for key, attribute, make in JSON_FIELDS:
             source = getattr(view, attribute)
+            kind = type(source)
             if key in sources:
-                kind = type(source)
                 before = sources[key]
                 if (before is source and kind in _UNCHANGING) or (
                     kind in _SCALARS and type(before) is kind and before == source
                 ):
                     out[key] = texts[key]
                     continue
-            text = _encode(make(view))
+            if kind is tuple and latest_sources.get(key) is source:
+                text = latest_texts[key]
+            else:
+                text = _encode(make(view))
+                latest_sources[key] = source
+                latest_texts[key] = text
             sources[key] = source
             texts[key] = out[key] = text
         return out
@@ -198,6 +207,7 @@ class ViewTexts:
     def clear(self) -> None:
         """Drop everything (the game was rebuilt from its log)."""
         self.known.clear()
+        self.latest = ({}, {})
 
 
 def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
