@@ -10,12 +10,16 @@ sends it. The round trip of an action is the time from sending it to receiving i
 At each step it prints the tables held, the actions per second the server accepted, the
 p50/p99 round trip, the round trip as a ratio of the one-table reference measured in the
 same run, the server's memory per table (resident memory over the empty server's,
-divided by the tables), the server's CPU time per accepted action (which bounds the
-actions per second one core can serve, whatever else the machine runs) and how much of
-the time some task waited for a CPU (Linux PSI: the machine may be shared). It stops
-after the last step, or when p99 passes ``--limit-ms``.
+divided by the tables), the server's CPU time per accepted action (with the part spent in
+the kernel: sockets and disk writes; it bounds the actions per second one core can serve,
+whatever else the machine runs) and how much of the time some task waited for a CPU (Linux
+PSI: the machine may be shared) with the load average. It stops after the last step, or
+when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
+
+``--profile FILE`` runs the server under cProfile (its main thread: the event loop) and writes
+its statistics to FILE when the benchmark stops it (``python -m pstats FILE`` reads them).
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ import httpx
 from barbu.server.client import SeatClient, ServerProcess
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time a process has used, in seconds."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system (kernel: sockets, disk) CPU time a process has used, in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def cpu_pressure() -> str:
@@ -122,7 +127,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -> None:
+async def run(steps: list[int], think: float, seconds: float, limit_ms: float, profile: str | None) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,13 +139,16 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -
             "--messages-per-second",
             "100000",
         )
-        with ServerProcess(f"sqlite:///{tmp}/bench.db", *options) as server:
+        with ServerProcess(f"sqlite:///{tmp}/bench.db", *options, profile=profile) as server:
             assert server.process is not None
             await asyncio.sleep(1.0)
             base = rss_mib(server.process.pid)
             load = Load(server, think)
             print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
-            print("tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  cpu wait  failures")
+            print(
+                "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
+                "  cpu wait  load avg  failures"
+            )
             reference: float | None = None
             async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
                 for target in steps:
@@ -150,7 +158,8 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -
                     start = time.perf_counter()
                     cpu_start = cpu_seconds(server.process.pid)
                     await asyncio.sleep(seconds)
-                    cpu = cpu_seconds(server.process.pid) - cpu_start
+                    user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
+                    cpu = user + system
                     window = [rtt for when, rtt in load.rtts if when >= start]
                     if not window:
                         print(f"{load.tables:6d}  no action completed")
@@ -163,7 +172,8 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float) -
                     print(
                         f"{load.tables:6d}  {len(window) / seconds:9.1f}  {p50:6.1f}  {p99:6.1f}  "
                         f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
-                        f"{cpu_pressure():>8}  {load.failures:8d}",
+                        f"{system * 1000 / len(window):8.2f}  "
+                        f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}",
                         flush=True,
                     )
                     if p99 > limit_ms:
@@ -180,6 +190,7 @@ def main() -> None:
     p.add_argument("--think", type=float, default=1.0, help="seconds a seat thinks before it acts")
     p.add_argument("--seconds", type=float, default=20.0, help="measuring time per step")
     p.add_argument("--limit-ms", type=float, default=100.0, help="stop once p99 passes this")
+    p.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its statistics written to FILE")
     args = p.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
     try:
@@ -188,7 +199,7 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(run(steps, args.think, args.seconds, args.limit_ms))
+    asyncio.run(run(steps, args.think, args.seconds, args.limit_ms, args.profile))
 
 
 if __name__ == "__main__":

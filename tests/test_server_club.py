@@ -14,9 +14,10 @@ import pytest
 import websockets
 from argon2 import PasswordHasher
 
+from barbu.language import speaking
 from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread
-from barbu.server.club.ratings import REPEATS_PER_DAY, rate_game, settle_table, verdict
+from barbu.server.club.ratings import REPEATS_PER_DAY, rate_game, reason_text, settle_table, verdict
 from barbu.server.limits import Limits
 from barbu.server.tables import Settings
 from barbu.storage import Store
@@ -258,8 +259,15 @@ def test_the_anti_farming_policy(store: Store) -> None:
         outcomes.append(settle_table(club, table, "classic", ["human", "human", "bot", "bot"], [1, 2, 3, 4]))
     assert outcomes[:REPEATS_PER_DAY] == ["rated"] * REPEATS_PER_DAY
     assert outcomes[-1].startswith("unrated: these players already played")
-    assert club.table_outcome(f"t{REPEATS_PER_DAY}") == (True, "unrated", outcomes[-1][len("unrated: ") :])
-    assert verdict({0: "a", 1: "a"}, [0, 1], {}, 0) == "one account sat at two seats"
+    kept = club.table_outcome(f"t{REPEATS_PER_DAY}")
+    assert kept is not None and kept[:2] == (True, "unrated")
+    assert reason_text(kept[2]) == outcomes[-1][len("unrated: ") :]
+    with speaking("fr"):  # the reason is kept as a message, read in the reader's language
+        assert (
+            reason_text(kept[2])
+            == "ces joueurs ont déjà joué 3 parties classées ensemble en 24 heures (au plus 3 comptent)"
+        )
+    assert str(verdict({0: "a", 1: "a"}, [0, 1], {}, 0)) == "one account sat at two seats"
     assert verdict({0: "a"}, [0], {0: (5, 5)}, 0) is not None
     # the winner gains, the last loses; a bot level at two seats is one player
     changes = {c.player: c for c in rate_game({}, ["a:x", "bot:random", "bot:random", "a:y"], [1, 2, 3, 4])}

@@ -31,6 +31,7 @@ from barbu.errors import N_, IllegalAction
 from barbu.rulesets import Rules, rules
 
 _DONE = Phase.DONE
+_GAME_OVER = N_("the game is over: no action is possible")
 """Read once: an enum member costs a class look-up each time."""
 _new_tuple = tuple.__new__
 
@@ -52,8 +53,14 @@ class Dealer:
         self._rng = random.Random(seed)
 
     def copy(self) -> Dealer:
-        """A dealer that will deal what this one would deal next."""
-        other = Dealer(None)
+        """A dealer that will deal what this one would deal next.
+
+        >>> dealer = Dealer("seed")
+        >>> dealer.copy().first_declarer(4) == dealer.first_declarer(4)
+        True
+        """
+        other = Dealer.__new__(Dealer)
+        other._rng = random.Random.__new__(random.Random)  # no seeding from the system's entropy: the state follows
         other._rng.setstate(self._rng.getstate())
         return other
 
@@ -233,14 +240,33 @@ class Game:
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``action`` (by ``seat``, if given) would be accepted now."""
-        deal = self.current
-        if deal is None:
-            return False
         try:
-            deal.copy().apply(action, seat)
+            self.check(action, seat)
         except IllegalAction:
             return False
         return True
+
+    def check(self, action: Action, seat: int | None = None) -> bool:
+        """Raise what :meth:`apply` would raise for ``action`` by ``seat``, changing nothing;
+        otherwise say whether the action would end the game.
+
+        For a server that writes an action down before the game takes it: the game object
+        stays the same (and so do the views' caches of it) instead of becoming a copy.
+
+        >>> game = Game.new("classic", seed=3)
+        >>> game.check(Declare("no-queens"))
+        False
+        >>> game.check(Declare("no-queens"), seat=(game.to_act + 1) % 4)
+        Traceback (most recent call last):
+        ...
+        barbu.errors.OutOfTurn: ...
+        """
+        deal = self.deals[-1]
+        if deal.phase is _DONE:
+            raise IllegalAction("game", _GAME_OVER, seat)
+        probe = deal.copy()
+        self._apply_to(probe, action, seat)
+        return probe.phase is _DONE and deal.index + 1 >= self.rules.deal_count
 
     def finished_deals(self) -> list[Deal]:
         """The scored deals, in order."""
@@ -270,16 +296,21 @@ class Game:
         """
         deal = self.deals[-1]
         if deal.phase is _DONE:
-            raise IllegalAction("game", N_("the game is over: no action is possible"), seat)
+            raise IllegalAction("game", _GAME_OVER, seat)
+        actor = self._apply_to(deal, action, seat)
+        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        if deal.phase is _DONE:
+            self._close_deal(deal)
+
+    @staticmethod
+    def _apply_to(deal: Deal, action: Action, seat: int | None) -> int | None:
+        """``deal.apply``, its refusal saying which deal and action it was about; the seat that acted."""
         try:
-            actor = deal.apply(action, seat)
+            return deal.apply(action, seat)
         except IllegalAction as e:
             e.deal = deal.index + 1
             e.action = None if isinstance(action, EnterTally) else action_words(action)
             raise
-        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
-        if deal.phase is _DONE:
-            self._close_deal(deal)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it (fast door)."""

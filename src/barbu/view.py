@@ -18,6 +18,7 @@ the undealt deck are never in it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -118,44 +119,68 @@ class SeatView:
     empty when no seat owes any."""
 
     def as_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (cards in record notation)."""
-        return {
-            "seat": self.seat,
-            "variant": self.variant,
-            "players": self.players,
-            "deal": self.deal_number,
-            "deals_total": self.deals_total,
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "declarer": self.declarer,
-            "hand": [card_name(c) for c in self.hand],
-            "contract": self.contract,
-            "trump": self.trump,
-            "rank": self.rank,
-            "calls": [{"seat": s, "round": r, "double": list(d), "redouble": list(rd)} for s, r, d, rd in self.calls],
-            "pairs": [{"doubler": a, "doubled": b, "multiplier": m} for a, b, m in self.pairs],
-            "tricks": [_trick_json(t) for t in self.tricks],
-            "current_trick": _trick_json(self.current_trick) if self.current_trick else None,
-            "captured": [[card_name(c) for c in cs] for cs in self.captured],
-            "domino_rows": [None if row is None else [RANKS[row[0]], RANKS[row[1]]] for row in self.domino_rows]
-            if self.domino_rows is not None
-            else None,
-            "domino_order": list(self.domino_order),
-            "plays": [[s, card_name(c) if c is not None else "pass"] for s, c in self.plays],
-            "arrangements": [[card_name(c) for c in a] if a else None for a in self.arrangements],
-            "cards_left": list(self.cards_left),
-            "declared": [list(d) for d in self.declared],
-            "contracts_left": list(self.contracts_left),
-            "must_double": list(self.must_double),
-            "legal": list(self.legal),
-            "legal_actions": [action_to_json(a) for a in self.legal_actions],
-            "history": [summary_json(h) for h in self.history],
-            "last_deal": summary_json(self.history[-1], detail=True) if self.history else None,
-            "totals": list(self.totals),
-            "game_over": self.game_over,
-            "options": dict(self.options),
-            "owed": [list(o) for o in self.owed],
-        }
+        """A JSON-ready dict (cards in record notation): each field of :data:`JSON_FIELDS`."""
+        return {key: make(self) for key, _attribute, make in JSON_FIELDS}
+
+
+JSON_FIELDS: tuple[tuple[str, str, Callable[[SeatView], Any]], ...] = (
+    ("seat", "seat", lambda v: v.seat),
+    ("variant", "variant", lambda v: v.variant),
+    ("players", "players", lambda v: v.players),
+    ("deal", "deal_number", lambda v: v.deal_number),
+    ("deals_total", "deals_total", lambda v: v.deals_total),
+    ("phase", "phase", lambda v: v.phase),
+    ("to_act", "to_act", lambda v: v.to_act),
+    ("declarer", "declarer", lambda v: v.declarer),
+    ("hand", "hand", lambda v: [card_name(c) for c in v.hand]),
+    ("contract", "contract", lambda v: v.contract),
+    ("trump", "trump", lambda v: v.trump),
+    ("rank", "rank", lambda v: v.rank),
+    (
+        "calls",
+        "calls",
+        lambda v: [{"seat": s, "round": r, "double": list(d), "redouble": list(rd)} for s, r, d, rd in v.calls],
+    ),
+    ("pairs", "pairs", lambda v: [{"doubler": a, "doubled": b, "multiplier": m} for a, b, m in v.pairs]),
+    ("tricks", "tricks", lambda v: [_trick_json(t) for t in v.tricks]),
+    ("current_trick", "current_trick", lambda v: _trick_json(v.current_trick) if v.current_trick else None),
+    ("captured", "captured", lambda v: [[card_name(c) for c in cs] for cs in v.captured]),
+    (
+        "domino_rows",
+        "domino_rows",
+        lambda v: (
+            [None if row is None else [RANKS[row[0]], RANKS[row[1]]] for row in v.domino_rows]
+            if v.domino_rows is not None
+            else None
+        ),
+    ),
+    ("domino_order", "domino_order", lambda v: list(v.domino_order)),
+    ("plays", "plays", lambda v: [[s, card_name(c) if c is not None else "pass"] for s, c in v.plays]),
+    ("arrangements", "arrangements", lambda v: [[card_name(c) for c in a] if a else None for a in v.arrangements]),
+    ("cards_left", "cards_left", lambda v: list(v.cards_left)),
+    ("declared", "declared", lambda v: [list(d) for d in v.declared]),
+    ("contracts_left", "contracts_left", lambda v: list(v.contracts_left)),
+    ("must_double", "must_double", lambda v: list(v.must_double)),
+    ("legal", "legal", lambda v: list(v.legal)),
+    ("legal_actions", "legal_actions", lambda v: [action_to_json(a) for a in v.legal_actions]),
+    ("history", "history", lambda v: [summary_json(h) for h in v.history]),
+    ("last_deal", "history", lambda v: summary_json(v.history[-1], detail=True) if v.history else None),
+    ("totals", "totals", lambda v: list(v.totals)),
+    ("game_over", "game_over", lambda v: v.game_over),
+    ("options", "options", lambda v: dict(v.options)),
+    ("owed", "owed", lambda v: [list(o) for o in v.owed]),
+)
+"""Each key of :meth:`SeatView.as_json`, in order, with the attribute its value is made from and
+how. A field depends on that attribute alone, so a program that keeps each field's encoding (the
+server) encodes again only the fields whose attribute is another object than before.
+
+>>> from barbu.game import Game
+>>> view = seat_view(Game.new("classic", seed=3), 0)
+>>> [key for key, attribute, _make in JSON_FIELDS if key != attribute]
+['deal', 'last_deal']
+>>> list(view.as_json()) == [key for key, _attribute, _make in JSON_FIELDS]
+True
+"""
 
 
 def summary_json(h: DealSummary, detail: bool = False) -> dict[str, Any]:

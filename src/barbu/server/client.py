@@ -252,10 +252,12 @@ class ServerProcess:
     :meth:`kill` sends SIGKILL (nothing is flushed, nothing is closed), as a crash would.
     """
 
-    def __init__(self, db: str, *options: str, port: int | None = None) -> None:
+    def __init__(self, db: str, *options: str, port: int | None = None, profile: str | None = None) -> None:
         self.db = db
         self.options = options
         self.port = port or free_port()
+        self.profile = profile
+        """A file for the server's cProfile statistics (written when it stops politely), or None."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -270,7 +272,19 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         """Start the server and wait until it answers."""
-        command = [sys.executable, "-m", "barbu", "serve", "--port", str(self.port), "--db", self.db, *self.options]
+        profiler = ["-m", "cProfile", "-o", self.profile] if self.profile else []
+        command = [
+            sys.executable,
+            *profiler,
+            "-m",
+            "barbu",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            *self.options,
+        ]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
         while True:

@@ -8,8 +8,8 @@ built from that seat's view (``seat_view(game, seat).as_json()``) and nothing el
 watchers get the spectator's view.
 
 The live state changes only after the database committed the change: an action is
-checked on a copy of the game, written, and only then does the copy become the table's
-game. A write that fails (the database gone, locked, timed out) is a typed ``storage``
+checked without changing the game (``Game.check``), written, and only then applied to the
+table's game. A write that fails (the database gone, locked, timed out) is a typed ``storage``
 error and the table stays exactly as it was; a bot whose move could not be written tries
 again :attr:`Settings.storage_retry` seconds later. After a failure the table reads its
 log again before the next change, in case the failed commit did reach the database.
@@ -55,7 +55,7 @@ from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
 from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
-from barbu.view import seat_view, summary_json
+from barbu.view import JSON_FIELDS, SeatView, seat_view, summary_json
 
 CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
@@ -158,13 +158,77 @@ class LiveSeat:
         }
 
 
-def encoded_fields(view: Mapping[str, Any]) -> dict[str, str]:
-    """Each top-level field of a view as compact JSON text.
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""Compact JSON text, as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes it."""
 
-    >>> encoded_fields({"phase": "play", "hand": ["QS", "2H"]})
-    {'phase': '"play"', 'hand': '["QS","2H"]'}
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+_UNCHANGING = _SCALARS | {tuple}
+"""Types whose value cannot change under the same object: a field made from the very object of
+the view before is the same text."""
+
+
+class ViewTexts:
+    """Each audience's view as one compact JSON text per top-level field of ``as_json()``.
+
+    A field is encoded again only when the attribute it is made from (``barbu.view.JSON_FIELDS``)
+    is another object than in the audience's view before (or another value, for a number or a
+    text): the views' caches hand out the same tuples while nothing changed (a finished deal's
+    summary, the tricks, a hand), so an action costs the encoding of what it changed.
+
+    >>> from barbu.game import Game
+    >>> game = Game.new("classic", seed=3)
+    >>> texts = ViewTexts()
+    >>> fields = texts.fields(0, seat_view(game, 0))
+    >>> fields == {k: _encode(v) for k, v in seat_view(game, 0).as_json().items()}
+    True
+    >>> texts.fields(0, seat_view(game, 0))["hand"] is fields["hand"]  # not encoded again
+    True
     """
-    return {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False) for k, v in view.items()}
+
+    def __init__(self) -> None:
+        self.known: dict[int | None, tuple[dict[str, Any], dict[str, str]]] = {}
+        """Per audience, each field's source object and its text (two dicts: a few objects for
+        the garbage collector to walk, not one per field)."""
+        self.latest: tuple[dict[str, Any], dict[str, str]] = ({}, {})
+        """Each field's last encoding for any audience: the public fields (the plays, the tricks,
+        the history) are the same objects in every seat's view, so one broadcast encodes them once."""
+
+    def fields(self, audience: int | None, view: SeatView) -> dict[str, str]:
+        """The fields of ``audience``'s ``view`` as JSON texts."""
+        known = self.known.get(audience)
+        if known is None:
+            known = self.known[audience] = ({}, {})
+        sources, texts = known
+        latest_sources, latest_texts = self.latest
+        out: dict[str, str] = {}
+        for key, attribute, make in JSON_FIELDS:
+            source = getattr(view, attribute)
+            kind = type(source)
+            if key in sources:
+                before = sources[key]
+                if (before is source and kind in _UNCHANGING) or (
+                    kind in _SCALARS and type(before) is kind and before == source
+                ):
+                    out[key] = texts[key]
+                    continue
+            if kind is tuple and latest_sources.get(key) is source:
+                text = latest_texts[key]
+            else:
+                text = _encode(make(view))
+                latest_sources[key] = source
+                latest_texts[key] = text
+            sources[key] = source
+            texts[key] = out[key] = text
+        return out
+
+    def forget(self, audience: int | None) -> None:
+        """Drop what is kept for ``audience``."""
+        self.known.pop(audience, None)
+
+    def clear(self) -> None:
+        """Drop everything (the game was rebuilt from its log)."""
+        self.known.clear()
+        self.latest = ({}, {})
 
 
 def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
@@ -230,6 +294,8 @@ class LiveTable:
         self.sent: dict[int | None, dict[str, str]] = {}
         """The view last sent to each seat's connections (None: the watchers), to send only what changed."""
         self.views = RecentViews(CATCH_UP_LIMIT)
+        self.texts = ViewTexts()
+        """Each audience's last view as JSON texts, so a broadcast encodes only what changed."""
         """The views of the last sequence numbers, for catch-ups (none from before the table was loaded)."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
@@ -276,9 +342,10 @@ class LiveTable:
         """Send every connection its whole view and the table frame (after the table took its log's state)."""
         self.sent.clear()
         self.views.clear()
+        self.texts.clear()
         for seat, connections in self.audiences():
-            text = self.view_frame("state", seat, self.seq)
-            self.sent[seat] = encoded_fields(seat_view(self.game, seat).as_json())
+            self.sent[seat] = fields = self.texts.fields(seat, seat_view(self.game, seat))
+            text = view_text("state", self.seq, fields)
             for c in connections:
                 c.send(text)
         self.broadcast_table()
@@ -305,11 +372,6 @@ class LiveTable:
             return None
         left = self.service.settings.takeover_after - (time.monotonic() - seat.away_since)
         return left if left > 0 else None
-
-    def view_frame(self, kind: str, seat: int | None, seq: int) -> str:
-        """A ``state`` or ``event`` frame: the seat's view and nothing else."""
-        view = seat_view(self.game, seat).as_json()
-        return encode({"type": kind, "seq": seq, "view": view})
 
     def table_frame(self) -> str:
         """Who sits where, who is online, whether a bot stands in: public facts, no cards."""
@@ -355,7 +417,7 @@ class LiveTable:
         if self.spectators:
             kept.append(None)
         for seat in kept:
-            fields = encoded_fields(seat_view(self.game, seat).as_json())
+            fields = self.texts.fields(seat, seat_view(self.game, seat))
             self.views.record(seat, self.seq, fields)
             connections = connected.get(seat)
             if not connections:
@@ -473,8 +535,8 @@ class LiveTable:
         number, where the next broadcast's patch starts.
         """
         if sub.seat not in self.sent:
-            self.sent[sub.seat] = self.views.current(sub.seat, self.seq) or encoded_fields(
-                seat_view(self.game, sub.seat).as_json()
+            self.sent[sub.seat] = self.views.current(sub.seat, self.seq) or self.texts.fields(
+                sub.seat, seat_view(self.game, sub.seat)
             )
         state = view_text("state", self.seq, self.sent[sub.seat])
         if last_seq is None or self.seq - last_seq > CATCH_UP_LIMIT:
@@ -676,6 +738,7 @@ class LiveTable:
                 if not self.spectators:
                     self.sent.pop(None, None)
                     self.views.forget(None)
+                    self.texts.forget(None)
             else:
                 seat = self.seats[sub.seat]
                 seat.connections.discard(sub)
@@ -861,13 +924,13 @@ class LiveTable:
             timing("action", time.perf_counter() - started)
 
     async def _commit(self, seat: int, action: Any, ref: str | None, actor: str, sub: Subscriber | None) -> None:
-        """Check on a copy of the game, write, and only then make the copy the table's game (lock held).
+        """Check the action without changing the game, write it, and only then apply it (lock held).
 
-        A failed write leaves the table exactly as it was and answers ``storage``.
+        A failed write leaves the table exactly as it was and answers ``storage``. The game stays
+        one object for the table's life, so the views' caches of it (``barbu.view``) stay warm.
         """
-        game = self.game.copy()
         try:
-            game.apply(action, seat)
+            ends = self.game.check(action, seat)
         except OutOfTurn as e:
             raise ProtocolError("not_your_turn", error_text(e), ref, e.kind) from None
         except IllegalAction as e:
@@ -876,14 +939,14 @@ class LiveTable:
         seq = self.seq + 1
         row = ActionRow(self.id, seq, seat, action_to_json(action), ref, actor)
         statuses: list[Status] = []
-        if game.is_over:
+        if ends:
             statuses.append((self.id, "finished", time.time()))
         try:
             await self.service.journal.write([row], statuses)
         except StoreError as e:
             self.unsure = True
             raise ProtocolError("storage", str(e), ref) from None
-        self.game = game
+        self.game.apply(action, seat)
         self.seq = seq
         if self.game.is_over:
             self.status = "finished"

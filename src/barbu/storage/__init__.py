@@ -51,7 +51,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
@@ -378,6 +378,27 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
 
+    @contextmanager
+    def writing(self, doing: str) -> Iterator[Connection]:
+        """A transaction, committed when the block ends; any database failure in it is a
+        :class:`StoreError` saying that ``doing`` did not happen (and none of it did).
+
+        >>> store = Store("sqlite://"); store.migrate()
+        >>> with store.writing("nothing at all") as conn:
+        ...     conn.exec_driver_sql("SELECT nothing FROM nowhere")
+        Traceback (most recent call last):
+        ...
+        barbu.storage.StoreError: the database is not answering, so nothing at all did not happen: try again in a moment
+        """
+        with _storing(doing), self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def reading(self, doing: str) -> Iterator[Connection]:
+        """A connection for reads; any database failure is a :class:`StoreError` naming ``doing``."""
+        with _storing(doing), self.engine.connect() as conn:
+            yield conn
+
     def migrate(self) -> None:
         """Create or upgrade the schema to the newest Alembic revision."""
         from alembic import command
@@ -406,7 +427,7 @@ class Store:
         database file stays off the path of an action's acknowledgement. Nothing to do on PostgreSQL.
         """
         if self.engine.dialect.name == "sqlite" and make_url(self.engine.url).database not in (None, "", ":memory:"):
-            with _storing("the checkpoint"), self.engine.connect() as conn:
+            with self.reading("the checkpoint") as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def dispose(self) -> None:
@@ -427,7 +448,7 @@ class Store:
         ``invitations`` are the people's seat keys, kept for ``creator_browser`` (a cookie's
         hash) to list until each seat is claimed (:meth:`claim_seat`, :meth:`invitations`).
         """
-        with _storing("creating the table"), self.engine.begin() as conn:
+        with self.writing("creating the table") as conn:
             conn.execute(
                 insert(tables).values(
                     id=table.id,
@@ -467,7 +488,7 @@ class Store:
     def append_actions(self, rows: Iterable[ActionRow], statuses: Iterable[tuple[str, str, float | None]] = ()) -> None:
         """Append actions and status changes ``(table_id, status, finished)`` in ONE committed transaction."""
         rows = list(rows)
-        with _storing("the action"), self.engine.begin() as conn:
+        with self.writing("the action") as conn:
             if rows:
                 conn.execute(
                     insert(actions),
@@ -495,7 +516,7 @@ class Store:
 
         Both in one transaction: either the seat is taken (and the table started) or nothing changed.
         """
-        with _storing("taking the seat"), self.engine.begin() as conn:
+        with self.writing("taking the seat") as conn:
             conn.execute(
                 update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(joined=True, name=name)
             )
@@ -504,7 +525,7 @@ class Store:
 
     def claim_seat(self, table_id: str, seat: int, holder: str) -> None:
         """Give the seat to the browser ``holder`` (a cookie's hash); its invitation is spent."""
-        with _storing("taking the seat"), self.engine.begin() as conn:
+        with self.writing("taking the seat") as conn:
             where = (seat_claims.c.table_id == table_id) & (seat_claims.c.seat == seat)
             done = conn.execute(update(seat_claims).where(where).values(holder=holder, invitation=None))
             if done.rowcount == 0:  # a table made before claims existed
@@ -514,7 +535,7 @@ class Store:
 
     def seat_holders(self, table_id: str) -> dict[int, str]:
         """The browser (a cookie's hash) holding each claimed seat of the table."""
-        with _storing("opening the table"), self.engine.connect() as conn:
+        with self.reading("opening the table") as conn:
             found = conn.execute(
                 select(seat_claims.c.seat, seat_claims.c.holder).where(
                     seat_claims.c.table_id == table_id, seat_claims.c.holder.is_not(None)
@@ -524,7 +545,7 @@ class Store:
 
     def invitations(self, table_id: str, browser: str | None) -> dict[int, str] | None:
         """The unclaimed seats' keys if ``browser`` (a cookie's hash) created the table, else None."""
-        with _storing("reading the invitations"), self.engine.connect() as conn:
+        with self.reading("reading the invitations") as conn:
             creator = conn.execute(
                 select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
             ).scalar_one_or_none()
@@ -539,7 +560,7 @@ class Store:
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """The table with its seats and its whole action log in order, or None."""
-        with _storing("opening the table"), self.engine.connect() as conn:
+        with self.reading("opening the table") as conn:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -556,7 +577,7 @@ class Store:
 
     def list_tables(self, status: str, limit: int = 50) -> list[tuple[TableRow, list[SeatRow], int]]:
         """Tables with ``status``, newest first, each with its seats and its number of actions."""
-        with _storing("listing the tables"), self.engine.connect() as conn:
+        with self.reading("listing the tables") as conn:
             counts = select(actions.c.table_id, func.count().label("n")).group_by(actions.c.table_id).subquery("counts")
             found = conn.execute(
                 select(tables, counts.c.n)
@@ -578,14 +599,14 @@ class Store:
 
     def delete_table(self, table_id: str) -> bool:
         """Delete a table, its seats, claims, creator and action log in one transaction; False if there was none."""
-        with _storing("deleting the table"), self.engine.begin() as conn:
+        with self.writing("deleting the table") as conn:
             for child in (actions, seat_claims, table_creators, seats):
                 conn.execute(delete(child).where(child.c.table_id == table_id))
             return bool(conn.execute(delete(tables).where(tables.c.id == table_id)).rowcount == 1)
 
     def table_creator(self, table_id: str) -> str | None:
         """The browser that created the table (its cookie's hash), or None (a table made before creators were kept)."""
-        with _storing("reading the table's owner"), self.engine.connect() as conn:
+        with self.reading("reading the table's owner") as conn:
             found = conn.execute(
                 select(table_creators.c.browser).where(table_creators.c.table_id == table_id)
             ).scalar_one_or_none()
@@ -594,7 +615,7 @@ class Store:
     def tables_of_browser(self, browser: str, limit: int = 50) -> list[tuple[TableRow, int | None, bool]]:
         """The tables where ``browser`` (a cookie's hash) holds a seat or that it created, newest
         first: each with the seat it holds (None: none) and whether it created the table."""
-        with _storing("listing the tables"), self.engine.connect() as conn:
+        with self.reading("listing the tables") as conn:
             held = {
                 str(r.table_id): int(r.seat)
                 for r in conn.execute(
@@ -615,7 +636,7 @@ class Store:
 
     def unfinished_tables_of(self, creator: str) -> int:
         """How many tables ``creator`` made that are not finished (an abandoned table is done with)."""
-        with _storing("creating the table"), self.engine.connect() as conn:
+        with self.reading("creating the table") as conn:
             mine = (tables.c.creator == creator) & tables.c.status.not_in(("finished", "abandoned"))
             n = conn.execute(select(func.count()).select_from(tables).where(mine)).scalar_one()
             return int(n)

@@ -42,7 +42,7 @@ from sqlalchemy import (
     update,
 )
 
-from barbu.storage import Store, StoreError, _storing, actions, metadata, seats, sheets, tables
+from barbu.storage import Store, StoreError, actions, metadata, seats, sheets, tables
 
 accounts = Table(
     "accounts",
@@ -165,7 +165,6 @@ class ClubStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.engine = store.engine
 
     # -- accounts --------------------------------------------------------------------
 
@@ -173,7 +172,7 @@ class ClubStore:
         """Store a new account; :class:`NameTaken` if the name is in use."""
         now = time.time()
         try:
-            with _storing("creating the account"), self.engine.begin() as conn:
+            with self.store.writing("creating the account") as conn:
                 taken = conn.execute(select(accounts.c.id).where(accounts.c.name_key == name_key)).first()
                 if taken is not None:
                     raise NameTaken(f"the name {name!r} is taken: choose another", refused=True)
@@ -190,13 +189,13 @@ class ClubStore:
 
     def account_by_name(self, name_key: str) -> Account | None:
         """The account with this case-folded name."""
-        with _storing("finding the account"), self.engine.connect() as conn:
+        with self.store.reading("finding the account") as conn:
             row = conn.execute(select(accounts).where(accounts.c.name_key == name_key.casefold())).mappings().first()
             return _account(row) if row is not None else None
 
     def account(self, account_id: str) -> Account | None:
         """The account with this id."""
-        with _storing("finding the account"), self.engine.connect() as conn:
+        with self.store.reading("finding the account") as conn:
             row = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
             return _account(row) if row is not None else None
 
@@ -205,13 +204,13 @@ class ClubStore:
         ids = list(set(account_ids))
         if not ids:
             return {}
-        with _storing("reading the names"), self.engine.connect() as conn:
+        with self.store.reading("reading the names") as conn:
             rows = conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids)))
             return {str(r.id): str(r.name) for r in rows}
 
     def set_password(self, account_id: str, password: str, keep_session: str | None) -> None:
         """Store a new password hash and end every session of the account but ``keep_session``."""
-        with _storing("changing the password"), self.engine.begin() as conn:
+        with self.store.writing("changing the password") as conn:
             conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=password))
             others = sessions.c.account_id == account_id
             if keep_session is not None:
@@ -220,21 +219,21 @@ class ClubStore:
 
     def set_prefs(self, account_id: str, prefs: dict[str, Any]) -> None:
         """Replace the account's preferences."""
-        with _storing("saving the preferences"), self.engine.begin() as conn:
+        with self.store.writing("saving the preferences") as conn:
             conn.execute(update(accounts).where(accounts.c.id == account_id).values(prefs=json.dumps(prefs)))
 
     # -- sessions --------------------------------------------------------------------
 
     def open_session(self, token_hash: str, account_id: str, replaces: str | None) -> None:
         """Start a session (and end the one it replaces: a fresh cookie at every log-in)."""
-        with _storing("logging in"), self.engine.begin() as conn:
+        with self.store.writing("logging in") as conn:
             if replaces is not None:
                 conn.execute(delete(sessions).where(sessions.c.token_hash == replaces))
             conn.execute(insert(sessions).values(token_hash=token_hash, account_id=account_id, created=time.time()))
 
     def session_account(self, token_hash: str, max_age: float) -> Account | None:
         """The account of a live session (younger than ``max_age`` seconds), or None."""
-        with _storing("reading the session"), self.engine.connect() as conn:
+        with self.store.reading("reading the session") as conn:
             row = (
                 conn.execute(
                     select(accounts)
@@ -248,14 +247,14 @@ class ClubStore:
 
     def close_session(self, token_hash: str) -> None:
         """End a session."""
-        with _storing("logging out"), self.engine.begin() as conn:
+        with self.store.writing("logging out") as conn:
             conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
 
     # -- tables of the club ------------------------------------------------------------
 
     def mark_table(self, table_id: str, rated: bool, quick: bool, seated: dict[int, tuple[str, str | None]]) -> None:
         """Record a club table: rated or not, and the account (with the seat's key) at each seat."""
-        with _storing("creating the table"), self.engine.begin() as conn:
+        with self.store.writing("creating the table") as conn:
             conn.execute(
                 insert(club_tables).values(
                     table_id=table_id, rated=rated, outcome="pending" if rated else "unrated", quick=quick
@@ -269,7 +268,7 @@ class ClubStore:
     def seat_account(self, table_id: str, seat: int, account_id: str, key: str | None) -> None:
         """The account takes the seat (the first account to claim a seat keeps it)."""
         try:
-            with _storing("recording the seat"), self.engine.begin() as conn:
+            with self.store.writing("recording the seat") as conn:
                 where = (table_accounts.c.table_id == table_id) & (table_accounts.c.seat == seat)
                 if conn.execute(select(table_accounts.c.account_id).where(where)).first() is None:
                     conn.execute(
@@ -281,13 +280,13 @@ class ClubStore:
 
     def table_outcome(self, table_id: str) -> tuple[bool, str, str | None] | None:
         """(rated, outcome, reason) of a club table, or None for another table."""
-        with _storing("reading the table"), self.engine.connect() as conn:
+        with self.store.reading("reading the table") as conn:
             row = conn.execute(select(club_tables).where(club_tables.c.table_id == table_id)).mappings().first()
             return (bool(row["rated"]), str(row["outcome"]), row["reason"]) if row is not None else None
 
     def table_seats(self, table_id: str) -> dict[int, str]:
         """The account at each seat of the table that has one."""
-        with _storing("reading the table"), self.engine.connect() as conn:
+        with self.store.reading("reading the table") as conn:
             rows = conn.execute(
                 select(table_accounts.c.seat, table_accounts.c.account_id).where(table_accounts.c.table_id == table_id)
             )
@@ -295,7 +294,7 @@ class ClubStore:
 
     def actors(self, table_id: str) -> dict[int, tuple[int, int]]:
         """Per seat: (actions chosen by a person, actions a bot played for the seat)."""
-        with _storing("reading the table"), self.engine.connect() as conn:
+        with self.store.reading("reading the table") as conn:
             rows = conn.execute(
                 select(actions.c.seat, actions.c.actor, func.count().label("n"))
                 .where(actions.c.table_id == table_id)
@@ -316,7 +315,7 @@ class ClubStore:
         if not account_ids:
             return 0
         players = [f"a:{a}" for a in account_ids]
-        with _storing("reading the ratings"), self.engine.connect() as conn:
+        with self.store.reading("reading the ratings") as conn:
             found = (
                 select(rating_history.c.table_id)
                 .where(rating_history.c.player.in_(players), rating_history.c.at >= since)
@@ -328,7 +327,7 @@ class ClubStore:
     def ratings_of(self, variant: str, players: Iterable[str]) -> dict[str, Rating]:
         """The stored ratings of these players in ``variant`` (players never rated are absent)."""
         wanted = list(set(players))
-        with _storing("reading the ratings"), self.engine.connect() as conn:
+        with self.store.reading("reading the ratings") as conn:
             rows = conn.execute(select(ratings).where(ratings.c.variant == variant, ratings.c.player.in_(wanted)))
             return {str(r.player): _rating(r._mapping) for r in rows}
 
@@ -338,7 +337,7 @@ class ClubStore:
         Returns False (and writes nothing) when the table was settled already.
         """
         now = time.time()
-        with _storing("rating the game"), self.engine.begin() as conn:
+        with self.store.writing("rating the game") as conn:
             done = conn.execute(
                 update(club_tables)
                 .where(club_tables.c.table_id == table_id, club_tables.c.outcome == "pending")
@@ -373,7 +372,7 @@ class ClubStore:
 
         Ordered by the conservative estimate ``mu - 3 sigma``.
         """
-        with _storing("reading the ladder"), self.engine.connect() as conn:
+        with self.store.reading("reading the ladder") as conn:
             if since is None:
                 rows = conn.execute(
                     select(ratings)
@@ -399,7 +398,7 @@ class ClubStore:
 
     def history(self, player: str, limit: int = 500) -> list[dict[str, Any]]:
         """A player's rating changes, oldest first, across rule sets."""
-        with _storing("reading the ratings"), self.engine.connect() as conn:
+        with self.store.reading("reading the ratings") as conn:
             rows = conn.execute(
                 select(rating_history)
                 .where(rating_history.c.player == player)
@@ -421,13 +420,13 @@ class ClubStore:
 
     def ratings_by_player(self, player: str) -> list[Rating]:
         """A player's rating in every rule set played."""
-        with _storing("reading the ratings"), self.engine.connect() as conn:
+        with self.store.reading("reading the ratings") as conn:
             rows = conn.execute(select(ratings).where(ratings.c.player == player).order_by(ratings.c.variant))
             return [_rating(r._mapping) for r in rows]
 
     def games_of(self, account_id: str, limit: int = 200) -> list[dict[str, Any]]:
         """The account's tables, newest first: rule set, status, seat, the seat's key while unfinished, rated or not."""
-        with _storing("reading the games"), self.engine.connect() as conn:
+        with self.store.reading("reading the games") as conn:
             rows = conn.execute(
                 select(
                     tables.c.id,
@@ -451,7 +450,7 @@ class ClubStore:
 
     def bot_seats(self, table_id: str) -> dict[int, str]:
         """The bot level at each bot seat of a table."""
-        with _storing("reading the table"), self.engine.connect() as conn:
+        with self.store.reading("reading the table") as conn:
             rows = conn.execute(
                 select(seats.c.seat, seats.c.bot_level).where(seats.c.table_id == table_id, seats.c.kind == "bot")
             )
@@ -459,12 +458,12 @@ class ClubStore:
 
     def own_sheet(self, sheet_id: str, account_id: str, key: str) -> None:
         """The account created this sheet: keep its owner key for the account's other devices."""
-        with _storing("recording the sheet's owner"), self.engine.begin() as conn:
+        with self.store.writing("recording the sheet's owner") as conn:
             conn.execute(insert(sheet_accounts).values(sheet_id=sheet_id, account_id=account_id, key=key))
 
     def sheets_of(self, account_id: str) -> list[dict[str, Any]]:
         """The sheets the account created, newest first: id, title, updated, owner key."""
-        with _storing("reading the sheets"), self.engine.connect() as conn:
+        with self.store.reading("reading the sheets") as conn:
             rows = conn.execute(
                 select(sheets.c.id, sheets.c.title, sheets.c.updated, sheets.c.variant, sheet_accounts.c.key)
                 .join(sheet_accounts, sheet_accounts.c.sheet_id == sheets.c.id)
@@ -475,7 +474,7 @@ class ClubStore:
 
     def ping(self) -> None:
         """Raise :class:`~barbu.storage.StoreError` unless the database answers a query."""
-        with _storing("checking the database"), self.engine.connect() as conn:
+        with self.store.reading("checking the database") as conn:
             conn.execute(select(func.count()).select_from(club_tables).where(club_tables.c.table_id == ""))
 
 

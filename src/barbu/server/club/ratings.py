@@ -14,7 +14,8 @@ player with fewer than :data:`PROVISIONAL_GAMES` rated games in a rule set is ma
 3. the same group of two or more accounts counts for at most :data:`REPEATS_PER_DAY` rated games
    together in 24 hours; later games of that group that day are unrated.
 
-An unrated game keeps its reason (the profile shows it); nothing is ever rated twice.
+An unrated game keeps its reason (*My games* shows it, in the reader's language: a
+:class:`Reason` is stored as its English message and numbers); nothing is ever rated twice.
 
 >>> [c.player for c in rate_game({}, ["a:x", "bot:random", "bot:random", "a:y"], [1, 3, 4, 2])]
 ['a:x', 'bot:random', 'a:y']
@@ -23,12 +24,15 @@ An unrated game keeps its reason (the profile shows it); nothing is ever rated t
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from barbu.language import N_, _
 from barbu.storage.club import Change, ClubStore, Rating
 
 PROVISIONAL_GAMES = 10
@@ -70,47 +74,100 @@ def rate_game(known: Mapping[str, Rating], players: Sequence[str], ranks: Sequen
     return out
 
 
+NO_ACCOUNT = N_("seat {seat} had no account (a guest cannot sit at a rated table)")
+TWO_SEATS = N_("one account sat at two seats")
+ABANDONED = N_(
+    "seat {seat} was left to a stand-in bot for {share} % of its actions (more than {limit} % make the game unrated)"
+)
+GIVEN_UP = N_("the table was abandoned before the end of its game")
+REPEATED = N_("these players already played {games} rated games together in 24 hours (at most {limit} count)")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a game is unrated: one of the policy's messages (its English text) and its numbers.
+
+    >>> from barbu.language import speaking
+    >>> why = Reason(NO_ACCOUNT, {"seat": 2})
+    >>> Reason.read(why.stored()) == why
+    True
+    >>> with speaking("fr"):
+    ...     why.text() != str(why)
+    True
+    """
+
+    message: str
+    params: dict[str, int] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The reason in the language of the moment."""
+        return _(self.message, **self.params)
+
+    def __str__(self) -> str:
+        return self.message.format(**self.params)
+
+    def stored(self) -> str:
+        """The form kept in ``club_tables.reason`` (JSON), read back by :meth:`read`."""
+        return json.dumps({"message": self.message, "params": self.params})
+
+    @staticmethod
+    def read(stored: str) -> Reason | None:
+        """The reason kept by :meth:`stored`; None for another text."""
+        try:
+            data = json.loads(stored)
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("message"), str):
+            return None
+        return Reason(data["message"], dict(data.get("params") or {}))
+
+
+def reason_text(stored: str | None) -> str | None:
+    """A stored reason in the language of the moment (a text kept before reasons were messages: as it was).
+
+    >>> reason_text(Reason(TWO_SEATS).stored()), reason_text("as it was"), reason_text(None)
+    ('one account sat at two seats', 'as it was', None)
+    """
+    if stored is None:
+        return None
+    reason = Reason.read(stored)
+    return reason.text() if reason is not None else stored
+
+
 def verdict(
     seated: Mapping[int, str],
     people: Sequence[int],
     actors: Mapping[int, tuple[int, int]],
     together: int,
-) -> str | None:
+) -> Reason | None:
     """Why a finished rated game is unrated under the policy, or None if it counts.
 
     ``seated``: the account at each seat that has one; ``people``: the seats of persons;
     ``actors``: per seat, (actions by the person, actions by a stand-in); ``together``: rated
     games the same accounts played together in the last 24 hours.
 
-    >>> verdict({0: "a"}, [0, 1], {}, 0)
-    'seat 1 had no account (a guest cannot sit at a rated table)'
-    >>> verdict({0: "a", 1: "b"}, [0, 1], {0: (80, 20)}, 0)
-    'seat 0 was left to a stand-in bot for 20 % of its actions (more than 10 % make the game unrated)'
-    >>> verdict({0: "a", 1: "b"}, [0, 1], {}, 3)
-    'these players already played 3 rated games together in 24 hours (at most 3 count)'
+    >>> print(verdict({0: "a"}, [0, 1], {}, 0))
+    seat 1 had no account (a guest cannot sit at a rated table)
+    >>> print(verdict({0: "a", 1: "b"}, [0, 1], {0: (80, 20)}, 0))
+    seat 0 was left to a stand-in bot for 20 % of its actions (more than 10 % make the game unrated)
+    >>> print(verdict({0: "a", 1: "b"}, [0, 1], {}, 3))
+    these players already played 3 rated games together in 24 hours (at most 3 count)
     >>> verdict({0: "a", 1: "b"}, [0, 1], {0: (99, 1)}, 2) is None
     True
     """
     for s in people:
         if s not in seated:
-            return f"seat {s} had no account (a guest cannot sit at a rated table)"
+            return Reason(NO_ACCOUNT, {"seat": s})
     ids = [seated[s] for s in people]
     if len(set(ids)) != len(ids):
-        return "one account sat at two seats"
+        return Reason(TWO_SEATS)
     for s in people:
         human, bot = actors.get(s, (0, 0))
         if human + bot and bot / (human + bot) > ABANDONED_SHARE:
             share = round(100 * bot / (human + bot))
-            limit = round(100 * ABANDONED_SHARE)
-            return (
-                f"seat {s} was left to a stand-in bot for {share} % of its actions "
-                f"(more than {limit} % make the game unrated)"
-            )
+            return Reason(ABANDONED, {"seat": s, "share": share, "limit": round(100 * ABANDONED_SHARE)})
     if len(set(ids)) >= 2 and together >= REPEATS_PER_DAY:
-        return (
-            f"these players already played {together} rated games together in 24 hours "
-            f"(at most {REPEATS_PER_DAY} count)"
-        )
+        return Reason(REPEATED, {"games": together, "limit": REPEATS_PER_DAY})
     return None
 
 
@@ -129,7 +186,7 @@ def settle_table(club: ClubStore, table_id: str, variant: str, kinds: Sequence[s
     together = club.games_together(ids, time.time() - 86400) if len(ids) >= 2 else 0
     why = verdict(seated, people, club.actors(table_id), together)
     if why is not None:
-        club.settle(table_id, variant, None, why)
+        club.settle(table_id, variant, None, why.stored())
         return f"unrated: {why}"
     players = [f"a:{seated[s]}" if k == "human" else f"bot:{bots.get(s, 'random')}" for s, k in enumerate(kinds)]
     changes = rate_game(club.ratings_of(variant, players), players, ranks)
@@ -164,9 +221,11 @@ __all__ = [
     "MODEL",
     "PROVISIONAL_GAMES",
     "REPEATS_PER_DAY",
+    "Reason",
     "ordinal",
     "rate_game",
     "rating_json",
+    "reason_text",
     "settle_async",
     "settle_table",
     "verdict",

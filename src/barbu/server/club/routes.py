@@ -40,7 +40,7 @@ from barbu.server.bodies import BodyError, read_json
 from barbu.server.club.accounts import AccountError, Accounts
 from barbu.server.club.operations import Metrics
 from barbu.server.club.quick import QuickQueue
-from barbu.server.club.ratings import rating_json, settle_async
+from barbu.server.club.ratings import GIVEN_UP, Reason, rating_json, reason_text, settle_async
 from barbu.server.lobby import create_table
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import LiveTable, TableService
@@ -102,7 +102,7 @@ class Club:
 
     async def _unrate(self, table_id: str, variant: str) -> None:
         try:
-            await asyncio.to_thread(self.club.settle, table_id, variant, None, "abandoned")
+            await asyncio.to_thread(self.club.settle, table_id, variant, None, Reason(GIVEN_UP).stored())
         except StoreError as e:
             self.service.log(f"table {table_id}: not marked unrated yet: {e}")
 
@@ -233,7 +233,7 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
                 "seat": r["seat"],
                 "rated": bool(r["rated"]),
                 "outcome": r["outcome"],
-                "reason": r["reason"],
+                "reason": reason_text(r["reason"]),
             }
             if r["status"] != "finished" and r["key"]:  # the seat follows the account to this device
                 item["link"] = f"/t/{r['id']}#seat={r['seat']}&key={r['key']}"
@@ -408,17 +408,14 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
     app.add_api_route("/healthz", healthz, methods=["GET"], include_in_schema=False)
     app.add_api_route("/readyz", readyz, methods=["GET"], include_in_schema=False)
     app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
-    for page in ("account", "ladder", "player"):
-        app.add_api_route(f"/{page}", _page(page), methods=["GET"], include_in_schema=False)
+    for page in ("account", "ladder", "player"):  # one document: its script runs the page its path names
+        app.add_api_route(f"/{page}", club_page, methods=["GET"], include_in_schema=False, name=f"{page}_page")
     return club
 
 
-def _page(name: str) -> Any:
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / f"{name}.html")
-
-    page.__name__ = f"{name}_page"
-    return page
+async def club_page() -> FileResponse:
+    """The club's pages (``static/club.html``, whose ``club.js`` runs the page of the path)."""
+    return FileResponse(STATIC / "club.html")
 
 
 __all__ = ["PREFS", "Club", "add_club_routes"]
