@@ -39,7 +39,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from barbu import Game, seat_view
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_bots
+
 from barbu.arena.stats import Estimate
 from barbu.bots import make_bot
 from barbu.view import SeatView
@@ -54,20 +57,7 @@ LEVELS: list[tuple[str, dict[str, Any]]] = [
 
 def positions(variant: str, decisions: int, seed: int) -> list[SeatView]:
     """Seat 0's decisions with a choice (every kind) in games between heuristic bots."""
-    views: list[SeatView] = []
-    index = 0
-    while len(views) < decisions:
-        g = Game.new(variant, seed=f"bench-search:{seed}:{index}")
-        field = [make_bot("heuristic", seed=s) for s in range(g.rules.players)]
-        while not g.is_over and len(views) < decisions:
-            seat = g.to_act
-            assert seat is not None
-            view = seat_view(g, seat)
-            if seat == 0 and len(view.legal_actions) > 1:
-                views.append(view)
-            g.apply(field[seat].act(view), seat)
-        index += 1
-    return views
+    return bench_bots.positions(variant, decisions, seed, "bench-search")
 
 
 def worlds(variant: str, decisions: int, seed: int) -> int:
