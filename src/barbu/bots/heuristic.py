@@ -53,10 +53,12 @@ weighed: each choice played out in the same worlds by the rules of thumb."""
 
 
 class HeuristicBot:
-    """Rules of thumb for every decision; see the module docstring.
+    """Rules of thumb for the cards, the search's evaluation in a few worlds for the rest; see
+    the module docstring.
 
-    ``seed`` deals the cards the seat cannot see for the last tricks
-    (:mod:`barbu.bots.card_reading`): the same seed gives the same decisions.
+    ``seed`` deals the cards the seat cannot see, for the last tricks
+    (:mod:`barbu.bots.card_reading`) and for the worlds in which contracts and calls are
+    weighed: the same seed gives the same decisions.
     """
 
     def __init__(self, seed: int | None = 0) -> None:
