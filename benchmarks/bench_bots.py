@@ -34,13 +34,14 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from barbu import Game, seat_view
-from barbu.bots import make_bot
+from barbu.actions import Declare
+from barbu.bots import Bot, make_bot
 from barbu.view import SeatView
 
 
@@ -66,27 +67,39 @@ def play_rotation(
     seed: int,
     hero_seat: int,
     hero_settings: Mapping[str, Any],
+    make: Callable[..., Bot] = make_bot,
+    contract: str | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> RotationResult:
-    """Play game ``game`` (dealt from ``"{seed}:{game}"``) with the hero at ``hero_seat``."""
-    g = Game.new(variant, options, seed=f"{seed}:{game}")
+    """Play game ``game`` (dealt from ``"{seed}:{game}"``) with the hero at ``hero_seat``.
+
+    ``make(level, seed=…, **settings)`` builds the bots (another benchmark may add levels
+    of its own, e.g. a frozen reference). With ``contract``, only the game's first deal is
+    played, declared ``contract`` by seat ``game % players`` (so that every seat declares
+    in turn; the calls and the play are the bots'): a quick contract-by-contract measure of
+    the play. ``clock`` times the hero's decisions that have a choice.
+    """
+    g = Game.new(variant, options, seed=f"{seed}:{game}", first_declarer=game % 4 if contract else None)
     n = g.rules.players
     bots = [
-        make_bot(hero, seed=seed * 7919 + game * 31 + s, **hero_settings)
+        make(hero, seed=seed * 7919 + game * 31 + s, **hero_settings)
         if s == hero_seat
-        else make_bot(field_level, seed=seed * 7919 + game * 31 + s)
+        else make(field_level, seed=seed * 7919 + game * 31 + s)
         for s in range(n)
     ]
     result = RotationResult(game, hero_seat)
     sign = g.rules.sign
+    if contract:
+        g.apply(Declare(contract))
     seen = 0
-    while not g.is_over:
+    while not g.is_over and not (contract and seen):
         seat = g.to_act
         assert seat is not None
         view = seat_view(g, seat)
         if seat == hero_seat and (len(view.legal_actions) > 1 or view.phase == "arrange"):
-            start = time.perf_counter()
+            start = clock()
             action = bots[seat].act(view)
-            result.decision_times.append(time.perf_counter() - start)
+            result.decision_times.append(clock() - start)
         else:
             action = bots[seat].act(view)
         g.apply(action, seat)
@@ -112,18 +125,45 @@ def duplicate(
     seed: int = 1,
     jobs: int = 1,
     hero_settings: Mapping[str, Any] | None = None,
+    make: Callable[..., Bot] = make_bot,
+    contract: str | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    progress: Callable[[list[RotationResult]], None] | None = None,
 ) -> list[RotationResult]:
-    """Every game played once per seat with the hero rotated through the seats."""
+    """Every game played once per seat with the hero rotated through the seats
+    (:func:`play_rotation`'s arguments); ``progress`` is shown the results after each whole game."""
     players = Game.new(variant, options, seed=0).rules.players
     tasks = [
-        (hero, field_level, variant, dict(options or {}), g, seed, s, dict(hero_settings or {}))
+        (hero, field_level, variant, dict(options or {}), g, seed, s, dict(hero_settings or {}), make, contract, clock)
         for g in range(games)
         for s in range(players)
     ]
-    if jobs <= 1:
-        return [_run(t) for t in tasks]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(_run, tasks))
+    results: list[RotationResult] = []
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        for r in pool.map(_run, tasks) if jobs > 1 else map(_run, tasks):
+            results.append(r)
+            if progress is not None and len(results) % players == 0:
+                progress(results)
+    return results
+
+
+def positions(variant: str, decisions: int, seed: int, tag: str = "positions") -> list[SeatView]:
+    """Seat 0's decisions with a choice (every kind) in games between heuristic bots
+    (dealt from ``"{tag}:{seed}:{index}"``): the same positions for every level timed."""
+    views: list[SeatView] = []
+    index = 0
+    while len(views) < decisions:
+        g = Game.new(variant, seed=f"{tag}:{seed}:{index}")
+        field = [make_bot("heuristic", seed=s) for s in range(g.rules.players)]
+        while not g.is_over and len(views) < decisions:
+            seat = g.to_act
+            assert seat is not None
+            view = seat_view(g, seat)
+            if seat == 0 and (len(view.legal_actions) > 1 or view.phase == "arrange"):
+                views.append(view)
+            g.apply(field[seat].act(view), seat)
+        index += 1
+    return views
 
 
 def mean_ci(samples: list[float]) -> tuple[float, float]:
@@ -354,25 +394,13 @@ def speed(variant: str, decisions: int, seed: int, settings: Mapping[str, Any]) 
     heuristic = make_bot("heuristic", seed=seed)
     timed: list[float] = []
     reference: list[float] = []
-    game_index = 0
-    while len(timed) < decisions:
-        g = Game.new(variant, seed=f"speed:{seed}:{game_index}")
-        field = [make_bot("heuristic", seed=s) for s in range(g.rules.players)]
-        while not g.is_over and len(timed) < decisions:
-            seat = g.to_act
-            assert seat is not None
-            view = seat_view(g, seat)
-            if seat == 0 and (len(view.legal_actions) > 1 or view.phase == "arrange"):
-                t0 = time.perf_counter()
-                action = search.act(view)
-                timed.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                heuristic.act(view)
-                reference.append(time.perf_counter() - t0)
-            else:
-                action = field[seat].act(view)
-            g.apply(action, seat)
-        game_index += 1
+    for view in positions(variant, decisions, seed, "speed"):
+        t0 = time.perf_counter()
+        search.act(view)
+        timed.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        heuristic.act(view)
+        reference.append(time.perf_counter() - t0)
     med = statistics.median(timed)
     ref = statistics.median(reference)
     print(

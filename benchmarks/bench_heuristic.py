@@ -32,89 +32,23 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bench_bots
 from bench_bots import RotationResult, mean_ci, summary
 from reference.heuristic_v1 import HeuristicBotV1
 
-from barbu import Game, seat_view
 from barbu.bots import Bot, make_bot
 
 
-def make(level: str, seed: int) -> Bot:
+def make(level: str, seed: int | None = 0) -> Bot:
     """A bot of ``level``: ``heuristic``, ``v1`` (the frozen reference) or ``random``."""
     if level == "v1":
         return HeuristicBotV1(seed=seed)
     return make_bot(level, seed=seed)
-
-
-def play(
-    hero: str, field: str, variant: str, game: int, seed: int, hero_seat: int, timed: bool = True
-) -> RotationResult:
-    """Game ``game`` (dealt from ``"{seed}:{game}"``) with ``hero`` at ``hero_seat``, ``field`` elsewhere."""
-    g = Game.new(variant, seed=f"{seed}:{game}")
-    n = g.rules.players
-    bots = [make(hero if s == hero_seat else field, seed * 7919 + game * 31 + s) for s in range(n)]
-    result = RotationResult(game, hero_seat)
-    sign = g.rules.sign
-    seen = 0
-    while not g.is_over:
-        seat = g.to_act
-        assert seat is not None
-        view = seat_view(g, seat)
-        if timed and seat == hero_seat and len(view.legal_actions) > 1:
-            start = time.process_time()
-            action = bots[seat].act(view)
-            result.decision_times.append(time.process_time() - start)
-        else:
-            action = bots[seat].act(view)
-        g.apply(action, seat)
-        while seen < len(g.deals) and g.deals[seen].finished:
-            d = g.deals[seen]
-            assert d.final is not None and d.contract is not None
-            others = [sign * d.final[s] for s in range(n) if s != hero_seat]
-            result.deals.append((d.contract.id, sign * d.final[hero_seat], sum(others) / len(others)))
-            seen += 1
-    return result
-
-
-def play_deal(
-    hero: str, field: str, variant: str, game: int, seed: int, hero_seat: int, contract: str
-) -> RotationResult:
-    """The first deal of game ``game`` declared ``contract``, ``hero`` at ``hero_seat``.
-
-    The declarer (seat ``game % players``, so that every seat declares in turn) is
-    made to declare ``contract``; the calls and the play are the bots'. For quick
-    contract-by-contract comparisons of the play (the contract choice is not measured).
-    """
-    from barbu.actions import Declare
-
-    g = Game.new(variant, seed=f"{seed}:{game}", first_declarer=game % 4)
-    n = g.rules.players
-    bots = [make(hero if s == hero_seat else field, seed * 7919 + game * 31 + s) for s in range(n)]
-    result = RotationResult(game, hero_seat)
-    g.apply(Declare(contract))
-    sign = g.rules.sign
-    while not g.deals[0].finished:
-        seat = g.to_act
-        assert seat is not None
-        g.apply(bots[seat].act(seat_view(g, seat)), seat)
-    d = g.deals[0]
-    assert d.final is not None
-    others = [sign * d.final[s] for s in range(n) if s != hero_seat]
-    result.deals.append((contract, sign * d.final[hero_seat], sum(others) / len(others)))
-    return result
-
-
-def _run(args: tuple[Any, ...]) -> RotationResult:
-    if len(args) == 7:
-        return play_deal(*args)
-    return play(*args)
 
 
 def duplicate(
@@ -127,19 +61,26 @@ def duplicate(
     contract: str | None = None,
     partial: Path | None = None,
 ) -> list[RotationResult]:
-    """Every game (or single deal of ``contract``) played once per seat with ``hero`` rotated through the seats."""
-    players = Game.new(variant, seed=0).rules.players
-    extra = (contract,) if contract else ()
-    tasks = [(hero, field, variant, g, seed, s, *extra) for g in range(games) for s in range(players)]
-    run: Callable[[tuple[Any, ...]], RotationResult] = _run
-    results: list[RotationResult] = []
-    with ProcessPoolExecutor(max(1, jobs)) as pool:
-        for r in pool.map(run, tasks):
-            results.append(r)
-            if partial is not None and len(results) % (4 * players) == 0:
-                # Whole games so far, so that a long run can be read while it goes on.
-                partial.write_text(json.dumps({"summary": summary(results), "times": times(results)}))
-    return results
+    """Every game (or single deal of ``contract``) played once per seat with ``hero`` rotated
+    through the seats (:func:`bench_bots.duplicate`, with the v1 level and CPU time)."""
+
+    def progress(results: list[RotationResult]) -> None:
+        # Whole games so far, so that a long run can be read while it goes on.
+        if partial is not None:
+            partial.write_text(json.dumps({"summary": summary(results), "times": times(results)}))
+
+    return bench_bots.duplicate(
+        hero,
+        field,
+        variant,
+        games=games,
+        seed=seed,
+        jobs=jobs,
+        make=make,
+        contract=contract,
+        clock=time.process_time,
+        progress=progress,
+    )
 
 
 def times(results: list[RotationResult]) -> dict[str, float]:

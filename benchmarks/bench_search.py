@@ -22,6 +22,7 @@ Examples::
 
     python benchmarks/bench_search.py worlds --decisions 40
     python benchmarks/bench_search.py times --decisions 60
+    python benchmarks/bench_search.py times --decisions 1000 --levels heuristic   # the web app's default
     for s in $(seq 200 299); do barbu arena expert search:seconds=null search:seconds=null \\
         search:seconds=null --games 1 --seed $s --workers 1 --quiet --json expert/seed-$s.json; done
     python benchmarks/bench_search.py duel expert/*.json
@@ -39,7 +40,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from barbu import Game, seat_view
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_bots
+
 from barbu.arena.stats import Estimate
 from barbu.bots import make_bot
 from barbu.view import SeatView
@@ -54,20 +58,7 @@ LEVELS: list[tuple[str, dict[str, Any]]] = [
 
 def positions(variant: str, decisions: int, seed: int) -> list[SeatView]:
     """Seat 0's decisions with a choice (every kind) in games between heuristic bots."""
-    views: list[SeatView] = []
-    index = 0
-    while len(views) < decisions:
-        g = Game.new(variant, seed=f"bench-search:{seed}:{index}")
-        field = [make_bot("heuristic", seed=s) for s in range(g.rules.players)]
-        while not g.is_over and len(views) < decisions:
-            seat = g.to_act
-            assert seat is not None
-            view = seat_view(g, seat)
-            if seat == 0 and len(view.legal_actions) > 1:
-                views.append(view)
-            g.apply(field[seat].act(view), seat)
-        index += 1
-    return views
+    return bench_bots.positions(variant, decisions, seed, "bench-search")
 
 
 def worlds(variant: str, decisions: int, seed: int) -> int:
@@ -119,23 +110,33 @@ def worlds(variant: str, decisions: int, seed: int) -> int:
     return 0 if same == len(views) else 1
 
 
-def times(variant: str, decisions: int, seed: int) -> int:
-    """Median, p95 and max decision time of each level, on the same positions."""
+def times(variant: str, decisions: int, seed: int, levels: list[str] | None = None) -> int:
+    """Median, p95 and max decision time of each level, on the same positions: wall time, and
+    CPU time of the process (one core's work, whatever else the machine runs)."""
     views = positions(variant, decisions, seed)
-    print(f"{variant}: {len(views)} decisions with a choice (seat 0 in heuristic games, seed {seed}); ms of wall time")
-    print(f"{'level':<40}{'median':>9}{'p95':>9}{'max':>9}")
+    print(f"{variant}: {len(views)} decisions with a choice (seat 0 in heuristic games, seed {seed}); ms")
+    print(f"{'level':<24}{'wall median':>12}{'p95':>9}{'max':>9}{'CPU median':>12}{'p95':>9}{'max':>9}")
     for level, settings in LEVELS:
+        if levels and level not in levels:
+            continue
         bot = make_bot(level, seed=seed, **settings)
-        taken = []
+        wall: list[float] = []
+        cpu: list[float] = []
         for view in views:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             bot.act(view)
-            taken.append(1000 * (time.perf_counter() - t0))
-        taken.sort()
-        p95 = taken[min(len(taken) - 1, int(0.95 * len(taken)))]
+            wall.append(1000 * (time.perf_counter() - t0))
+            cpu.append(1000 * (time.process_time() - c0))
         name = level + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
-        print(f"{name:<40}{statistics.median(taken):>9.1f}{p95:>9.1f}{taken[-1]:>9.1f}")
+        print(f"{name:<24}" + "".join(_spread(taken) for taken in (wall, cpu)))
     return 0
+
+
+def _spread(taken: list[float]) -> str:
+    """Median, 95th percentile and max, as table columns."""
+    taken = sorted(taken)
+    p95 = taken[min(len(taken) - 1, int(0.95 * len(taken)))]
+    return f"{statistics.median(taken):>12.1f}{p95:>9.1f}{taken[-1]:>9.1f}"
 
 
 def duel(files: list[str]) -> int:
@@ -180,11 +181,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", nargs="+", help="times: only these levels")
     args = parser.parse_args(argv)
     if args.what == "worlds":
         return worlds(args.variant, args.decisions, args.seed)
     if args.what == "times":
-        return times(args.variant, args.decisions, args.seed)
+        return times(args.variant, args.decisions, args.seed, args.levels)
     return duel(args.files)
 
 

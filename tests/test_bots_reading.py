@@ -8,7 +8,7 @@ import pytest
 
 from barbu import Game, seat_view
 from barbu.actions import Call, Declare, Play
-from barbu.bots import BOT_HELP, BOT_LEVELS, make_bot
+from barbu.bots import BOT_LEVELS, make_bot, offered_levels
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.card_reading import Reading, read_card
 from barbu.bots.endgame import solve
@@ -113,7 +113,9 @@ def test_the_heuristic_plays_every_contract_quickly_and_deterministically(varian
 
 
 def test_every_level_is_described() -> None:
-    assert list(BOT_HELP) == ["random", "heuristic", "search", "expert"]  # the levels offered to people
-    assert set(BOT_HELP) <= set(BOT_LEVELS)
-    for level in BOT_HELP:
-        assert BOT_HELP[level].lower().startswith(level) and len(BOT_HELP[level]) > len(level) + 20
+    offered = offered_levels()
+    assert list(offered) == ["random", "heuristic", "search", "expert"]  # the levels offered to people
+    assert all(BOT_LEVELS[level].offered for level in offered)
+    assert [level for level, entry in BOT_LEVELS.items() if entry.offered] == list(offered)  # one table
+    for level, words in offered.items():
+        assert words.lower().startswith(level) and len(words) > len(level) + 20

@@ -12,7 +12,7 @@ from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
-from barbu.bots.heuristic import CallTurn, pick_call
+from barbu.bots.rules_of_thumb import CallTurn, pick_call
 from barbu.bots.search import CALL_EVIDENCE, Budget, CallEvidence, SearchBot
 from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
 from barbu.contracts import Contract

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from barbu.actions import action_from_json
+from barbu.bots import offered_levels
 from barbu.cards import card_name, cards_of
 from barbu.record import game_from_record
 from barbu.rulesets import rules
@@ -213,6 +214,9 @@ def test_pages_and_api_are_served(server: Any) -> None:
     rule_sets = httpx.get(server.http + "/api/rules").json()
     assert {r["name"] for r in rule_sets} >= {"classic", "king", "french"}
     assert "random" in httpx.get(server.http + "/api/bots").json()
+    levels = httpx.get(server.http + "/api/bots/levels").json()
+    assert [row["name"] for row in levels] == list(offered_levels())  # the offered levels of the one table
+    assert all(row["help"].lower().startswith(row["name"]) for row in levels)
     assert "stale" in httpx.get(server.http + "/api/errors").json()
 
 

@@ -19,6 +19,7 @@ import inspect
 import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from barbu.actions import Action
@@ -102,27 +103,56 @@ def _expert() -> Callable[..., Bot]:
     return ExpertBot
 
 
-BOT_LEVELS: dict[str, Callable[[], Callable[..., Bot]]] = {
-    "random": lambda: RandomBot,
-    "heuristic": _heuristic,
-    "search": _search,
-    "expert": _expert,
-}
-"""The class of each bot level by name, imported when first asked for; each class takes
-``seed`` and the level's settings (:func:`bot_settings`) as keywords."""
+@dataclass(frozen=True)
+class BotLevel:
+    """A bot level: how to load its class, and its words for people if it is offered to them.
+
+    ``load()`` imports the class when first asked for (it takes ``seed`` and the level's
+    settings, :func:`bot_settings`, as keywords). ``words`` (English, translated where
+    shown) describe the level; the lobby and the terminal setup offer exactly the levels
+    that have words (:func:`offered_levels`). A level without words (``policy:PATH``, added
+    by another package) is for programs: the arena, ``barbu simulate``, the research tools.
+    """
+
+    load: Callable[[], Callable[..., Bot]]
+    words: str | None = None
+
+    @property
+    def offered(self) -> bool:
+        """Whether people are offered this level (it has words)."""
+        return self.words is not None
 
 
-BOT_HELP: dict[str, str] = {
-    "random": N_("Random: plays any legal card or call. Good to learn the rules against."),
-    "heuristic": N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent."),
-    "search": N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
-    "expert": N_(
-        "Expert: searches like Search, many more times within a time limit, and reads what each card "
-        "played tells about the hidden hands; the strongest, and the slowest."
+BOT_LEVELS: dict[str, BotLevel] = {
+    "random": BotLevel(lambda: RandomBot, N_("Random: plays any legal card or call. Good to learn the rules against.")),
+    "heuristic": BotLevel(
+        _heuristic, N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent.")
+    ),
+    "search": BotLevel(
+        _search,
+        N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
+    ),
+    "expert": BotLevel(
+        _expert,
+        N_(
+            "Expert: searches like Search, many more times within a time limit, and reads what each card "
+            "played tells about the hidden hands; the strongest, and the slowest."
+        ),
     ),
 }
-"""Each bot level offered to people, in words (translated where shown). The lobby and the terminal
-setup offer these levels; a level added by another package (``policy:PATH``) is for programs."""
+"""Every bot level by name: the one table of levels (programs accept all of them, people are
+offered those with words)."""
+
+
+def offered_levels() -> dict[str, str]:
+    """The levels offered to people, in order, with their words (English sources).
+
+    >>> list(offered_levels())
+    ['random', 'heuristic', 'search', 'expert']
+    >>> offered_levels()["random"].startswith("Random:")
+    True
+    """
+    return {name: level.words for name, level in BOT_LEVELS.items() if level.words is not None}
 
 
 def _entry_point_levels() -> None:
@@ -131,7 +161,7 @@ def _entry_point_levels() -> None:
     from importlib.metadata import entry_points
 
     for point in entry_points(group="barbu.bot_levels"):
-        BOT_LEVELS.setdefault(point.name, point.load)
+        BOT_LEVELS.setdefault(point.name, BotLevel(point.load))
 
 
 _entry_point_levels()
@@ -147,7 +177,7 @@ def bot_settings(level: str) -> dict[str, Any]:
     """
     if level not in BOT_LEVELS:
         raise BotError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
-    parameters = inspect.signature(BOT_LEVELS[level]()).parameters
+    parameters = inspect.signature(BOT_LEVELS[level].load()).parameters
     return {name: p.default for name, p in parameters.items() if name != "seed"}
 
 
@@ -205,4 +235,4 @@ def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
     for key in settings:
         if key not in allowed:
             raise BotError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
-    return BOT_LEVELS[level]()(seed=seed, **settings)
+    return BOT_LEVELS[level].load()(seed=seed, **settings)

@@ -1,17 +1,15 @@
-"""The ``heuristic`` bot: per-contract rules of thumb for every decision of a seat.
+"""The ``heuristic`` bot: rules of thumb for the cards, a quick evaluation for the rest.
 
-- **Contract**: the contract whose estimate for this hand (:mod:`barbu.bots.estimates`)
-  beats most what the same contract would bring later with a random hand, so contracts
-  that are good with any hand (No tricks, Trumps: four trumps are always there) are
-  kept for late in the set. When compulsory doubles are due, a contract the hand is
-  strong in earns the forced doubles it can punish.
-- **Trump**: the suit with the most expected tricks. **Domino rank**: the rank leaving
-  the hand least dependent on others' cards, often one it does not hold.
-- **Calls**: double a seat when the hand should beat it by a margin (compulsory
-  doubles always include the declarer); redouble a doubler the hand should beat, more
-  readily when the double was forced (a lone forced double late in a set is worth
-  redoubling); in a negative contract the last caller keeps the deal from being skipped
-  when playing it pays better than the split.
+- **Contract, trump or rank, calls**: weighed by the search's evaluation
+  (:class:`~barbu.bots.search.SearchBot`) over :data:`JUDGE_WORLDS` deals of the unseen
+  cards, each choice played out by the rules of thumb of every seat (no exact endgame, no
+  clock): every contract with its four best trump suits or domino ranks, worth what it
+  brings with this hand minus what it would bring later with a random hand; a double or a
+  redouble kept when it gains on average, the others answering by the rules of thumb
+  (:func:`~barbu.bots.rules_of_thumb.pick_call`), compulsory doubles always made. The seeds' advice (long hearts
+  declare No Hearts, Trumps kept for late, a rank one does not hold, a desperation double
+  redoubled) is left to that evaluation, not written as rules. The hand estimates
+  (:mod:`barbu.bots.rules_of_thumb`) are what the simulated seats call by.
 - **Cards**: :mod:`barbu.bots.card_reading` (what the play has shown: voids, who can
   still overtake; free tricks shed danger; the last tricks tried in a few sampled
   deals) over the plain rules of :mod:`barbu.bots.card_play` and
@@ -19,7 +17,8 @@
 - **Chinese poker**: :mod:`barbu.bots.chinese_poker`.
 
 Most decisions take well under a millisecond; the last tricks, tried in sampled deals,
-a few tens of milliseconds (see docs/bots.md for the measured times).
+a few milliseconds; a contract or a call, played out in the worlds with the compiled
+accelerator, a few tens (see docs/bots.md for the measured times).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=11)
@@ -34,42 +33,50 @@ a few tens of milliseconds (see docs/bots.md for the measured times).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu.actions import Action, Arrange, Pass, Play
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.card_reading import Reading, read_card
 from barbu.bots.chinese_poker import best_arrangement
-from barbu.bots.domino_play import best_rank
 from barbu.bots.errors import BotError
-from barbu.bots.estimates import SEAT_EDGE, best_trump, hand_edge
-from barbu.cards import RANKS, SUITS, mask_of
-from barbu.contracts import Contract
-from barbu.deal import Deal
-from barbu.doubling import skip_split
+from barbu.bots.rules_of_thumb import conceal, play_by_rules
+from barbu.bots.search import SearchBot
+from barbu.cards import mask_of
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
-from barbu.unseen import WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
+from barbu.unseen import WorldDeals, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
-DECLARER_EDGE = 0.15
-"""How much better than an even share (as a fraction of ``|T|/n``) a declarer is assumed to do."""
-DOUBLER_EDGE = 0.1
-"""The same for a seat that doubled of its own will."""
-DOUBLE_MARGIN = 0.15
-"""Expected lead (fraction of ``|T|/n``) needed to double a seat that may redouble."""
+JUDGE_WORLDS = 32
+"""Worlds (deals of the unseen cards) in which the contract, trump or rank and the calls are
+weighed: each choice played out in the same worlds by the rules of thumb."""
 
 
 class HeuristicBot:
-    """Rules of thumb for every decision; see the module docstring.
+    """Rules of thumb for the cards, the search's evaluation in a few worlds for the rest; see
+    the module docstring.
 
-    ``seed`` deals the cards the seat cannot see for the last tricks
-    (:mod:`barbu.bots.card_reading`): the same seed gives the same decisions.
+    ``seed`` deals the cards the seat cannot see, for the last tricks
+    (:mod:`barbu.bots.card_reading`) and for the worlds in which contracts and calls are
+    weighed: the same seed gives the same decisions.
     """
 
     def __init__(self, seed: int | None = 0) -> None:
         self.name = "heuristic"
+        self.seed = seed
         self.rng = random.Random(seed)
+        self._judge: SearchBot | None = None
+
+    def judge(self) -> SearchBot:
+        """The evaluation behind the contract, trump or rank and the calls: the search's,
+        over :data:`JUDGE_WORLDS` worlds played out by the rules of thumb (no exact end,
+        no clock, so the same seed gives the same choices), every contract weighed."""
+        if self._judge is None:
+            judge = SearchBot(seed=self.seed, iterations=JUDGE_WORLDS, seconds=None, endgame=0)
+            judge.contract_candidates = None
+            judge.choice_candidates = 4
+            self._judge = judge
+        return self._judge
 
     def act(self, view: SeatView) -> Action:
         """The action for ``view``'s seat (which must be to act)."""
@@ -82,16 +89,8 @@ class HeuristicBot:
             raise BotError(f"seat {view.seat} has nothing to do now (phase {phase}, seat {view.to_act} to act)")
         if len(legal) == 1:
             return legal[0]
-        if phase == "contract":
-            return choose_contract(view, table)
-        if phase == "trump":
-            assert view.contract is not None
-            return NameTrump(best_trump(mask_of(view.hand), table.contract(view.contract), table)[0])
-        if phase == "rank":
-            removed = table.removed if table.flags.removed_card_rule == "laid" else 0
-            return NameRank(best_rank(mask_of(view.hand), table.domino_ranks, table.ruleset.low_rank, removed))
-        if phase == "call":
-            return choose_call(view, table)
+        if phase in ("contract", "trump", "rank", "call"):
+            return self.judge().act(view)
         return self.play(view, table)
 
     def play(self, view: SeatView, table: Rules) -> Play | Pass:
@@ -117,167 +116,3 @@ class HeuristicBot:
         if mine.rules.twin:  # two decks: the card reading knows one copy of each card; plain rules of thumb
             return Play(choose_card(mine, seat, guide))
         return Play(read_card(mine, seat, guide, Reading.of(hidden), deal_again, world.contract, table))
-
-
-def conceal(deal: Deal, seat: int) -> Deal:
-    """Blank every hand but ``seat``'s in the deal's play state, so the rules of thumb cannot read them."""
-    play = deal.tricks if deal.tricks is not None else deal.domino
-    if play is not None:
-        play.hands = [h if s == seat else 0 for s, h in enumerate(play.hands)]
-    return deal
-
-
-def play_by_rules(deal: Deal, seat: int, guide: PlayGuide | None = None) -> Play | Pass:
-    """The rules-of-thumb card of ``seat`` (to act) in a deal in its play phase, named by
-    its face as the legal actions name it (two decks: ``c % 52``, the deal plays the copy held)."""
-    if deal.tricks is not None:
-        return Play(choose_card(deal.tricks, seat, guide or PlayGuide.of(deal)) % 52)
-    from barbu.bots.domino_play import choose_domino_card
-
-    assert deal.domino is not None
-    c = choose_domino_card(deal.domino, seat)
-    return Pass() if c is None else Play(c % 52)
-
-
-# -- choosing the contract --------------------------------------------------------------
-
-
-def contract_value(hand: int, contract: Contract, table: Rules, forced_doublers: int = 0) -> float:
-    """How much declaring ``contract`` now beats keeping it for a random hand later.
-
-    >>> from barbu.rulesets import rules
-    >>> from barbu.cards import parse_pbn
-    >>> r = rules("classic")
-    >>> hand = parse_pbn("5432.5432.432.32")
-    >>> contract_value(hand, r.contract("no-tricks"), r) > contract_value(hand, r.contract("trumps"), r)
-    True
-    """
-    edge = hand_edge(hand, contract, table)
-    if forced_doublers and edge > 0 and table.doubling:
-        # Forced doublers pay the edge back (twice when redoubled).
-        edge += forced_doublers * edge * table.players / (table.players - 1)
-    return edge
-
-
-def choose_contract(view: SeatView, table: Rules) -> Declare:
-    """The declarer's contract: see :func:`contract_value`."""
-    hand = mask_of(view.hand)
-    forced = len(forced_of(view, table))
-    options = [a for a in view.legal_actions if isinstance(a, Declare)]
-    return max(options, key=lambda a: contract_value(hand, table.contract(a.contract), table, forced))
-
-
-# -- calls -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CallTurn:
-    """What a seat knows when it calls: its hand, the contract, the calls so far, its legal calls."""
-
-    seat: int
-    declarer: int
-    hand: int
-    contract: Contract
-    trump: int | None
-    rank: int | None
-    legal: tuple[Call, ...]
-    must_double: tuple[int, ...]
-    forced: frozenset[int]
-    """Seats bound to double the declarer in this deal (public: RULES.md §2.7)."""
-    any_pair: bool
-    last_to_double: bool
-    """Whether every other non-declarer has made its round-1 call."""
-
-    @classmethod
-    def from_view(cls, view: SeatView, table: Rules) -> CallTurn:
-        """The call turn of ``view``'s seat."""
-        assert view.seat is not None and view.declarer is not None and view.contract is not None
-        called = {s for s, rnd, _, _ in view.calls if rnd == 1}
-        return cls(
-            seat=view.seat,
-            declarer=view.declarer,
-            hand=mask_of(view.hand),
-            contract=table.contract(view.contract),
-            trump=SUITS.index(view.trump) if view.trump is not None else None,
-            rank=RANKS.index(view.rank) if view.rank is not None else None,
-            legal=tuple(a for a in view.legal_actions if isinstance(a, Call)),
-            must_double=tuple(view.must_double),
-            forced=forced_of(view, table),
-            any_pair=bool(view.pairs),
-            last_to_double=all(s in called for s in range(view.players) if s not in (view.seat, view.declarer)),
-        )
-
-    @classmethod
-    def from_deal(cls, deal: Deal, seat: int) -> CallTurn:
-        """The call turn of ``seat`` (to call) in a deal (for simulated seats)."""
-        doubling = deal.doubling
-        assert doubling is not None and deal.contract is not None
-        called = {c.seat for c in doubling.calls if c.round == 1}
-        return cls(
-            seat=seat,
-            declarer=deal.declarer,
-            hand=deal.hand(seat),
-            contract=deal.contract,
-            trump=deal.trump,
-            rank=deal.rank,
-            legal=tuple(a for a in deal.legal_actions() if isinstance(a, Call)),
-            must_double=tuple(doubling.must_double(seat)),
-            forced=deal.forced,
-            any_pair=bool(doubling.pairs()),
-            last_to_double=all(s in called for s in range(deal.players) if s not in (seat, deal.declarer)),
-        )
-
-
-def choose_call(view: SeatView, table: Rules) -> Call:
-    """Doubles and redoubles of ``view``'s seat; see :func:`pick_call`."""
-    return pick_call(CallTurn.from_view(view, table), table)
-
-
-def pick_call(turn: CallTurn, table: Rules) -> Call:
-    """Doubles and redoubles by expected lead over each seat; see the module docstring."""
-    seat, declarer, n = turn.seat, turn.declarer, table.players
-    contract = turn.contract
-    calls = turn.legal
-    may_double = sorted({t for c in calls for t in c.double})
-    may_redouble = sorted({t for c in calls for t in c.redouble})
-    sign = float(table.sign)
-    total = table.total(contract)
-    share = sign * total / n
-    unit = max(1.0, abs(share))
-    seat_edge = SEAT_EDGE.get(contract.id, 0.0) * unit
-    edge = hand_edge(turn.hand, contract, table, turn.trump, turn.rank, chooser=seat == declarer)
-    mine = share + edge + (seat_edge if seat == declarer else -seat_edge / (n - 1))
-    declarer_worth = share + seat_edge + DECLARER_EDGE * unit
-    # What the other seats should make on average, given this hand and the declarer's edge.
-    rest = (share * n - mine) / (n - 1) if seat == declarer else (share * n - mine - declarer_worth) / max(1, n - 2)
-
-    def worth_of(t: int) -> float:
-        return declarer_worth if t == declarer else rest
-
-    doubles = [t for t in may_double if mine - worth_of(t) > DOUBLE_MARGIN * unit]
-    if turn.must_double and turn.must_double[0] not in doubles:
-        doubles.append(turn.must_double[0])
-    if (
-        may_double
-        and not doubles
-        and not turn.any_pair
-        and contract.doubling_class == "negative"
-        and contract.play != "arrange"
-        and table.flags.skip_undoubled_negative
-        and turn.last_to_double
-    ):
-        split = sign * skip_split(total, n, declarer)[seat]
-        if mine > split:
-            doubles.append(max(may_double, key=lambda t: mine - worth_of(t)))
-    redoubles = []
-    for t in may_redouble:
-        was_forced = t in turn.forced and seat == declarer
-        them = share if was_forced else share + DOUBLER_EDGE * unit
-        if mine - them > (0.0 if was_forced else 0.05 * unit):
-            redoubles.append(t)
-    wanted = (tuple(sorted(doubles)), tuple(sorted(redoubles)))
-    for c in calls:
-        if (c.double, c.redouble) == wanted:
-            return c
-    # Not every combination is legal (round 2, compulsory doubles): the closest legal one.
-    return max(calls, key=lambda c: len(set(c.double) & set(wanted[0])) + len(set(c.redouble) & set(wanted[1])))

@@ -52,7 +52,7 @@ from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
 from barbu.bots.estimates import trump_tricks
-from barbu.bots.heuristic import CallTurn, contract_value, pick_call, play_by_rules
+from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call, play_by_rules
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
@@ -106,7 +106,7 @@ class CallEvidence:
     """How well a world agrees with the calls the other seats made in a view's deal.
 
     A world counts :data:`CALL_EVIDENCE` times less for each double or redouble the
-    rules of thumb (:func:`~barbu.bots.heuristic.pick_call`) would not have made (or
+    rules of thumb (:func:`~barbu.bots.rules_of_thumb.pick_call`) would not have made (or
     would have made and the seat did not) with that world's hands. What a caller
     knew besides its hand (the contract, the calls before its own, its legal calls)
     is public, so it is read once per view: a world only brings the hands.

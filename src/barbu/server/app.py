@@ -57,7 +57,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from barbu.bots import BOT_HELP, BOT_LEVELS
+from barbu.bots import BOT_LEVELS, offered_levels
 from barbu.language import _, catalogue, supported
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
@@ -319,7 +319,7 @@ def create_app(
 
     @app.get("/api/bots/levels")
     async def api_bot_levels() -> list[dict[str, str]]:
-        return [{"name": level, "help": _(BOT_HELP[level])} for level in BOT_HELP]
+        return [{"name": level, "help": _(words)} for level, words in offered_levels().items()]
 
     @app.get("/api/i18n")
     async def api_i18n(request: Request, lang: str | None = None) -> JSONResponse:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from barbu.bots import BOT_HELP
+from barbu.bots import offered_levels
 from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.language import _, _p, tally_words
@@ -254,8 +254,8 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
             raise ProtocolError("bad_request", e.message) from None
         if s["kind"] == "bot":
             level = s.get("level", "random")
-            if not isinstance(level, str) or level not in BOT_HELP:
-                levels = ", ".join(BOT_HELP)
+            if not isinstance(level, str) or level not in offered_levels():
+                levels = ", ".join(offered_levels())
                 raise ProtocolError(
                     "bad_request",
                     _("seat {n}: unknown bot level {level}; levels: {levels}", n=i, level=repr(level), levels=levels),

@@ -34,7 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from barbu.bots import BOT_HELP
+from barbu.bots import offered_levels
 from barbu.errors import BarbuError
 from barbu.language import _, _p
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, RULE_SETS, Flags, Rules, applicable_flags, rules
@@ -237,12 +237,13 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             with Horizontal(classes="field"):
                 yield Label(_("Your seat (at the bottom)"))
                 yield Select([(_("seat {n}", n=0), 0)], allow_blank=False, value=0, id="seat", compact=True)
-            levels = [(_(BOT_HELP[level]).split(":")[0], level) for level in BOT_HELP]
+            offered = offered_levels()
+            levels = [(_(words).split(":")[0], level) for level, words in offered.items()]
             for i in range(MOST_BOTS):
                 with Horizontal(classes="field", id=f"bot-row-{i}"):
                     yield Label(_("bot {n}", n=i + 1), id=f"bot-name-{i}")
                     yield Select(levels, allow_blank=False, value=default_bot_level(), id=f"bot-{i}", compact=True)
-            yield Static("\n".join(_(BOT_HELP[level]) for level in BOT_HELP), classes="note", id="bot-help")
+            yield Static("\n".join(_(words) for words in offered.values()), classes="note", id="bot-help")
             with Horizontal(classes="field"):
                 yield Label(_("Seed (blank: a fresh one)"))
                 yield Input(placeholder=_("a number or a word"), id="seed", compact=True)
