@@ -45,6 +45,7 @@ MODULES = {
     "test_invariants": "core",
     "test_layers": "core",
     "test_native": "core",
+    "test_native_batch": "research",
     "test_perft": "core",
     "test_poker": "core",
     "test_rulesets": "core",
