@@ -178,6 +178,9 @@ async def play_seat(client: SeatClient, rng: random.Random) -> None:
             else:
                 intent = rng.choice(view["legal_actions"])
             answer = await client.answer(await client.act(intent))
+            while answer.get("code") == "rate_limited":  # faster than a person: wait as told
+                await asyncio.sleep(answer.get("retry_after", 0.5))
+                answer = await client.answer(await client.act(intent))
             assert answer["type"] == "ack", answer
         else:
             await client.recv(timeout=30)
