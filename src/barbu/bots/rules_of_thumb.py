@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from barbu.actions import Call, Pass, Play
@@ -169,15 +170,7 @@ def pick_call(turn: CallTurn, table: Rules) -> Call:
     doubles = [t for t in may_double if mine - worth_of(t) > DOUBLE_MARGIN * unit]
     if turn.must_double and turn.must_double[0] not in doubles:
         doubles.append(turn.must_double[0])
-    if (
-        may_double
-        and not doubles
-        and not turn.any_pair
-        and contract.doubling_class == "negative"
-        and contract.play != "arrange"
-        and table.flags.skip_undoubled_negative
-        and turn.last_to_double
-    ):
+    if not doubles and skip_would_apply(turn, contract, table):
         split = sign * skip_split(total, n, declarer)[seat]
         if mine > split:
             doubles.append(max(may_double, key=lambda t: mine - worth_of(t)))
@@ -187,9 +180,27 @@ def pick_call(turn: CallTurn, table: Rules) -> Call:
         them = share if was_forced else share + DOUBLER_EDGE * unit
         if mine - them > (0.0 if was_forced else 0.05 * unit):
             redoubles.append(t)
+    return closest_call(calls, doubles, redoubles)
+
+
+def skip_would_apply(turn: CallTurn, contract: Contract, table: Rules) -> bool:
+    """Whether this seat is the last who may double a negative contract nobody doubled, under the
+    house rule that then skips the deal (``skip_undoubled_negative``): doubling saves it."""
+    return (
+        any(c.double for c in turn.legal)
+        and not turn.any_pair
+        and contract.doubling_class == "negative"
+        and contract.play != "arrange"
+        and table.flags.skip_undoubled_negative
+        and turn.last_to_double
+    )
+
+
+def closest_call(calls: Sequence[Call], doubles: list[int], redoubles: list[int]) -> Call:
+    """The legal call doubling ``doubles`` and redoubling ``redoubles``; when that one is not
+    legal (the second round, compulsory doubles), the legal call sharing the most with it."""
     wanted = (tuple(sorted(doubles)), tuple(sorted(redoubles)))
     for c in calls:
         if (c.double, c.redouble) == wanted:
             return c
-    # Not every combination is legal (round 2, compulsory doubles): the closest legal one.
     return max(calls, key=lambda c: len(set(c.double) & set(wanted[0])) + len(set(c.redouble) & set(wanted[1])))

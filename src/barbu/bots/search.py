@@ -52,7 +52,7 @@ from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
 from barbu.bots.estimates import trump_tricks
-from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call, play_by_rules
+from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pick_call, play_by_rules, skip_would_apply
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
@@ -376,15 +376,7 @@ class SearchBot:
         if turn.must_double and turn.must_double[0] not in doubles:
             doubles.append(turn.must_double[0])
         contract = table.contract(view.contract)
-        if (
-            may_double
-            and not doubles
-            and not turn.any_pair
-            and contract.doubling_class == "negative"
-            and contract.play != "arrange"
-            and table.flags.skip_undoubled_negative
-            and turn.last_to_double
-        ):
+        if not doubles and skip_would_apply(turn, contract, table):
             from barbu.doubling import skip_split
 
             split = sign * skip_split(table.total(contract), table.players, view.declarer)[me]
@@ -392,11 +384,7 @@ class SearchBot:
             if mine_played + gain_double[best] > split * weight_sum:
                 doubles.append(best)
         redoubles = [t for t in may_redouble if gain_redouble[t] > 0]
-        wanted = (tuple(sorted(doubles)), tuple(sorted(redoubles)))
-        for c in calls:
-            if (c.double, c.redouble) == wanted:
-                return c
-        return max(calls, key=lambda c: len(set(c.double) & set(wanted[0])) + len(set(c.redouble) & set(wanted[1])))
+        return closest_call(calls, doubles, redoubles)
 
     # -- contract, trump and rank ----------------------------------------------------------------
 
