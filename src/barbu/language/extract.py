@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from html.parser import HTMLParser
 from typing import IO, Any
+from babel.messages.extract import extract_python
 
 Extracted = tuple[int, str, str | tuple[str, ...], list[str]]
 """One message as Babel wants it: line, function name, message(s), comments."""
@@ -109,9 +110,11 @@ def core_messages() -> list[tuple[str, str]]:
 def extract_core(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[Extracted]:
-    """The core's facts (see the module docstring); the file itself is not read."""
+    """The core's facts (see the module docstring), then the file's own texts marked ``N_(...)``
+    (the refusals of rule sets and options), read as Babel's Python extractor reads them."""
     for context, text in core_messages():
         yield 0, "pgettext", (context, text), []
+    yield from extract_python(fileobj, keywords, comment_tags, options)
 
 
 __all__ = ["core_messages", "extract_core", "extract_html", "normalise"]

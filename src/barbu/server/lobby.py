@@ -20,7 +20,7 @@ from typing import Any
 from barbu.bots import offered_levels
 from barbu.errors import OptionsError
 from barbu.game import Game
-from barbu.language import _, _p, tally_words
+from barbu.language import _, _p, error_text, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
@@ -235,7 +235,7 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
     try:
         r = rules(variant, options)
     except OptionsError as e:
-        raise ProtocolError("bad_request", str(e)) from None
+        raise ProtocolError("bad_request", error_text(e)) from None
     raw_seats = spec.get("seats")
     if raw_seats is None:
         raw_seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (r.players - 1)
