@@ -113,7 +113,8 @@ async def create_table(
         raise ProtocolError("storage", str(e)) from None
     if unfinished >= limit:
         raise ProtocolError(
-            "table_limit", f"a client may have {limit} unfinished tables at once; finish or leave one first"
+            "table_limit",
+            _("a client may have {limit} unfinished tables at once; finish or leave one first", limit=limit),
         )
     table_id = secrets.token_urlsafe(6)
     seed = secrets.token_hex(16)

@@ -482,13 +482,19 @@ class LiveTable:
         spectator may not vote, and a seat votes at most once every few seconds."""
         async with self.lock:
             if sub.seat is None:
-                raise ProtocolError("no_credential", "spectators have no say on hints: only players at the table")
+                raise ProtocolError(
+                    "no_credential", _("spectators have no say on hints: only players at the table")
+                )
             now = time.monotonic()
             wait = self.hints_said.get(sub.seat, -HINTS_INTERVAL) + HINTS_INTERVAL - now
             if wait > 0:
                 raise ProtocolError(
                     "rate_limited",
-                    f"one answer on hints every {HINTS_INTERVAL:g} s: wait {wait:.1f} s",
+                    _(
+                        "one answer on hints every {every} s: wait {wait} s",
+                        every=format(HINTS_INTERVAL, "g"),
+                        wait=format(wait, ".1f"),
+                    ),
                     retry_after=round(wait, 1),
                 )
             self.hints_said[sub.seat] = now
