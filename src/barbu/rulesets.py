@@ -623,7 +623,9 @@ def rules(variant: str = "classic", options: Mapping[str, Any] | None = None) ->
     opts = dict(options or {})
     for name in opts:
         if name not in FLAG_NAMES:
-            raise OptionsError(N_("unknown flag {flag}; flags are: {names}", flag=repr(name), names=", ".join(FLAG_NAMES)))
+            raise OptionsError(
+                N_("unknown flag {flag}; flags are: {names}", flag=repr(name), names=", ".join(FLAG_NAMES))
+            )
     players = rs.player_counts[0]
     if "player_count" in opts:
         n = opts["player_count"]
@@ -796,7 +798,9 @@ def _check_value(base: Rules, name: str, value: Any) -> Any:
                 )
             )
         return tuple(value)
-    raise OptionsError(N_("{flag} cannot be {value}", flag=name, value=_shown(value)))  # pragma: no cover - every flag is typed above
+    raise OptionsError(  # pragma: no cover - every flag is typed above
+        N_("{flag} cannot be {value}", flag=name, value=_shown(value))
+    )
 
 
 def rank_names(ranks: tuple[int, ...]) -> list[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from html.parser import HTMLParser
 from typing import IO, Any
+
 from babel.messages.extract import extract_python
 
 Extracted = tuple[int, str, str | tuple[str, ...], list[str]]

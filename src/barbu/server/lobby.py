@@ -110,7 +110,7 @@ async def create_table(
     try:
         unfinished = await asyncio.to_thread(service.store.unfinished_tables_of, creator)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     if unfinished >= limit:
         raise ProtocolError(
             "table_limit",
@@ -124,7 +124,7 @@ async def create_table(
     try:
         await asyncio.to_thread(service.store.create_table, row, final_rows, credentials, browser)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     return NewTable(table_id, credentials)
 
 
@@ -133,7 +133,7 @@ async def list_tables(service: TableService, status: str, limit: int = 50) -> li
     try:
         found = await asyncio.to_thread(service.store.list_tables, status, limit)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     out = []
     for t, seat_rows, n in found:
         r = rules(t.variant, t.options)
@@ -191,7 +191,7 @@ async def rematch(service: TableService, table_id: str, creator: str, holder: st
         for seat, h in sorted(holders.items()):
             await asyncio.to_thread(service.store.claim_seat, made.id, seat, h)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     mine = next(seat for seat, h in sorted(holders.items()) if h == holder)
     live = service.live.get(table_id)
     if live is not None:
@@ -208,7 +208,7 @@ async def my_tables(service: TableService, holder: str | None) -> list[dict[str,
     try:
         found = await asyncio.to_thread(service.store.tables_of_browser, holder)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     return [
         {
             "id": t.id,

@@ -53,7 +53,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
 from barbu.errors import BarbuError
-from barbu.language import N_, _
+from barbu.language import N_, _, error_text
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.server.bodies import BodyError, loads, read_json
 from barbu.server.headers import DOCUMENT_POLICY
@@ -464,7 +464,7 @@ async def _run(work: Callable[[], Any]) -> Any:
     except RequestError as e:
         return _error(e.kind, e.message, _STATUS.get(e.kind, 400))
     except StoreError as e:
-        return _error("storage", str(e), 503)
+        return _error("storage", error_text(e), 503)
     except SQLAlchemyError:
         return _error("storage", "the database is not answering, so nothing changed: try again in a moment", 503)
     return result
