@@ -17,9 +17,9 @@ Babel extracts the Python modules and the page scripts itself (``babel.cfg``); t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from html.parser import HTMLParser
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from babel.messages.extract import extract_python
 
@@ -115,7 +115,8 @@ def extract_core(
     (the refusals of rule sets and options), read as Babel's Python extractor reads them."""
     for context, text in core_messages():
         yield 0, "pgettext", (context, text), []
-    yield from extract_python(fileobj, keywords, comment_tags, options)
+    found: Iterable[Any] = extract_python(fileobj, keywords, comment_tags, cast(Any, options))
+    yield from found
 
 
 __all__ = ["core_messages", "extract_core", "extract_html", "normalise"]
