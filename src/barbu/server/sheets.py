@@ -160,7 +160,7 @@ def _entry_changes(value: object) -> dict[int, DealEntry]:
 def _number(body: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = body.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SheetError("deal", f"{key} must be a whole number, not {value!r}")
+        raise SheetError("deal", _("{key} must be a whole number, not {value}", key=key, value=repr(value)))
     return value
 
 
@@ -214,7 +214,10 @@ class SheetService:
         """A new viewer link or editor invitation; its key is in the answer and nowhere else."""
         role = body.get("role")
         if role not in ("viewer", "editor"):
-            raise SheetError("store", f"a link is for a viewer or an editor (role viewer or editor), not {role!r}")
+            raise SheetError(
+                "store",
+                _("a link is for a viewer or an editor (role viewer or editor), not {role}", role=repr(role)),
+            )
         link, key = self.store.add_link(sheet_id, str(role))
         return {**link.to_json(), "key": key, "link": f"/sheets/{sheet_id}#key={key}"}
 
@@ -242,17 +245,19 @@ class SheetService:
         """Start a sheet."""
         options = body.get("options") or {}
         if not isinstance(options, Mapping):
-            raise SheetError("record", 'options must be an object of flags, e.g. {"rotation": "quick"}')
+            raise SheetError(
+                "record", _("options must be an object of flags, e.g. {example}", example='{"rotation": "quick"}')
+            )
         variant = body.get("variant", "classic")
         if not isinstance(variant, str):
-            raise SheetError("record", f"variant must be a rule set's name, not {variant!r}")
+            raise SheetError("record", _("variant must be a rule set's name, not {variant}", variant=repr(variant)))
         players = body.get("players")
         if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
             raise SheetError("players", _("players must be a list of names, one per seat"))
         first = _number(body, "first_declarer", 0)
         title = body.get("title") or ""
         if not isinstance(title, str):
-            raise SheetError("store", "the title must be text")
+            raise SheetError("store", _("the title must be text"))
         sheet = Sheet.new(variant, dict(options), players, first)
         key = new_key()
         return self._owned(self.store.create(SheetHistory(sheet), title, owner_key=key), key)
@@ -264,12 +269,12 @@ class SheetService:
             try:
                 record = loads(record)
             except BodyError as e:
-                raise SheetError("record", f"the file is not JSON: {e.message}") from None
+                raise SheetError("record", _("the file is not JSON: {why}", why=e.message)) from None
         if not isinstance(record, Mapping):
             raise SheetError("record", _("give the record: a barbu-record/1 document (a JSON object)"))
         title = body.get("title") or ""
         if not isinstance(title, str):
-            raise SheetError("store", "the title must be text")
+            raise SheetError("store", _("the title must be text"))
         sheet = Sheet.from_record(record)
         key = new_key()
         return self._owned(self.store.create(SheetHistory(sheet), title or None, owner_key=key), key)
