@@ -471,7 +471,7 @@ async def _run(work: Callable[[], Any]) -> Any:
     except StoreError as e:
         return _error("storage", error_text(e), 503)
     except SQLAlchemyError:
-        return _error("storage", "the database is not answering, so nothing changed: try again in a moment", 503)
+        return _error("storage", _("the database is not answering, so nothing changed: try again in a moment"), 503)
     return result
 
 
@@ -481,7 +481,7 @@ async def _body(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
     except BodyError as e:
         raise RequestError("too_large" if e.code == "too_large" else "request", e.message) from None
     if not isinstance(body, dict):
-        raise RequestError("request", "the request must be a JSON object")
+        raise RequestError("request", _("the request must be a JSON object"))
     return body
 
 
