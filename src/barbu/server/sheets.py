@@ -366,8 +366,12 @@ class SheetService:
         number = _number(body, "deal", len(sheet.rows) + 1)
         nxt = sheet.before(number).next
         if nxt is None:
-            why = "the game is over" if sheet.complete else f"deal {len(sheet.rows)} waits for its tally"
-            raise SheetError("deal", f"there is no deal {number} to enter: {why}", number)
+            if sheet.complete:
+                said = _("there is no deal {n} to enter: the game is over", n=number)
+            else:
+                last = len(sheet.rows)
+                said = _("there is no deal {n} to enter: deal {last} waits for its tally", n=number, last=last)
+            raise SheetError("deal", said, number)
         entry = changes.get(number) or (original.entry(number) if number <= len(original.rows) else None)
         return {"deal": number, "next": nxt.to_json(), "entry": entry.to_json() if entry else None}
 
@@ -395,17 +399,17 @@ class SheetService:
         if not isinstance(word, str):
             raise SheetError("call", _("say the word: maximum, flanks or pass"))
         if not 0 <= declarer < sheet.rules.players:
-            raise SheetError("call", f"the declarer is a seat from 0 to {sheet.rules.players - 1}")
+            raise SheetError("call", _("the declarer is a seat from 0 to {last}", last=sheet.rules.players - 1))
         cells = body.get("doubles") or []
         if not isinstance(cells, list):
-            raise SheetError("call", "doubles must be a list of cells")
+            raise SheetError("call", _("doubles must be a list of cells"))
         grid = tuple(Double.from_json(c) for c in cells)
         seat = body.get("seat")
         if seat is None:
             grid = fill_all(grid, word, sheet.rules, declarer, contract)
         else:
             if not isinstance(seat, int) or isinstance(seat, bool):
-                raise SheetError("call", f"seat must be a seat number, not {seat!r}")
+                raise SheetError("call", _("seat must be a seat number, not {seat}", seat=repr(seat)))
             grid = fill(grid, seat, word, sheet.rules, declarer, contract)
         return {"doubles": [d.to_json() for d in grid]}
 
@@ -449,7 +453,8 @@ class SheetService:
                 media_type="application/pdf",
                 headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'},
             )
-        raise SheetError("export", f"{fmt!r} is not an export format: say record, csv, html or pdf")
+        said = _("{format} is not an export format: say record, csv, html or pdf", format=repr(fmt))
+        raise SheetError("export", said)
 
 
 def _error(kind: str, message: str, status: int, **more: Any) -> JSONResponse:
