@@ -223,3 +223,19 @@ def test_a_file_that_is_not_a_database_is_a_one_line_error(tmp_path: Path) -> No
     assert run.returncode == 2, out
     assert len(out.splitlines()) == 1, out
     assert str(path) in out and "not a SQLite database" in out and "Traceback" not in out
+
+
+def test_a_refused_option_is_in_the_askers_language(client: TestClient) -> None:
+    """A rule set's refusal of a flag or a value reaches the lobby in the language asked for;
+    the English stays as the core writes it."""
+    for options, english, french in (
+        ({"colour": 1}, "unknown flag 'colour'; flags are: ", "option inconnue 'colour' ; les options sont : "),
+        ({"rotation": "sideways"}, "rotation cannot be 'sideways': use", "rotation ne peut pas valoir 'sideways'"),
+    ):
+        body = {"variant": "classic", "options": options}
+        res = client.post("/api/tables", json=body, headers={"Accept-Language": "fr"})
+        assert res.status_code == 400 and res.json()["error"]["message"].startswith(french), res.text
+        res = client.post("/api/tables", json=body, headers={"Accept-Language": "en"})
+        assert res.status_code == 400 and res.json()["error"]["message"].startswith(english), res.text
+    res = client.post("/api/tables", json={"variant": "nope"}, headers={"Accept-Language": "fr"})
+    assert res.status_code == 400 and "règle du jeu inconnue 'nope'" in res.json()["error"]["message"], res.text

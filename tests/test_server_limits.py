@@ -413,3 +413,28 @@ def test_a_catch_up_builds_no_view_and_replays_nothing(tmp_path: Any, monkeypatc
             await close_all([*others, back])
 
         run(main)
+
+
+def test_a_rate_limited_refusal_is_in_the_language_of_the_connection(tmp_path: Any) -> None:
+    """The same flood from a French and an English connection: each reads why in its language."""
+    with server_with(tmp_path, messages_per_second=1, message_burst=4) as server:
+        table, _ = make_table(server, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3)
+
+        async def flooded(lang: str) -> dict[str, Any]:
+            c = SeatClient(server.ws, keep_frames=False)
+            c.ws = await websockets.connect(server.ws, additional_headers={"Accept-Language": lang})
+            await c.hello(table)
+            for _ in range(8):
+                await c.send({"type": "sync", "last_seq": 0})
+            frames = refusals(await drain(c))
+            await c.close()
+            assert frames, lang
+            return frames[0]
+
+        async def main() -> None:
+            french, english = await flooded("fr"), await flooded("en")
+            # a sync costs one unit plus one per event sent (the bots may have played before the seat)
+            assert french["message"].startswith("cette connexion peut dépenser 1 unité de coût par seconde ; ce")
+            assert english["message"].startswith("this connection may spend 1 cost unit a second; this message costs")
+
+        run(main)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 from sqlalchemy.engine import make_url
 
 from barbu.replay import replay_json
@@ -145,13 +146,16 @@ def locked(path: Path) -> Iterator[None]:
 
 
 def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: Path) -> None:
+    """The refusal says nothing changed, in the language of the person (a French seat, a French
+    lobby), and the action is accepted once the lock is gone."""
     path = tmp_path / "locked.db"
     app = create_app(f"sqlite:///{path}?timeout=0.2", Settings(bot_delay=0.0, limits=FAST))
     with ServerThread(app) as server:
         table_id, keys = make_table(server, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3)
 
         async def main() -> None:
-            me = await SeatClient(server.ws).connect()
+            me = SeatClient(server.ws)
+            me.ws = await websockets.connect(server.ws, additional_headers={"Accept-Language": "fr"})
             await me.hello(table_id, keys[0])
             await until_my_turn_or_over(me)
             await asyncio.sleep(0.1)
@@ -163,9 +167,14 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
                 ref = await me.act(intent)
                 answer = await me.answer(ref)
                 assert answer["code"] == "storage", answer
+                assert answer["message"].startswith("la base de données est verrouillée"), answer
                 assert views(live) == before and live.seq == seq
-                created = httpx.post(server.http + "/api/tables", json={"variant": "classic"})
-                assert created.status_code == 503 and created.json()["error"]["code"] == "storage"
+                for lang, said in (("fr", "rien n'a changé : réessayez"), ("en", "nothing changed: try again")):
+                    created = httpx.post(
+                        server.http + "/api/tables", json={"variant": "classic"}, headers={"Accept-Language": lang}
+                    )
+                    assert created.status_code == 503 and created.json()["error"]["code"] == "storage"
+                    assert said in created.json()["error"]["message"], created.text
             ref = await me.act(intent)
             assert (await me.answer(ref))["type"] == "ack"
             deadline = time.monotonic() + 30  # until the bots wait for this seat again: the table is still

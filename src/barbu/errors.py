@@ -85,7 +85,22 @@ class ViewError(BarbuError, ValueError):
 
 
 class OptionsError(BarbuError, ValueError):
-    """An unknown rule set, an unknown flag, or a flag value that is not allowed."""
+    """An unknown rule set, an unknown flag, or a flag value that is not allowed.
+
+    ``text`` is the message as a :class:`Text` for the outer layers to translate, ``message``
+    its English:
+
+    >>> e = OptionsError(N_("unknown flag {flag}; flags are: {names}", flag="'colour'", names="rotation"))
+    >>> e.message
+    "unknown flag 'colour'; flags are: rotation"
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(str(text))
+        self.text = text
+        """The message as a :class:`Text`, for the outer layers to translate."""
+        self.message = str(text)
 
 
 class IllegalAction(BarbuError):

@@ -44,7 +44,7 @@ from barbu.contracts import (
     SeventhAndLast,
     Trumps,
 )
-from barbu.errors import OptionsError
+from barbu.errors import N_, OptionsError
 from barbu.schedule import FixedOrder, OnceEach, Quotas, Schedule
 
 
@@ -527,7 +527,14 @@ class Rules:
             if c.id == contract_id:
                 return c
         allowed = ", ".join(c.id for c in self.contracts)
-        raise OptionsError(f"{contract_id!r} is not a contract of {self.name}; its contracts are {allowed}")
+        raise OptionsError(
+            N_(
+                "{contract} is not a contract of {variant}; its contracts are {allowed}",
+                contract=repr(contract_id),
+                variant=self.name,
+                allowed=allowed,
+            )
+        )
 
     def declarer_of(self, deal_index: int, first_declarer: int) -> int:
         """The declarer of deal ``deal_index`` (0-based), RULES.md §2.2."""
@@ -609,20 +616,33 @@ def rules(variant: str = "classic", options: Mapping[str, Any] | None = None) ->
     or a flag that does not apply to the rule set.
     """
     if not isinstance(variant, str) or variant not in RULE_SETS:
-        raise OptionsError(f"unknown variant {variant!r}; rule sets are: {', '.join(RULE_SETS)}")
+        raise OptionsError(
+            N_("unknown variant {variant}; rule sets are: {names}", variant=repr(variant), names=", ".join(RULE_SETS))
+        )
     rs = RULE_SETS[variant]
     opts = dict(options or {})
     for name in opts:
         if name not in FLAG_NAMES:
-            raise OptionsError(f"unknown flag {name!r}; flags are: {', '.join(FLAG_NAMES)}")
+            raise OptionsError(
+                N_("unknown flag {flag}; flags are: {names}", flag=repr(name), names=", ".join(FLAG_NAMES))
+            )
     players = rs.player_counts[0]
     if "player_count" in opts:
         n = opts["player_count"]
         if len(rs.player_counts) == 1:
-            raise OptionsError(f"player_count does not apply to {variant}: it always has {players} players")
+            raise OptionsError(
+                N_("player_count does not apply to {variant}: it always has {n} players", variant=variant, n=players)
+            )
         if not _is_int(n) or n not in rs.player_counts:
             counts = ", ".join(str(c) for c in sorted(rs.player_counts))
-            raise OptionsError(f"player_count {_shown(n)} is not allowed in {variant}: use one of {counts}")
+            raise OptionsError(
+                N_(
+                    "player_count {value} is not allowed in {variant}: use one of {counts}",
+                    value=_shown(n),
+                    variant=variant,
+                    counts=counts,
+                )
+            )
         players = n
     flags = replace(Flags(), **rs.flag_defaults.get(players, {}))
     base = Rules(ruleset=rs, players=players, flags=flags, options={})
@@ -646,7 +666,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:
-            raise OptionsError(f"options are written key=value, e.g. rotation=quick, not {pair!r}")
+            raise OptionsError(N_("options are written key=value, e.g. rotation=quick, not {pair}", pair=repr(pair)))
         key, _, value = pair.partition("=")
         try:
             out[key.strip()] = json.loads(value)
@@ -729,7 +749,9 @@ def _refuse_idle(r: Rules, name: str) -> None:
         return
     where = [n for n in RULE_SETS if name in applicable_flags(rules(n))]
     listed = " and ".join([", ".join(where[:-1]), where[-1]] if len(where) > 1 else where)
-    raise OptionsError(f"{name} does not apply to {r.name}: it applies to {listed} only")
+    raise OptionsError(
+        N_("{flag} does not apply to {variant}: it applies to {listed} only", flag=name, variant=r.name, listed=listed)
+    )
 
 
 def _check_value(base: Rules, name: str, value: Any) -> Any:
@@ -738,30 +760,47 @@ def _check_value(base: Rules, name: str, value: Any) -> Any:
     if name in FLAG_CHOICES:
         if value not in FLAG_CHOICES[name]:
             allowed = ", ".join(repr(c) for c in FLAG_CHOICES[name])
-            raise OptionsError(f"{name} cannot be {_shown(value)}: use one of {allowed}")
+            raise OptionsError(
+                N_("{flag} cannot be {value}: use one of {allowed}", flag=name, value=_shown(value), allowed=allowed)
+            )
         return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise OptionsError(f"{name} must be true or false, not {_shown(value)}")
+            raise OptionsError(N_("{flag} must be true or false, not {value}", flag=name, value=_shown(value)))
         return value
     if name == "compulsory_doubles":
         k = base.contracts_per_declarer
         if not _is_int(value) or not 0 <= value <= k:
-            raise OptionsError(f"compulsory_doubles must be an integer from 0 to {k}, not {_shown(value)}")
+            raise OptionsError(
+                N_(
+                    "compulsory_doubles must be an integer from 0 to {k}, not {value}",
+                    k=k,
+                    value=_shown(value),
+                )
+            )
         return value
     if name == "ravage_city_total":
         if not _is_int(value) or value >= 0 or value % 12:
             raise OptionsError(
-                f"ravage_city_total must be a negative multiple of 12 (e.g. -24, -36), not {_shown(value)}"
+                N_(
+                    "ravage_city_total must be a negative multiple of 12 (e.g. -24, -36), not {value}",
+                    value=_shown(value),
+                )
             )
         return value
     if name == "domino_values":
         if not isinstance(value, list | tuple) or len(value) != players or not all(_is_int(v) for v in value):
             raise OptionsError(
-                f"domino_values must be a list of {players} integers (one per placing), not {_shown(value)}"
+                N_(
+                    "domino_values must be a list of {n} integers (one per placing), not {value}",
+                    n=players,
+                    value=_shown(value),
+                )
             )
         return tuple(value)
-    raise OptionsError(f"{name} cannot be {_shown(value)}")  # pragma: no cover - every flag is typed above
+    raise OptionsError(  # pragma: no cover - every flag is typed above
+        N_("{flag} cannot be {value}", flag=name, value=_shown(value))
+    )
 
 
 def rank_names(ranks: tuple[int, ...]) -> list[str]:

@@ -148,7 +148,12 @@ def main(argv: list[str] | None = None) -> int:
             return leaderboard_main(rest[1:])
         return _command(name)(rest)
     except (UsageError, OptionsError) as e:
-        refusal = e if isinstance(e, UsageError) else UsageError(str(e))
+        if isinstance(e, UsageError):
+            refusal = e
+        else:  # in the language the command speaks (barbu play --lang fr)
+            from barbu.language import error_text
+
+            refusal = UsageError(error_text(e))
         print(refusal.line(f"barbu {name}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (barbu rules | head)

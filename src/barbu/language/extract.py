@@ -17,9 +17,11 @@ Babel extracts the Python modules and the page scripts itself (``babel.cfg``); t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from html.parser import HTMLParser
-from typing import IO, Any
+from typing import IO, Any, cast
+
+from babel.messages.extract import extract_python
 
 Extracted = tuple[int, str, str | tuple[str, ...], list[str]]
 """One message as Babel wants it: line, function name, message(s), comments."""
@@ -109,9 +111,12 @@ def core_messages() -> list[tuple[str, str]]:
 def extract_core(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[Extracted]:
-    """The core's facts (see the module docstring); the file itself is not read."""
+    """The core's facts (see the module docstring), then the file's own texts marked ``N_(...)``
+    (the refusals of rule sets and options), read as Babel's Python extractor reads them."""
     for context, text in core_messages():
         yield 0, "pgettext", (context, text), []
+    found: Iterable[Any] = extract_python(fileobj, keywords, comment_tags, cast(Any, options))
+    yield from found
 
 
 __all__ = ["core_messages", "extract_core", "extract_html", "normalise"]

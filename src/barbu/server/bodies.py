@@ -21,6 +21,7 @@ import re
 from typing import Any, Protocol
 
 from barbu.errors import BarbuError
+from barbu.language import _
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects accepted (a record is nested about 6 levels)."""
@@ -68,18 +69,19 @@ def loads(raw: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise BodyError("malformed", "the text is not UTF-8: send JSON encoded as UTF-8") from None
+            raise BodyError("malformed", _("the text is not UTF-8: send JSON encoded as UTF-8")) from None
     else:
         text = raw
     deep = depth(text)
     if deep > max_depth:
         raise BodyError(
-            "malformed", f"JSON may be nested at most {max_depth} levels deep; this is nested {deep} levels"
+            "malformed",
+            _("JSON may be nested at most {most} levels deep; this is nested {deep} levels", most=max_depth, deep=deep),
         )
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise BodyError("malformed", "the text is not valid JSON") from None
+        raise BodyError("malformed", _("the text is not valid JSON")) from None
 
 
 async def read_json(request: _Request, limit: int, empty: Any = None) -> Any:
@@ -88,7 +90,7 @@ async def read_json(request: _Request, limit: int, empty: Any = None) -> Any:
     An empty body gives ``empty`` (``{}`` if None). A body announcing a larger
     ``Content-Length`` is refused before a byte of it is read.
     """
-    too_large = BodyError("too_large", f"a request here is at most {_size(limit)}")
+    too_large = BodyError("too_large", _("a request here is at most {size}", size=_size(limit)))
     announced = request.headers.get("content-length")
     if announced is not None and announced.isdigit() and int(announced) > limit:
         raise too_large

@@ -760,7 +760,7 @@ class Cluster:
             raise
         except Exception:
             log.exception("unexpected failure on a relayed message")
-            sub.send(encode(ProtocolError("internal", "the server failed on this message").frame()))
+            sub.send(encode(ProtocolError("internal", _("the server failed on this message")).frame()))
             await table.recover()
 
     def table(self, table_id: str) -> ClusterTable:

@@ -31,7 +31,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
-from barbu.language import _
+from barbu.language import _, error_text
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
@@ -149,7 +149,7 @@ def add_credential_routes(app: FastAPI, service: TableService) -> None:
         except ProtocolError as e:
             return error(e)
         except StoreError as e:
-            return error(ProtocolError("storage", str(e)))
+            return error(ProtocolError("storage", error_text(e)))
         response = JSONResponse({"table": table_id, "seat": index, "taken_over": taken})
         if new:
             set_browser_cookie(response, request, secret)
@@ -165,7 +165,7 @@ def add_credential_routes(app: FastAPI, service: TableService) -> None:
         try:
             found = await asyncio.to_thread(service.store.invitations, table_id, holder)
         except StoreError as e:
-            return error(ProtocolError("storage", str(e)))
+            return error(ProtocolError("storage", error_text(e)))
         if found is None:  # another browser: it holds no invitation to see (an empty list, not an error)
             return {"table": table_id, "seats": [], "creator": False}
         links = [{"seat": n, "link": f"/t/{table_id}#seat={n}&key={k}"} for n, k in sorted(found.items())]

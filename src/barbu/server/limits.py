@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from barbu.errors import BarbuError
+from barbu.language import _n
 
 Clock = Callable[[], float]
 Scope = MutableMapping[str, Any]
@@ -264,28 +265,16 @@ class Guard:
         ``table`` is the table whose watcher sends the message (None for a seat's message, or
         before a table is known); ``action`` adds the connection's action budget.
         """
-        lim = self.limits
-        buckets: list[tuple[Bucket, str]] = [
-            (conn.messages, f"this connection may spend {lim.messages_per_second:g} cost units a second"),
-            (
-                self.addresses.bucket(address),
-                f"this address may spend {_units(lim.address_per_second)} a second ({lim.address_burst:g} at once)",
-            ),
-        ]
+        buckets: list[tuple[Bucket, str]] = [(conn.messages, "connection"), (self.addresses.bucket(address), "address")]
         if action:
-            buckets.append((conn.actions, f"at most {lim.actions_per_second:g} actions a second"))
+            buckets.append((conn.actions, "actions"))
         if table is not None:
-            buckets.append(
-                (
-                    self.tables.bucket(table),
-                    f"the watchers of this table may spend {_units(lim.table_per_second)} a second",
-                )
-            )
-        for bucket, what in buckets:
+            buckets.append((self.tables.bucket(table), "table"))
+        for bucket, budget in buckets:
             wait = bucket.retry_after(cost)
             if wait > 0:
-                raise RateLimited(f"{what}; this message costs {cost:g}", math.ceil(wait * 1000) / 1000)
-        for bucket, _ in buckets:
+                raise RateLimited(_over(self.limits, budget, cost), math.ceil(wait * 1000) / 1000)
+        for bucket, _budget in buckets:
             bucket.tokens -= cost
 
     def charge(self, conn: ConnectionBudget, address: str, table: str | None, cost: float) -> None:
@@ -300,8 +289,54 @@ class Guard:
         return not conn.refusals.take()
 
 
-def _units(n: float) -> str:
-    return f"{n:g} cost unit" + ("" if n == 1 else "s")
+def _over(lim: Limits, budget: str, cost: float) -> str:
+    """Why a message over ``budget`` is refused, in the language of the moment (the asker's).
+
+    >>> _over(Limits(address_per_second=1, address_burst=5), "address", 5)
+    'this address may spend 1 cost unit a second (5 at once); this message costs 5'
+    """
+    c = format(cost, "g")
+    if budget == "connection":
+        n = lim.messages_per_second
+        return _n(
+            "this connection may spend {n} cost unit a second; this message costs {cost}",
+            "this connection may spend {n} cost units a second; this message costs {cost}",
+            _count(n),
+            n=format(n, "g"),
+            cost=c,
+        )
+    if budget == "address":
+        n = lim.address_per_second
+        return _n(
+            "this address may spend {n} cost unit a second ({burst} at once); this message costs {cost}",
+            "this address may spend {n} cost units a second ({burst} at once); this message costs {cost}",
+            _count(n),
+            n=format(n, "g"),
+            burst=format(lim.address_burst, "g"),
+            cost=c,
+        )
+    if budget == "actions":
+        n = lim.actions_per_second
+        return _n(
+            "at most {n} action a second; this message costs {cost}",
+            "at most {n} actions a second; this message costs {cost}",
+            _count(n),
+            n=format(n, "g"),
+            cost=c,
+        )
+    n = lim.table_per_second
+    return _n(
+        "the watchers of this table may spend {n} cost unit a second; this message costs {cost}",
+        "the watchers of this table may spend {n} cost units a second; this message costs {cost}",
+        _count(n),
+        n=format(n, "g"),
+        cost=c,
+    )
+
+
+def _count(n: float) -> int:
+    """The count that picks a plural form for a rate that may have decimals (1.5 takes the plural)."""
+    return int(n) if n == int(n) else 2
 
 
 # -- HTTP bodies ------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Any
 from barbu.bots import offered_levels
 from barbu.errors import OptionsError
 from barbu.game import Game
-from barbu.language import _, _p, tally_words
+from barbu.language import _, _p, error_text, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
 from barbu.server.protocol import ProtocolError
@@ -110,10 +110,11 @@ async def create_table(
     try:
         unfinished = await asyncio.to_thread(service.store.unfinished_tables_of, creator)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     if unfinished >= limit:
         raise ProtocolError(
-            "table_limit", f"a client may have {limit} unfinished tables at once; finish or leave one first"
+            "table_limit",
+            _("a client may have {limit} unfinished tables at once; finish or leave one first", limit=limit),
         )
     table_id = secrets.token_urlsafe(6)
     seed = secrets.token_hex(16)
@@ -123,7 +124,7 @@ async def create_table(
     try:
         await asyncio.to_thread(service.store.create_table, row, final_rows, credentials, browser)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     return NewTable(table_id, credentials)
 
 
@@ -132,7 +133,7 @@ async def list_tables(service: TableService, status: str, limit: int = 50) -> li
     try:
         found = await asyncio.to_thread(service.store.list_tables, status, limit)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     out = []
     for t, seat_rows, n in found:
         r = rules(t.variant, t.options)
@@ -190,7 +191,7 @@ async def rematch(service: TableService, table_id: str, creator: str, holder: st
         for seat, h in sorted(holders.items()):
             await asyncio.to_thread(service.store.claim_seat, made.id, seat, h)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     mine = next(seat for seat, h in sorted(holders.items()) if h == holder)
     live = service.live.get(table_id)
     if live is not None:
@@ -207,7 +208,7 @@ async def my_tables(service: TableService, holder: str | None) -> list[dict[str,
     try:
         found = await asyncio.to_thread(service.store.tables_of_browser, holder)
     except StoreError as e:
-        raise ProtocolError("storage", str(e)) from None
+        raise ProtocolError("storage", error_text(e)) from None
     return [
         {
             "id": t.id,
@@ -235,7 +236,7 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
     try:
         r = rules(variant, options)
     except OptionsError as e:
-        raise ProtocolError("bad_request", str(e)) from None
+        raise ProtocolError("bad_request", error_text(e)) from None
     raw_seats = spec.get("seats")
     if raw_seats is None:
         raw_seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (r.players - 1)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 
-from barbu.language import N_, _
+from barbu.language import N_, _, error_text
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import LiveTable, TableService
 from barbu.storage import StoreError
@@ -55,7 +55,7 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
         try:
             creator = await asyncio.to_thread(service.store.table_creator, table_id)
         except StoreError as e:
-            raise ProtocolError("storage", str(e)) from None
+            raise ProtocolError("storage", error_text(e)) from None
         if not is_creator(creator, holder):
             raise ProtocolError(
                 "not_creator",
@@ -77,7 +77,7 @@ async def delete_table(service: TableService, table_id: str, holder: str | None)
         try:
             await asyncio.to_thread(service.store.delete_table, table_id)
         except StoreError as e:
-            raise ProtocolError("storage", str(e)) from None
+            raise ProtocolError("storage", error_text(e)) from None
         table.status = "deleted"
         table.close()
         frame = encode({"type": "closed", "table": table_id, "reason": _(DELETED_REASON)})

@@ -53,7 +53,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
 from barbu.errors import BarbuError
-from barbu.language import N_, _
+from barbu.language import N_, _, error_text
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.server.bodies import BodyError, loads, read_json
 from barbu.server.headers import DOCUMENT_POLICY
@@ -160,7 +160,7 @@ def _entry_changes(value: object) -> dict[int, DealEntry]:
 def _number(body: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = body.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SheetError("deal", f"{key} must be a whole number, not {value!r}")
+        raise SheetError("deal", _("{key} must be a whole number, not {value}", key=key, value=repr(value)))
     return value
 
 
@@ -214,7 +214,10 @@ class SheetService:
         """A new viewer link or editor invitation; its key is in the answer and nowhere else."""
         role = body.get("role")
         if role not in ("viewer", "editor"):
-            raise SheetError("store", f"a link is for a viewer or an editor (role viewer or editor), not {role!r}")
+            raise SheetError(
+                "store",
+                _("a link is for a viewer or an editor (role viewer or editor), not {role}", role=repr(role)),
+            )
         link, key = self.store.add_link(sheet_id, str(role))
         return {**link.to_json(), "key": key, "link": f"/sheets/{sheet_id}#key={key}"}
 
@@ -242,17 +245,19 @@ class SheetService:
         """Start a sheet."""
         options = body.get("options") or {}
         if not isinstance(options, Mapping):
-            raise SheetError("record", 'options must be an object of flags, e.g. {"rotation": "quick"}')
+            raise SheetError(
+                "record", _("options must be an object of flags, e.g. {example}", example='{"rotation": "quick"}')
+            )
         variant = body.get("variant", "classic")
         if not isinstance(variant, str):
-            raise SheetError("record", f"variant must be a rule set's name, not {variant!r}")
+            raise SheetError("record", _("variant must be a rule set's name, not {variant}", variant=repr(variant)))
         players = body.get("players")
         if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
             raise SheetError("players", _("players must be a list of names, one per seat"))
         first = _number(body, "first_declarer", 0)
         title = body.get("title") or ""
         if not isinstance(title, str):
-            raise SheetError("store", "the title must be text")
+            raise SheetError("store", _("the title must be text"))
         sheet = Sheet.new(variant, dict(options), players, first)
         key = new_key()
         return self._owned(self.store.create(SheetHistory(sheet), title, owner_key=key), key)
@@ -264,12 +269,12 @@ class SheetService:
             try:
                 record = loads(record)
             except BodyError as e:
-                raise SheetError("record", f"the file is not JSON: {e.message}") from None
+                raise SheetError("record", _("the file is not JSON: {why}", why=e.message)) from None
         if not isinstance(record, Mapping):
             raise SheetError("record", _("give the record: a barbu-record/1 document (a JSON object)"))
         title = body.get("title") or ""
         if not isinstance(title, str):
-            raise SheetError("store", "the title must be text")
+            raise SheetError("store", _("the title must be text"))
         sheet = Sheet.from_record(record)
         key = new_key()
         return self._owned(self.store.create(SheetHistory(sheet), title or None, owner_key=key), key)
@@ -361,8 +366,12 @@ class SheetService:
         number = _number(body, "deal", len(sheet.rows) + 1)
         nxt = sheet.before(number).next
         if nxt is None:
-            why = "the game is over" if sheet.complete else f"deal {len(sheet.rows)} waits for its tally"
-            raise SheetError("deal", f"there is no deal {number} to enter: {why}", number)
+            if sheet.complete:
+                said = _("there is no deal {n} to enter: the game is over", n=number)
+            else:
+                last = len(sheet.rows)
+                said = _("there is no deal {n} to enter: deal {last} waits for its tally", n=number, last=last)
+            raise SheetError("deal", said, number)
         entry = changes.get(number) or (original.entry(number) if number <= len(original.rows) else None)
         return {"deal": number, "next": nxt.to_json(), "entry": entry.to_json() if entry else None}
 
@@ -390,17 +399,17 @@ class SheetService:
         if not isinstance(word, str):
             raise SheetError("call", _("say the word: maximum, flanks or pass"))
         if not 0 <= declarer < sheet.rules.players:
-            raise SheetError("call", f"the declarer is a seat from 0 to {sheet.rules.players - 1}")
+            raise SheetError("call", _("the declarer is a seat from 0 to {last}", last=sheet.rules.players - 1))
         cells = body.get("doubles") or []
         if not isinstance(cells, list):
-            raise SheetError("call", "doubles must be a list of cells")
+            raise SheetError("call", _("doubles must be a list of cells"))
         grid = tuple(Double.from_json(c) for c in cells)
         seat = body.get("seat")
         if seat is None:
             grid = fill_all(grid, word, sheet.rules, declarer, contract)
         else:
             if not isinstance(seat, int) or isinstance(seat, bool):
-                raise SheetError("call", f"seat must be a seat number, not {seat!r}")
+                raise SheetError("call", _("seat must be a seat number, not {seat}", seat=repr(seat)))
             grid = fill(grid, seat, word, sheet.rules, declarer, contract)
         return {"doubles": [d.to_json() for d in grid]}
 
@@ -444,7 +453,8 @@ class SheetService:
                 media_type="application/pdf",
                 headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'},
             )
-        raise SheetError("export", f"{fmt!r} is not an export format: say record, csv, html or pdf")
+        said = _("{format} is not an export format: say record, csv, html or pdf", format=repr(fmt))
+        raise SheetError("export", said)
 
 
 def _error(kind: str, message: str, status: int, **more: Any) -> JSONResponse:
@@ -464,9 +474,9 @@ async def _run(work: Callable[[], Any]) -> Any:
     except RequestError as e:
         return _error(e.kind, e.message, _STATUS.get(e.kind, 400))
     except StoreError as e:
-        return _error("storage", str(e), 503)
+        return _error("storage", error_text(e), 503)
     except SQLAlchemyError:
-        return _error("storage", "the database is not answering, so nothing changed: try again in a moment", 503)
+        return _error("storage", _("the database is not answering, so nothing changed: try again in a moment"), 503)
     return result
 
 
@@ -476,7 +486,7 @@ async def _body(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
     except BodyError as e:
         raise RequestError("too_large" if e.code == "too_large" else "request", e.message) from None
     if not isinstance(body, dict):
-        raise RequestError("request", "the request must be a JSON object")
+        raise RequestError("request", _("the request must be a JSON object"))
     return body
 
 

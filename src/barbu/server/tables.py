@@ -323,7 +323,7 @@ class LiveTable:
         try:
             stored = await asyncio.to_thread(self.service.store.load_table, self.id)
         except StoreError as e:
-            raise ProtocolError("storage", str(e), ref) from None
+            raise ProtocolError("storage", error_text(e), ref) from None
         if stored is None:  # pragma: no cover - tables are never deleted
             raise ProtocolError("unknown_table", _("table {table} is gone", table=self.id))
         self.unsure = False
@@ -482,13 +482,17 @@ class LiveTable:
         spectator may not vote, and a seat votes at most once every few seconds."""
         async with self.lock:
             if sub.seat is None:
-                raise ProtocolError("no_credential", "spectators have no say on hints: only players at the table")
+                raise ProtocolError("no_credential", _("spectators have no say on hints: only players at the table"))
             now = time.monotonic()
             wait = self.hints_said.get(sub.seat, -HINTS_INTERVAL) + HINTS_INTERVAL - now
             if wait > 0:
                 raise ProtocolError(
                     "rate_limited",
-                    f"one answer on hints every {HINTS_INTERVAL:g} s: wait {wait:.1f} s",
+                    _(
+                        "one answer on hints every {every} s: wait {wait} s",
+                        every=format(HINTS_INTERVAL, "g"),
+                        wait=format(wait, ".1f"),
+                    ),
                     retry_after=round(wait, 1),
                 )
             self.hints_said[sub.seat] = now
@@ -628,7 +632,7 @@ class LiveTable:
                         )
                     except StoreError as e:
                         self.unsure = True
-                        raise ProtocolError("storage", str(e)) from None
+                        raise ProtocolError("storage", error_text(e)) from None
                     seat.joined, seat.name = True, new_name
                     if starts:
                         self.status = "playing"
@@ -700,7 +704,7 @@ class LiveTable:
             try:
                 await asyncio.to_thread(self.service.store.claim_seat, self.id, seat.index, holder)
             except StoreError as e:
-                raise ProtocolError("storage", str(e)) from None
+                raise ProtocolError("storage", error_text(e)) from None
             taken = seat.holder is not None
             seat.holder = holder
             others = [c for c in seat.connections if c.holder != holder]
@@ -868,7 +872,7 @@ class LiveTable:
             await asyncio.to_thread(self.service.store.set_status, self.id, "abandoned", time.time())
         except StoreError as e:
             self.unsure = True
-            raise ProtocolError("storage", str(e)) from None
+            raise ProtocolError("storage", error_text(e)) from None
         self._drop_proposal()
         self.status = "abandoned"
         if self._timer is not None:
@@ -945,7 +949,7 @@ class LiveTable:
             await self.service.journal.write([row], statuses)
         except StoreError as e:
             self.unsure = True
-            raise ProtocolError("storage", str(e), ref) from None
+            raise ProtocolError("storage", error_text(e), ref) from None
         self.game.apply(action, seat)
         self.seq = seq
         if self.game.is_over:
@@ -1138,7 +1142,7 @@ class TableService:
                     stored = await asyncio.to_thread(self.store.load_table, table_id)
                     holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
                 except StoreError as e:
-                    raise ProtocolError("storage", str(e)) from None
+                    raise ProtocolError("storage", error_text(e)) from None
                 # the replay of a long game takes tens of milliseconds: not on the event loop
                 table = await asyncio.to_thread(LiveTable, self, stored, holders) if stored is not None else None
                 if table is not None:

@@ -39,7 +39,7 @@ from barbu.deal import Phase
 from barbu.doubling import Doubling, round_one_order
 from barbu.errors import OptionsError, RecordError, RecordUsageError
 from barbu.game import Game
-from barbu.language import _, _n, _p, tally_words
+from barbu.language import _, _n, _p, error_text, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_from_record, game_to_record
 from barbu.rulesets import Rules, rules
@@ -136,9 +136,9 @@ class Sheet:
         try:
             r = rules(variant, options)
         except OptionsError as e:
-            raise SheetError("record", str(e)) from None
+            raise SheetError("record", error_text(e)) from None
         if not isinstance(first_declarer, int) or not 0 <= first_declarer < r.players:
-            raise SheetError("record", f"the first declarer must be a seat from 0 to {r.players - 1}")
+            raise SheetError("record", _("the first declarer must be a seat from 0 to {last}", last=r.players - 1))
         names = list(players) if players is not None else default_players(r.players)
         return cls(Game(r, first_declarer), names)
 

@@ -55,7 +55,8 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from barbu.errors import BarbuError
+from barbu.errors import N_, BarbuError
+from barbu.errors import Text as Said
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
@@ -223,11 +224,15 @@ class StoreError(BarbuError):
     connection, a locked SQLite file, a timeout, a refused value. The message says what
     to do, in words for a person. ``refused`` is True when the database refused these
     values (a conflict, text it cannot store), False when it could not be used at all.
+    ``text``, where set, is what a person reads of it, one whole sentence per cause for the
+    outer layers to translate (``barbu.language.error_text``); the message, naming what did
+    not happen, is the English for logs and commands.
     """
 
-    def __init__(self, message: str, refused: bool = False) -> None:
+    def __init__(self, message: str, refused: bool = False, text: Said | None = None) -> None:
         super().__init__(message)
         self.refused = refused
+        self.text = text
 
 
 LOCK_WAIT = 30.0
@@ -273,17 +278,24 @@ def _failure(e: BaseException, doing: str) -> StoreError:
     text = str(getattr(e, "orig", None) or e).lower()
     if isinstance(e, IntegrityError):
         why = "the database refused the write (it conflicts with what is stored)"
-        return StoreError(f"{why}, so {doing} did not happen", refused=True)
+        said = N_("the database refused the write (it conflicts with what is stored), so nothing changed")
+        return StoreError(f"{why}, so {doing} did not happen", refused=True, text=said)
     if isinstance(e, UnicodeError) or "surrogate" in text or "encode" in text:
         why = "the database cannot store this text (it holds characters that are not valid Unicode)"
-        return StoreError(f"{why}, so {doing} did not happen", refused=True)
+        said = N_(
+            "the database cannot store this text (it holds characters that are not valid Unicode), so nothing changed"
+        )
+        return StoreError(f"{why}, so {doing} did not happen", refused=True, text=said)
     if "locked" in text or "busy" in text:
         why = "the database is locked by another program"
+        said = N_("the database is locked by another program, so nothing changed: try again in a moment")
     elif "not a database" in text or "malformed" in text:
         why = "the database file is damaged or is not a SQLite database"
+        said = N_("the database file is damaged, so nothing changed: try again in a moment")
     else:
         why = "the database is not answering"
-    return StoreError(f"{why}, so {doing} did not happen: try again in a moment")
+        said = N_("the database is not answering, so nothing changed: try again in a moment")
+    return StoreError(f"{why}, so {doing} did not happen: try again in a moment", text=said)
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from barbu.errors import BarbuError
-from barbu.language import LANGUAGES, _, from_environment, use
+from barbu.language import LANGUAGES, _, error_text, from_environment, use
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.usage import CommandParser, UsageError, number, output_file
 
@@ -116,7 +116,7 @@ def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
     try:
         table = open_table(choice)
     except (BarbuError, ValueError) as e:
-        raise UsageError(f"--resume {args.resume}: {e}" if args.resume else str(e)) from None
+        raise UsageError(f"--resume {args.resume}: {error_text(e)}" if args.resume else error_text(e)) from None
     notice = _("Resumed {file}.", file=args.resume) if args.resume else ""
     return BarbuApp(table, save_path=args.save or args.resume, pace=args.pace, notice=notice)
 
@@ -129,7 +129,7 @@ def _resumed_players(args: argparse.Namespace) -> int:
     try:
         saved = load_table(args.resume).game.rules
     except (BarbuError, ValueError) as e:
-        raise UsageError(f"--resume {args.resume}: {e}") from None
+        raise UsageError(f"--resume {args.resume}: {error_text(e)}") from None
     if args.variant is not None and args.variant != saved.name:
         raise UsageError(
             f"--variant {args.variant} differs from the saved game's rule set, {saved.name}; "

@@ -36,7 +36,7 @@ from textual.widgets.option_list import Option
 
 from barbu.bots import offered_levels
 from barbu.errors import BarbuError
-from barbu.language import _, _p
+from barbu.language import _, _p, error_text
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, RULE_SETS, Flags, Rules, applicable_flags, rules
 from barbu.tui.saved_game import load_table, new_seed, saved_games
 from barbu.tui.table import SEAT_NAMES, Table, default_bot_level
@@ -431,7 +431,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
             rules(choice.variant, choice.options)  # the core's own check, with its own message
             table = open_table(choice)
         except (BarbuError, ValueError) as e:
-            self.refuse(str(e))
+            self.refuse(error_text(e))
             return
         self.dismiss((table, choice))
 
@@ -447,7 +447,7 @@ class SetupScreen(Screen[tuple[Table, GameChoice]]):
         try:
             table = open_table(choice)
         except (BarbuError, ValueError) as e:
-            self.refuse(str(e), _("Not resumed:"))
+            self.refuse(error_text(e), _("Not resumed:"))
             return
         self.dismiss((table, choice))
 

@@ -34,7 +34,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 
 from barbu.bots import BOT_LEVELS
-from barbu.language import _
+from barbu.language import _, error_text
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.club.accounts import AccountError, Accounts
@@ -159,7 +159,7 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
             except ProtocolError as e:
                 return _error(e.code, e.message)
             except StoreError as e:
-                return _error("storage", str(e))
+                return _error("storage", error_text(e))
 
         return run
 
