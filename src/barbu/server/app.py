@@ -519,20 +519,8 @@ def create_app(
             raise ProtocolError(
                 "not_joined", _("say {example} first", example='{"type": "hello", "table": ...}'), msg.get("id")
             )
-        elif kind == "act":
-            await table.act(conn, msg["id"], msg["seq"], msg["action"])
-        elif kind == "say":
-            await table.say(conn, msg["phrase"])
-        elif kind == "hints":
-            await table.agree_hints(conn, msg["agree"])
-        elif kind == "leave":
-            await table.leave_seat(conn)
-        elif kind == "abandon":
-            await table.propose_abandon(conn)
-        elif kind == "consent":
-            await table.consent(conn, msg["agree"])
         else:
-            await table.sync(conn, msg["last_seq"])
+            await table.carry_out(conn, msg)
         return table
 
     return app

@@ -302,34 +302,14 @@ class ClusterTable:
         link.pending[ref] = message
         await self._forward(link, message)
 
-    async def say(self, conn: Subscriber, phrase: str) -> None:
-        """A quick message to the table."""
-        await self._message(conn, {"k": "say", "phrase": phrase})
-
-    async def agree_hints(self, conn: Subscriber, agree: bool) -> None:
-        """The seat's yes or no to hints at this table."""
-        await self._message(conn, {"k": "hints", "agree": agree})
-
-    async def leave_seat(self, conn: Subscriber) -> None:
-        """The seat leaves (a bot plays it) and the connection watches."""
-        await self._message(conn, {"k": "leave_seat"})
-
-    async def propose_abandon(self, conn: Subscriber) -> None:
-        """The seat proposes to abandon the table."""
-        await self._message(conn, {"k": "abandon"})
-
-    async def consent(self, conn: Subscriber, agree: bool) -> None:
-        """The seat's answer to a proposal to abandon."""
-        await self._message(conn, {"k": "consent", "agree": agree})
-
-    async def _message(self, conn: Subscriber, message: dict[str, Any]) -> None:
+    async def carry_out(self, conn: Subscriber, msg: Mapping[str, Any]) -> None:
+        """A joined connection's message (see :meth:`LiveTable.carry_out`), sent to the owner."""
+        if msg["type"] == "act":
+            await self.act(conn, msg["id"], msg["seq"], msg["action"])
+            return
         link = self._link(conn)
         await link.ready.wait()
-        await self._forward(link, message)
-
-    async def sync(self, conn: Subscriber, last_seq: int) -> None:
-        """What the connection missed since ``last_seq``."""
-        await self._message(conn, {"k": "sync", "last_seq": last_seq})
+        await self._forward(link, {"k": "table", "msg": dict(msg)})
 
     async def _forward(self, link: Link, message: dict[str, Any]) -> None:
         if self.live is None:
@@ -739,23 +719,13 @@ class Cluster:
         self.post(process, f"a {cid} " + json.dumps({"ok": True}))
 
     async def carry_out(self, table: LiveTable, sub: Subscriber, message: Mapping[str, Any]) -> None:
-        """An ``act``, ``say`` or ``sync`` of a seated connection, at the live table."""
-        kind = message["k"]
+        """A message of a connection another process relays, at the live table."""
+        if message["k"] == "table":
+            msg = message["msg"]
+        else:  # an action, resent as it was until its answer comes
+            msg = {"type": "act", "id": message["id"], "seq": message["seq"], "action": message["action"]}
         try:
-            if kind == "act":
-                await table.act(sub, message["id"], message["seq"], message["action"])
-            elif kind == "say":
-                await table.say(sub, message["phrase"])
-            elif kind == "hints":
-                await table.agree_hints(sub, message["agree"])
-            elif kind == "leave_seat":
-                await table.leave_seat(sub)
-            elif kind == "abandon":
-                await table.propose_abandon(sub)
-            elif kind == "consent":
-                await table.consent(sub, message["agree"])
-            else:
-                await table.sync(sub, message["last_seq"])
+            await table.carry_out(sub, msg)
         except ProtocolError:
             raise
         except Exception:

@@ -440,6 +440,25 @@ class LiveTable:
             out.append((None, self.spectators))
         return out
 
+    async def carry_out(self, sub: Subscriber, msg: Mapping[str, Any]) -> None:
+        """A joined connection's message, by its protocol type: ``act``, ``say``, ``hints``,
+        ``leave``, ``abandon``, ``consent`` or ``sync`` (checked by ``parse_message`` already)."""
+        kind = msg["type"]
+        if kind == "act":
+            await self.act(sub, msg["id"], msg["seq"], msg["action"])
+        elif kind == "say":
+            await self.say(sub, msg["phrase"])
+        elif kind == "hints":
+            await self.agree_hints(sub, msg["agree"])
+        elif kind == "leave":
+            await self.leave_seat(sub)
+        elif kind == "abandon":
+            await self.propose_abandon(sub)
+        elif kind == "consent":
+            await self.consent(sub, msg["agree"])
+        else:
+            await self.sync(sub, msg["last_seq"])
+
     async def say(self, sub: Subscriber, phrase: str) -> None:
         """A seat's quick message (one of :data:`~barbu.server.protocol.PHRASES`) to everyone at
         the table; a spectator may not, and a seat speaks at most once every few seconds."""
