@@ -84,7 +84,11 @@ class Load:
         return await SeatClient(self.server.ws, keep_frames=False).connect()
 
     async def add_table(self, http: httpx.AsyncClient) -> None:
-        r = await http.post("/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4})
+        spec = {"variant": "classic", "seats": [{"kind": "human"}] * 4}
+        try:
+            r = await http.post("/api/tables", json=spec)
+        except (httpx.ReadError, httpx.RemoteProtocolError):  # a kept-alive connection the server closed meanwhile
+            r = await http.post("/api/tables", json=spec)
         r.raise_for_status()
         made = r.json()
         for seat in made["seats"]:

@@ -39,7 +39,12 @@ def free_port() -> int:
 
 
 class SeatClient:
-    """One WebSocket connection to a table, as a seat (with its key) or as a watcher."""
+    """One WebSocket connection to a table, as a seat (with its key) or as a watcher.
+
+    It connects as a browser does: it answers the server's keep-alive pings and sends none of
+    its own (a benchmark's thousands of clients would otherwise load the server with pings no
+    page sends).
+    """
 
     def __init__(
         self, url: str, keep_frames: bool = True, reconnect: bool = False, others: tuple[str, ...] = ()
@@ -62,7 +67,7 @@ class SeatClient:
 
     async def connect(self) -> SeatClient:
         """Open the connection."""
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None)
         return self
 
     async def close(self) -> None:
@@ -93,7 +98,7 @@ class SeatClient:
             url = self.urls[attempt % len(self.urls)]
             attempt += 1
             try:
-                self.ws = await websockets.connect(url, max_size=2**22, open_timeout=5)
+                self.ws = await websockets.connect(url, max_size=2**22, open_timeout=5, ping_interval=None)
                 hello = dict(self._hello)
                 if self.seq is not None:
                     hello["last_seq"] = self.seq
@@ -207,6 +212,8 @@ class ServerThread:
     def __init__(self, app: Any, port: int | None = None) -> None:
         import uvicorn
 
+        from barbu.server import WS_PING_INTERVAL
+
         self.port = port or free_port()
         config = uvicorn.Config(
             app,
@@ -215,6 +222,7 @@ class ServerThread:
             log_level="warning",
             ws_max_size=65536,
             ws_per_message_deflate=False,
+            ws_ping_interval=WS_PING_INTERVAL,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
