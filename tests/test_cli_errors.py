@@ -299,3 +299,14 @@ def test_score_names_the_players_of_a_sheet_in_its_refusals(files: Path) -> None
     )
     assert done.returncode == 1
     assert done.stderr.strip() == "barbu score: Bob cannot double itself", done.stderr
+
+
+def test_advise_refuses_in_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from barbu.cli import main
+
+    assert main(["advise", "AKQ...", "--lang", "fr"]) == 2
+    line = capsys.readouterr().err.strip()
+    assert line == "barbu advise: error: la main a 3 cartes ; une main de classic en compte 13", line
+    assert main(["advise", "AKQ...", "--lang", "en"]) == 2
+    line = capsys.readouterr().err.strip()
+    assert line == "barbu advise: error: the hand has 3 cards; a hand of classic holds 13", line

@@ -237,3 +237,36 @@ def _load(name: str) -> Any:
 def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     _load("bench_coach").bench_advise("classic", 1, 1)
     assert "advise, contract (1 hands)" in capsys.readouterr().out
+
+
+def test_the_coach_refusals_keep_their_text_across_processes_and_speak_french() -> None:
+    import pickle
+
+    from barbu.language import error_text, speaking
+
+    try:
+        advise("classic", "AKQ...", seat=0)
+    except AdviceError as e:
+        refusal: Exception = e
+    else:
+        raise AssertionError("a hand of 3 cards was advised")
+    assert str(refusal) == "the hand has 3 cards; a hand of classic holds 13"
+    with speaking("fr"):
+        assert error_text(refusal) == "la main a 3 cartes ; une main de classic en compte 13"
+    try:
+        advise("classic", "AKQJT98765432...", seat=0, iterations=0)
+    except AdviceError as e:
+        refusal = e
+    for error in (refusal, AnalysisError(coach_settings_error())):
+        back = pickle.loads(pickle.dumps(error))  # as a worker process sends it back
+        assert str(back) == str(error)
+        with speaking("fr"):
+            assert error_text(back) == error_text(error) and error_text(back) != str(error)
+
+
+def coach_settings_error() -> Any:
+    try:
+        Settings(endgame=9).check()
+    except AnalysisError as e:
+        return e.text
+    raise AssertionError("an endgame of 9 tricks was allowed")

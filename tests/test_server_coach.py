@@ -251,3 +251,14 @@ def test_a_worker_process_that_dies_is_replaced() -> None:
         asyncio.run(main())
     finally:
         workers.stop()
+
+
+def test_a_refused_record_is_refused_in_the_language_of_the_request(client: TestClient) -> None:
+    doc = short_record()
+    doc["deals"][0]["play"][3] = doc["deals"][0]["play"][0]  # a card played twice
+    res = client.post("/api/analysis", json={"record": doc}, headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    assert res.status_code == 400
+    message = res.json()["error"]["message"]
+    assert message.startswith("le relevé ne peut pas être analysé : le relevé ne se rejoue pas"), message
+    res = client.post("/api/analysis", json={"record": doc}, headers={"Accept-Language": "en"})
+    assert res.json()["error"]["message"].startswith("the record cannot be analysed: the record does not replay")

@@ -14,7 +14,7 @@ from typing import Any
 
 from barbu.coach import AdviceError, AnalysisError, Settings, advise, analyse
 from barbu.coach.words import action_words, text
-from barbu.language import from_environment, use
+from barbu.language import error_text, from_environment, use
 from barbu.usage import CommandParser, UsageError, name_seats, read_text, whole_number
 
 
@@ -155,7 +155,7 @@ def analyse_main(argv: list[str]) -> int:
     try:
         out = _run(doc, settings, args.workers or min(256, os.cpu_count() or 1))
     except AnalysisError as e:
-        raise UsageError(f"{args.file}: {e}") from None
+        raise UsageError(f"{args.file}: {error_text(e)}") from None
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
@@ -250,6 +250,7 @@ def advise_main(argv: list[str]) -> int:
         raise UsageError(f"--calls {args.calls!r} is not JSON; write a list of calls as in a record") from None
     if not isinstance(calls, list):
         raise UsageError("--calls must be a JSON list of calls as in a record")
+    use(args.lang or from_environment())  # before the advice: its refusals speak the language too
     try:
         out = advise(
             args.variant,
@@ -267,7 +268,6 @@ def advise_main(argv: list[str]) -> int:
             seed=args.seed,
         )
     except AdviceError as e:
-        raise UsageError(str(e)) from None
-    use(args.lang or from_environment())
+        raise UsageError(error_text(e)) from None
     print(json.dumps(out) if args.json else advice_text(out))
     return 0

@@ -38,7 +38,7 @@ from barbu.cards import RANKS, SUITS, card_name, cards_of, parse_pbn, parse_rank
 from barbu.coach.analysis import _label
 from barbu.deal import Deal, Phase
 from barbu.doubling import forced_doublers
-from barbu.errors import BarbuError, IllegalAction, NotationError, OptionsError
+from barbu.errors import N_, BarbuError, IllegalAction, NotationError, OptionsError, Text
 from barbu.game import Game
 from barbu.rulesets import Rules, rules
 from barbu.view import DealSummary, SeatView, seat_view
@@ -48,52 +48,90 @@ DEFAULT_ITERATIONS = 16
 
 
 class AdviceError(BarbuError, ValueError):
-    """The hand or the situation is not one the rules allow; the message says what is wrong."""
+    """The hand or the situation is not one the rules allow; the message says what is wrong.
+
+    ``text`` is the message as a :class:`~barbu.errors.Text`, translated where the person's
+    language is known (``barbu.language.error_text``), not where the advice is computed:
+
+    >>> AdviceError(N_("no contract is left to this declarer")).text.template
+    'no contract is left to this declarer'
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(text)  # the text itself, so that it crosses to another process whole
+        self.text = text
+        """The message as a :class:`~barbu.errors.Text`, for the outer layers to translate."""
+
+
+def _from(error: BaseException) -> AdviceError:
+    """A refusal of the core as an advisor's refusal, its translatable text kept."""
+    text = getattr(error, "text", None)
+    return AdviceError(text if isinstance(text, Text) else str(error))
 
 
 def _rules(variant: str, options: Mapping[str, Any] | None) -> Rules:
     try:
         return rules(variant, options)
     except OptionsError as e:
-        raise AdviceError(str(e)) from None
+        raise _from(e) from None
 
 
 def _hand(r: Rules, text: str) -> int:
     try:
         mask = parse_pbn(text)
     except NotationError as e:
-        raise AdviceError(str(e)) from None
+        raise _from(e) from None
     outside = mask & ~r.deck
     if outside:
         names = " ".join(card_name(c) for c in cards_of(outside))
-        raise AdviceError(f"{names} {'is' if outside.bit_count() == 1 else 'are'} not in the deck of {r.name}")
+        if outside.bit_count() == 1:
+            raise AdviceError(N_("{cards} is not in the deck of {rules}", cards=names, rules=r.name))
+        raise AdviceError(N_("{cards} are not in the deck of {rules}", cards=names, rules=r.name))
     if mask.bit_count() != r.cards_each:
-        raise AdviceError(f"the hand has {mask.bit_count()} cards; a hand of {r.name} holds {r.cards_each}")
+        raise AdviceError(
+            N_(
+                "the hand has {n} cards; a hand of {rules} holds {each}",
+                n=mask.bit_count(),
+                rules=r.name,
+                each=r.cards_each,
+            )
+        )
     return mask
 
 
-def _seat(r: Rules, value: object, what: str) -> int:
+def _seat(r: Rules, value: object, what: Text) -> int:
     if type(value) is not int or not 0 <= value < r.players:
-        raise AdviceError(f"{what} must be a seat from 0 to {r.players - 1}, not {value!r}")
+        raise AdviceError(
+            N_("{what} must be a seat from 0 to {last}, not {value}", what=what, last=r.players - 1, value=repr(value))
+        )
     return value
 
 
 def _call(raw: object, index: int) -> tuple[int, Call]:
     """A call written as in a record: ``{"seat": s, "double": [...], "redouble": [...]}`` or a word."""
     if not isinstance(raw, Mapping) or type(raw.get("seat")) is not int:
-        raise AdviceError(f'call {index} must be an object with a seat, e.g. {{"seat": 1, "double": [0]}}')
+        raise AdviceError(
+            N_('call {index} must be an object with a seat, e.g. {{"seat": 1, "double": [0]}}', index=index)
+        )
     extra = set(raw) - {"seat", "double", "redouble", "call"}
     if extra:
-        raise AdviceError(f"call {index} has unknown keys {sorted(extra)}; allowed: seat, double, redouble, call")
+        raise AdviceError(
+            N_(
+                "call {index} has unknown keys {keys}; allowed: seat, double, redouble, call",
+                index=index,
+                keys=sorted(extra),
+            )
+        )
     lists = []
     for key in ("double", "redouble"):
         value = raw.get(key, [])
         if not isinstance(value, list) or not all(type(s) is int for s in value):
-            raise AdviceError(f"call {index}: {key} must be a list of seats")
+            raise AdviceError(N_("call {index}: {key} must be a list of seats", index=index, key=key))
         lists.append(tuple(value))
     word = raw.get("call")
     if word is not None and not isinstance(word, str):
-        raise AdviceError(f"call {index}: call must be a word such as maximum or pass")
+        raise AdviceError(N_("call {index}: call must be a word such as maximum or pass", index=index))
     return raw["seat"], Call(double=lists[0], redouble=lists[1], word=word)
 
 
@@ -122,32 +160,44 @@ def situation(
     """
     r = _rules(variant, options)
     mine = _hand(r, hand)
-    seat = _seat(r, seat, "seat")
-    declarer = seat if declarer is None else _seat(r, declarer, "declarer")
+    seat = _seat(r, seat, N_("seat"))
+    declarer = seat if declarer is None else _seat(r, declarer, N_("declarer"))
     named = []
     for c in declared:
         try:
             contract_obj = r.contract(c)
         except OptionsError as e:
-            raise AdviceError(str(e)) from None
+            raise _from(e) from None
         if contract_obj in named:
-            raise AdviceError(f"{c} is named twice in the contracts already declared")
+            raise AdviceError(N_("{contract} is named twice in the contracts already declared", contract=c))
         named.append(contract_obj)
     k = len(named) + 1
     if k > r.contracts_per_declarer:
         raise AdviceError(
-            f"a declarer names {r.contracts_per_declarer} contracts in {r.name}; {len(named)} are already declared"
+            N_(
+                "a declarer names {k} contracts in {rules}; {n} are already declared",
+                k=r.contracts_per_declarer,
+                rules=r.name,
+                n=len(named),
+            )
         )
     available = r.available(named, named)
     if not available:
-        raise AdviceError("no contract is left to this declarer")
+        raise AdviceError(N_("no contract is left to this declarer"))
     counts = dict(doubled or {})
     for s, n in counts.items():
-        _seat(r, s, "a doubling seat")
+        _seat(r, s, N_("a doubling seat"))
         if s == declarer:
-            raise AdviceError(f"seat {s} is the declarer: it never doubles itself")
+            raise AdviceError(N_("seat {seat} is the declarer: it never doubles itself", seat=s))
         if type(n) is not int or not 0 <= n <= k - 1:
-            raise AdviceError(f"seat {s} can have doubled the declarer 0 to {k - 1} times, not {n!r}")
+            raise AdviceError(
+                N_(
+                    "seat {seat} can have doubled the declarer 0 to {most} times, not {n}",
+                    seat=s,
+                    most=k - 1,
+                    n=repr(n),
+                )
+            )
     earlier = [frozenset(s for s, n in counts.items() if n > j) for j in range(k - 1)]
     forced: frozenset[int] = frozenset()
     if r.doubling:
@@ -169,38 +219,55 @@ def situation(
         if contract is not None:
             if contract not in {c.id for c in r.contracts}:
                 raise AdviceError(
-                    f"{contract!r} is not a contract of {r.name}; its contracts are "
-                    + ", ".join(c.id for c in r.contracts)
+                    N_(
+                        "{contract} is not a contract of {rules}; its contracts are {names}",
+                        contract=repr(contract),
+                        rules=r.name,
+                        names=", ".join(c.id for c in r.contracts),
+                    )
                 )
             if contract in {c.id for c in named}:
-                raise AdviceError(f"{contract} was already declared by seat {declarer}; it may not be named again")
+                raise AdviceError(
+                    N_(
+                        "{contract} was already declared by seat {seat}; it may not be named again",
+                        contract=contract,
+                        seat=declarer,
+                    )
+                )
             if deal.contract is None:
                 deal.apply(Declare(contract), declarer)
             elif deal.contract.id != contract:
-                raise AdviceError(f"the schedule fixes this deal's contract: {deal.contract.id}")
+                raise AdviceError(N_("the schedule fixes this deal's contract: {contract}", contract=deal.contract.id))
         if choice is not None:
             if deal.phase is Phase.TRUMP:
                 deal.apply(NameTrump(parse_suit(choice)), declarer)
             elif deal.phase is Phase.RANK:
                 deal.apply(NameRank(parse_rank(choice)), declarer)
             else:
-                raise AdviceError("this contract names no trump or rank")
+                raise AdviceError(N_("this contract names no trump or rank"))
         for i, raw in enumerate(calls, 1):
             who, said = _call(raw, i)
             deal.apply(said, who)
     except IllegalAction as e:
-        raise AdviceError(str(e)) from None
+        raise _from(e) from None
     except NotationError as e:
-        raise AdviceError(str(e)) from None
+        raise _from(e) from None
     if deal.phase is Phase.DONE:
-        raise AdviceError("the deal is over: nothing is left to decide")
+        raise AdviceError(N_("the deal is over: nothing is left to decide"))
     if deal.to_act != seat:
-        raise AdviceError(f"seat {deal.to_act} is to act now ({deal.phase}), not seat {seat}")
+        raise AdviceError(
+            N_(
+                "seat {to_act} is to act now ({phase}), not seat {seat}",
+                to_act=deal.to_act,
+                phase=deal.phase,
+                seat=seat,
+            )
+        )
     game = Game(r, declarer)
     game.deals = [deal]
     if scores is not None:
         if len(scores) != r.players or not all(type(v) is int for v in scores):
-            raise AdviceError(f"scores must be {r.players} whole numbers, one per seat")
+            raise AdviceError(N_("scores must be {n} whole numbers, one per seat", n=r.players))
         game.totals = list(scores)
     view = seat_view(game, seat)
     history = tuple(
@@ -299,11 +366,13 @@ def advise(
     declared, a call out of turn), before any search.
     """
     if type(iterations) is not int or not 1 <= iterations <= 1000:
-        raise AdviceError(f"iterations must be 1 to 1000 worlds, not {iterations!r}")
+        raise AdviceError(N_("iterations must be 1 to 1000 worlds, not {n}", n=repr(iterations)))
     seed = situation_args.get("seed", 0)
     view = situation(variant, hand, **situation_args)
     if view.phase in ("play", "arrange"):
-        raise AdviceError("the calls are over: the advisor answers up to the last call (barbu analyse values cards)")
+        raise AdviceError(
+            N_("the calls are over: the advisor answers up to the last call (barbu analyse values cards)")
+        )
     return advise_view(view, iterations=iterations, seed=seed)
 
 

@@ -44,7 +44,7 @@ from barbu.bots.endgame import solve
 from barbu.bots.search import action_values
 from barbu.cards import card_name
 from barbu.deal import Phase
-from barbu.errors import BarbuError, RecordError
+from barbu.errors import N_, BarbuError, RecordError, Text
 from barbu.game import Game, Move
 from barbu.record import game_from_record
 from barbu.view import seat_view
@@ -57,7 +57,17 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 
 
 class AnalysisError(BarbuError, ValueError):
-    """The record cannot be analysed: it does not replay, or a setting is out of range."""
+    """The record cannot be analysed: it does not replay, or a setting is out of range.
+
+    ``text`` is the message as a :class:`~barbu.errors.Text`, translated where the person's
+    language is known (``barbu.language.error_text``), not in the process that analyses.
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(text)  # the text itself, so that it crosses to another process whole
+        self.text = text
+        """The message as a :class:`~barbu.errors.Text`, for the outer layers to translate."""
 
 
 @dataclass(frozen=True)
@@ -80,16 +90,21 @@ class Settings:
     def check(self) -> None:
         """Refuse settings out of range, naming what is allowed."""
         if not 1 <= self.iterations <= 10_000:
-            raise AnalysisError(f"iterations must be 1 to 10000 worlds, not {self.iterations}")
+            raise AnalysisError(N_("iterations must be 1 to 10000 worlds, not {n}", n=self.iterations))
         if not 0 <= self.exact_tricks <= 6:
-            raise AnalysisError(f"exact tricks must be 0 to 6 (more takes too long), not {self.exact_tricks}")
+            raise AnalysisError(N_("exact tricks must be 0 to 6 (more takes too long), not {n}", n=self.exact_tricks))
         if not 0 <= self.endgame <= 4:
-            raise AnalysisError(f"endgame must be 0 to 4 tricks, not {self.endgame}")
+            raise AnalysisError(N_("endgame must be 0 to 4 tricks, not {n}", n=self.endgame))
         a, b, c = self.thresholds
         if not (0 < a <= b <= c and all(math.isfinite(x) for x in self.thresholds)):
             raise AnalysisError(
-                f"thresholds must be three increasing positive numbers of points (inaccuracy, mistake, blunder), "
-                f"not {a}, {b}, {c}"
+                N_(
+                    "thresholds must be three increasing positive numbers of points (inaccuracy, mistake, blunder), "
+                    "not {a}, {b}, {c}",
+                    a=a,
+                    b=b,
+                    c=c,
+                )
             )
 
 
@@ -268,7 +283,7 @@ def replay_record(doc: object) -> Game:
     try:
         return game_from_record(doc)
     except RecordError as e:
-        raise AnalysisError(f"the record does not replay: {e}") from None
+        raise AnalysisError(N_("the record does not replay: {why}", why=str(e))) from None
 
 
 def _deal_task(args: tuple[Mapping[str, Any], int, Settings]) -> dict[str, Any]:
@@ -343,7 +358,7 @@ def analyse(
     settings = settings or Settings()
     settings.check()
     if not isinstance(workers, int) or not 1 <= workers <= 256:
-        raise AnalysisError(f"workers must be 1 to 256 processes, not {workers}")
+        raise AnalysisError(N_("workers must be 1 to 256 processes, not {n}", n=workers))
     game = replay_record(doc)
     plan = _Plan()
     for i in range(len(game.deals)):

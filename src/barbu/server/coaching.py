@@ -41,7 +41,7 @@ from barbu.coach import AnalysisError, Settings, advise_view, analyse
 from barbu.coach.analysis import replay_record
 from barbu.coach.board import board
 from barbu.errors import BarbuError
-from barbu.language import _
+from barbu.language import _, error_text
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.credentials import browser_holder
 from barbu.server.limits import Budgets
@@ -187,7 +187,7 @@ def add_coach_routes(app: FastAPI, service: TableService) -> CoachWorkers:
         try:  # a record that does not replay is refused before it costs the address anything
             await asyncio.to_thread(replay_record, doc)
         except AnalysisError as e:
-            return _refuse("bad_record", _("the record cannot be analysed: {why}", why=str(e)))
+            return _refuse("bad_record", _("the record cannot be analysed: {why}", why=error_text(e)))
         bucket = analyses.bucket(_address(request))
         if not bucket.take():
             wait = bucket.retry_after()
@@ -199,7 +199,7 @@ def add_coach_routes(app: FastAPI, service: TableService) -> CoachWorkers:
             started = time.monotonic()
             out = await workers.run("analyses", _analyse, doc)
         except AnalysisError as e:
-            return _refuse("bad_record", _("the record cannot be analysed: {why}", why=str(e)))
+            return _refuse("bad_record", _("the record cannot be analysed: {why}", why=error_text(e)))
         except BrokenProcessPool:
             return _refuse("busy", _("the server is analysing another game: try again in a minute"), 30)
         finally:
