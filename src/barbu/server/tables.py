@@ -47,7 +47,7 @@ from barbu.actions import action_from_json, action_to_json
 from barbu.bots import BOT_LEVELS, make_bot
 from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
-from barbu.language import _, error_text
+from barbu.language import N_, _, error_text
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
@@ -459,25 +459,34 @@ class LiveTable:
         else:
             await self.sync(sub, msg["last_seq"])
 
+    def _seat_speaks(self, sub: Subscriber, last: dict[int, float], every: float, spectator: str, too_soon: str) -> int:
+        """The seat of ``sub``, which may speak now: a spectator is refused with ``spectator``, and
+        a seat heard less than ``every`` seconds ago (``last``) with ``too_soon`` (a message id with
+        ``{every}`` and ``{wait}``); the time it speaks is written down in ``last``."""
+        if sub.seat is None:
+            raise ProtocolError("no_credential", spectator)
+        now = time.monotonic()
+        wait = last.get(sub.seat, -every) + every - now
+        if wait > 0:
+            raise ProtocolError(
+                "rate_limited",
+                _(too_soon, every=format(every, "g"), wait=format(wait, ".1f")),
+                retry_after=round(wait, 1),
+            )
+        last[sub.seat] = now
+        return sub.seat
+
     async def say(self, sub: Subscriber, phrase: str) -> None:
         """A seat's quick message (one of :data:`~barbu.server.protocol.PHRASES`) to everyone at
         the table; a spectator may not, and a seat speaks at most once every few seconds."""
         async with self.lock:
-            if sub.seat is None:
-                raise ProtocolError("no_credential", _("spectators cannot send messages: only players at the table"))
-            now = time.monotonic()
-            wait = self.said.get(sub.seat, -SAY_INTERVAL) + SAY_INTERVAL - now
-            if wait > 0:
-                raise ProtocolError(
-                    "rate_limited",
-                    _(
-                        "one quick message every {every} s: wait {wait} s",
-                        every=format(SAY_INTERVAL, "g"),
-                        wait=format(wait, ".1f"),
-                    ),
-                    retry_after=round(wait, 1),
-                )
-            self.said[sub.seat] = now
+            self._seat_speaks(
+                sub,
+                self.said,
+                SAY_INTERVAL,
+                _("spectators cannot send messages: only players at the table"),
+                N_("one quick message every {every} s: wait {wait} s"),
+            )
             self.tell({"type": "said", "seat": sub.seat, "phrase": phrase})
 
     def hints_on(self) -> bool:
@@ -500,23 +509,15 @@ class LiveTable:
         table frame. A no clears every yes: hints open again only if all agree anew. A
         spectator may not vote, and a seat votes at most once every few seconds."""
         async with self.lock:
-            if sub.seat is None:
-                raise ProtocolError("no_credential", _("spectators have no say on hints: only players at the table"))
-            now = time.monotonic()
-            wait = self.hints_said.get(sub.seat, -HINTS_INTERVAL) + HINTS_INTERVAL - now
-            if wait > 0:
-                raise ProtocolError(
-                    "rate_limited",
-                    _(
-                        "one answer on hints every {every} s: wait {wait} s",
-                        every=format(HINTS_INTERVAL, "g"),
-                        wait=format(wait, ".1f"),
-                    ),
-                    retry_after=round(wait, 1),
-                )
-            self.hints_said[sub.seat] = now
+            seat = self._seat_speaks(
+                sub,
+                self.hints_said,
+                HINTS_INTERVAL,
+                _("spectators have no say on hints: only players at the table"),
+                N_("one answer on hints every {every} s: wait {wait} s"),
+            )
             if agree:
-                self.hints_agreed.add(sub.seat)
+                self.hints_agreed.add(seat)
             else:
                 self.hints_agreed.clear()
             self.broadcast_table()
