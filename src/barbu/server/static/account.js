@@ -1,7 +1,7 @@
 // The account page: sign up, log in and out, the password, preferences, the quick game and my games.
 import { el } from "./dom.js";
-import { followAccountLanguage, language, problem, send, whoAmI, words } from "./club-text.js";
-import { nav, ruleSets } from "./club-nav.js";
+import { followAccountLanguage, language, problem, send } from "./club-text.js";
+import { openPage, ruleSets } from "./club-nav.js";
 import { languages } from "./i18n.js";
 
 const WAITS = [5, 15, 30, 60, 120, 300];
@@ -115,11 +115,9 @@ function accountPanel(t, account) {
 }
 
 async function start() {
-  const account = await whoAmI();
-  if (followAccountLanguage(account)) return "";
-  const lang = language();
-  const t = words();
-  nav(t, lang, account);
+  const page = await openPage();
+  if (!page) return "";
+  const { account, t } = page;
   document.title = `Barbu — ${t.account}`;
   const rules = await ruleSets();
   const main = document.getElementById("main");

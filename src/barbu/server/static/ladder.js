@@ -1,7 +1,6 @@
 // The ladder: players and bots of a rule set by rating, all time or the last 30 days.
 import { el } from "./dom.js";
-import { followAccountLanguage, language, whoAmI, words } from "./club-text.js";
-import { nav, ruleSets } from "./club-nav.js";
+import { openPage, ruleSets } from "./club-nav.js";
 
 async function show(t, variant, period) {
   const data = await fetch(`/api/club/ladder?variant=${encodeURIComponent(variant)}&period=${period}`).then((r) => r.json());
@@ -19,11 +18,9 @@ async function show(t, variant, period) {
 }
 
 async function start() {
-  const account = await whoAmI();
-  if (followAccountLanguage(account)) return "";
-  const lang = language();
-  const t = words();
-  nav(t, lang, account);
+  const page = await openPage();
+  if (!page) return "";
+  const { account, t } = page;
   document.title = `Barbu — ${t.ladder}`;
   const rules = await ruleSets();
   const params = new URLSearchParams(location.search);

@@ -1,7 +1,6 @@
 // A player's profile: games played, results per rule set, ratings and their history.
 import { el } from "./dom.js";
-import { followAccountLanguage, language, whoAmI, words } from "./club-text.js";
-import { nav, ruleSets } from "./club-nav.js";
+import { openPage, ruleSets } from "./club-nav.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -18,11 +17,9 @@ function spark(points) {
 }
 
 async function start() {
-  const account = await whoAmI();
-  if (followAccountLanguage(account)) return "";
-  const lang = language();
-  const t = words();
-  nav(t, lang, account);
+  const page = await openPage();
+  if (!page) return "";
+  const { account, t } = page;
   const name = new URLSearchParams(location.search).get("name") || (account ? account.name : "");
   const main = document.getElementById("main");
   const res = await fetch(`/api/club/players/${encodeURIComponent(name)}`);
