@@ -33,11 +33,12 @@ from fastapi.responses import JSONResponse
 
 from barbu.language import _, error_text
 from barbu.server.bodies import BodyError, read_json
+from barbu.server.cookies import DAY, cookie_name, set_private_cookie
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, credential_hash
 from barbu.storage import StoreError
 
-BROWSER_COOKIE = "barbu_browser"
+BROWSER_COOKIE = cookie_name("browser")
 """The cookie naming a browser: a random secret, never readable by the pages' scripts."""
 COOKIE_DAYS = 400
 """How long a browser keeps its cookie (the longest a browser keeps any)."""
@@ -90,16 +91,8 @@ def ensure_browser(request: Request) -> tuple[str, bool]:
 
 
 def set_browser_cookie(response: Response, request: Request, secret: str) -> None:
-    """Give the browser its cookie: HttpOnly, SameSite=Strict, Secure when the request is HTTPS."""
-    response.set_cookie(
-        BROWSER_COOKIE,
-        secret,
-        max_age=COOKIE_DAYS * 86400,
-        path="/",
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-    )
+    """Give the browser its cookie (:func:`~barbu.server.cookies.set_private_cookie`)."""
+    set_private_cookie(response, request, BROWSER_COOKIE, secret, max_age=COOKIE_DAYS * DAY)
 
 
 def error(e: ProtocolError) -> JSONResponse:

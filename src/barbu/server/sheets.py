@@ -56,6 +56,7 @@ from barbu.errors import BarbuError
 from barbu.language import N_, _, error_text
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.server.bodies import BodyError, loads, read_json
+from barbu.server.cookies import DAY, cookie_name, set_private_cookie
 from barbu.server.headers import DOCUMENT_POLICY
 from barbu.sheet.doubles import Double, SheetError, fill, fill_all
 from barbu.sheet.entry import DealEntry
@@ -74,9 +75,9 @@ IMPORT_LIMIT = 4 * 1024 * 1024
 """The largest record to import."""
 
 _STATUS = {"stale": 409, "request": 400, "too_large": 413}
-COOKIE = "barbu_sheet_"
+COOKIE = cookie_name("sheet_")
 """The name of a sheet's cookie is this and the sheet's id; its value is a key of the sheet."""
-COOKIE_AGE = 365 * 24 * 3600
+COOKIE_AGE = 365 * DAY
 """Seconds a browser keeps a sheet's cookie."""
 MAY = {
     "viewer": N_("read and export the sheet"),
@@ -505,15 +506,7 @@ def request_keys(request: Request, sheet_id: str | None = None) -> list[str]:
 
 def keep_key(response: Response, request: Request, sheet_id: str, key: str) -> None:
     """Let the browser keep a sheet's key as an HttpOnly cookie sent only to this API, only from this site."""
-    response.set_cookie(
-        COOKIE + sheet_id,
-        key,
-        max_age=COOKIE_AGE,
-        path="/api/sheets",
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-    )
+    set_private_cookie(response, request, COOKIE + sheet_id, key, max_age=COOKIE_AGE, path="/api/sheets")
 
 
 @dataclass(frozen=True)

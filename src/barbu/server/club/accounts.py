@@ -1,10 +1,10 @@
 """Accounts: names, argon2 password hashes, session cookies, and a limit on log-in attempts.
 
-A session is a random cookie ``barbu_session`` (HttpOnly, ``SameSite=Strict``, ``Secure`` when
-the request came over HTTPS); the database keeps only its SHA-256. Every log-in and sign-up
-makes a **new** cookie and ends the session the browser came with, so a cookie planted before
-log-in (session fixation) never becomes a logged-in one. Changing the password ends every
-other session of the account. Log-out ends the session and clears the cookie.
+A session is a random cookie ``barbu_session`` (shaped as :mod:`barbu.server.cookies` shapes
+every cookie: HttpOnly, ``SameSite=Strict``, ``Secure`` over HTTPS); the database keeps only
+its SHA-256. Every log-in and sign-up makes a **new** cookie and ends the session the browser
+came with, so a cookie planted before log-in (session fixation) never becomes a logged-in one.
+Changing the password ends every other session of the account. Log-out ends the session and clears the cookie.
 
 Passwords are hashed with argon2id (``argon2-cffi``'s defaults), on a worker thread, at most
 :data:`HASHING_AT_ONCE` at a time. Failed log-ins are limited per name and per address
@@ -38,9 +38,10 @@ from fastapi import Request, Response
 from barbu.errors import BarbuError
 from barbu.language import _
 from barbu.names import TextError, check_text
+from barbu.server.cookies import DAY, clear_private_cookie, cookie_name, set_private_cookie
 from barbu.storage.club import Account, ClubStore, NameTaken
 
-SESSION_COOKIE = "barbu_session"
+SESSION_COOKIE = cookie_name("session")
 """The cookie of a logged-in browser."""
 SESSION_DAYS = 30
 """How long a session lasts after log-in."""
@@ -213,22 +214,14 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         old = request.cookies.get(SESSION_COOKIE)
         await asyncio.to_thread(self.club.open_session, token_hash(token), account.id, token_hash(old) if old else None)
-        response.set_cookie(
-            SESSION_COOKIE,
-            token,
-            max_age=SESSION_DAYS * 86400,
-            path="/",
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-        )
+        set_private_cookie(response, request, SESSION_COOKIE, token, max_age=SESSION_DAYS * DAY)
 
     async def close_session(self, request: Request, response: Response) -> None:
         """End the request's session and clear its cookie."""
         old = request.cookies.get(SESSION_COOKIE)
         if old:
             await asyncio.to_thread(self.club.close_session, token_hash(old))
-        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+        clear_private_cookie(response, request, SESSION_COOKIE)
 
     async def current(self, cookies: dict[str, str]) -> tuple[Account, str] | None:
         """The logged-in account of these cookies and its session's hash, or None (a guest)."""
@@ -236,7 +229,7 @@ class Accounts:
         if not token or len(token) > 128:
             return None
         digest = token_hash(token)
-        found = await asyncio.to_thread(self.club.session_account, digest, SESSION_DAYS * 86400.0)
+        found = await asyncio.to_thread(self.club.session_account, digest, SESSION_DAYS * float(DAY))
         return (found, digest) if found is not None else None
 
 
