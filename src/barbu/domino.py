@@ -43,9 +43,11 @@ class _DominoRows:
         finished: bool
         _playable: int
 
-    def _row(self, suit: int) -> tuple[int, int] | None:
+    def _row(self, suit: int, half: int = 0) -> tuple[int, int] | None:
+        """The ranks ``(lo, hi)`` of the row of ``suit`` (with two decks, of the second
+        deck's row when ``half`` is 1), or None if it is not started."""
         r = self.rank
-        bits = (self.laid >> (13 * suit)) & 0x1FFF
+        bits = (self.laid >> (52 * half + 13 * suit)) & 0x1FFF
         if r is None or not bits >> r & 1:
             return None
         # The run of laid ranks through r: down to the highest gap below it (not below
@@ -55,9 +57,11 @@ class _DominoRows:
         hi = r + (gaps_above & -gaps_above).bit_length() - 1
         return (lo, hi)
 
-    def _ends(self, suit: int) -> int:
-        """The cards that can be laid next in ``suit``."""
-        row = self._row(suit)
+    def _row_ends(self, suit: int, half: int = 0) -> int:
+        """The cards (of the first deck) that can be laid next on the row of ``suit``
+        (``half`` as for :meth:`_row`): the starting rank while the row is not started, else
+        the rank below it (not below ``low_rank``) and the rank above it (not above the ace)."""
+        row = self._row(suit, half)
         if row is None:
             assert self.rank is not None
             return 1 << (13 * suit + self.rank)
@@ -68,6 +72,10 @@ class _DominoRows:
         if hi < ACE:
             mask |= 1 << (13 * suit + hi + 1)
         return mask
+
+    def _ends(self, suit: int) -> int:
+        """The cards that can be laid next in ``suit``: with one deck, those of its one row."""
+        return self._row_ends(suit)
 
     def rows(self) -> list[tuple[int, int] | None]:
         """Per suit, the ranks ``(lo, hi)`` of the row (laid or removed), or None if not started."""
@@ -166,12 +174,7 @@ class PureDominoPlay(_DominoRows):
         seat = self.turn
         if card is not None:
             self.hands[seat] &= ~(1 << card)
-            self.laid |= 1 << card
-            if self.rank is None:
-                self._start_rows(card % 13)
-            else:
-                suit = card // 13
-                self._playable = (self._playable & ~(0x1FFF << (13 * suit))) | self._ends(suit)
+            self._lay(card)
             if not self.hands[seat]:
                 self.order.append(seat)
                 if len(self.order) == self.players - 1:
@@ -185,6 +188,15 @@ class PureDominoPlay(_DominoRows):
         while nxt in self.order:
             nxt = (nxt + self.direction) % n
         self.turn = nxt
+
+    def _lay(self, card: int) -> None:
+        """Add ``card`` to its row (the first card starts every row at its rank)."""
+        self.laid |= 1 << card
+        if self.rank is None:
+            self._start_rows(card % 13)
+        else:
+            suit = card // 13
+            self._playable = (self._playable & ~(0x1FFF << (13 * suit))) | self._row_ends(suit)
 
 
 if TYPE_CHECKING:
@@ -248,67 +260,31 @@ class TwinDominoPlay(_TwinBase):
 
     __slots__ = ()
 
-    def _half_row(self, suit: int, half: int) -> tuple[int, int] | None:
-        r = self.rank
-        bits = (self.laid >> (52 * half + 13 * suit)) & 0x1FFF
-        if r is None or not bits >> r & 1:
-            return None
-        lo = max((~bits & ((1 << r) - 1)).bit_length(), min(self.low_rank, r))
-        gaps_above = ~bits >> (r + 1)
-        hi = r + (gaps_above & -gaps_above).bit_length() - 1
-        return (lo, hi)
-
-    def _fits(self, suit: int, half: int, rank: int) -> bool:
-        row = self._half_row(suit, half)
-        if row is None:
-            return rank == self.rank
-        lo, hi = row
-        return (rank == lo - 1 and rank >= self.low_rank) or (rank == hi + 1 and rank <= ACE)
-
     def _ends(self, suit: int) -> int:
-        faces = 0
-        for half in (0, 1):
-            for rank in range(self.low_rank, ACE + 1):
-                if self._fits(suit, half, rank):
-                    faces |= 1 << (13 * suit + rank)
+        """The cards of either deck that can be laid next in ``suit``: a card fits wherever
+        its copy would, on either row."""
+        faces = self._row_ends(suit, 0) | self._row_ends(suit, 1)
         return faces | faces << 52
 
     def twin_rows(self) -> list[tuple[int, int] | None]:
         """The rows of the first deck (S, H, D, C), then those of the second."""
-        return [self._half_row(s, half) for half in (0, 1) for s in range(4)]
+        return [self._row(s, half) for half in (0, 1) for s in range(4)]
 
     def shown_rows(self) -> list[tuple[int, int] | None]:
         """Both decks' rows (:meth:`twin_rows`)."""
         return self.twin_rows()
 
-    def play(self, card: int | None) -> None:
-        """Lay ``card`` (of either deck) for the seat to act, or pass with None; unchecked."""
-        seat = self.turn
-        if card is not None:
-            self.hands[seat] &= ~(1 << card)
-            face = card % 52
-            suit, rank = face // 13, face % 13
-            if self.rank is None:
-                self.laid |= 1 << face
-                self._start_rows(rank)
-            else:
-                half = 0 if self._fits(suit, 0, rank) else 1
-                self.laid |= 1 << (face + 52 * half)
-                suit_bits = 0x1FFF << (13 * suit)
-                self._playable = (self._playable & ~(suit_bits | suit_bits << 52)) | self._ends(suit)
-            if not self.hands[seat]:
-                self.order.append(seat)
-                if len(self.order) == self.players - 1:
-                    self.order.append(next(s for s in range(self.players) if s not in self.order))
-                    self.finished = True
-                    return
-            elif self.ace_replays and rank == ACE and self.legal_mask():
-                return
-        n = self.players
-        nxt = (seat + self.direction) % n
-        while nxt in self.order:
-            nxt = (nxt + self.direction) % n
-        self.turn = nxt
+    def _lay(self, card: int) -> None:
+        """Add ``card`` (of either deck) to the first row it fits, else to the second."""
+        face = card % 52
+        if self.rank is None:
+            self.laid |= 1 << face
+            self._start_rows(face % 13)
+            return
+        suit = face // 13
+        self.laid |= 1 << face if self._row_ends(suit, 0) >> face & 1 else 1 << (face + 52)
+        suit_bits = 0x1FFF << (13 * suit)
+        self._playable = (self._playable & ~(suit_bits | suit_bits << 52)) | self._ends(suit)
 
 
 def domino_play(

@@ -23,17 +23,21 @@ per deal (:meth:`TrickRules.of`) and shared by every copy of the play.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Self
 
 from barbu.accel import trick_core
-from barbu.cards import HEARTS, SUIT_MASKS, TWIN_SUIT_MASKS
+from barbu.cards import FULL_DECK, HEARTS, SUIT_MASKS, TWIN, TWIN_DECK, TWIN_SUIT_MASKS, rank_mask, twin_mask
 from barbu.contracts import Contract, TrickResult
 
 if TYPE_CHECKING:
     from barbu.rulesets import Rules
 
 HEART_MASK = SUIT_MASKS[HEARTS]
+_RANKS_FROM = tuple(twin_mask(sum(rank_mask(r) for r in range(low, 13))) for low in range(14))
+"""Per rank ``low`` (0-13), the cards of both decks whose rank is ``low`` or higher."""
+_RANKS_BELOW = tuple(TWIN_DECK & ~m for m in _RANKS_FROM)
+"""Per rank ``high`` (0-13), the cards of both decks whose rank is under ``high``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,16 @@ class TrickRules:
     twin: bool = False
     """Two decks: a card and its copy are equal, and of equal cards the last played wins
     (:class:`TwinTrickPlay`)."""
+    suits: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The cards of the suit of card ``c`` are ``suits[c // 13]`` (with two decks, both
+    copies of the suit, whichever deck ``c`` comes from); set from :attr:`twin`."""
+    equal_beats: int = field(init=False, repr=False, compare=False)
+    """1 where a card of the rank of the best card so far beats it (two decks: of equal cards
+    the last played wins), 0 where it must be higher (one deck); set from :attr:`twin`."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suits", TWIN_SUIT_MASKS * 2 if self.twin else SUIT_MASKS)
+        object.__setattr__(self, "equal_beats", int(self.twin))
 
     @classmethod
     def of(cls, rules: Rules, contract: Contract, trump: int | None) -> TrickRules:
@@ -119,17 +133,21 @@ class _TrickFacts:
         order) after the tricks of ``played`` (RULES.md §2.9.1), under this deal's rules.
 
         :meth:`legal_mask` asks it for the seat to act; the endgame solver asks it for
-        positions it keeps itself, so both read the same rule code.
+        positions it keeps itself, so both read the same rule code. It serves one deck and
+        two: ranks are read as ``card % 13`` and suits from :attr:`TrickRules.suits`,
+        whichever deck a card comes from.
         """
         rules = self.rules
         if not trick:
             heart_lead = rules.heart_lead
             if heart_lead != "free":
-                others = hand & ~HEART_MASK
-                if others and not (heart_lead == "broken" and played & HEART_MASK):
+                hearts = rules.suits[HEARTS]
+                others = hand & ~hearts
+                if others and not (heart_lead == "broken" and played & hearts):
                     return others
             return hand
-        led_mask = SUIT_MASKS[trick[0] // 13]
+        suits = rules.suits
+        led_mask = suits[trick[0] // 13]
         follow = hand & led_mask
         trump = rules.trump
         if trump is None:
@@ -138,21 +156,26 @@ class _TrickFacts:
                 if follow:
                     high = 0
                     for c in trick:
-                        if c > high and (1 << c) & led_mask:
-                            high = c
-                    forced = follow & penalty & ((1 << high) - 1)
+                        if (1 << c) & led_mask:
+                            rank = c % 13
+                            if rank > high:
+                                high = rank
+                    # a penalty card that does not take the trick, if the seat has one
+                    forced = follow & penalty & _RANKS_BELOW[high]
                     return forced or follow
                 return (hand & penalty) or hand
             return follow or hand
-        trump_mask = SUIT_MASKS[trump]
+        trump_mask = suits[trump]
         top = -1
         for c in trick:
-            if c > top and (1 << c) & trump_mask:
-                top = c
+            if (1 << c) & trump_mask:
+                rank = c % 13
+                if rank > top:
+                    top = rank
         if led_mask == trump_mask:
             if not follow:
                 return hand
-            higher = follow & ~((2 << top) - 1)
+            higher = follow & _RANKS_FROM[top + 1 - rules.equal_beats]
             return higher if (rules.overtrump_required and higher) else follow
         if follow:
             return follow
@@ -162,20 +185,29 @@ class _TrickFacts:
         if top < 0:
             return mine if rules.must_trump_when_void else hand
         if rules.overtrump_required:
-            higher = mine & ~((2 << top) - 1)
+            higher = mine & _RANKS_FROM[top + 1 - rules.equal_beats]
             if higher:
                 return higher
         return mine if rules.undertrump_required else hand
 
     def taker(self, trick: Sequence[int], trick_mask: int, leader: int) -> int:
         """The seat that wins the full ``trick`` (cards in order, ``trick_mask`` their mask)
-        led by ``leader``: the highest trump, else the highest card of the suit led."""
-        trump = self.rules.trump
-        if trump is not None and trick_mask & SUIT_MASKS[trump]:
-            best = (trick_mask & SUIT_MASKS[trump]).bit_length() - 1
+        led by ``leader``: the highest trump, else the highest card of the suit led; of
+        equal cards (two decks), the one played last."""
+        rules = self.rules
+        trump = rules.trump
+        suits = rules.suits
+        if trump is not None and trick_mask & suits[trump]:
+            best = trick_mask & suits[trump]
         else:
-            best = (trick_mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
-        return (leader + self.rules.direction * trick.index(best)) % self.players
+            best = trick_mask & suits[trick[0] // 13]
+        top = best.bit_length() - 1
+        if top >= TWIN:  # two decks: the best rank may be in either deck, and of equal cards the last played wins
+            face = max((best & FULL_DECK).bit_length() - 1, top - TWIN)
+            at = max(trick.index(c) for c in (face, face + TWIN) if best >> c & 1)
+        else:
+            at = trick.index(top)
+        return (leader + rules.direction * at) % self.players
 
     def trick_seats(self) -> list[int]:
         """The seats that played the cards of the current trick, in order."""
@@ -190,6 +222,9 @@ class _TrickFacts:
 class PureTrickPlay(_TrickFacts):
     """The pure-Python state of :class:`TrickPlay`: the reference the compiled state
     (``barbu._native.TrickCore``) is tested against, and the one used without it."""
+
+    _cards = FULL_DECK.bit_length()
+    """The cards of the deck are numbered from 0 to this, excluded."""
 
     __slots__ = (
         "_legal",
@@ -264,7 +299,12 @@ class PureTrickPlay(_TrickFacts):
         ([12], [0], 1)
         """
         turn = self.turn
-        if (seat is None or seat == turn) and type(card) is int and 0 <= card < 52 and self.legal_mask() >> card & 1:
+        if (
+            (seat is None or seat == turn)
+            and type(card) is int
+            and 0 <= card < self._cards
+            and self.legal_mask() >> card & 1
+        ):
             cards.append(card)
             seats.append(turn)
             self.play(card)
@@ -336,17 +376,6 @@ else:
     _TwinBase = PureTrickPlay
 
 
-def _above(mask: int, rank: int) -> int:
-    """The cards of ``mask`` (either deck) whose rank is ``rank`` or higher."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        if (low.bit_length() - 1) % 13 >= rank:
-            out |= low
-        mask ^= low
-    return out
-
-
 class TwinTrickPlay(_TwinBase):
     """Trick play with two decks (``french-two-decks``, RULES.md §4.9): card ``c`` and
     its copy ``c + 52`` are the same card, so suits are read from both halves of a mask,
@@ -365,71 +394,7 @@ class TwinTrickPlay(_TwinBase):
 
     __slots__ = ()
 
-    def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
-        """As :meth:`PureTrickPlay.play_logged`, for the cards of both decks."""
-        turn = self.turn
-        if (seat is None or seat == turn) and type(card) is int and 0 <= card < 104 and self.legal_mask() >> card & 1:
-            cards.append(card)
-            seats.append(turn)
-            self.play(card)
-            return turn
-        return None
-
-    def legal_for(self, hand: int, trick: Sequence[int], played: int) -> int:
-        """:meth:`PureTrickPlay.legal_for` where a card of the best rank so far beats it."""
-        rules = self.rules
-        if not trick:
-            heart_lead = rules.heart_lead
-            if heart_lead != "free":
-                hearts = TWIN_SUIT_MASKS[HEARTS]
-                others = hand & ~hearts
-                if others and not (heart_lead == "broken" and played & hearts):
-                    return others
-            return hand
-        led_mask = TWIN_SUIT_MASKS[trick[0] // 13 % 4]
-        follow = hand & led_mask
-        trump = rules.trump
-        if trump is None:
-            penalty = rules.penalty
-            if penalty:
-                if follow:
-                    high = max(c % 13 for c in trick if (1 << c) & led_mask)
-                    forced = follow & penalty & ~_above(follow, high)
-                    return forced or follow
-                return (hand & penalty) or hand
-            return follow or hand
-        trump_mask = TWIN_SUIT_MASKS[trump]
-        top = max((c % 13 for c in trick if (1 << c) & trump_mask), default=-1)
-        if led_mask == trump_mask:
-            if not follow:
-                return hand
-            higher = _above(follow, top)
-            return higher if (rules.overtrump_required and higher) else follow
-        if follow:
-            return follow
-        mine = hand & trump_mask
-        if not mine:
-            return hand
-        if top < 0:
-            return mine if rules.must_trump_when_void else hand
-        if rules.overtrump_required:
-            higher = _above(mine, top)
-            if higher:
-                return higher
-        return mine if rules.undertrump_required else hand
-
-    def taker(self, trick: Sequence[int], trick_mask: int, leader: int) -> int:
-        """The highest trump, else the highest card of the suit led; of equal cards, the
-        one played last."""
-        trump = self.rules.trump
-        suit = trump if trump is not None and trick_mask & TWIN_SUIT_MASKS[trump] else trick[0] // 13 % 4
-        best = -1
-        at = 0
-        for i, c in enumerate(trick):
-            if c // 13 % 4 == suit and c % 13 >= best:
-                best = c % 13
-                at = i
-        return (leader + self.rules.direction * at) % self.players
+    _cards = TWIN_DECK.bit_length()
 
 
 def trick_play(hands: list[int], leader: int, rules: TrickRules) -> TrickPlay:
