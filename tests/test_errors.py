@@ -170,3 +170,44 @@ def test_a_refused_tally_reaches_the_score_keeper_in_french() -> None:
         french = error_text(refused.value)
     assert french.startswith("décompte : hearts doit faire 13 au total (") and french.endswith("pas 12")
     assert "the hearts in the deck" not in french
+
+
+def test_a_refused_record_is_read_in_french() -> None:
+    from barbu.errors import RecordError
+    from barbu.language import error_text, speaking
+    from barbu.record import game_from_record
+    from barbu.sheet.model import Sheet
+
+    def refused(doc: dict[str, object]) -> RecordError:
+        with pytest.raises(RecordError) as caught:
+            game_from_record({"format": "barbu-record/1", "variant": "classic", **doc})
+        return caught.value
+
+    deal = {"declarer": 0, "contract": "no-queens"}
+    cases = {
+        # the document, a deal, a call with its seat, a rule of the core the record breaks
+        "first_declarer must be a seat from 0 to 3, not 7": (
+            refused({"first_declarer": 7, "deals": []}),
+            "first_declarer doit être une place de 0 à 3, et non 7",
+        ),
+        "deal 1: the declarer must be seat 0 (block rotation from first declarer 0), not 2": (
+            refused({"deals": [{**deal, "declarer": 2}]}),
+            "donne 1 : le déclarant doit être la place 0 (rotation en bloc depuis le premier déclarant 0), et non 2",
+        ),
+        "deal 1, call 1 (seat 1): it is seat 1's call, not seat 2's": (
+            refused({"deals": [{**deal, "calls": [{"seat": 2}]}]}),
+            "donne 1, annonce 1 (place 1) : c'est à la place 1 d'annoncer, pas à la place 2",
+        ),
+        "deal 1 (seat 0): the contract must be a contract id, not 5": (
+            refused({"deals": [{**deal, "contract": 5}]}),
+            "donne 1 (place 0) : le contrat doit être un identifiant de contrat, et non 5",
+        ),
+    }
+    for english, (error, french) in cases.items():
+        assert error.message == english
+        with speaking("fr"):
+            assert error_text(error) == french
+    # the score sheet's import of a record says it in the importer's language
+    with speaking("fr"), pytest.raises(SheetError) as sheet_refused:
+        Sheet.from_record({"format": "barbu-record/1", "variant": "classic", "first_declarer": 7, "deals": []})
+    assert sheet_refused.value.message == "first_declarer doit être une place de 0 à 3, et non 7"

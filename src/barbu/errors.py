@@ -155,20 +155,28 @@ class RecordError(BarbuError):
     """A record that is not valid ``barbu-record/1``, located as RECORD.md says.
 
     ``deal`` is 1-based (or None for the document), ``index`` the 1-based position in
-    ``calls`` or ``play`` where that applies.
+    ``calls`` or ``play`` where that applies. ``text`` is the message as a :class:`Text`
+    for the outer layers to translate, ``message`` its English:
+
+    >>> e = RecordError("call", N_("deal {n}, call {index}: {why}", n=2, index=1, why=N_("the calls are over")))
+    >>> e.message
+    'deal 2, call 1: the calls are over'
     """
 
     def __init__(
         self,
         kind: str,
-        message: str,
+        message: str | Text,
         deal: int | None = None,
         index: int | None = None,
         seat: int | None = None,
     ) -> None:
-        super().__init__(message)
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(str(text))
         self.kind = kind
-        self.message = message
+        self.text = text
+        """The message as a :class:`Text`, for the outer layers to translate."""
+        self.message = str(text)
         self.deal = deal
         self.index = index
         self.seat = seat

@@ -26,13 +26,15 @@ from typing import Any
 from barbu.actions import Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
 from barbu.cards import RANKS, SUITS, card, card_name, fold, parse_pbn, parse_rank, parse_suit, pbn
 from barbu.deal import Deal, Phase
-from barbu.errors import IllegalAction, NotationError, OptionsError, RecordError, RecordUsageError
+from barbu.errors import N_, IllegalAction, NotationError, OptionsError, RecordError, RecordUsageError, Text
 from barbu.game import Game
 from barbu.rulesets import rules
 from barbu.tally import tally_json
 
 FORMAT = "barbu-record/1"
 CALL_KEYS = ("seat", "double", "redouble", "call")
+_ROTATIONS = {"block": N_("block rotation"), "quick": N_("quick rotation")}
+"""The rotations (the values of the flag) in words, for a declarer out of turn."""
 
 
 def _is_int(v: object) -> bool:
@@ -60,26 +62,34 @@ def game_from_record(doc: object) -> Game:
     check_document(doc)
     assert isinstance(doc, Mapping)
     if "variant" not in doc:
-        raise RecordError("record", 'the record has no variant: name a rule set, e.g. "classic"')
+        raise RecordError("record", N_('the record has no variant: name a rule set, e.g. "classic"'))
     try:
         r = rules(doc["variant"], _options(doc))
     except OptionsError as e:
-        raise RecordError("record", str(e)) from None
+        raise RecordError("record", e.text) from None
     players = doc.get("players")
     if players is not None and (
         not isinstance(players, list) or len(players) != r.players or not all(isinstance(p, str) for p in players)
     ):
-        raise RecordError("record", f"players must be a list of {r.players} names, one per seat")
+        raise RecordError("record", N_("players must be a list of {n} names, one per seat", n=r.players))
     first = doc.get("first_declarer", 0)
     if not _is_int(first) or not 0 <= first < r.players:
-        raise RecordError("record", f"first_declarer must be a seat from 0 to {r.players - 1}, not {first!r}")
+        raise RecordError(
+            "record",
+            N_("first_declarer must be a seat from 0 to {last}, not {found}", last=r.players - 1, found=repr(first)),
+        )
     deals = doc.get("deals")
     if not isinstance(deals, list):
-        raise RecordError("record", "deals must be a list of deals (it may be empty)")
+        raise RecordError("record", N_("deals must be a list of deals (it may be empty)"))
     if len(deals) > r.deal_count:
         raise RecordError(
             "record",
-            f"the record has {len(deals)} deals but a game of {r.name} has {r.deal_count}",
+            N_(
+                "the record has {n} deals but a game of {variant} has {count}",
+                n=len(deals),
+                variant=r.name,
+                count=r.deal_count,
+            ),
             deal=r.deal_count + 1,
         )
     game = Game(r, first)
@@ -91,7 +101,9 @@ def game_from_record(doc: object) -> Game:
 def _options(doc: Mapping[str, Any]) -> dict[str, Any]:
     opts = doc.get("options", {})
     if not isinstance(opts, Mapping):
-        raise RecordError("record", 'options must be an object of flags, e.g. {"rotation": "quick"}')
+        raise RecordError(
+            "record", N_("options must be an object of flags, e.g. {example}", example='{"rotation": "quick"}')
+        )
     return dict(opts)
 
 
@@ -104,21 +116,26 @@ class _DealReader:
         self.number = index + 1
         self.is_last = is_last
         if not isinstance(raw, Mapping):
-            raise RecordError("record", f"deal {self.number} must be an object", deal=self.number)
+            raise RecordError("record", N_("deal {n} must be an object", n=self.number), deal=self.number)
         self.raw = raw
         deal = game.current
         assert deal is not None
         self.deal: Deal = deal
 
-    def fail(self, kind: str, message: str, index: int | None = None, seat: int | None = None) -> RecordError:
-        where = f"deal {self.number}"
+    def fail(self, kind: str, message: str | Text, index: int | None = None, seat: int | None = None) -> RecordError:
+        """The error of this deal, its message led by where it is (RECORD.md)."""
+        n = self.number
         if kind == "call" and index is not None:
-            where += f", call {index}"
+            where = N_("deal {n}, call {index}", n=n, index=index)
+        elif kind == "play" and index is not None and self._arranging():
+            where = N_("deal {n}, arrangement {index}", n=n, index=index)
         elif kind == "play" and index is not None:
-            where += f", {'arrangement' if self._arranging() else 'card'} {index}"
+            where = N_("deal {n}, card {index}", n=n, index=index)
+        else:
+            where = N_("deal {n}", n=n)
         if seat is not None:
-            where += f" (seat {seat})"
-        return RecordError(kind, f"{where}: {message}", deal=self.number, index=index, seat=seat)
+            where = N_("{where} (seat {seat})", where=where, seat=seat)
+        return RecordError(kind, N_("{where}: {why}", where=where, why=message), deal=n, index=index, seat=seat)
 
     def _arranging(self) -> bool:
         c = self.deal.contract
@@ -138,7 +155,9 @@ class _DealReader:
     def _waiting(self, kind: str, index: int | None = None, seat: int | None = None) -> None:
         """The deal stops here: fine for the last deal, a fault otherwise."""
         if not self.is_last:
-            raise self.fail(kind, f"the deal is unfinished ({kind} missing) but another deal follows", index, seat)
+            raise self.fail(
+                kind, N_("the deal is unfinished ({kind} missing) but another deal follows", kind=kind), index, seat
+            )
 
     def read(self) -> None:
         """Replay the deal; a deal that stops early (the last one) is simply unfinished."""
@@ -156,11 +175,16 @@ class _DealReader:
         expected = self.deal.declarer
         if not _is_int(d) or d != expected:
             r = self.game.rules
-            how = "its rotation" if r.ruleset.fixed_rotation else f"{r.flags.rotation} rotation"
+            how = N_("its rotation") if r.ruleset.fixed_rotation else _ROTATIONS[r.flags.rotation]
             raise self.fail(
                 "declarer",
-                f"the declarer must be seat {expected} ({how} from first declarer "
-                f"{self.game.first_declarer}), not {d!r}",
+                N_(
+                    "the declarer must be seat {seat} ({how} from first declarer {first}), not {found}",
+                    seat=expected,
+                    how=how,
+                    first=self.game.first_declarer,
+                    found=repr(d),
+                ),
             )
 
     def _hands(self) -> None:
@@ -169,7 +193,7 @@ class _DealReader:
         r = self.game.rules
         hands = self.raw["hands"]
         if not isinstance(hands, list) or len(hands) != r.players or not all(isinstance(h, str) for h in hands):
-            raise self.fail("hands", f"hands must be a list of {r.players} PBN hands (S.H.D.C), one per seat")
+            raise self.fail("hands", N_("hands must be a list of {n} PBN hands (S.H.D.C), one per seat", n=r.players))
         masks = []
         taken = r.removed
         for seat, h in enumerate(hands):
@@ -177,21 +201,29 @@ class _DealReader:
                 m = parse_pbn(h, taken) if r.twin else parse_pbn(h)
                 taken |= m
             except NotationError as e:
-                raise self.fail("hands", f"hand of seat {seat}: {e}") from None
+                raise self.fail("hands", N_("hand of seat {seat}: {why}", seat=seat, why=str(e))) from None
             if m.bit_count() != r.cards_each:
-                raise self.fail("hands", f"seat {seat} holds {m.bit_count()} cards; each holds {r.cards_each}")
+                raise self.fail(
+                    "hands",
+                    N_("seat {seat} holds {n} cards; each holds {each}", seat=seat, n=m.bit_count(), each=r.cards_each),
+                )
             masks.append(m)
         union = 0
         for m in masks:
             if union & m:
                 dup = card_name((union & m).bit_length() - 1)
-                raise self.fail("hands", f"{dup} is dealt twice")
+                raise self.fail("hands", N_("{card} is dealt twice", card=dup))
             union |= m
         if union != r.deck:
             extra = union & ~r.deck
             if extra:
-                raise self.fail("hands", f"{card_name(extra.bit_length() - 1)} is not in the deck of {r.name}")
-            raise self.fail("hands", "the hands do not hold the whole deck")
+                raise self.fail(
+                    "hands",
+                    N_(
+                        "{card} is not in the deck of {variant}", card=card_name(extra.bit_length() - 1), variant=r.name
+                    ),
+                )
+            raise self.fail("hands", N_("the hands do not hold the whole deck"))
         self.game.give_hands(masks)
 
     def _contract(self) -> bool:
@@ -202,11 +234,11 @@ class _DealReader:
             if scheduled is not None:
                 raise self.fail(
                     "contract",
-                    f"the contract must be written: the fixed order gives {scheduled.id}",
+                    N_("the contract must be written: the fixed order gives {contract}", contract=scheduled.id),
                     seat=deal.declarer,
                 )
             if self._later("trump", "rank", "calls", "play", "tally"):
-                raise self.fail("contract", "the contract is missing", seat=deal.declarer)
+                raise self.fail("contract", N_("the contract is missing"), seat=deal.declarer)
             self._waiting("contract", seat=deal.declarer)
             return False
         c = raw["contract"]
@@ -214,12 +246,18 @@ class _DealReader:
             if c != scheduled.id:
                 raise self.fail(
                     "contract",
-                    f"the contract of this deal is {scheduled.id} (fixed order), not {c!r}",
+                    N_(
+                        "the contract of this deal is {contract} (fixed order), not {found}",
+                        contract=scheduled.id,
+                        found=repr(c),
+                    ),
                     seat=deal.declarer,
                 )
             return True
         if not isinstance(c, str):
-            raise self.fail("contract", f"the contract must be a contract id, not {c!r}", seat=deal.declarer)
+            raise self.fail(
+                "contract", N_("the contract must be a contract id, not {found}", found=repr(c)), seat=deal.declarer
+            )
         self._apply(Declare(c), "contract")
         return True
 
@@ -228,7 +266,7 @@ class _DealReader:
         try:
             self.game.apply(action)
         except IllegalAction as e:
-            raise self.fail(kind, e.message, index, seat) from None
+            raise self.fail(kind, e.text, index, seat) from None
 
     def _trump_and_rank(self) -> bool:
         deal = self.deal
@@ -237,23 +275,29 @@ class _DealReader:
         raw = self.raw
         seat = deal.declarer
         if not contract.names_trump and "trump" in raw:
-            raise self.fail("trump", f"{contract.id} has no trump suit: remove the trump", seat=seat)
+            raise self.fail(
+                "trump", N_("{contract} has no trump suit: remove the trump", contract=contract.id), seat=seat
+            )
         if contract.play != "domino" and "rank" in raw:
-            raise self.fail("rank", f"{contract.id} has no domino rank: remove the rank", seat=seat)
+            raise self.fail(
+                "rank", N_("{contract} has no domino rank: remove the rank", contract=contract.id), seat=seat
+            )
         if deal.phase is Phase.TRUMP:
             if "trump" not in raw:
                 if self._later("calls", "play", "tally"):
-                    raise self.fail("trump", "the trump suit is missing", seat=seat)
+                    raise self.fail("trump", N_("the trump suit is missing"), seat=seat)
                 self._waiting("trump", seat=seat)
                 return False
             t = raw["trump"]
             if not isinstance(t, str) or t.strip().upper() not in SUITS:
-                raise self.fail("trump", f"the trump must be one of S, H, D, C, not {t!r}", seat=seat)
+                raise self.fail(
+                    "trump", N_("the trump must be one of S, H, D, C, not {found}", found=repr(t)), seat=seat
+                )
             self._apply(NameTrump(parse_suit(t)), "trump")
         elif deal.phase is Phase.RANK:
             if "rank" not in raw:
                 if self._later("calls", "play", "tally"):
-                    raise self.fail("rank", "the domino rank is missing", seat=seat)
+                    raise self.fail("rank", N_("the domino rank is missing"), seat=seat)
                 self._waiting("rank", seat=seat)
                 return False
             self._apply(NameRank(self._rank(raw["rank"])), "rank")
@@ -268,7 +312,11 @@ class _DealReader:
                 if first % 13 != rank:
                     raise self.fail(
                         "rank",
-                        f"the rank {RANKS[rank]} does not match the opening card {card_name(first)}",
+                        N_(
+                            "the rank {rank} does not match the opening card {card}",
+                            rank=RANKS[rank],
+                            card=card_name(first),
+                        ),
                         seat=seat,
                     )
         return True
@@ -281,7 +329,9 @@ class _DealReader:
         except NotationError:
             names = " ".join(RANKS[r] for r in self.game.rules.domino_ranks)
             raise self.fail(
-                "rank", f"the domino rank must be one of {names}, not {value!r}", seat=self.deal.declarer
+                "rank",
+                N_("the domino rank must be one of {names}, not {found}", names=names, found=repr(value)),
+                seat=self.deal.declarer,
             ) from None
 
     def _calls(self) -> bool:
@@ -290,18 +340,22 @@ class _DealReader:
         if calls is None:
             calls = []
         if not isinstance(calls, list):
-            raise self.fail("call", "calls must be a list of call objects", 1, None)
+            raise self.fail("call", N_("calls must be a list of call objects"), 1, None)
         if not self.game.rules.doubling:
             if calls:
-                raise self.fail("call", f"{self.game.rules.name} has no doubling: remove the calls", 1, None)
+                raise self.fail(
+                    "call", N_("{variant} has no doubling: remove the calls", variant=self.game.rules.name), 1, None
+                )
             return True
         for i, raw_call in enumerate(calls, 1):
             if deal.phase is not Phase.CALL:
-                raise self.fail("call", "the calls are over", i, None)
+                raise self.fail("call", N_("the calls are over"), i, None)
             seat = deal.to_act
             call = self._call(raw_call, i, seat)
             if call[0] != seat:
-                raise self.fail("call", f"it is seat {seat}'s call, not seat {call[0]}'s", i, seat)
+                raise self.fail(
+                    "call", N_("it is seat {seat}'s call, not seat {other}'s", seat=seat, other=call[0]), i, seat
+                )
             self._apply(call[1], "call", i)
         if deal.phase is Phase.CALL:
             assert deal.doubling is not None
@@ -310,19 +364,21 @@ class _DealReader:
                 while deal.phase is Phase.CALL:
                     self.game.apply(Call())
             elif later:
-                raise self.fail("call", "round 1 of the calls is incomplete", len(calls) + 1, deal.to_act)
+                raise self.fail("call", N_("round 1 of the calls is incomplete"), len(calls) + 1, deal.to_act)
             else:
                 return False
         return True
 
     def _call(self, raw: object, index: int, seat: int | None) -> tuple[int, Call]:
         if not isinstance(raw, Mapping) or not _is_int(raw.get("seat")):
-            raise self.fail("call", 'a call is an object with a "seat" and optional double/redouble/call', index, seat)
+            raise self.fail(
+                "call", N_('a call is an object with a "seat" and optional double/redouble/call'), index, seat
+            )
         unknown = [k for k in raw if k not in CALL_KEYS]
         if unknown:
             raise self.fail(
                 "call",
-                f"unknown key {unknown[0]!r} in a call (keys: seat, double, redouble, call)",
+                N_("unknown key {key} in a call (keys: seat, double, redouble, call)", key=repr(unknown[0])),
                 index,
                 seat,
             )
@@ -330,20 +386,20 @@ class _DealReader:
         for key in ("double", "redouble"):
             v = raw.get(key, [])
             if not isinstance(v, list) or not all(_is_int(s) for s in v):
-                raise self.fail("call", f"{key} must be a list of seats", index, seat)
+                raise self.fail("call", N_("{key} must be a list of seats", key=key), index, seat)
             if len(set(v)) != len(v):
-                raise self.fail("call", f"{key} names a seat twice", index, seat)
+                raise self.fail("call", N_("{key} names a seat twice", key=key), index, seat)
             lists.append(tuple(v))
         word = raw.get("call")
         if word is not None and not isinstance(word, str):
-            raise self.fail("call", "call must be a word: pass, maximum, table, flanks or family", index, seat)
+            raise self.fail("call", N_("call must be a word: pass, maximum, table, flanks or family"), index, seat)
         return raw["seat"], Call(double=lists[0], redouble=lists[1], word=word)
 
     def _skipped(self) -> None:
         if _nonempty(self.raw.get("play")):
-            raise self.fail("play", "an undoubled negative deal is not played (no pair was made)", 1, None)
+            raise self.fail("play", N_("an undoubled negative deal is not played (no pair was made)"), 1, None)
         if "tally" in self.raw:
-            raise self.fail("tally", "an undoubled negative deal is not played: it has no tally")
+            raise self.fail("tally", N_("an undoubled negative deal is not played: it has no tally"))
 
     def _play_or_tally(self) -> bool:
         raw = self.raw
@@ -353,23 +409,23 @@ class _DealReader:
             play = []
         if "tally" in raw:
             if "hands" in raw or _nonempty(play):
-                raise self.fail("tally", "a deal has either a tally or hands and play, not both")
+                raise self.fail("tally", N_("a deal has either a tally or hands and play, not both"))
             assert deal.contract is not None
             try:
                 self.game.apply(EnterTally(raw["tally"]))
             except IllegalAction as e:
-                raise self.fail("tally", e.message) from None
+                raise self.fail("tally", e.text) from None
             return True
         if not isinstance(play, list):
-            raise self.fail("play", "play must be a list", 1, deal.to_act)
+            raise self.fail("play", N_("play must be a list"), 1, deal.to_act)
         if play and "hands" not in raw:
-            raise self.fail("hands", "the deal has play but no hands: write the four hands")
+            raise self.fail("hands", N_("the deal has play but no hands: write the four hands"))
         if "hands" not in raw:
             self._waiting("tally")
             return False
         for i, entry in enumerate(play, 1):
             if deal.finished:
-                raise self.fail("play", "the deal is over: this entry comes after its end", i, None)
+                raise self.fail("play", N_("the deal is over: this entry comes after its end"), i, None)
             self._play_entry(entry, i)
         if not deal.finished:
             self._waiting("play", len(play) + 1, deal.to_act)
@@ -381,7 +437,9 @@ class _DealReader:
         if self._arranging():
             seat = deal.to_act
             if not isinstance(entry, list) or not all(isinstance(c, str) for c in entry):
-                raise self.fail("play", "an arrangement is a list of 13 cards: back 5, middle 5, front 3", index, seat)
+                raise self.fail(
+                    "play", N_("an arrangement is a list of 13 cards: back 5, middle 5, front 3"), index, seat
+                )
             try:
                 cards = tuple(card(c) for c in entry)
             except NotationError as e:
@@ -389,7 +447,12 @@ class _DealReader:
             self._apply(Arrange(cards), "play", index)
             return
         if not isinstance(entry, str):
-            raise self.fail("play", f'a play entry is a card such as "QS" or "pass", not {entry!r}', index, deal.to_act)
+            raise self.fail(
+                "play",
+                N_('a play entry is a card such as "QS" or "pass", not {found}', found=repr(entry)),
+                index,
+                deal.to_act,
+            )
         try:
             action: Play | Pass = Pass() if entry.strip().lower() == "pass" else Play(card(entry))
         except NotationError as e:
@@ -403,7 +466,7 @@ class _DealReader:
             ):
                 self.game.apply(Pass())
             if deal.finished:
-                raise self.fail("play", "the deal is over: this entry comes after its end", index, None)
+                raise self.fail("play", N_("the deal is over: this entry comes after its end"), index, None)
         self._apply(action, "play", index)
 
     def _score(self) -> None:
@@ -413,11 +476,11 @@ class _DealReader:
         score = self.raw["score"]
         n = self.game.rules.players
         if not deal.finished:
-            raise self.fail("score", "the deal is unfinished, so it cannot have a score")
+            raise self.fail("score", N_("the deal is unfinished, so it cannot have a score"))
         if not isinstance(score, list) or len(score) != n or not all(_is_int(v) for v in score):
-            raise self.fail("score", f"score must be a list of {n} integers, one per seat")
+            raise self.fail("score", N_("score must be a list of {n} integers, one per seat", n=n))
         if score != deal.final:
-            raise self.fail("score", f"the score should be {deal.final}, not {score}")
+            raise self.fail("score", N_("the score should be {right}, not {found}", right=deal.final, found=score))
 
 
 # -- writing -------------------------------------------------------------------

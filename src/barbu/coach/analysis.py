@@ -283,7 +283,7 @@ def replay_record(doc: object) -> Game:
     try:
         return game_from_record(doc)
     except RecordError as e:
-        raise AnalysisError(N_("the record does not replay: {why}", why=str(e))) from None
+        raise AnalysisError(N_("the record does not replay: {why}", why=e.text)) from None
 
 
 def _deal_task(args: tuple[Mapping[str, Any], int, Settings]) -> dict[str, Any]:

@@ -153,7 +153,7 @@ class Sheet:
         try:
             game = game_from_record(doc)
         except RecordError as e:
-            raise SheetError("record", e.message, e.deal, e.seat) from None
+            raise SheetError("record", error_text(e), e.deal, e.seat) from None
         except RecordUsageError as e:
             raise SheetError("record", str(e)) from None
         assert isinstance(doc, Mapping)
