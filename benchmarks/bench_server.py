@@ -71,8 +71,10 @@ class Load:
         self.think = think
         self.rtts: list[tuple[float, float]] = []  # (when, seconds)
         self.tasks: list[asyncio.Task[None]] = []
+        self.clients: list[SeatClient] = []
         self.table_ids: list[str] = []
         self.failures = 0
+        self.stopping = False
 
     @property
     def tables(self) -> int:
@@ -81,7 +83,9 @@ class Load:
 
     async def seat_client(self) -> SeatClient:
         """A connection for one seat (another load may open it from elsewhere)."""
-        return await SeatClient(self.server.ws, keep_frames=False).connect()
+        client = await SeatClient(self.server.ws, keep_frames=False).connect()
+        self.clients.append(client)
+        return client
 
     async def add_table(self, http: httpx.AsyncClient) -> None:
         spec = {"variant": "classic", "seats": [{"kind": "human"}] * 4}
@@ -100,7 +104,7 @@ class Load:
 
     async def play(self, client: SeatClient, rng: random.Random) -> None:
         try:
-            while client.view is None or not client.view["game_over"]:
+            while not self.stopping and (client.view is None or not client.view["game_over"]):
                 if not client.my_turn():
                     await client.recv(timeout=600)
                     continue
@@ -123,7 +127,25 @@ class Load:
         except (TimeoutError, OSError, asyncio.CancelledError):
             return
         except Exception:  # a closed connection ends that seat's load
-            self.failures += 1
+            if not self.stopping:
+                self.failures += 1
+
+    async def stop(self) -> None:
+        """End every seat's play and close its connection, however far each got.
+
+        Cancelling alone is not enough: on Python 3.11, ``asyncio.wait_for`` loses a
+        cancellation that arrives as the frame it waits for does, and that seat would go on
+        waiting for frames (up to ten minutes) on a server still up. The flag and the closed
+        connections end such a seat at its next step."""
+        self.stopping = True
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*(asyncio.wait_for(c.close(), 5) for c in self.clients), return_exceptions=True)
+        _done, pending = await asyncio.wait(self.tasks, timeout=30) if self.tasks else (set(), set())
+        for task in pending:
+            task.cancel()
+        if pending:
+            print(f"{len(pending)} seats did not stop in 30 s")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -154,38 +176,38 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                 "  cpu wait  load avg  failures"
             )
             reference: float | None = None
-            async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
-                for target in steps:
-                    while load.tables < target:
-                        await load.add_table(http)
-                    await asyncio.sleep(min(5.0, seconds / 4))  # settle
-                    start = time.perf_counter()
-                    cpu_start = cpu_seconds(server.process.pid)
-                    await asyncio.sleep(seconds)
-                    user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
-                    cpu = user + system
-                    window = [rtt for when, rtt in load.rtts if when >= start]
-                    if not window:
-                        print(f"{load.tables:6d}  no action completed")
-                        break
-                    p50 = statistics.median(window) * 1000
-                    p99 = percentile(window, 0.99) * 1000
-                    if reference is None:
-                        reference = p99
-                    per_table = (rss_mib(server.process.pid) - base) / load.tables
-                    print(
-                        f"{load.tables:6d}  {len(window) / seconds:9.1f}  {p50:6.1f}  {p99:6.1f}  "
-                        f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
-                        f"{system * 1000 / len(window):8.2f}  "
-                        f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}",
-                        flush=True,
-                    )
-                    if p99 > limit_ms:
-                        print(f"p99 passed {limit_ms:.0f} ms at {load.tables} tables")
-                        break
-            for task in load.tasks:
-                task.cancel()
-            await asyncio.gather(*load.tasks, return_exceptions=True)
+            try:
+                async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+                    for target in steps:
+                        while load.tables < target:
+                            await load.add_table(http)
+                        await asyncio.sleep(min(5.0, seconds / 4))  # settle
+                        start = time.perf_counter()
+                        cpu_start = cpu_seconds(server.process.pid)
+                        await asyncio.sleep(seconds)
+                        user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
+                        cpu = user + system
+                        window = [rtt for when, rtt in load.rtts if when >= start]
+                        if not window:
+                            print(f"{load.tables:6d}  no action completed")
+                            break
+                        p50 = statistics.median(window) * 1000
+                        p99 = percentile(window, 0.99) * 1000
+                        if reference is None:
+                            reference = p99
+                        per_table = (rss_mib(server.process.pid) - base) / load.tables
+                        print(
+                            f"{load.tables:6d}  {len(window) / seconds:9.1f}  {p50:6.1f}  {p99:6.1f}  "
+                            f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
+                            f"{system * 1000 / len(window):8.2f}  "
+                            f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}",
+                            flush=True,
+                        )
+                        if p99 > limit_ms:
+                            print(f"p99 passed {limit_ms:.0f} ms at {load.tables} tables")
+                            break
+            finally:  # the seats stop, whatever ended the run
+                await load.stop()
 
 
 def main() -> None:
