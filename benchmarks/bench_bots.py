@@ -147,9 +147,17 @@ def duplicate(
     return results
 
 
-def positions(variant: str, decisions: int, seed: int, tag: str = "positions") -> list[SeatView]:
-    """Seat 0's decisions with a choice (every kind) in games between heuristic bots
-    (dealt from ``"{tag}:{seed}:{index}"``): the same positions for every level timed."""
+def positions(
+    variant: str,
+    decisions: int,
+    seed: int,
+    tag: str = "positions",
+    keep: Callable[[Game, int, SeatView], bool] | None = None,
+) -> list[SeatView]:
+    """The decisions ``keep(game, seat, view)`` picks (by default seat 0's decisions with a
+    choice, every kind) in games between heuristic bots (dealt from ``"{tag}:{seed}:{index}"``):
+    the same positions for every level or path timed."""
+    chosen = keep or _seat_zero_choice
     views: list[SeatView] = []
     index = 0
     while len(views) < decisions:
@@ -159,11 +167,39 @@ def positions(variant: str, decisions: int, seed: int, tag: str = "positions") -
             seat = g.to_act
             assert seat is not None
             view = seat_view(g, seat)
-            if seat == 0 and (len(view.legal_actions) > 1 or view.phase == "arrange"):
+            if chosen(g, seat, view):
                 views.append(view)
             g.apply(field[seat].act(view), seat)
         index += 1
     return views
+
+
+def _seat_zero_choice(game: Game, seat: int, view: SeatView) -> bool:
+    """Seat 0's decisions with a choice, every kind (an arrangement always is one)."""
+    return seat == 0 and (len(view.legal_actions) > 1 or view.phase == "arrange")
+
+
+def timed_search(
+    views: list[SeatView], native: bool, seed: int, settings: Mapping[str, Any]
+) -> tuple[list[Any], list[float]]:
+    """The search bot's action on each of ``views`` and the CPU seconds it took, through the
+    compiled accelerator or the pure path (``native``); one bot per view, seeded
+    ``seed + i``, so both paths face the same draws."""
+    from barbu import accel
+
+    compiled = accel._native
+    accel._native = compiled if native else None
+    actions: list[Any] = []
+    times: list[float] = []
+    try:
+        for i, view in enumerate(views):
+            bot = make_bot("search", seed=seed + i, **settings)
+            t0 = time.process_time()
+            actions.append(bot.act(view))
+            times.append(time.process_time() - t0)
+    finally:
+        accel._native = compiled
+    return actions, times
 
 
 def mean_ci(samples: list[float]) -> tuple[float, float]:
@@ -411,22 +447,9 @@ def speed(variant: str, decisions: int, seed: int, settings: Mapping[str, Any]) 
     return 0
 
 
-def _card_views(variant: str, decisions: int, seed: int) -> list[SeatView]:
-    """Card decisions with a choice, from games between heuristic bots."""
-    views: list[SeatView] = []
-    game_index = 0
-    while len(views) < decisions:
-        g = Game.new(variant, seed=f"native:{seed}:{game_index}")
-        field = [make_bot("heuristic", seed=s) for s in range(g.rules.players)]
-        while not g.is_over and len(views) < decisions:
-            seat = g.to_act
-            assert seat is not None
-            view = seat_view(g, seat)
-            if view.phase == "play" and len(view.legal_actions) > 1 and len(g.deals) % 3 == seat % 3:
-                views.append(view)
-            g.apply(field[seat].act(view), seat)
-        game_index += 1
-    return views
+def _card_choice(game: Game, seat: int, view: SeatView) -> bool:
+    """Card decisions with a choice, of one seat in three per deal (spread over the seats)."""
+    return view.phase == "play" and len(view.legal_actions) > 1 and len(game.deals) % 3 == seat % 3
 
 
 def native_speed(variant: str, decisions: int, seed: int, iterations: int) -> int:
@@ -439,11 +462,9 @@ def native_speed(variant: str, decisions: int, seed: int, iterations: int) -> in
     if not accel.NATIVE:
         print(accel.status())
         return 1
-    views = _card_views(variant, decisions, seed)
-    compiled = accel._native
+    views = positions(variant, decisions, seed, "native", _card_choice)
 
     def timed(native: bool, **settings: Any) -> tuple[list[Any], list[float], list[int]]:
-        accel._native = compiled if native else None
         worlds: list[int] = []
         original = search_module.Budget.more
 
@@ -453,17 +474,11 @@ def native_speed(variant: str, decisions: int, seed: int, iterations: int) -> in
                 worlds.append(budget.done)
             return more
 
-        search_module.Budget.more = counting  # type: ignore[method-assign]
-        actions, times = [], []
+        search_module.Budget.more = counting  # type: ignore[method-assign,assignment]
         try:
-            for i, view in enumerate(views):
-                bot = make_bot("search", seed=seed + i, **settings)
-                t0 = time.process_time()
-                actions.append(bot.act(view))
-                times.append(time.process_time() - t0)
+            actions, times = timed_search(views, native, seed, settings)
         finally:
             search_module.Budget.more = original  # type: ignore[method-assign]
-            accel._native = compiled
         return actions, times, worlds
 
     fixed = {"iterations": iterations, "seconds": None}

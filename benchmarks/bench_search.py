@@ -68,22 +68,11 @@ def worlds(variant: str, decisions: int, seed: int) -> int:
     if not accel.NATIVE:
         print(accel.status())
         return 1
-    compiled = accel._native
     views = positions(variant, decisions, seed)
     fixed = {"iterations": 64, "seconds": None}
 
     def run(native: bool, settings: dict[str, Any]) -> tuple[list[Any], list[float]]:
-        accel._native = compiled if native else None
-        actions, times = [], []
-        try:
-            for i, view in enumerate(views):
-                bot = make_bot("search", seed=seed + i, **settings)
-                t0 = time.process_time()
-                actions.append(bot.act(view))
-                times.append(time.process_time() - t0)
-        finally:
-            accel._native = compiled
-        return actions, times
+        return bench_bots.timed_search(views, native, seed, settings)
 
     kinds = sorted({v.phase for v in views})
     pure_actions, pure = run(False, fixed)
