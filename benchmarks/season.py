@@ -13,13 +13,22 @@ At the end it reads the ladder (``GET /api/club/ladder``) and prints each level'
 that the ladder ranks the levels in the order given (weakest first, the known order of
 strength: ``random``, ``heuristic``, ``search``, ``expert``). Exit status 1 if it does not.
 
+``--bot-budget`` (repeated) is passed to the server as is (``barbu serve --bot-budget``): the
+thinking budget of every bot of a level, e.g. ``search:iterations=16,seconds=null``. The
+budgets are part of the season's conditions (the ladder still names the level) and are
+printed with its result. The seating plan is the same for the same ``--seed``; the deals are
+the server's (a fresh seed per table). Budgets in worlds with no time limit (``seconds=null``,
+``ms=null``) make each bot's decisions independent of the machine's load.
+
     python benchmarks/season.py [--games 200] [--levels random,heuristic] [--variant king] [--tables 8]
+        [--minutes 40] [--bot-budget search:iterations=16,seconds=null --bot-budget expert:worlds=64,ms=null]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import random
 import sys
 import tempfile
@@ -75,13 +84,24 @@ async def play_table(http: httpx.AsyncClient, ws_url: str, variant: str, seats: 
 
 
 async def season(
-    server: ServerProcess, games: int, levels: list[str], variant: str, tables: int, seed: int, log: Any = None
+    server: ServerProcess,
+    games: int,
+    levels: list[str],
+    variant: str,
+    tables: int,
+    seed: int,
+    log: Any = None,
+    minutes: float | None = None,
 ) -> Season:
-    """Play ``games`` rated games on ``server``, ``tables`` at a time; the ladder once every game is rated."""
+    """Play ``games`` rated games on ``server``, ``tables`` at a time; the ladder once every game is rated.
+
+    With ``minutes``, no table is begun after that time (those begun are played to their end): the
+    games played are then the first of the plan, as many as the machine had time for."""
     rng = random.Random(seed)
     plan = [seating(rng, levels) for _ in range(games)]
     out = Season()
     start = time.monotonic()
+    stop = math.inf if minutes is None else start + 60 * minutes
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
         r = await http.post("/api/club/signup", json={"name": "season", "password": "a season of bots"})
         r.raise_for_status()
@@ -90,7 +110,7 @@ async def season(
             queue.put_nowait(seats)
 
         async def worker() -> None:
-            while not queue.empty():
+            while not queue.empty() and time.monotonic() < stop:
                 seats = queue.get_nowait()
                 await play_table(http, server.ws, variant, seats)
                 out.games += 1
@@ -110,6 +130,13 @@ async def season(
             await asyncio.sleep(0.2)
     out.seconds = time.monotonic() - start
     return out
+
+
+def server_options(budgets: list[str]) -> tuple[str, ...]:
+    """The options of ``barbu serve`` for a season: bots with no delay, no limit on the tables and
+    connections of the one client, and each of ``budgets`` as a ``--bot-budget``."""
+    options = ("--bot-delay", "0", "--tables-per-client", "100000", "--connections-per-client", "100000")
+    return options + tuple(option for budget in budgets for option in ("--bot-budget", budget))
 
 
 def report(result: Season, levels: list[str]) -> str:
@@ -133,14 +160,26 @@ def main() -> int:
     p.add_argument("--variant", default="king", help="rule set (king: 20 deals, the shortest four-player game)")
     p.add_argument("--tables", type=int, default=8, help="tables played at the same time")
     p.add_argument("--seed", type=int, default=1, help="seed of the seating plan")
+    p.add_argument("--minutes", type=float, help="begin no table after this many minutes (the games played are fewer)")
+    p.add_argument(
+        "--bot-budget",
+        action="append",
+        default=[],
+        metavar="LEVEL:KEY=VALUE,...",
+        help="a level's thinking budget, passed to barbu serve (e.g. search:iterations=16,seconds=null); repeat",
+    )
     args = p.parse_args()
     levels = args.levels.split(",")
-    with tempfile.TemporaryDirectory() as tmp:
-        options = ("--bot-delay", "0", "--tables-per-client", "100000", "--connections-per-client", "100000")
-        with ServerProcess(f"sqlite:///{tmp}/season.db", *options) as server:
-            result = asyncio.run(season(server, args.games, levels, args.variant, args.tables, args.seed, print))
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ServerProcess(f"sqlite:///{tmp}/season.db", *server_options(args.bot_budget)) as server,
+    ):
+        result = asyncio.run(
+            season(server, args.games, levels, args.variant, args.tables, args.seed, print, args.minutes)
+        )
     minutes = result.seconds / 60
     print(f"{result.games} rated games of {args.variant} in {minutes:.1f} min; games per level: {dict(result.played)}")
+    print(f"thinking budgets: {'; '.join(args.bot_budget) or 'the defaults of the levels'}")
     print(report(result, levels))
     return 0 if result.in_order(levels) else 1
 

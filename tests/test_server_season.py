@@ -1,4 +1,5 @@
-"""The season benchmark, in small: rated bot games through the server's API reach the ladder."""
+"""The season benchmark, in small: rated bot games through the server's API reach the ladder,
+with a level's thinking budget set on the server (``--bot-budget``) and its name kept."""
 
 from __future__ import annotations
 
@@ -34,3 +35,15 @@ def test_a_short_season_rates_every_game_and_ranks_the_levels_on_the_ladder(tmp_
     assert [p["place"] for p in result.ladder] == [1, 2]
     text = season.report(result, levels)
     assert "known order of strength" in text and "heuristic" in text
+
+
+def test_a_season_with_a_budgeted_search_level_names_it_search_on_the_ladder(tmp_path: Path) -> None:
+    season = _season_module()
+    levels = ["random", "search"]
+    options = season.server_options(["search:iterations=2,seconds=null"])
+    assert options.count("--bot-budget") == 1
+    with ServerProcess(f"sqlite:///{tmp_path}/season.db", *options) as server:
+        result = asyncio.run(season.season(server, 2, levels, "king", 2, seed=3))
+    assert result.games == 2 and result.played["search"] >= 1
+    assert {p["bot"]: p["games"] for p in result.ladder} == dict(result.played)
+    assert sorted(result.ranked()) == levels  # the level, not its budget, is the player

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from barbu import errors as core
 from barbu.actions import Action
 from barbu.arrangement import Arrangements
 from barbu.bots.errors import BotError
@@ -116,6 +117,9 @@ class BotLevel:
 
     load: Callable[[], Callable[..., Bot]]
     words: str | None = None
+    budget: tuple[str, ...] = ()
+    """The settings that bound how long the level thinks (its thinking budget), which a server
+    may set for every bot of the level (:func:`parse_budget`); none for a level that does not search."""
 
     @property
     def offered(self) -> bool:
@@ -131,6 +135,7 @@ BOT_LEVELS: dict[str, BotLevel] = {
     "search": BotLevel(
         _search,
         N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
+        budget=("iterations", "seconds"),
     ),
     "expert": BotLevel(
         _expert,
@@ -138,6 +143,7 @@ BOT_LEVELS: dict[str, BotLevel] = {
             "Expert: searches like Search, many more times within a time limit, and reads what each card "
             "played tells about the hidden hands; the strongest, and the slowest."
         ),
+        budget=("ms", "worlds"),
     ),
 }
 """Every bot level by name: the one table of levels (programs accept all of them, people are
@@ -176,7 +182,9 @@ def bot_settings(level: str) -> dict[str, Any]:
     ['endgame', 'iterations', 'rollout', 'seconds']
     """
     if level not in BOT_LEVELS:
-        raise BotError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
+        raise BotError(
+            core.N_("unknown bot level {level}; levels are: {levels}", level=repr(level), levels=", ".join(BOT_LEVELS))
+        )
     parameters = inspect.signature(BOT_LEVELS[level].load()).parameters
     return {name: p.default for name, p in parameters.items() if name != "seed"}
 
@@ -199,25 +207,110 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
     allowed = bot_settings(level)
     if "path" in allowed and colon and "=" not in rest:
         return level, {"path": rest.strip()}  # policy:PATH
+    return level, _read_settings(level, rest if colon else "", list(allowed))
+
+
+def _read_settings(level: str, text: str, allowed: Sequence[str]) -> dict[str, Any]:
+    """The settings written ``key=value,…`` in ``text``, each key one of ``allowed``."""
     settings: dict[str, Any] = {}
-    for pair in rest.split(",") if colon and rest.strip() else []:
+    for pair in text.split(",") if text.strip() else []:
         key, equals, value = pair.partition("=")
         if not equals or not key.strip():
-            raise BotError(f"bot settings are written key=value, e.g. search:seconds=0.2, not {pair!r}")
+            raise BotError(
+                core.N_("bot settings are written key=value, e.g. search:seconds=0.2, not {pair}", pair=repr(pair))
+            )
         key = key.strip()
         if key not in allowed:
-            raise BotError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
+            raise BotError(_no_such_setting(level, key, allowed))
         try:
             settings[key] = json.loads(value)
         except json.JSONDecodeError:
             settings[key] = value.strip()
-    return level, settings
+    return settings
 
 
-def _settings_text(level: str, allowed: dict[str, Any]) -> str:
+def _no_such_setting(level: str, key: str, allowed: Sequence[str]) -> core.Text:
     if not allowed:
-        return f"{level} takes no settings"
-    return f"its settings are: {', '.join(allowed)}"
+        return core.N_("{level} has no setting {key}; {level} takes no settings", level=level, key=repr(key))
+    return core.N_(
+        "{level} has no setting {key}; its settings are: {settings}",
+        level=level,
+        key=repr(key),
+        settings=", ".join(allowed),
+    )
+
+
+def budget_levels() -> dict[str, tuple[str, ...]]:
+    """The levels that have a thinking budget, with its settings.
+
+    >>> budget_levels()
+    {'search': ('iterations', 'seconds'), 'expert': ('ms', 'worlds')}
+    """
+    return {name: level.budget for name, level in BOT_LEVELS.items() if level.budget}
+
+
+def parse_budget(text: str) -> tuple[str, dict[str, Any]]:
+    """A level's thinking budget as written on a command line: ``level:key=value,…``.
+
+    Only the level's budget settings (:attr:`BotLevel.budget`) may be given, values as in
+    :func:`parse_bot`; those not given keep their defaults. The values are checked by making
+    the bot once. Refusals are :class:`~barbu.bots.errors.BotError` whose ``text`` says what
+    is allowed, for the outer layers to translate.
+
+    >>> parse_budget("search:iterations=16,seconds=null")
+    ('search', {'iterations': 16, 'seconds': None})
+    >>> parse_budget("heuristic:iterations=16")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    barbu.bots.errors.BotError: heuristic has no thinking budget; levels with one: search (iterations, seconds), ...
+    >>> parse_budget("search:rollout=random")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    barbu.bots.errors.BotError: rollout is not part of the thinking budget of search; its budget settings are: ...
+    >>> parse_budget("expert:worlds=0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    barbu.bots.errors.BotError: worlds must be a whole number of worlds, 1 or more, or None (null on a ...), not 0
+    """
+    level, colon, rest = text.strip().partition(":")
+    level = level.strip()
+    with_budget = budget_levels()
+    if level not in with_budget:
+        which = ", ".join(f"{name} ({', '.join(keys)})" for name, keys in with_budget.items())
+        if level not in BOT_LEVELS:
+            raise BotError(
+                core.N_(
+                    "unknown bot level {level}; levels with a thinking budget: {levels}",
+                    level=repr(level),
+                    levels=which,
+                )
+            )
+        raise BotError(core.N_("{level} has no thinking budget; levels with one: {levels}", level=level, levels=which))
+    keys = with_budget[level]
+    if not colon or not rest.strip():
+        example = f"{level}:{keys[0]}=16"
+        raise BotError(
+            core.N_(
+                "give the budget of {level} as {level}:key=value,…, with {settings}; e.g. {example}",
+                level=level,
+                settings=", ".join(keys),
+                example=example,
+            )
+        )
+    for pair in rest.split(","):
+        key = pair.partition("=")[0].strip()
+        if key in bot_settings(level) and key not in keys:
+            raise BotError(
+                core.N_(
+                    "{key} is not part of the thinking budget of {level}; its budget settings are: {settings}",
+                    key=key,
+                    level=level,
+                    settings=", ".join(keys),
+                )
+            )
+    settings = _read_settings(level, rest, keys)
+    make_bot(level, seed=0, **settings)
+    return level, settings
 
 
 def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
@@ -234,5 +327,5 @@ def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
     allowed = bot_settings(level)
     for key in settings:
         if key not in allowed:
-            raise BotError(f"{level} has no setting {key!r}; {_settings_text(level, allowed)}")
+            raise BotError(_no_such_setting(level, key, list(allowed)))
     return BOT_LEVELS[level].load()(seed=seed, **settings)

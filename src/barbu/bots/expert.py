@@ -45,6 +45,7 @@ from barbu.bots.errors import BotError
 from barbu.bots.search import CallEvidence, SearchBot
 from barbu.cards import suit_of
 from barbu.deal import Deal
+from barbu.errors import N_
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards, forced_of, replay_choices
@@ -154,11 +155,21 @@ class ExpertBot(SearchBot):
         inference: float = PLAY_EVIDENCE,
     ) -> None:
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int | float) or not ms > 0):
-            raise BotError(f"ms must be a positive time budget in milliseconds, or None, not {ms!r}")
+            raise BotError(
+                N_(
+                    "ms must be a positive time budget in milliseconds, or None (null on a command line), not {value}",
+                    value=repr(ms),
+                )
+            )
         if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1):
-            raise BotError(f"worlds must be a whole number of worlds, 1 or more, or None, not {worlds!r}")
+            raise BotError(
+                N_(
+                    "worlds must be a whole number of worlds, 1 or more, or None (null on a command line), not {value}",
+                    value=repr(worlds),
+                )
+            )
         if ms is None and worlds is None:
-            raise BotError("give the expert a time budget (ms) or a number of worlds (worlds), or both")
+            raise BotError(N_("give the expert a time budget (ms) or a number of worlds (worlds), or both"))
         if isinstance(inference, bool) or not isinstance(inference, int | float) or not 0 < inference <= 1:
             raise BotError(f"inference must be a weight above 0 and at most 1 (1: off), not {inference!r}")
         super().__init__(

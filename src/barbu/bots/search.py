@@ -56,6 +56,7 @@ from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pi
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
+from barbu.errors import N_
 from barbu.poker import head_to_head
 from barbu.rulesets import Rules
 from barbu.unseen import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
@@ -182,9 +183,16 @@ class SearchBot:
         rollout: str = "heuristic",
     ) -> None:
         if not isinstance(iterations, int) or iterations < 1:
-            raise BotError(f"iterations must be a whole number of worlds, 1 or more, not {iterations!r}")
+            raise BotError(
+                N_("iterations must be a whole number of worlds, 1 or more, not {value}", value=repr(iterations))
+            )
         if seconds is not None and not seconds > 0:
-            raise BotError(f"seconds must be a positive time cap, or None for no cap, not {seconds!r}")
+            raise BotError(
+                N_(
+                    "seconds must be a positive time cap, or None for no cap (null on a command line), not {value}",
+                    value=repr(seconds),
+                )
+            )
         if not isinstance(endgame, int) or endgame < 0:
             raise BotError(f"endgame must be a number of tricks, 0 or more, not {endgame!r}")
         if rollout not in ("heuristic", "random"):

@@ -16,7 +16,7 @@ takeover), :mod:`~barbu.server.protocol` (messages, frames, typed errors),
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from barbu.usage import CommandParser, UsageError, database_url, number, whole_number
 
@@ -48,6 +48,15 @@ def serve_parser() -> argparse.ArgumentParser:
         help="database URL: sqlite:///FILE (default ./barbu.db) or postgresql://USER@HOST:PORT/DB",
     )
     p.add_argument("--bot-delay", type=number(0), default=0.8, help="seconds a bot waits before it acts (default 0.8)")
+    p.add_argument(
+        "--bot-budget",
+        action="append",
+        default=[],
+        metavar="LEVEL:KEY=VALUE,...",
+        help="the thinking budget of every bot of a level: search takes iterations (worlds) and seconds, "
+        "expert ms and worlds, null for no limit (e.g. search:iterations=16,seconds=null); settings not "
+        "given keep their defaults; the level keeps its name on the ladder; repeat for several levels",
+    )
     p.add_argument(
         "--takeover-after",
         type=number(0),
@@ -140,6 +149,7 @@ def serve_main(argv: list[str]) -> int:
     except OriginError as e:
         raise UsageError(f"--allow-host: {e}") from None
     database_url(args.db)
+    budgets = bot_budgets(args.bot_budget)
     _check_address(args.host, args.port)
     cluster_settings = None
     if args.redis is not None:  # checked first: a mistake here touches no database
@@ -154,6 +164,7 @@ def serve_main(argv: list[str]) -> int:
 
     settings = Settings(
         bot_delay=args.bot_delay,
+        bot_budgets=budgets,
         takeover_after=args.takeover_after,
         abandon_after=args.abandon_after,
         limits=Limits(
@@ -194,6 +205,38 @@ def serve_main(argv: list[str]) -> int:
         ws_ping_interval=WS_PING_INTERVAL,
     )
     return 0
+
+
+def bot_budgets(texts: list[str]) -> dict[str, dict[str, Any]]:
+    """The levels' thinking budgets of ``--bot-budget`` (:func:`~barbu.bots.parse_budget`), each level once.
+
+    A refusal is a :class:`~barbu.usage.UsageError` in the language of the environment
+    (``LANG=fr_FR.UTF-8``), saying what is allowed:
+
+    >>> bot_budgets(["search:iterations=16,seconds=null", "expert:worlds=64,ms=null"])
+    {'search': {'iterations': 16, 'seconds': None}, 'expert': {'worlds': 64, 'ms': None}}
+    >>> bot_budgets(["search:iterations=8", "search:iterations=16"])
+    Traceback (most recent call last):
+    ...
+    barbu.usage.UsageError: --bot-budget: search is given twice; give each level's budget once
+    """
+    from barbu.bots import parse_budget
+    from barbu.bots.errors import BotError
+    from barbu.errors import N_
+    from barbu.language import error_text, from_environment, speaking, translate
+
+    budgets: dict[str, dict[str, Any]] = {}
+    with speaking(from_environment()):
+        for text in texts:
+            try:
+                level, settings = parse_budget(text)
+            except BotError as e:
+                raise UsageError(f"--bot-budget: {error_text(e)}") from None
+            if level in budgets:
+                twice = N_("{level} is given twice; give each level's budget once", level=level)
+                raise UsageError(f"--bot-budget: {translate(twice)}")
+            budgets[level] = settings
+    return budgets
 
 
 def _check_address(host: str, port: int) -> None:

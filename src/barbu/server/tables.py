@@ -72,6 +72,10 @@ class Settings:
 
     bot_delay: float = 0.8
     """Seconds a bot waits before it acts, so people can follow the play."""
+    bot_budgets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Each level's thinking budget, as :func:`~barbu.bots.parse_budget` reads it (``{"search":
+    {"iterations": 16, "seconds": None}}``): every bot of that level (a stand-in too) thinks
+    within it. A level absent thinks with its defaults; the level keeps its name on the ladder."""
     takeover_after: float = 60.0
     """Seconds after a person left before a bot plays their turns."""
     abandon_after: float = 120.0
@@ -1054,7 +1058,9 @@ class LiveTable:
             if level is None:
                 self.schedule()
                 return
-            bot = make_bot(level, seed=bot_seed(self.row.seed, self.seq))
+            bot = make_bot(
+                level, seed=bot_seed(self.row.seed, self.seq), **self.service.settings.bot_budgets.get(level, {})
+            )
             view = seat_view(self.game, seat)
             started = time.perf_counter()
             action = await asyncio.to_thread(bot.act, view) if level != "random" else bot.act(view)
