@@ -40,8 +40,10 @@ are kept as they were: they are scored and cannot change what happens next.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -254,6 +256,8 @@ class _Table:
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
         """The player to act, once worked out (None: not yet, since the last action)."""
+        self.replaying: Iterator[int] | None = None
+        """While a resampled world's history is written: the player of each next action."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table.__new__(_Table)
@@ -322,6 +326,9 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
+        if t.replaying is not None:  # writing a resampled world's history (_world): the table is ready
+            t.player = next(t.replaying)
+            return
         static = t.static
         t.moves += 1
         t.player = None
@@ -486,29 +493,78 @@ class BarbuState(pyspiel.State):
     # -- search ------------------------------------------------------------------------------
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BarbuState:
-        """A state the seat cannot tell from this one, with the unseen cards dealt again."""
-        t = self._t
-        history = [int(a) for a in self.history()]
+        """A state the seat cannot tell from this one, with the unseen cards dealt again.
+
+        Its history is :meth:`resampled_history` of one draw of ``probability_sampler``; the
+        state is built without replaying that history through the game (:meth:`_world`).
+        """
         rng = random.Random(int(probability_sampler() * 2**53))
-        game = self.get_game()
+        t = self._t
         if t.game is None or t.over:
             same: BarbuState = self.clone()
             return same
+        return self._world(self.resampled_history(player_id, rng))
+
+    def resampled_history(self, player_id: int, rng: random.Random) -> list[int]:
+        """The history of a world ``player_id`` cannot tell from this one: the current deal's
+        cards it has not seen dealt again from ``rng`` (:mod:`barbu.unseen`), earlier deals and
+        every public action kept."""
+        t = self._t
+        history = [int(a) for a in self.history()]
         static = t.static
         start = t.deal_start
         if t.hands is not None:
             cards = list(cards_of(static.deck))
             rng.shuffle(cards)
-            new = history[:start] + cards[: len(history) - start]
+            return history[:start] + cards[: len(history) - start]
+        assert t.game is not None
+        deal = t.game.current
+        assert deal is not None and deal.dealt is not None
+        hands = _sample_hands(t.game, player_id, static, rng)
+        new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
+        return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
+
+    def _world(self, history: list[int]) -> BarbuState:
+        """The state of ``history``, which differs from this state's only in the current deal's
+        cards (and, in Chinese poker, in other seats' placings): a copy of this state's table
+        holding those cards, its history written without replaying the game. In the arrange
+        phase, where other seats' placings change, the history is replayed."""
+        t = self._t
+        static = t.static
+        game = t.game
+        assert game is not None
+        deal = game.deals[-1]
+        state: BarbuState = self.get_game().new_initial_state()
+        if t.hands is None and deal.phase is Phase.ARRANGE:
+            for a in history:
+                state.apply_action(a)
+            return state
+        table = copy.deepcopy(t)
+        start = t.deal_start
+        n = static.players
+        direction = static.rules.direction
+        dealt = [0] * n
+        for k, card in enumerate(history[start : start + static.deck_size]):
+            dealt[(deal.declarer + direction * k) % n] |= 1 << card
+        if table.hands is not None:
+            table.hands = dealt
         else:
-            deal = t.game.current
-            assert deal is not None and deal.dealt is not None
-            hands = _sample_hands(t.game, player_id, static, rng)
-            new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
-            new += _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
-        state: BarbuState = game.new_initial_state()
-        for a in new:
+            assert table.game is not None and deal.dealt is not None
+            copied = table.game.deals[-1]
+            held = [h & ~(d & ~deal.hand(s)) for s, (h, d) in enumerate(zip(dealt, deal.dealt, strict=True))]
+            copied.dealt = tuple(dealt)
+            if copied.cardplay is not None:
+                copied.cardplay.set_hands(held)
+        # OpenSpiel writes each action to the history, asking whose it was: the same seats as here.
+        players = [p.player for p in self.full_history()]
+        players.append(-1)
+        table.replaying = iter(players[1:])
+        table.player = players[0]
+        state._t = table
+        for a in history:
             state.apply_action(a)
+        table.replaying = None
+        table.player = None
         return state
 
 
