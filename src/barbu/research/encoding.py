@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 
 import numpy as np
@@ -756,9 +757,11 @@ class ObservationEncoding:
         me = view.seat
         assert me is not None
         calls = [(s, r, tuple(d), tuple(rd)) for s, r, d, rd in view.calls]
-        tricks = [(list(t.seats), list(t.cards), t.winner) for t in view.tricks]
+        tricks: list[tuple[Sequence[int], Sequence[int], int | None]] = [
+            (t.seats, t.cards, t.winner) for t in view.tricks
+        ]
         if view.current_trick is not None:
-            tricks.append((list(view.current_trick.seats), list(view.current_trick.cards), None))
+            tricks.append((view.current_trick.seats, view.current_trick.cards, None))
         facts = _Facts(
             seat=me,
             phase="over" if view.phase == "game_over" else view.phase,
@@ -846,7 +849,7 @@ class ObservationEncoding:
         rows = None
         order_out: list[int] = []
         plays: list[tuple[int, int | None]] = []
-        tricks: list[tuple[list[int], list[int], int | None]] = []
+        tricks: list[tuple[Sequence[int], Sequence[int], int | None]] = []
         is_domino = contract_i is not None and self.rules.contracts[contract_i].play == "domino"
         if is_domino and PHASES[phase_i] in ("play", "over"):
             laid = self.part(v, "domino_rows").reshape(4, 13)
@@ -922,11 +925,10 @@ class ObservationEncoding:
         return self._write(facts)
 
     def _write(self, f: _Facts) -> str:
-        def seats(ss: Iterable[int]) -> str:
-            return " ".join(f"P{s}" for s in ss) or "-"
+        seats = _seats_text
 
         def cards(cs: Iterable[int]) -> str:
-            return " ".join(card_name(c) for c in cs) or "-"
+            return _cards_text(tuple(cs))
 
         def per_seat(values: Sequence[object]) -> str:
             return " ".join(f"P{s} {v}" for s, v in enumerate(values))
@@ -942,18 +944,10 @@ class ObservationEncoding:
             back, middle, front = (cards(r) for r in f.arrangement)
             lines.append(f"arrangement {back} | {middle} | {front}")
         if self.rules.doubling:
-            said = [
-                f"r{r} P{s} " + (f"double {seats(d)} redouble {seats(rd)}" if d or rd else "pass")
-                for s, r, d, rd in f.calls
-            ]
-            lines.append("calls " + (" · ".join(said) or "-"))
-            lines.append("pairs " + (" ".join(f"P{a}>P{b} x{m}" for a, b, m in f.pairs) or "-"))
+            lines.append(_calls_text(tuple(f.calls), tuple(f.pairs)))
             lines.append(f"must double {'yes' if f.must_double else 'no'}")
         if f.tricks:
-            shown = []
-            for who, cs, winner in f.tricks:
-                trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(who, cs, strict=True))
-                shown.append(trick + (f" > P{winner}" if winner is not None else ""))
+            shown = [_trick_text(tuple(who), tuple(cs), winner) for who, cs, winner in f.tricks]
             lines.append("tricks " + " | ".join(shown))
         if f.plays:
             lines.append("plays " + " · ".join(f"P{s} {card_name(c) if c is not None else 'pass'}" for s, c in f.plays))
@@ -991,7 +985,7 @@ class _Facts:
     pairs: list[tuple[int, int, int]]
     must_double: bool
     plays: list[tuple[int, int | None]]
-    tricks: list[tuple[list[int], list[int], int | None]]
+    tricks: list[tuple[Sequence[int], Sequence[int], int | None]]
     captured: list[list[int]]
     rows: list[tuple[int, int] | None] | None
     order: list[int]
@@ -1001,6 +995,35 @@ class _Facts:
     declarer_doubles: list[int] | None
     totals: list[int]
     previous: list[int] | None
+
+
+@lru_cache(maxsize=1 << 16)
+def _cards_text(cards: tuple[int, ...]) -> str:
+    """Cards in words (``-`` for none), remembered: a search writes the same hands and piles again and again."""
+    return " ".join(card_name(c) for c in cards) or "-"
+
+
+def _seats_text(seats: Iterable[int]) -> str:
+    return " ".join(f"P{s}" for s in seats) or "-"
+
+
+@lru_cache(maxsize=1 << 12)
+def _calls_text(
+    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...], pairs: tuple[tuple[int, int, int], ...]
+) -> str:
+    """The calls and business pairs of a deal in words, two lines (remembered)."""
+    said = [
+        f"r{r} P{s} " + (f"double {_seats_text(d)} redouble {_seats_text(rd)}" if d or rd else "pass")
+        for s, r, d, rd in calls
+    ]
+    return "calls " + (" · ".join(said) or "-") + "\npairs " + (" ".join(f"P{a}>P{b} x{m}" for a, b, m in pairs) or "-")
+
+
+@lru_cache(maxsize=1 << 16)
+def _trick_text(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
+    """A trick in words, as information-state strings show it (remembered)."""
+    trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(seats, cards, strict=True))
+    return trick + (f" > P{winner}" if winner is not None else "")
 
 
 def _names(cards: Iterable[int]) -> str:

@@ -51,14 +51,14 @@ import numpy as np
 import pyspiel
 
 from barbu import accel
-from barbu.actions import Declare
+from barbu.actions import PLAYS, Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
-from barbu.unseen import hidden_cards, sample_hands
+from barbu.unseen import HiddenCards, hidden_cards, sample_hands
 from barbu.view import SeatView, seat_view
 
 GAME_NAME = "python_barbu"
@@ -258,6 +258,10 @@ class _Table:
         """The player to act, once worked out (None: not yet, since the last action)."""
         self.replaying: Iterator[int] | None = None
         """While a resampled world's history is written: the player of each next action."""
+        self.known: dict[Any, Any] = {}
+        """What was worked out of this state (texts, what a seat knows of the hidden cards,
+        the players of the history), until the next action: replaced then, never changed in
+        place, so that clones may share it."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table.__new__(_Table)
@@ -330,8 +334,11 @@ class BarbuState(pyspiel.State):
             t.player = next(t.replaying)
             return
         static = t.static
+        seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
         t.player = None
+        if t.known:
+            t.known = {}
         if any(t.rewards):
             t.rewards = [0.0] * static.players
         if t.game is None:
@@ -342,9 +349,10 @@ class BarbuState(pyspiel.State):
             self._deal_card(int(action))
             return
         game = t.game
-        seat = game.to_act
-        assert seat is not None
-        chosen = static.actions.action(int(action), seat)
+        if seat is None or seat < 0:
+            seat = game.to_act
+            assert seat is not None
+        chosen = PLAYS[action] if 0 <= action < 52 else static.actions.action(int(action), seat)
         deals_before = len(game.deals)
         if isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
@@ -481,8 +489,14 @@ class BarbuState(pyspiel.State):
 
     def observation_text(self, player: int) -> str:
         """The seat's observation in words (OpenSpiel's observation string)."""
-        view, placed = self.view(player)
-        return self._t.static.observations.text(view, placed)
+        t = self._t
+        known = t.known.get(("text", player))
+        if known is None:
+            view, placed = self.view(player)
+            known = t.static.observations.text(view, placed)
+            t.known = {**t.known, ("text", player): known}
+        text: str = known
+        return text
 
     def information_text(self, player: int) -> str:
         """The observation, after what the seat saw of each earlier deal of the episode."""
@@ -503,7 +517,7 @@ class BarbuState(pyspiel.State):
         if t.game is None or t.over:
             same: BarbuState = self.clone()
             return same
-        return self._world(self.resampled_history(player_id, rng))
+        return self._world(self.resampled_history(player_id, rng), player_id)
 
     def resampled_history(self, player_id: int, rng: random.Random) -> list[int]:
         """The history of a world ``player_id`` cannot tell from this one: the current deal's
@@ -520,11 +534,15 @@ class BarbuState(pyspiel.State):
         assert t.game is not None
         deal = t.game.current
         assert deal is not None and deal.dealt is not None
-        hands = _sample_hands(t.game, player_id, static, rng)
+        hidden = t.known.get(("hidden", player_id))
+        if hidden is None:
+            hidden = _hidden(t.game, player_id, static)
+            t.known = {**t.known, ("hidden", player_id): hidden}
+        hands = [h | p for h, p in zip(sample_hands(hidden, rng), hidden.played, strict=True)]
         new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
         return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
 
-    def _world(self, history: list[int]) -> BarbuState:
+    def _world(self, history: list[int], player: int) -> BarbuState:
         """The state of ``history``, which differs from this state's only in the current deal's
         cards (and, in Chinese poker, in other seats' placings): a copy of this state's table
         holding those cards, its history written without replaying the game. In the arrange
@@ -556,8 +574,13 @@ class BarbuState(pyspiel.State):
             if copied.cardplay is not None:
                 copied.cardplay.set_hands(held)
         # OpenSpiel writes each action to the history, asking whose it was: the same seats as here.
-        players = [p.player for p in self.full_history()]
-        players.append(-1)
+        players = t.known.get("players")
+        if players is None:
+            players = [p.player for p in self.full_history()]
+            players.append(-1)
+            t.known = {**t.known, "players": players}
+        # The seat cannot tell the world from this state: its text is the same.
+        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "players")}
         table.replaying = iter(players[1:])
         table.player = players[0]
         state._t = table
@@ -639,16 +662,13 @@ def _mask(hands: list[int]) -> int:
     return out
 
 
-def _sample_hands(game: Game, player: int, static: _Static, rng: random.Random) -> list[int]:
-    """The current deal's dealt hands with the cards ``player`` has not seen dealt again,
-    consistently with its view (:mod:`barbu.unseen`)."""
+def _hidden(game: Game, player: int, static: _Static) -> HiddenCards:
+    """What ``player`` knows of the cards of the current deal it has not seen (:mod:`barbu.unseen`)."""
     deal = game.current
     assert deal is not None
     # The seat knows its own cards, also once its arrangement is set and the view shows none.
     view = replace(seat_view(game, player), hand=tuple(cards_of(deal.hand(player))))
-    hidden = hidden_cards(view, static.rules)
-    hands = sample_hands(hidden, rng)
-    return [h | p for h, p in zip(hands, hidden.played, strict=True)]
+    return hidden_cards(view, static.rules)
 
 
 def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random.Random) -> list[int]:
