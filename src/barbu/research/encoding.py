@@ -592,9 +592,9 @@ class ObservationEncoding:
             ones.append(at["rank"] + RANKS.index(view.rank))
 
     def _write_hand(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
-        hand = mask_of(view.hand) & ~mask_of(placed)
         base = self._at["hand"]
-        found.ones += [base + c for c in cards_of(hand)]
+        held = cards_of(mask_of(view.hand) & ~mask_of(placed)) if placed else view.hand
+        found.ones += [base + c for c in held]
 
     def _write_calls(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
         n = self.players

@@ -235,7 +235,8 @@ class BarbuEnv(AECEnv, EzPickle):
         if self.illegal_reward is None:
             self._act(agent, action)
             return
-        assert self.action_spaces[agent].contains(action), "action is not in action space"
+        fits = type(action) is int and 0 <= action < self.actions.size  # what Discrete.contains says of an int
+        assert fits or self.action_spaces[agent].contains(action), "action is not in action space"
         try:
             self._act(agent, action)
         except IllegalAction:
