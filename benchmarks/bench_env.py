@@ -174,9 +174,13 @@ def _ismcts_sims(game_name: str, params: dict[str, str] | None, seconds: float, 
                 legal = state.legal_actions()
                 state.apply_action(legal[rs.randint(len(legal))])
                 decisions += 1
+            if state.is_terminal():  # a deal ended before the search position (every seat passed)
+                break
+        deal += 1
+        if state.is_terminal():
+            continue
         bot.step(state)
         done += simulations
-        deal += 1
     return done / (clock() - start)
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from barbu import IllegalAction, OptionsError, seat_view
 from barbu.actions import Arrange, Call, Play
 from barbu.bots import make_bot
-from barbu.research.env import BarbuEnv, env
+from barbu.research.env import ILLEGAL_REWARD, BarbuEnv, env
 
 
 def _random_episode(e: BarbuEnv, seed: int) -> tuple[dict[str, float], int]:
@@ -271,3 +274,45 @@ def test_the_throughput_benchmark_runs_briefly() -> None:
     spec.loader.exec_module(bench)
     rates = bench.measure(seconds=0.05, rounds=1)
     assert set(rates) == {name for name, _ in bench.RUNS} and all(r > 0 for r in rates.values())
+
+
+def _classic_stack(**settings: Any) -> AECEnv:
+    """The bare environment in PettingZoo's own classic wrappers (what env() stands for)."""
+    wrapped = wrappers.TerminateIllegalWrapper(BarbuEnv(**settings), ILLEGAL_REWARD)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"variant": "classic", "episode": "deal"}, {"variant": "chinese-poker", "episode": "deal"}, {"variant": "king"}],
+    ids=lambda s: str(s["variant"]),
+)
+def test_env_gives_what_pettingzoos_classic_wrappers_give(settings: dict[str, Any]) -> None:
+    """Random episodes with illegal actions now and then: every ``last()``, reward and end the same."""
+    for seed in range(4):
+        ours, theirs = env(**settings), _classic_stack(**settings)
+        rng = np.random.default_rng(seed)
+        ours.reset(seed=seed)
+        theirs.reset(seed=seed)
+        for agent in theirs.agent_iter(2000):
+            assert ours.agent_selection == agent
+            mine, reference = ours.last(), theirs.last()
+            for a, b in zip(mine[0].values(), reference[0].values(), strict=True):
+                assert np.array_equal(a, b)
+            assert mine[1:] == reference[1:]
+            assert ours.rewards == theirs.rewards and ours.terminations == theirs.terminations
+            if mine[2] or mine[3]:
+                action = None
+            elif rng.random() < 0.02:
+                action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"] == 0)))
+            else:
+                action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"])))
+            ours.step(action)
+            theirs.step(action)
+        assert ours.agents == theirs.agents == []
+    for e in (env(**settings), _classic_stack(**settings)):
+        e.reset(seed=1)
+        with pytest.raises(AssertionError, match="not in action space"):
+            e.step(10_000)
+        with pytest.raises(AssertionError, match="not in action space"):
+            e.step(None)

@@ -318,3 +318,39 @@ def test_openspiel_evaluate_bots_plays_ismcts_against_random_bots() -> None:
     bots[1] = _Restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 6, random_state=rs))
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rs)
     assert len(returns) == 4 and sum(returns) == -30
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
+def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str, str]) -> None:
+    """The world is built without replaying (the table copied, the cards dealt again): it is the
+    state OpenSpiel reaches by replaying its history, which is the seat's resampled history."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    rng = random.Random(len(json.dumps(params)))
+    for steps in (0, 3, 9, 23, 40, 200):
+        state = _advance(game.new_initial_state(), rng, steps)
+        if state.is_terminal():
+            continue
+        for player in range(n):
+            seed = rng.random()
+            world = state.resample_from_infostate(player, lambda seed=seed: seed)
+            assert world.history() == state.resampled_history(player, random.Random(int(seed * 2**53)))
+            replayed = game.new_initial_state()
+            for action in world.history():
+                replayed.apply_action(action)
+            for a, b in (
+                (world, replayed),
+                (_advance(world, random.Random(1), 30), _advance(replayed, random.Random(1), 30)),
+            ):
+                assert a.history() == b.history() and str(a) == str(b)
+                assert [p.player for p in a.full_history()] == [p.player for p in b.full_history()]
+                assert a.current_player() == b.current_player() and a.returns() == b.returns()
+                assert a.rewards() == b.rewards()
+                assert [a.information_state_string(p) for p in range(n)] == [
+                    b.information_state_string(p) for p in range(n)
+                ]
+                assert [a.information_state_tensor(p) for p in range(n)] == [
+                    b.information_state_tensor(p) for p in range(n)
+                ]
+                if not a.is_terminal() and not a.is_chance_node():
+                    assert a.legal_actions() == b.legal_actions()

@@ -43,8 +43,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import attrgetter
 
 import numpy as np
 
@@ -318,6 +320,114 @@ class Section:
         return out
 
 
+class _Found:
+    """The entries of a vector being written: indexes set to 1, and other values."""
+
+    __slots__ = ("ones", "values")
+
+    def __init__(self) -> None:
+        self.ones: list[int] = []
+        self.values: list[tuple[int, float]] = []
+
+    def write(self, out: np.ndarray) -> None:
+        """Set the entries in ``out``."""
+        ones = self.ones
+        if ones:
+            out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        for i, value in self.values:
+            out[i] = value
+
+
+@dataclass(eq=False)
+class _Part:
+    """Sections of the vector written together from the same fields of a view (and the
+    arrangement being built when ``placed`` is set): they change only when those fields do."""
+
+    sections: tuple[str, ...]
+    fields: tuple[str, ...]
+    placed: bool
+    write: Callable[[SeatView, Sequence[int], _Found], None]
+    grows: bool = False
+    """The plays: a key whose plays only grew is written from the first new play on."""
+    spans: tuple[tuple[int, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        self.key: Callable[[SeatView], tuple[object, ...]] = attrgetter(*self.fields)
+
+
+class ObservationBuffer:
+    """One seat's observation vector kept up to date from view to view.
+
+    :meth:`update` writes again only the sections whose view fields changed since the view
+    it last wrote (new plays of a trick deal are added row by row), so that an agent
+    observed at every turn pays for what happened since its last turn, not for the whole
+    deal. The vector is always :meth:`ObservationEncoding.encode` of the last view.
+
+    >>> from barbu import Game, seat_view
+    >>> game = Game.new("classic", seed=3)
+    >>> encoding = ObservationEncoding(game.rules)
+    >>> buffer = ObservationBuffer(encoding)
+    >>> view = seat_view(game, game.to_act)
+    >>> bool((buffer.update(view) == encoding.encode(view)).all())
+    True
+    """
+
+    __slots__ = ("_keys", "encoding", "vector")
+
+    def __init__(self, encoding: ObservationEncoding) -> None:
+        self.encoding = encoding
+        self.vector = np.zeros(encoding.size, np.float32)
+        """The vector of the last view written (read it, do not change it)."""
+        self._keys: list[tuple[object, ...]] | None = None
+
+    def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
+        """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
+        if view.seat is None:
+            raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
+        parts = self.encoding._parts
+        out = self.vector
+        placed_key = tuple(placed)
+        keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
+        old = self._keys
+        self._keys = None  # until written: a refusal below leaves a buffer that rewrites everything
+        found = _Found()
+        if old is None:
+            out.fill(0.0)
+            for part in parts:
+                part.write(view, placed, found)
+        else:
+            for part, key, before in zip(parts, keys, old, strict=True):
+                if key == before:
+                    continue
+                if part.grows and _more_plays(before, key):
+                    self.encoding._write_plays(view, placed, found, start=len(before[1]))  # type: ignore[arg-type]
+                    continue
+                for start, stop in part.spans:
+                    out[start:stop] = 0.0
+                part.write(view, placed, found)
+        found.write(out)
+        self._keys = keys
+        return out
+
+    def reset(self) -> None:
+        """Forget the last view: the next :meth:`update` writes every section."""
+        self._keys = None
+
+
+def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    """Whether the key ``(seat, plays, domino_rows)`` of a trick deal only has plays added."""
+    seat, plays, rows = now
+    old_plays = before[1]
+    assert isinstance(plays, tuple) and isinstance(old_plays, tuple)
+    return (
+        before[0] == seat
+        and rows is None
+        and before[2] is None
+        and len(old_plays) < len(plays)
+        and plays[: len(old_plays)] == old_plays
+    )
+
+
 class ObservationEncoding:
     """A seat's view as a float32 vector, and the text that vector stands for.
 
@@ -384,7 +494,8 @@ class ObservationEncoding:
             self.high[s.offset : s.offset + s.size] = s.high
         self._at = {name: s.offset for name, s in self.sections.items()}
         plays_section = self.sections["plays"]
-        self._play_rows = plays_section.offset + np.arange(plays_section.shape[0]) * plays_section.shape[1]
+        self._play_rows = [plays_section.offset + i * plays_section.shape[1] for i in range(plays_section.shape[0])]
+        self._parts = self._layout_parts()
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""
@@ -404,10 +515,68 @@ class ObservationEncoding:
         if view.seat is None:
             raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
         out.fill(0.0)
+        found = _Found()
+        for part in self._parts:
+            part.write(view, placed, found)
+        found.write(out)
+
+    def _layout_parts(self) -> tuple[_Part, ...]:
+        """The vector's sections grouped by the view fields they are read from."""
+        doubling = self.rules.doubling
+        parts = [
+            _Part(
+                ("seat", "phase", "to_act", "declarer", "deal", "contract", "trump", "rank"),
+                ("seat", "phase", "to_act", "declarer", "deal_number", "contract", "trump", "rank"),
+                False,
+                self._write_public,
+            ),
+            _Part(("hand",), ("seat", "hand"), True, self._write_hand),
+        ]
+        if doubling:
+            parts.append(
+                _Part(
+                    ("calls_round1", "calls_round2", "pairs", "must_double"),
+                    ("seat", "calls", "pairs", "must_double"),
+                    False,
+                    self._write_calls,
+                )
+            )
+        plays = ("plays", "passes") if self.domino else ("plays",)
+        parts += [
+            _Part(plays, ("seat", "plays", "domino_rows"), False, self._write_plays, grows=True),
+            _Part(("captured",), ("seat", "captured"), False, self._write_captured),
+        ]
+        if self.domino:
+            parts.append(
+                _Part(
+                    ("domino_rows", "domino_order"), ("seat", "domino_rows", "domino_order"), False, self._write_domino
+                )
+            )
+        if self.arranges:
+            parts.append(_Part(("arrangement",), ("seat", "arrangements", "hand"), True, self._write_arrangement))
+        parts += [
+            _Part(("cards_left",), ("seat", "cards_left"), False, self._write_cards_left),
+            _Part(("declared",), ("seat", "declared"), False, self._write_declared),
+        ]
+        if doubling:
+            parts.append(
+                _Part(("declarer_doubles",), ("seat", "declarer", "history"), False, self._write_declarer_doubles)
+            )
+        parts += [
+            _Part(("totals",), ("seat", "totals"), False, self._write_totals),
+            _Part(("previous_deal",), ("seat", "history"), False, self._write_previous),
+        ]
+        for part in parts:
+            part.spans = tuple((self._at[s], self._at[s] + self.sections[s].size) for s in part.sections)
+        return tuple(parts)
+
+    def _write_public(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
         n = self.players
         me = view.seat
+        assert me is not None
         at = self._at
-        ones = [at["seat"] + me]
+        ones = found.ones
+        ones.append(at["seat"] + me)
         phase = "over" if view.phase == "game_over" else view.phase
         ones.append(at["phase"] + PHASES.index(phase))
         if view.to_act is not None:
@@ -421,83 +590,140 @@ class ObservationEncoding:
             ones.append(at["trump"] + SUITS.index(view.trump))
         if view.rank is not None:
             ones.append(at["rank"] + RANKS.index(view.rank))
-        hand = mask_of(view.hand) & ~mask_of(placed)
-        ones += [at["hand"] + c for c in cards_of(hand)]
-        values: list[tuple[int, float]] = []
-        if self.rules.doubling:
-            w1, w2 = 1 + 2 * n, 1 + n
-            for seat, rnd, doubled, redoubled in view.calls:
-                rel = (seat - me) % n
-                if rnd == 1:
-                    base = at["calls_round1"] + rel * w1
-                    ones.append(base)
-                    ones += [base + 1 + (t - me) % n for t in doubled]
-                    ones += [base + 1 + n + (t - me) % n for t in redoubled]
-                else:
-                    base = at["calls_round2"] + rel * w2
-                    ones.append(base)
-                    ones += [base + 1 + (t - me) % n for t in redoubled]
-            for doubler, doubled_seat, multiplier in view.pairs:
-                values.append((at["pairs"] + ((doubler - me) % n) * n + (doubled_seat - me) % n, multiplier))
-            if view.must_double:
-                ones.append(at["must_double"])
-        arrays: list[np.ndarray] = []
+
+    def _write_hand(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        base = self._at["hand"]
+        held = cards_of(mask_of(view.hand) & ~mask_of(placed)) if placed else view.hand
+        found.ones += [base + c for c in held]
+
+    def _write_calls(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at
+        ones = found.ones
+        w1, w2 = 1 + 2 * n, 1 + n
+        for seat, rnd, doubled, redoubled in view.calls:
+            rel = (seat - me) % n
+            if rnd == 1:
+                base = at["calls_round1"] + rel * w1
+                ones.append(base)
+                ones += [base + 1 + (t - me) % n for t in doubled]
+                ones += [base + 1 + n + (t - me) % n for t in redoubled]
+            else:
+                base = at["calls_round2"] + rel * w2
+                ones.append(base)
+                ones += [base + 1 + (t - me) % n for t in redoubled]
+        for doubler, doubled_seat, multiplier in view.pairs:
+            found.values.append((at["pairs"] + ((doubler - me) % n) * n + (doubled_seat - me) % n, multiplier))
+        if view.must_double:
+            ones.append(at["must_double"])
+
+    def _write_plays(self, view: SeatView, placed: Sequence[int], found: _Found, start: int = 0) -> None:
+        """The plays from the ``start``-th on (tricks; ``start`` 0 for domino, with its passes)."""
+        n = self.players
+        me = view.seat
+        assert me is not None
         plays = view.plays
-        if plays and view.domino_rows is None:  # tricks: no passes, one row per card
-            seats, cards = zip(*plays, strict=True)
-            rows_at = self._play_rows[: len(plays)]
-            relative = (np.array(seats) - me) % n
-            arrays += (rows_at + np.array(cards), rows_at + 52 + relative)
-        elif plays:
+        if len(plays) > start and view.domino_rows is None:  # tricks: no passes, one row per card
+            rows = self._play_rows
+            ones = found.ones
+            for row, (seat, c) in zip(rows[start : len(plays)], plays[start:], strict=True):
+                assert c is not None
+                ones += (row + c, row + 52 + (seat - me) % n)
+        elif plays and view.domino_rows is not None:
+            at = self._at
+            passes: list[int] = []
+            ones = found.ones
             width = 52 + n
             lays = 0
             for seat, c in plays:
                 if c is None:
                     bit = at["passes"] + lays * n + (seat - me) % n
-                    if bit in ones:
+                    if bit in passes:
                         raise ValueError(f"seat {seat} passed twice between two lays: the encoding cannot say so")
-                    ones.append(bit)
+                    passes.append(bit)
                     continue
                 base_at = at["plays"] + lays * width
                 ones += (base_at + c, base_at + 52 + (seat - me) % n)
                 lays += 1
+            ones += passes
+
+    def _write_captured(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at["captured"]
+        ones = found.ones
         for seat, captured in enumerate(view.captured):
-            base = at["captured"] + ((seat - me) % n) * 52
+            base = at + ((seat - me) % n) * 52
             ones += [base + c for c in captured]
-        if self.domino and view.domino_rows is not None:
-            for suit, row in enumerate(view.domino_rows):
-                if row is not None:
-                    ones += [at["domino_rows"] + 13 * suit + r for r in range(row[0], row[1] + 1)]
-            for place, seat in enumerate(view.domino_order):
-                ones.append(at["domino_order"] + place * n + (seat - me) % n)
-        if self.arranges:
-            for i, placed_row in enumerate(self._rows(view, placed)):
-                ones += [at["arrangement"] + 52 * i + c for c in placed_row]
-        for seat, count in enumerate(view.cards_left):
-            values.append((at["cards_left"] + (seat - me) % n, count))
+
+    def _write_domino(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        if view.domino_rows is None:
+            return
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at
+        ones = found.ones
+        for suit, row in enumerate(view.domino_rows):
+            if row is not None:
+                ones += [at["domino_rows"] + 13 * suit + r for r in range(row[0], row[1] + 1)]
+        for place, seat in enumerate(view.domino_order):
+            ones.append(at["domino_order"] + place * n + (seat - me) % n)
+
+    def _write_arrangement(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        at = self._at["arrangement"]
+        for i, placed_row in enumerate(self._rows(view, placed)):
+            found.ones += [at + 52 * i + c for c in placed_row]
+
+    def _write_cards_left(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at["cards_left"]
+        found.values += [(at + (seat - me) % n, count) for seat, count in enumerate(view.cards_left)]
+
+    def _write_declared(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at["declared"]
         width = len(self.contract_ids)
         counts: dict[int, int] = {}
         for seat, declared in enumerate(view.declared):
-            base = at["declared"] + ((seat - me) % n) * width
+            base = at + ((seat - me) % n) * width
             for cid in declared:
                 i = base + self._contract_index[cid]
                 counts[i] = counts.get(i, 0) + 1
-        values += counts.items()
-        if self.rules.doubling:
-            for seat, count in enumerate(self._declarer_doubles(view)):
-                values.append((at["declarer_doubles"] + (seat - me) % n, count))
+        found.values += counts.items()
+
+    def _write_declarer_doubles(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at["declarer_doubles"]
+        found.values += [(at + (seat - me) % n, count) for seat, count in enumerate(self._declarer_doubles(view))]
+
+    def _write_totals(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at["totals"]
         unit = self.unit
-        for seat, total in enumerate(view.totals):
-            values.append((at["totals"] + (seat - me) % n, total / unit))
-        if view.history:
-            ones.append(at["previous_deal"])
-            for seat, final in enumerate(view.history[-1].final):
-                values.append((at["previous_deal"] + 1 + (seat - me) % n, final / unit))
-        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        for found in arrays:
-            out[found] = 1.0
-        for i, value in values:
-            out[i] = value
+        found.values += [(at + (seat - me) % n, total / unit) for seat, total in enumerate(view.totals)]
+
+    def _write_previous(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        if not view.history:
+            return
+        n = self.players
+        me = view.seat
+        assert me is not None
+        at = self._at["previous_deal"]
+        unit = self.unit
+        found.ones.append(at)
+        found.values += [(at + 1 + (seat - me) % n, final / unit) for seat, final in enumerate(view.history[-1].final)]
 
     @staticmethod
     def _rows(view: SeatView, placed: Sequence[int]) -> tuple[list[int], ...]:
@@ -531,9 +757,11 @@ class ObservationEncoding:
         me = view.seat
         assert me is not None
         calls = [(s, r, tuple(d), tuple(rd)) for s, r, d, rd in view.calls]
-        tricks = [(list(t.seats), list(t.cards), t.winner) for t in view.tricks]
+        tricks: list[tuple[Sequence[int], Sequence[int], int | None]] = [
+            (t.seats, t.cards, t.winner) for t in view.tricks
+        ]
         if view.current_trick is not None:
-            tricks.append((list(view.current_trick.seats), list(view.current_trick.cards), None))
+            tricks.append((view.current_trick.seats, view.current_trick.cards, None))
         facts = _Facts(
             seat=me,
             phase="over" if view.phase == "game_over" else view.phase,
@@ -621,7 +849,7 @@ class ObservationEncoding:
         rows = None
         order_out: list[int] = []
         plays: list[tuple[int, int | None]] = []
-        tricks: list[tuple[list[int], list[int], int | None]] = []
+        tricks: list[tuple[Sequence[int], Sequence[int], int | None]] = []
         is_domino = contract_i is not None and self.rules.contracts[contract_i].play == "domino"
         if is_domino and PHASES[phase_i] in ("play", "over"):
             laid = self.part(v, "domino_rows").reshape(4, 13)
@@ -697,11 +925,10 @@ class ObservationEncoding:
         return self._write(facts)
 
     def _write(self, f: _Facts) -> str:
-        def seats(ss: Iterable[int]) -> str:
-            return " ".join(f"P{s}" for s in ss) or "-"
+        seats = _seats_text
 
         def cards(cs: Iterable[int]) -> str:
-            return " ".join(card_name(c) for c in cs) or "-"
+            return _cards_text(tuple(cs))
 
         def per_seat(values: Sequence[object]) -> str:
             return " ".join(f"P{s} {v}" for s, v in enumerate(values))
@@ -717,18 +944,10 @@ class ObservationEncoding:
             back, middle, front = (cards(r) for r in f.arrangement)
             lines.append(f"arrangement {back} | {middle} | {front}")
         if self.rules.doubling:
-            said = [
-                f"r{r} P{s} " + (f"double {seats(d)} redouble {seats(rd)}" if d or rd else "pass")
-                for s, r, d, rd in f.calls
-            ]
-            lines.append("calls " + (" · ".join(said) or "-"))
-            lines.append("pairs " + (" ".join(f"P{a}>P{b} x{m}" for a, b, m in f.pairs) or "-"))
+            lines.append(_calls_text(tuple(f.calls), tuple(f.pairs)))
             lines.append(f"must double {'yes' if f.must_double else 'no'}")
         if f.tricks:
-            shown = []
-            for who, cs, winner in f.tricks:
-                trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(who, cs, strict=True))
-                shown.append(trick + (f" > P{winner}" if winner is not None else ""))
+            shown = [_trick_text(tuple(who), tuple(cs), winner) for who, cs, winner in f.tricks]
             lines.append("tricks " + " | ".join(shown))
         if f.plays:
             lines.append("plays " + " · ".join(f"P{s} {card_name(c) if c is not None else 'pass'}" for s, c in f.plays))
@@ -766,7 +985,7 @@ class _Facts:
     pairs: list[tuple[int, int, int]]
     must_double: bool
     plays: list[tuple[int, int | None]]
-    tricks: list[tuple[list[int], list[int], int | None]]
+    tricks: list[tuple[Sequence[int], Sequence[int], int | None]]
     captured: list[list[int]]
     rows: list[tuple[int, int] | None] | None
     order: list[int]
@@ -776,6 +995,35 @@ class _Facts:
     declarer_doubles: list[int] | None
     totals: list[int]
     previous: list[int] | None
+
+
+@lru_cache(maxsize=1 << 16)
+def _cards_text(cards: tuple[int, ...]) -> str:
+    """Cards in words (``-`` for none), remembered: a search writes the same hands and piles again and again."""
+    return " ".join(card_name(c) for c in cards) or "-"
+
+
+def _seats_text(seats: Iterable[int]) -> str:
+    return " ".join(f"P{s}" for s in seats) or "-"
+
+
+@lru_cache(maxsize=1 << 12)
+def _calls_text(
+    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...], pairs: tuple[tuple[int, int, int], ...]
+) -> str:
+    """The calls and business pairs of a deal in words, two lines (remembered)."""
+    said = [
+        f"r{r} P{s} " + (f"double {_seats_text(d)} redouble {_seats_text(rd)}" if d or rd else "pass")
+        for s, r, d, rd in calls
+    ]
+    return "calls " + (" · ".join(said) or "-") + "\npairs " + (" ".join(f"P{a}>P{b} x{m}" for a, b, m in pairs) or "-")
+
+
+@lru_cache(maxsize=1 << 16)
+def _trick_text(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
+    """A trick in words, as information-state strings show it (remembered)."""
+    trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(seats, cards, strict=True))
+    return trick + (f" > P{winner}" if winner is not None else "")
 
 
 def _names(cards: Iterable[int]) -> str:

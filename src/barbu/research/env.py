@@ -43,13 +43,21 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from barbu.actions import Action, Arrange, Call, Declare
-from barbu.cards import mask_of
+from barbu.cards import card_name, mask_of
 from barbu.deal import Phase
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
-from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.research.encoding import (
+    ActionEncoding,
+    ObservationBuffer,
+    ObservationEncoding,
+    PartialArrangement,
+    Place,
+    score_unit,
+)
 from barbu.research.tasks import observation_scale, task
 from barbu.rulesets import Rules, rules
 from barbu.view import SeatView, seat_view
@@ -83,6 +91,7 @@ class BarbuEnv(AECEnv, EzPickle):
         reward: str = "deal",
         render_mode: str | None = None,
         normalize: bool = False,
+        illegal_reward: float | None = None,
     ) -> None:
         EzPickle.__init__(
             self,
@@ -93,6 +102,7 @@ class BarbuEnv(AECEnv, EzPickle):
             reward=reward,
             render_mode=render_mode,
             normalize=normalize,
+            illegal_reward=illegal_reward,
         )
         super().__init__()
         self.table_rules: Rules = rules(variant, options)
@@ -115,6 +125,8 @@ class BarbuEnv(AECEnv, EzPickle):
         self.episode = episode
         self.contract = contract
         self.reward_kind = reward
+        self.illegal_reward = illegal_reward
+        """None: an illegal action raises. A number: PettingZoo classic's rules (see :func:`env`)."""
         self.render_mode = render_mode
         self.sign = self.table_rules.sign
         """+1, or -1 where the rule set scores penalty points: rewards are ``sign * points``."""
@@ -145,6 +157,8 @@ class BarbuEnv(AECEnv, EzPickle):
         self.game: Game | None = None
         self._ended: Game | None = None
         self._placing: PartialArrangement | None = None
+        self._buffers = [ObservationBuffer(self.observations) for _ in range(n)]
+        """Each seat's observation, written again only where its view changed since it was last observed."""
 
     # -- the PettingZoo interface ---------------------------------------------------
 
@@ -185,9 +199,8 @@ class BarbuEnv(AECEnv, EzPickle):
         game = self._ended if self._ended is not None else self.game
         view = seat_view(game, seat)
         placed = self._placed(seat)
-        vector = self.observations.encode(view, placed)
-        if self.normalize:
-            vector /= self.scale
+        written = self._buffers[seat].update(view, placed)
+        vector = written / self.scale if self.normalize else written.copy()
         return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
 
     def state(self) -> np.ndarray:
@@ -209,13 +222,39 @@ class BarbuEnv(AECEnv, EzPickle):
     def step(self, action: Any) -> None:
         """Take ``action`` (an index of the action space) for the agent to act.
 
-        An index out of range raises ValueError, an illegal action
-        :class:`~barbu.errors.IllegalAction`; the environment is then unchanged.
+        Without ``illegal_reward``, an index out of range raises ValueError, an illegal
+        action :class:`~barbu.errors.IllegalAction`; the environment is then unchanged.
+        With it, as PettingZoo classic's wrappers do: an index outside the action space
+        fails an assertion, an illegal action ends the episode for every agent with
+        ``illegal_reward`` for the agent that took it and 0 for the others.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if self.illegal_reward is None:
+            self._act(agent, action)
+            return
+        fits = type(action) is int and 0 <= action < self.actions.size  # what Discrete.contains says of an int
+        assert fits or self.action_spaces[agent].contains(action), "action is not in action space"
+        try:
+            self._act(agent, action)
+        except IllegalAction:
+            self._end_illegal(agent, self.illegal_reward)
+
+    def _end_illegal(self, agent: str, reward: float) -> None:
+        """End the episode as PettingZoo's ``TerminateIllegalWrapper`` does: ``reward`` for ``agent``, 0 for others."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[agent] = float(reward)
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def _act(self, agent: str, action: Any) -> None:
+        """Take ``action`` for ``agent``, the agent to act (:meth:`step`)."""
         game = self.game
         assert game is not None
         seat = self.agent_name_mapping[agent]
@@ -233,6 +272,9 @@ class BarbuEnv(AECEnv, EzPickle):
                 assert deal is not None and deal.dealt is not None
                 self._placing = PartialArrangement(deal.dealt[seat])
             placing = self._placing
+            if chosen.card not in placing.cards():
+                left = " ".join(card_name(c) for c in placing.cards())
+                raise IllegalAction(game.phase, f"seat {seat} cannot {chosen}: place one of {left}", seat)
             arrangement = placing.place(chosen.card)
             if arrangement is None:
                 self._cumulative_rewards[agent] = 0.0
@@ -334,16 +376,19 @@ ILLEGAL_REWARD = -1.0
 
 
 def env(variant: str = "classic", options: dict[str, Any] | None = None, **kwargs: Any) -> AECEnv:
-    """A :class:`BarbuEnv` in PettingZoo classic's wrappers.
+    """A :class:`BarbuEnv` with PettingZoo classic's rules, in PettingZoo's order checks.
 
     As in PettingZoo's classic games, an illegal action ends the episode for every agent
     with :data:`ILLEGAL_REWARD` (−1) for the agent that took it and 0 for the others;
-    an index outside the action space raises; acting out of turn raises. The bare class
-    (:data:`raw_env`) raises :class:`~barbu.errors.IllegalAction` instead.
+    an index outside the action space fails an assertion; acting out of turn or before
+    ``reset`` raises. The environment applies the first two rules itself
+    (``illegal_reward``), as PettingZoo's ``TerminateIllegalWrapper`` and
+    ``AssertOutOfBoundsWrapper`` would, without their two layers of attribute forwarding
+    at every call; ``OrderEnforcingWrapper`` stays. The bare class (:data:`raw_env`)
+    raises :class:`~barbu.errors.IllegalAction` instead.
     """
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(BarbuEnv(variant, options, **kwargs), ILLEGAL_REWARD)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
+    return wrappers.OrderEnforcingWrapper(BarbuEnv(variant, options, **kwargs))
 
 
 def task_env(task_id: str, **kwargs: Any) -> AECEnv:

@@ -40,8 +40,10 @@ are kept as they were: they are scored and cannot change what happens next.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -49,14 +51,14 @@ import numpy as np
 import pyspiel
 
 from barbu import accel
-from barbu.actions import Declare
+from barbu.actions import PLAYS, Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
-from barbu.unseen import hidden_cards, sample_hands
+from barbu.unseen import HiddenCards, hidden_cards, sample_hands
 from barbu.view import SeatView, seat_view
 
 GAME_NAME = "python_barbu"
@@ -254,6 +256,12 @@ class _Table:
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
         """The player to act, once worked out (None: not yet, since the last action)."""
+        self.replaying: Iterator[int] | None = None
+        """While a resampled world's history is written: the player of each next action."""
+        self.known: dict[Any, Any] = {}
+        """What was worked out of this state (texts, what a seat knows of the hidden cards,
+        the players of the history), until the next action: replaced then, never changed in
+        place, so that clones may share it."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table.__new__(_Table)
@@ -322,9 +330,15 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
+        if t.replaying is not None:  # writing a resampled world's history (_world): the table is ready
+            t.player = next(t.replaying)
+            return
         static = t.static
+        seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
         t.player = None
+        if t.known:
+            t.known = {}
         if any(t.rewards):
             t.rewards = [0.0] * static.players
         if t.game is None:
@@ -335,9 +349,10 @@ class BarbuState(pyspiel.State):
             self._deal_card(int(action))
             return
         game = t.game
-        seat = game.to_act
-        assert seat is not None
-        chosen = static.actions.action(int(action), seat)
+        if seat is None or seat < 0:
+            seat = game.to_act
+            assert seat is not None
+        chosen = PLAYS[action] if 0 <= action < 52 else static.actions.action(int(action), seat)
         deals_before = len(game.deals)
         if isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
@@ -474,8 +489,14 @@ class BarbuState(pyspiel.State):
 
     def observation_text(self, player: int) -> str:
         """The seat's observation in words (OpenSpiel's observation string)."""
-        view, placed = self.view(player)
-        return self._t.static.observations.text(view, placed)
+        t = self._t
+        known = t.known.get(("text", player))
+        if known is None:
+            view, placed = self.view(player)
+            known = t.static.observations.text(view, placed)
+            t.known = {**t.known, ("text", player): known}
+        text: str = known
+        return text
 
     def information_text(self, player: int) -> str:
         """The observation, after what the seat saw of each earlier deal of the episode."""
@@ -486,29 +507,87 @@ class BarbuState(pyspiel.State):
     # -- search ------------------------------------------------------------------------------
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BarbuState:
-        """A state the seat cannot tell from this one, with the unseen cards dealt again."""
-        t = self._t
-        history = [int(a) for a in self.history()]
+        """A state the seat cannot tell from this one, with the unseen cards dealt again.
+
+        Its history is :meth:`resampled_history` of one draw of ``probability_sampler``; the
+        state is built without replaying that history through the game (:meth:`_world`).
+        """
         rng = random.Random(int(probability_sampler() * 2**53))
-        game = self.get_game()
+        t = self._t
         if t.game is None or t.over:
             same: BarbuState = self.clone()
             return same
+        return self._world(self.resampled_history(player_id, rng), player_id)
+
+    def resampled_history(self, player_id: int, rng: random.Random) -> list[int]:
+        """The history of a world ``player_id`` cannot tell from this one: the current deal's
+        cards it has not seen dealt again from ``rng`` (:mod:`barbu.unseen`), earlier deals and
+        every public action kept."""
+        t = self._t
+        history = [int(a) for a in self.history()]
         static = t.static
         start = t.deal_start
         if t.hands is not None:
             cards = list(cards_of(static.deck))
             rng.shuffle(cards)
-            new = history[:start] + cards[: len(history) - start]
+            return history[:start] + cards[: len(history) - start]
+        assert t.game is not None
+        deal = t.game.current
+        assert deal is not None and deal.dealt is not None
+        hidden = t.known.get(("hidden", player_id))
+        if hidden is None:
+            hidden = _hidden(t.game, player_id, static)
+            t.known = {**t.known, ("hidden", player_id): hidden}
+        hands = [h | p for h, p in zip(sample_hands(hidden, rng), hidden.played, strict=True)]
+        new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
+        return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
+
+    def _world(self, history: list[int], player: int) -> BarbuState:
+        """The state of ``history``, which differs from this state's only in the current deal's
+        cards (and, in Chinese poker, in other seats' placings): a copy of this state's table
+        holding those cards, its history written without replaying the game. In the arrange
+        phase, where other seats' placings change, the history is replayed."""
+        t = self._t
+        static = t.static
+        game = t.game
+        assert game is not None
+        deal = game.deals[-1]
+        state: BarbuState = self.get_game().new_initial_state()
+        if t.hands is None and deal.phase is Phase.ARRANGE:
+            for a in history:
+                state.apply_action(a)
+            return state
+        table = copy.deepcopy(t)
+        start = t.deal_start
+        n = static.players
+        direction = static.rules.direction
+        dealt = [0] * n
+        for k, card in enumerate(history[start : start + static.deck_size]):
+            dealt[(deal.declarer + direction * k) % n] |= 1 << card
+        if table.hands is not None:
+            table.hands = dealt
         else:
-            deal = t.game.current
-            assert deal is not None and deal.dealt is not None
-            hands = _sample_hands(t.game, player_id, static, rng)
-            new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
-            new += _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
-        state: BarbuState = game.new_initial_state()
-        for a in new:
+            assert table.game is not None and deal.dealt is not None
+            copied = table.game.deals[-1]
+            held = [h & ~(d & ~deal.hand(s)) for s, (h, d) in enumerate(zip(dealt, deal.dealt, strict=True))]
+            copied.dealt = tuple(dealt)
+            if copied.cardplay is not None:
+                copied.cardplay.set_hands(held)
+        # OpenSpiel writes each action to the history, asking whose it was: the same seats as here.
+        players = t.known.get("players")
+        if players is None:
+            players = [p.player for p in self.full_history()]
+            players.append(-1)
+            t.known = {**t.known, "players": players}
+        # The seat cannot tell the world from this state: its text is the same.
+        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "players")}
+        table.replaying = iter(players[1:])
+        table.player = players[0]
+        state._t = table
+        for a in history:
             state.apply_action(a)
+        table.replaying = None
+        table.player = None
         return state
 
 
@@ -583,16 +662,13 @@ def _mask(hands: list[int]) -> int:
     return out
 
 
-def _sample_hands(game: Game, player: int, static: _Static, rng: random.Random) -> list[int]:
-    """The current deal's dealt hands with the cards ``player`` has not seen dealt again,
-    consistently with its view (:mod:`barbu.unseen`)."""
+def _hidden(game: Game, player: int, static: _Static) -> HiddenCards:
+    """What ``player`` knows of the cards of the current deal it has not seen (:mod:`barbu.unseen`)."""
     deal = game.current
     assert deal is not None
     # The seat knows its own cards, also once its arrangement is set and the view shows none.
     view = replace(seat_view(game, player), hand=tuple(cards_of(deal.hand(player))))
-    hidden = hidden_cards(view, static.rules)
-    hands = sample_hands(hidden, rng)
-    return [h | p for h, p in zip(hands, hidden.played, strict=True)]
+    return hidden_cards(view, static.rules)
 
 
 def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random.Random) -> list[int]:
