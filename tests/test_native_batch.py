@@ -12,41 +12,70 @@ import numpy as np
 import pytest
 
 from barbu import accel
-from barbu.cards import cards_of
-from barbu.deal import Phase
+from barbu.research.tasks import TASKS, Task
 from test_native import _without_native, needs_native
 
+CASES: list[tuple[str, dict[str, object], str, int]] = [
+    ("classic", {}, "no-tricks", 0),
+    ("classic", {"late_redouble": False, "negative_targets": "declarer_only", "compulsory_doubles": 7}, "no-queens", 3),
+    ("classic", {"positive_targets": "any"}, "trumps", -17),
+    ("five-player", {}, "no-hearts", 2**40 + 5),
+    ("king", {}, "king-no-tricks", 9),
+    ("thirty-two", {}, "no-king", 2**33),
+    ("salad", {"compulsory_doubles": 0}, "salad", 4),
+]
+"""(rule set, options, contract, seed) the compiled batch is checked on: the calls' rules (late
+redoubles or none, whom a seat may double, compulsory doubles, deals skipped when nobody
+doubles, a trump named before the calls, no doubling), 4 and 5 seats, both directions, 52-, 50-
+and 32-card decks, early ends, and seeds of one and two 32-bit words, negative ones too."""
 
-def _batch_run(native: bool, monkeypatch: pytest.MonkeyPatch, n: int, steps: int, seed: int) -> list[np.ndarray]:
-    """Every array a seeded batch simulator gives over ``steps`` random steps, on one path."""
+
+def _task(variant: str, options: dict[str, object], contract: str) -> Task:
+    return Task(f"test-{variant}-{contract}", variant, "deal", contract, "a test task", dict(options))
+
+
+def _batch_run(
+    native: bool, monkeypatch: pytest.MonkeyPatch, task: Task, n: int, steps: int, seed: int, shared: bool = False
+) -> list[np.ndarray]:
+    """Every array a seeded batch simulator gives over ``steps`` random steps, on one path, and
+    the hands dealt to every game at every step (``shared``: the simulator gives the same arrays
+    at every step, copied here)."""
     from barbu.research.batch import BatchEnv
 
     with monkeypatch.context() as m:
         if not native:
             _without_native(m)
-        b = BatchEnv("barbu-notricks-v0", n, seed=seed)
+        b = BatchEnv(task, n, seed=seed, copy=not shared)
         assert (b._new_kernel() is not None) == native
         observations, masks = b.reset()
-        out = [observations, masks, b.to_act.copy()]
-        rng = np.random.default_rng(seed)
+        given = observations
+        out = [observations.copy(), masks.copy(), b.to_act.copy()]
+        rng = np.random.default_rng(seed % 2**32)
         for step in range(steps):
             if step == steps // 2:  # dealt again from the first seed, in the middle of the card play
                 observations, masks = b.reset()
-                out += [observations, masks, b.to_act.copy()]
-            observations, masks, rewards, done = b.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
-            out += [observations, masks, rewards, done, b.to_act.copy()]
+                out += [observations.copy(), masks.copy(), b.to_act.copy()]
+            arrays = b.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+            assert (arrays[0] is given) == shared
+            masks = arrays[1]
+            out += [a.copy() for a in arrays]
+            out += [b.to_act.copy(), np.array([b.dealt(i) for i in range(n)])]
         out.append(np.array(b.episodes))
     return out
 
 
 @needs_native
-@pytest.mark.parametrize("n, seed", [(1, 0), (7, 5), (32, 11)])
-def test_the_compiled_batch_simulator_gives_the_pure_arrays(n: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The compiled card play of the batch simulator (``TrickBatch``) against its pure path:
-    the same observations, masks, rewards, done flags and seats to act at every step, over
-    several deals per game (the calls, the card play, the scores, the next deals)."""
-    native = _batch_run(True, monkeypatch, n, 130, seed)
-    pure = _batch_run(False, monkeypatch, n, 130, seed)
+@pytest.mark.parametrize("n, seed, shared", [(1, 0, False), (7, 5, True), (32, 11, False)])
+def test_the_compiled_batch_simulator_gives_the_pure_arrays(
+    n: int, seed: int, shared: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled batch simulator (``TrickBatch``: the seeded deal, the calls, the card play, the
+    scores) against its pure path: the same observations, masks, rewards, done flags, seats to act
+    and dealt hands at every step, over several deals per game; also when it gives the same
+    arrays at every step (``copy=False``)."""
+    task = TASKS["barbu-notricks-v0"]
+    native = _batch_run(True, monkeypatch, task, n, 130, seed, shared)
+    pure = _batch_run(False, monkeypatch, task, n, 130, seed, shared)
     assert int(native[-1]) >= n
     assert len(native) == len(pure)
     for a, b in zip(native, pure, strict=True):
@@ -55,55 +84,104 @@ def test_the_compiled_batch_simulator_gives_the_pure_arrays(n: int, seed: int, m
 
 
 @needs_native
-def test_the_compiled_batch_refuses_bad_buffers_and_cards() -> None:
+@pytest.mark.parametrize("variant, options, contract, seed", CASES)
+def test_the_compiled_batch_simulator_gives_the_pure_arrays_under_every_rule(
+    variant: str, options: dict[str, object], contract: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same under the calls' rules, seats, decks and directions of :data:`CASES`; the compiled
+    deal is the game's own seeded deal (``Task.new_game``: the same hands and first declarer)."""
+    task = _task(variant, options, contract)
+    native = _batch_run(True, monkeypatch, task, 6, 150, seed)
+    pure = _batch_run(False, monkeypatch, task, 6, 150, seed)
+    assert int(native[-1]) >= 6
+    for a, b in zip(native, pure, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert np.array_equal(a, b)
     from barbu.research.batch import BatchEnv
 
-    b = BatchEnv("barbu-notricks-v0", 2, seed=0)
+    b = BatchEnv(task, 3, seed=seed)
     b.reset()
+    for i in range(3):
+        deal = task.new_game(seed + i).deals[0]
+        assert b.dealt(i) == deal.dealt and b.to_act[i] == deal.to_act
+
+
+@needs_native
+def test_the_compiled_batch_refuses_bad_buffers_actions_and_nodes() -> None:
+    from barbu.research.batch import BatchEnv
+
+    b = BatchEnv(_task("classic", {}, "no-tricks"), 2, seed=0)  # a task of its own: no calls met yet
+    _, masks = b.reset()
     kernel = b._kernel
     assert kernel is not None
-    good = [np.zeros(2, np.int64), *b._arrays(), np.zeros((2, 4), np.float32), np.zeros(2, bool), b.to_act]
+    good = [np.zeros(2, np.int64), *b._arrays(), b.to_act, b._grow]
     with pytest.raises(ValueError, match="observations must be a writable C-contiguous array"):
         kernel.step(good[0], np.zeros((2, 3), np.float32), *good[2:])  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="actions must be"):
         kernel.step(np.zeros(2, np.int32), *good[1:])  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="out of range"):
-        kernel.load(2, (), ())  # type: ignore[attr-defined]
-    game = b.games[0]
-    while game.deals[0].phase is not Phase.PLAY:
-        game.apply_unchecked(game.legal_actions()[-1])  # doubling: the deal is played out
-    deal = game.deals[0]
-    assert deal.tricks is not None
-    kernel.load(0, accel.pack(deal.tricks), ())  # type: ignore[attr-defined]
-    illegal = cards_of(~deal.tricks.legal_mask() & ((1 << 52) - 1))[0]
-    with pytest.raises(ValueError, match=f"action {illegal} is not a legal card in game 0"):
-        kernel.step(np.array([illegal, 0], np.int64), *good[1:])  # type: ignore[attr-defined]
+        kernel.dealt(2)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="roots are added first"):
+        kernel.root(0, b._node(b._root(0)))  # type: ignore[attr-defined]
+    illegal = int(np.flatnonzero(~masks[0])[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal in game 0"):
+        kernel.step(np.array([illegal, int(np.flatnonzero(masks[1])[0])], np.int64), *good[1:])  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=rf"action {illegal} is not legal in game 0: allowed \["):
+        b.step(np.array([illegal, int(np.flatnonzero(masks[1])[0])]))
+    first = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    seats = b.to_act.copy()
+    bad_nodes = [
+        (0, 9, 0, (60,), (), None),
+        (0, 1, 0, (), (), None),
+        (1, 0, 0, (), (), (1, 2)),
+        (2, 0, 0, (), (), (1,)),
+    ]
+    for node in bad_nodes:  # what the core could not describe is refused, and no game moves
+        with pytest.raises(ValueError):
+            kernel.step(first, *good[1:-1], lambda *_, node=node: node)  # type: ignore[attr-defined]
+        assert np.array_equal(b.to_act, seats)
+    while not kernel.active(0):  # type: ignore[attr-defined]
+        _, masks, _, _ = b.step(np.array([int(np.flatnonzero(m)[-1]) for m in masks]))  # every seat doubles all
+    card = int(np.flatnonzero(~masks[0, :52])[0])
+    with pytest.raises(ValueError, match=f"action {card} is not legal in game 0"):
+        b.step(np.array([card, int(np.flatnonzero(masks[1])[0])]))
 
 
 @needs_native
 def test_the_compiled_batch_simulator_copies_and_pickles_with_its_games() -> None:
-    """A deep copy or a pickle of a batch simulator in the middle of its card play steps as
-    the original does; a pickled state the core could not make is refused."""
+    """A deep copy or a pickle of a batch simulator in the middle of its calls and card play steps
+    as the original does (new calls included: the copy rebuilds the core's deals of its nodes); a
+    new batch of the same task starts with the calls met; a pickled state the core could not make
+    is refused."""
     from barbu.research.batch import BatchEnv
 
-    b = BatchEnv("barbu-notricks-v0", 8, seed=2)
+    task = _task("classic", {}, "no-tricks")
+    b = BatchEnv(task, 8, seed=2)
     _, masks = b.reset()
     rng = np.random.default_rng(0)
     for _ in range(40):
         _, masks, _, _ = b.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
     copies = [copy.deepcopy(b), pickle.loads(pickle.dumps(b))]
-    for _ in range(80):
+    for _ in range(200):
         actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
         out = b.step(actions)
         for c in copies:
             assert all(np.array_equal(x, y) for x, y in zip(out, c.step(actions), strict=True))
         masks = out[1]
+    assert all(c.episodes == b.episodes and c._kernel.nodes == b._kernel.nodes for c in copies)  # type: ignore[union-attr]
+    assert BatchEnv(task, 3)._new_kernel().nodes == b._kernel.nodes > 4 * b.players  # type: ignore[union-attr]
     kernel = b._kernel
     assert kernel is not None
     rebuild, args, state = kernel.__reduce__()  # type: ignore[attr-defined]
     game = next(i for i in range(8) if kernel.active(i))  # type: ignore[attr-defined]
-    broken = bytearray(state)
+    broken = bytearray(state[1])
     offset = game * accel._require().STATE_BYTES
     broken[offset : offset + 4] = (9).to_bytes(4, "little")  # the seats of that game's state
     with pytest.raises(ValueError, match=f"holds a game {game} the core could not make"):
-        rebuild(*args).__setstate__(bytes(broken))
+        rebuild(*args).__setstate__((*state[:1], bytes(broken), *state[2:]))
+    nodes = bytearray(state[7])
+    nodes[0:4] = (7).to_bytes(4, "little")  # the kind of the first root
+    with pytest.raises(ValueError, match="holds calls the core could not make"):
+        rebuild(*args).__setstate__((*state[:7], bytes(nodes), *state[8:]))
+    with pytest.raises(ValueError, match="does not fit"):
+        rebuild(*args).__setstate__((*state[:2], state[2][:-1], *state[3:]))

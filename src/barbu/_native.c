@@ -1724,59 +1724,262 @@ static PyTypeObject DominoCoreType = {
 };
 
 /* pick(table, mask) -> [table[c] for each set bit c of mask, ascending]: the legal actions of a mask. */
-/* ---- the batch simulator's card play: N deals stepped together into NumPy buffers ------------ */
+/* ==== BEGIN the batch simulator: N deals from the seeded deal to the scores, stepped together ====
+ *
+ * barbu.research.batch.BatchEnv's games, each held here from its deal to its score: step() takes
+ * one action per game and writes every game's observation row, legal mask and seat to act, and
+ * the rewards and done flags of the games that end, straight into the caller's arrays, as
+ * BatchEnv's pure path computes them; a game that ends is dealt again at once from the next seed
+ * (games in index order, as the pure path deals them).
+ *
+ * No rule of the calls is written here. The calls (and any choice before the cards) are a tree of
+ * nodes the core grows: a node is what the core's Deal says at that point (the seat to act, the
+ * action indexes of its legal actions, the business pairs so far, and once the calls are over
+ * either the trick play's packed start, from which the rules and the leader are read, or the
+ * scores of a deal settled without play); a node's child is asked of the core (the grow callback
+ * of step: BatchEnv._grow, which applies the action to a copy of the node's Deal) the first time a
+ * game takes that action, and is a table look-up from then on.
+ *
+ * The seeded deal is barbu.game.Dealer's: Python's random.Random(seed) (the Mersenne Twister,
+ * seeded from |seed| as random_seed does: init_by_array on its 32-bit words), randrange(players)
+ * for the first declarer (Random._randbelow_with_getrandbits), then one random() per card of
+ * rules.deck_cards, the cards sorted by their draws (a stable sort), and dealt one at a time from
+ * the declarer in the rules' direction. The card play is the kernels' (legal_for, play) and the
+ * scores the score model's with the pairs' settlement (final_scores). */
 
-/* barbu.research.batch.BatchEnv's games in trick play, one compiled state each: step() plays one
- * card per active game and writes each game's observation row, legal mask, seat to act, rewards
- * and done flag straight into the caller's arrays, as BatchEnv's pure path computes them. */
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int i;
+} MT;
+
+static uint32_t mt_base[MT_N]; /* init_genrand(19650218), where init_by_array starts */
+static int mt_base_ready;
+
+#define MT_LANES 4
+
+/* random.Random(seed) for up to MT_LANES seeds at once (the same arithmetic, seed by seed: the
+ * lanes only let the processor overlap the seeds' long chains of dependent steps). */
+static void mt_seed_lanes(MT *r, const uint64_t *seeds) {
+    const int lanes = MT_LANES;
+    if (!mt_base_ready) {
+        mt_base[0] = 19650218U;
+        for (int i = 1; i < MT_N; i++) mt_base[i] = 1812433253U * (mt_base[i - 1] ^ (mt_base[i - 1] >> 30)) + (uint32_t)i;
+        mt_base_ready = 1;
+    }
+    uint32_t key[MT_LANES][2], prev[MT_LANES];
+    int len[MT_LANES], j[MT_LANES];
+    for (int l = 0; l < lanes; l++) {
+        key[l][0] = (uint32_t)seeds[l];
+        key[l][1] = (uint32_t)(seeds[l] >> 32);
+        len[l] = key[l][1] ? 2 : 1; /* |seed|'s 32-bit words, at least one */
+        j[l] = 0;
+        memcpy(r[l].mt, mt_base, sizeof mt_base);
+        prev[l] = mt_base[0];
+    }
+    int i = 1;
+    for (int k = MT_N; k; k--) { /* max(N, key length) steps */
+#pragma GCC unroll 4
+        for (int l = 0; l < lanes; l++) {
+            uint32_t x = (r[l].mt[i] ^ ((prev[l] ^ (prev[l] >> 30)) * 1664525U)) + key[l][j[l]] + (uint32_t)j[l];
+            r[l].mt[i] = prev[l] = x;
+            if (++j[l] >= len[l]) j[l] = 0;
+        }
+        if (++i >= MT_N) {
+            for (int l = 0; l < lanes; l++) r[l].mt[0] = r[l].mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    for (int k = MT_N - 1; k; k--) {
+#pragma GCC unroll 4
+        for (int l = 0; l < lanes; l++) {
+            uint32_t x = (r[l].mt[i] ^ ((prev[l] ^ (prev[l] >> 30)) * 1566083941U)) - (uint32_t)i;
+            r[l].mt[i] = prev[l] = x;
+        }
+        if (++i >= MT_N) {
+            for (int l = 0; l < lanes; l++) r[l].mt[0] = r[l].mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    for (int l = 0; l < lanes; l++) {
+        r[l].mt[0] = 0x80000000U;
+        r[l].i = MT_N;
+    }
+}
+
+static uint32_t mt_next(MT *r) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = r->mt, y;
+    if (r->i >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->i = 0;
+    }
+    y = mt[r->i++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* randrange(n) for 1 < n < 2**32: getrandbits(n.bit_length()) (the top bits of one word) until below n. */
+static int mt_below(MT *r, int n) {
+    int k = 32 - __builtin_clz((unsigned)n);
+    uint32_t x;
+    do x = mt_next(r) >> (32 - k);
+    while (x >= (uint32_t)n);
+    return (int)x;
+}
+
+/* The 8 bits of a byte as 8 floats and as 8 bytes (0 or 1), to write a card mask 8 cards at a time. */
+static float bit_floats[256][8];
+static unsigned char bit_bytes[256][8];
+static int bit_tables_ready;
+
+static void bit_tables(void) {
+    if (bit_tables_ready) return;
+    for (int v = 0; v < 256; v++)
+        for (int k = 0; k < 8; k++) {
+            bit_floats[v][k] = (float)((v >> k) & 1);
+            bit_bytes[v][k] = (unsigned char)((v >> k) & 1);
+        }
+    bit_tables_ready = 1;
+}
+
+enum { NODE_CALL = 0, NODE_PLAY = 1, NODE_SCORED = 2 };
+#define BATCH_PAIRS 32
+
+typedef struct {
+    int kind;          /* NODE_CALL: a seat to act before the cards; NODE_PLAY: the cards start; NODE_SCORED */
+    int seat, declarer;
+    int nlegal, off;   /* the legal action indexes at legal[off ..], their children at child[off ..] (-1: not grown) */
+    int npairs, poff;  /* the business pairs at pairpool[poff ..] */
+    int tmpl;          /* NODE_PLAY: the trick play's start (rules, leader) in tmpls */
+    int parent, via;   /* the node and action it was reached from (-1 for a root) */
+    long final[MAXP];  /* NODE_SCORED: each seat's final points */
+} Node;
+
+typedef struct {
+    int node;             /* where the game is in the tree (a NODE_PLAY node once its cards are played) */
+    int pad;
+    uint64_t legal;       /* in card play: the legal cards of the seat to act, as its row shows them */
+    uint64_t dealt[MAXP]; /* the hands as dealt */
+} BatchGame;
+
 typedef struct {
     PyObject_HEAD
-    int n, players, obs_size, actions, tricks_per_deal;
+    int n, players, obs_size, actions, tricks_per_deal, direction, ndeck;
     double sign, unit;
+    int deck[64];
     Model m;
-    TP *s;
-    unsigned char *active;
-    PairT *pairs; /* 32 per game */
+    long long next_seed;
+    TP *s;                  /* per game: its trick play when active */
+    unsigned char *active;  /* per game: in card play */
+    PairT *pairs;           /* BATCH_PAIRS per game */
     int *npairs;
-    float *pairmat; /* players * players per game: multiplier / 2 by (doubler, doubled) */
-    PyObject *model; /* the score model tuple, for pickling */
+    float *pairmat;         /* players * players per game: multiplier / 2 by (doubler, doubled) */
+    BatchGame *games;
+    int *order;             /* scratch: the games to deal, in order */
+    MT pool[MT_LANES];      /* the generators of the next seeds, seeded ahead (see batch_deal) */
+    long long pool_first;
+    int pool_next;
+    Node *nodes;
+    int nnodes, capnodes;
+    int *legal, *child;
+    int nlegal, caplegal;
+    PairT *pairpool;
+    int npool, cappool;
+    TP *tmpls;
+    int ntmpl, captmpl;
+    PyObject *model, *deckt; /* the score model and deck tuples, for pickling */
 } TrickBatch;
+
+static void batch_free_arrays(TrickBatch *self) {
+    PyMem_Free(self->s);
+    PyMem_Free(self->active);
+    PyMem_Free(self->pairs);
+    PyMem_Free(self->npairs);
+    PyMem_Free(self->pairmat);
+    PyMem_Free(self->games);
+    PyMem_Free(self->order);
+    PyMem_Free(self->nodes);
+    PyMem_Free(self->legal);
+    PyMem_Free(self->child);
+    PyMem_Free(self->pairpool);
+    PyMem_Free(self->tmpls);
+    self->order = NULL;
+    self->s = NULL;
+    self->active = NULL;
+    self->pairs = NULL;
+    self->npairs = NULL;
+    self->pairmat = NULL;
+    self->games = NULL;
+    self->nodes = NULL;
+    self->legal = self->child = NULL;
+    self->pairpool = NULL;
+    self->tmpls = NULL;
+    self->nnodes = self->capnodes = self->nlegal = self->caplegal = 0;
+    self->npool = self->cappool = self->ntmpl = self->captmpl = 0;
+}
 
 static void batch_dealloc(TrickBatch *self) {
     Py_XDECREF(self->model);
-    PyMem_Free(self->s);
-    PyMem_Free(self->active);
-    PyMem_Free(self->pairs);
-    PyMem_Free(self->npairs);
-    PyMem_Free(self->pairmat);
+    Py_XDECREF(self->deckt);
+    batch_free_arrays(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* TrickBatch(n, players, model, actions, tricks_per_deal, sign, unit, direction, deck) */
 static int batch_init(TrickBatch *self, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"n", "players", "model", "actions", "tricks_per_deal", "sign", "unit", NULL};
-    int n, players, actions, tpd;
-    PyObject *model;
+    static char *kw[] = {"n", "players", "model", "actions", "tricks_per_deal", "sign", "unit", "direction", "deck",
+                         NULL};
+    int n, players, actions, tpd, direction;
+    PyObject *model, *deck;
     double sign, unit;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiidd", kw, &n, &players, &model, &actions, &tpd, &sign, &unit))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOiiddiO!", kw, &n, &players, &model, &actions, &tpd, &sign, &unit,
+                                     &direction, &PyTuple_Type, &deck))
         return -1;
-    if (n < 1 || players < 2 || players > MAXP || actions < 52 || tpd < 1 || tpd > MAXT || unit == 0.0) {
+    if (n < 1 || players < 2 || players > MAXP || actions < 52 || tpd < 1 || tpd > MAXT || unit == 0.0 ||
+        (direction != 1 && direction != -1)) {
         PyErr_SetString(PyExc_ValueError, "a batch needs 1 or more games of 2 to 6 seats, 52 or more actions, "
-                                          "1 to 26 tricks and a non-zero unit");
+                                          "1 to 26 tricks, a direction of 1 or -1 and a non-zero unit");
         return -1;
+    }
+    Py_ssize_t nd = PyTuple_GET_SIZE(deck);
+    uint64_t seen = 0;
+    if (nd < players || nd > 52) goto bad_deck;
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(deck, k));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > 51 || (seen >> c & 1)) goto bad_deck;
+        seen |= 1ULL << c;
+        self->deck[k] = (int)c;
     }
     if (unpack_model(model, &self->m) < 0) return -1;
     Py_XSETREF(self->model, Py_NewRef(model));
-    PyMem_Free(self->s);
-    PyMem_Free(self->active);
-    PyMem_Free(self->pairs);
-    PyMem_Free(self->npairs);
-    PyMem_Free(self->pairmat);
+    Py_XSETREF(self->deckt, Py_NewRef(deck));
+    batch_free_arrays(self);
     self->s = PyMem_Calloc((size_t)n, sizeof(TP));
     self->active = PyMem_Calloc((size_t)n, 1);
-    self->pairs = PyMem_Calloc((size_t)n * 32, sizeof(PairT));
+    self->pairs = PyMem_Calloc((size_t)n * BATCH_PAIRS, sizeof(PairT));
     self->npairs = PyMem_Calloc((size_t)n, sizeof(int));
     self->pairmat = PyMem_Calloc((size_t)n * players * players, sizeof(float));
-    if (!self->s || !self->active || !self->pairs || !self->npairs || !self->pairmat) {
+    self->games = PyMem_Calloc((size_t)n, sizeof(BatchGame));
+    self->order = PyMem_Calloc((size_t)n, sizeof(int));
+    if (!self->s || !self->active || !self->pairs || !self->npairs || !self->pairmat || !self->games ||
+        !self->order) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1784,10 +1987,18 @@ static int batch_init(TrickBatch *self, PyObject *args, PyObject *kwds) {
     self->players = players;
     self->actions = actions;
     self->tricks_per_deal = tpd;
+    self->direction = direction;
+    self->ndeck = (int)nd;
     self->obs_size = 52 + (players - 1) * 52 + 52 + players + players * players + 2;
     self->sign = sign;
     self->unit = unit;
+    self->next_seed = 0;
+    self->pool_next = MT_LANES;
+    bit_tables();
     return 0;
+bad_deck:
+    PyErr_SetString(PyExc_ValueError, "the deck is a tuple of distinct cards 0 to 51, at least one per seat");
+    return -1;
 }
 
 /* A writable C-contiguous buffer of `count` items of `size` bytes whose format is one of `formats`. */
@@ -1805,87 +2016,305 @@ static int batch_buffer(PyObject *o, Py_buffer *b, Py_ssize_t count, Py_ssize_t 
     return 0;
 }
 
-static PyObject *batch_load(TrickBatch *self, PyObject *args) {
-    int i;
-    PyObject *state, *pairs;
-    if (!PyArg_ParseTuple(args, "iOO", &i, &state, &pairs)) return NULL;
-    if (i < 0 || i >= self->n) {
-        PyErr_SetString(PyExc_ValueError, "load: the game index is out of range");
-        return NULL;
+static int batch_grow_array(void **arr, int *cap, int need, size_t item) {
+    if (need <= *cap) return 0;
+    int c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *p = PyMem_Realloc(*arr, (size_t)c * item);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
     }
-    TP s;
-    PairT pt[32];
-    int np;
-    if (unpack(state, &s) < 0 || unpack_pairs(pairs, pt, &np, s.players) < 0) return NULL;
-    if (s.players != self->players || s.finished || s.tricks_total != self->tricks_per_deal) {
-        PyErr_SetString(PyExc_ValueError, "load takes an unfinished trick play of the batch's seats and tricks");
-        return NULL;
-    }
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
+static int batch_bad_node(void) {
+    PyErr_SetString(PyExc_ValueError,
+                    "a node is (kind 0, 1 or 2, seat, declarer, legal action indexes, pairs, packed trick play "
+                    "start or final scores or None) as the core reads a deal");
+    return -1;
+}
+
+/* Appends the node the core describes in `info` (see BatchEnv._node); returns its index. */
+static int batch_add_node(TrickBatch *self, PyObject *info, int parent, int via) {
+    if (!PyTuple_Check(info) || PyTuple_GET_SIZE(info) != 6) return batch_bad_node();
+    long kind, seat, declarer;
+    if (get_int(info, 0, &kind) < 0 || get_int(info, 1, &seat) < 0 || get_int(info, 2, &declarer) < 0) return -1;
     int p = self->players;
-    self->s[i] = s;
-    memcpy(self->pairs + 32 * (size_t)i, pt, sizeof(PairT) * (size_t)np);
-    self->npairs[i] = np;
-    float *mat = self->pairmat + (size_t)i * p * p;
-    for (int k = 0; k < p * p; k++) mat[k] = 0.0f;
-    for (int k = 0; k < np; k++) mat[pt[k].a * p + pt[k].b] = (float)((double)pt[k].m / 2.0);
-    self->active[i] = 1;
+    PyObject *legal = PyTuple_GET_ITEM(info, 3), *pairs = PyTuple_GET_ITEM(info, 4), *extra = PyTuple_GET_ITEM(info, 5);
+    if (kind < NODE_CALL || kind > NODE_SCORED || seat < 0 || seat >= p || declarer < 0 || declarer >= p ||
+        !PyTuple_Check(legal) || (kind == NODE_CALL) != (PyTuple_GET_SIZE(legal) > 0))
+        return batch_bad_node();
+    Node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = (int)kind;
+    nd.seat = (int)seat;
+    nd.declarer = (int)declarer;
+    nd.parent = parent;
+    nd.via = via;
+    nd.tmpl = -1;
+    PairT pt[BATCH_PAIRS];
+    if (unpack_pairs(pairs, pt, &nd.npairs, p) < 0) return -1;
+    if (kind == NODE_PLAY) {
+        TP t;
+        if (unpack(extra, &t) < 0) return -1;
+        if (t.players != p || t.finished || t.tlen || t.nwin || t.played || t.turn != t.leader ||
+            t.tricks_total != self->tricks_per_deal) {
+            PyErr_SetString(PyExc_ValueError, "a node's trick play must be the start of a deal of the batch's seats");
+            return -1;
+        }
+        memset(t.hands, 0, sizeof t.hands); /* the rules and the leader: each game brings its hands */
+        for (int k = 0; k < self->ntmpl; k++)
+            if (!memcmp(&self->tmpls[k], &t, sizeof t)) nd.tmpl = k;
+        if (nd.tmpl < 0) {
+            if (batch_grow_array((void **)&self->tmpls, &self->captmpl, self->ntmpl + 1, sizeof(TP)) < 0) return -1;
+            nd.tmpl = self->ntmpl;
+            self->tmpls[self->ntmpl++] = t;
+        }
+    } else if (kind == NODE_SCORED) {
+        if (!PyTuple_Check(extra) || PyTuple_GET_SIZE(extra) != p) return batch_bad_node();
+        for (int k = 0; k < p; k++)
+            if (get_int(extra, k, &nd.final[k]) < 0) return -1;
+    } else if (extra != Py_None)
+        return batch_bad_node();
+    int nl = (int)PyTuple_GET_SIZE(legal);
+    if (batch_grow_array((void **)&self->nodes, &self->capnodes, self->nnodes + 1, sizeof(Node)) < 0) return -1;
+    int cap = self->caplegal;
+    if (batch_grow_array((void **)&self->legal, &cap, self->nlegal + nl, sizeof(int)) < 0) return -1;
+    cap = self->caplegal;
+    if (batch_grow_array((void **)&self->child, &cap, self->nlegal + nl, sizeof(int)) < 0) return -1;
+    self->caplegal = cap;
+    if (batch_grow_array((void **)&self->pairpool, &self->cappool, self->npool + nd.npairs, sizeof(PairT)) < 0)
+        return -1;
+    nd.off = self->nlegal;
+    for (int k = 0; k < nl; k++) {
+        long a = PyLong_AsLong(PyTuple_GET_ITEM(legal, k));
+        if (a == -1 && PyErr_Occurred()) return -1;
+        if (a < 0 || a >= self->actions) {
+            PyErr_SetString(PyExc_ValueError, "a node's legal action is out of the action encoding");
+            return -1;
+        }
+        self->legal[nd.off + k] = (int)a;
+        self->child[nd.off + k] = -1;
+    }
+    nd.nlegal = nl;
+    self->nlegal += nl;
+    nd.poff = self->npool;
+    memcpy(self->pairpool + nd.poff, pt, sizeof(PairT) * (size_t)nd.npairs);
+    self->npool += nd.npairs;
+    self->nodes[self->nnodes] = nd;
+    return self->nnodes++;
+}
+
+/* root(first, info): the node of a deal whose first declarer is `first`, added in seat order. */
+static PyObject *batch_root(TrickBatch *self, PyObject *args) {
+    int first;
+    PyObject *info;
+    if (!PyArg_ParseTuple(args, "iO", &first, &info)) return NULL;
+    if (first != self->nnodes || first >= self->players) {
+        PyErr_SetString(PyExc_ValueError, "the roots are added first, one per seat, in seat order");
+        return NULL;
+    }
+    if (batch_add_node(self, info, -1, -1) < 0) return NULL;
+    if (self->nodes[first].kind == NODE_SCORED) {
+        self->nnodes--;
+        PyErr_SetString(PyExc_ValueError, "a deal cannot be scored before anyone acts");
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
+/* Game i reaches node k: its pairs are the node's, and its card play starts at a NODE_PLAY node. */
+static void batch_enter(TrickBatch *self, int i, int k) {
+    const Node *nd = &self->nodes[k];
+    BatchGame *g = &self->games[i];
+    int p = self->players;
+    g->node = k;
+    PairT *pt = self->pairs + BATCH_PAIRS * (size_t)i;
+    memcpy(pt, self->pairpool + nd->poff, sizeof(PairT) * (size_t)nd->npairs);
+    self->npairs[i] = nd->npairs;
+    float *mat = self->pairmat + (size_t)i * p * p;
+    for (int x = 0; x < p * p; x++) mat[x] = 0.0f;
+    for (int x = 0; x < nd->npairs; x++) mat[pt[x].a * p + pt[x].b] = (float)((double)pt[x].m / 2.0);
+    if (nd->kind != NODE_PLAY) {
+        self->active[i] = 0;
+        return;
+    }
+    TP *s = &self->s[i];
+    *s = self->tmpls[nd->tmpl];
+    memcpy(s->hands, g->dealt, sizeof(uint64_t) * (size_t)p);
+    s->tricks_total = __builtin_popcountll(g->dealt[0]);
+    self->active[i] = 1;
+}
+
+/* Deals game i from generator r, as barbu.game.Dealer does (see the top of this section). */
+static void batch_deal_from(TrickBatch *self, int i, MT *r) {
+    int p = self->players, nd = self->ndeck;
+    int first = mt_below(r, p);
+    uint64_t keys[64]; /* each card's draw (53 bits) then its place in the deck (6 bits): a stable sort */
+    for (int c = 0; c < nd; c++) {
+        uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6; /* random(): (a * 2**26 + b) / 2**53 */
+        uint64_t key = ((((uint64_t)a << 26) | b) << 6) | (uint64_t)c;
+        int j = c;
+        while (j > 0 && keys[j - 1] > key) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = key;
+    }
+    BatchGame *g = &self->games[i];
+    memset(g->dealt, 0, sizeof g->dealt);
+    int declarer = self->nodes[first].declarer, seat = declarer, step = self->direction;
+    for (int k = 0; k < nd; k++) { /* seat (declarer + direction * (k mod p)) mod p */
+        g->dealt[seat] |= 1ULL << self->deck[keys[k] & 63];
+        seat = k % p == p - 1 ? declarer : (seat + step + p) % p;
+    }
+    batch_enter(self, i, first);
+}
+
+/* Deals the `count` games listed, in that order, from the next seeds. The generators are seeded
+ * MT_LANES seeds at a time, ahead: pool[k] is the generator of seed pool_first + k, unused from
+ * pool_next on. */
+static void batch_deal(TrickBatch *self, const int *games, int count) {
+    for (int at = 0; at < count; at++) {
+        long long seed = self->next_seed++;
+        if (self->pool_next >= MT_LANES || seed != self->pool_first + self->pool_next) {
+            uint64_t seeds[MT_LANES];
+            for (int l = 0; l < MT_LANES; l++) {
+                long long s = seed + l;
+                seeds[l] = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
+            }
+            mt_seed_lanes(self->pool, seeds);
+            self->pool_first = seed;
+            self->pool_next = 0;
+        }
+        batch_deal_from(self, games[at], &self->pool[self->pool_next++]);
+    }
+}
+
+/* The pairs seen from `seat`: entry (a, b) is the matrix's (seat + a, seat + b), seats mod p. */
+static void batch_pair_row(const TrickBatch *self, int i, int seat, float *pr) {
+    int p = self->players, rot[MAXP];
+    const float *mat = self->pairmat + (size_t)i * p * p;
+    for (int a = 0; a < p; a++) rot[a] = a + seat < p ? a + seat : a + seat - p;
+    for (int a = 0; a < p; a++) {
+        const float *from = mat + rot[a] * p;
+        for (int b = 0; b < p; b++) pr[a * p + b] = from[rot[b]];
+    }
+}
+
+/* out[c] = 1.0 or 0.0 for the cards c = 0..51 in or out of m. */
+static void cards_as_floats(float *out, uint64_t m) {
+    for (int b = 0; b < 6; b++) memcpy(out + 8 * b, bit_floats[(m >> (8 * b)) & 255], 8 * sizeof(float));
+    memcpy(out + 48, bit_floats[(m >> 48) & 15], 4 * sizeof(float));
+}
+
+/* The row, mask and seat to act of game i, in card play or before it; every entry written. */
 static void batch_row(TrickBatch *self, int i, float *obs, unsigned char *mask, int64_t *to_act) {
-    const TP *s = &self->s[i];
-    int p = self->players, seat = s->turn;
+    int p = self->players;
     float *row = obs + (size_t)i * self->obs_size;
     unsigned char *mrow = mask + (size_t)i * self->actions;
-    memset(row, 0, sizeof(float) * (size_t)self->obs_size);
-    memset(mrow, 0, (size_t)self->actions);
-    uint64_t h = s->hands[seat];
-    while (h) {
-        int c = low_bit(h);
-        h &= h - 1;
-        row[c] = 1.0f;
+    float *wr = row + 52 * (p + 1), *pr = wr + p;
+    if (!self->active[i]) {
+        const Node *nd = &self->nodes[self->games[i].node];
+        int seat = nd->seat;
+        cards_as_floats(row, self->games[i].dealt[seat]);
+        memset(row + 52, 0, sizeof(float) * (size_t)(52 * p + p)); /* no trick, nothing played, no trick won */
+        batch_pair_row(self, i, seat, pr);
+        pr[p * p] = 1.0f;
+        pr[p * p + 1] = 0.0f;
+        memset(mrow, 0, (size_t)self->actions);
+        for (int k = 0; k < nd->nlegal; k++) mrow[self->legal[nd->off + k]] = 1;
+        to_act[i] = seat;
+        return;
     }
+    const TP *s = &self->s[i];
+    int seat = s->turn;
+    cards_as_floats(row, s->hands[seat]);
+    memset(row + 52, 0, sizeof(float) * (size_t)(52 * (p - 1)));
     uint64_t in_trick = 0;
     for (int k = 0; k < s->tlen; k++) {
-        int slot = ((k - s->tlen) % p + p) % p - 1;
+        int slot = k - s->tlen + p - 1; /* the seat k places before the one to act, minus one */
         row[52 + 52 * slot + s->trick[k]] = 1.0f;
         in_trick |= 1ULL << s->trick[k];
     }
-    uint64_t played = s->played & ~in_trick;
-    float *pl = row + 52 * p;
-    while (played) {
-        int c = low_bit(played);
-        played &= played - 1;
-        pl[c] = 1.0f;
-    }
-    float won[MAXP] = {0};
-    for (int k = 0; k < s->nwin; k++) won[((s->winners[k] - seat) % p + p) % p] += 1.0f;
-    float *wr = row + 52 * (p + 1);
-    for (int k = 0; k < p; k++) wr[k] = won[k] / (float)self->tricks_per_deal;
-    float *pr = wr + p;
-    const float *mat = self->pairmat + (size_t)i * p * p;
-    for (int a = 0; a < p; a++)
-        for (int b = 0; b < p; b++) pr[a * p + b] = mat[((a + seat) % p) * p + (b + seat) % p];
+    cards_as_floats(row + 52 * p, s->played & ~in_trick);
+    int won[MAXP] = {0}; /* small counts: as exact as the pure path's float sums */
+    for (int k = 0; k < s->nwin; k++) won[s->winners[k] >= seat ? s->winners[k] - seat : s->winners[k] - seat + p]++;
+    for (int k = 0; k < p; k++) wr[k] = (float)won[k] / (float)self->tricks_per_deal;
+    batch_pair_row(self, i, seat, pr);
     pr[p * p] = 0.0f;
     pr[p * p + 1] = 1.0f;
     uint64_t legal = legal_for(s, s->hands[seat], s->trick, s->tlen, s->played);
-    while (legal) {
-        int c = low_bit(legal);
-        legal &= legal - 1;
-        mrow[c] = 1;
-    }
+    self->games[i].legal = legal;
+    for (int b = 0; b < 6; b++) memcpy(mrow + 8 * b, bit_bytes[(legal >> (8 * b)) & 255], 8);
+    memcpy(mrow + 48, bit_bytes[(legal >> 48) & 15], 4);
+    memset(mrow + 52, 0, (size_t)(self->actions - 52));
     to_act[i] = seat;
 }
 
-/* step(actions, obs, masks, rewards, done, to_act) -> the list of the games that finished.
- * Plays actions[i] in every active game i (a legal card, else ValueError before any game moves),
- * then writes the rows of the games still in play; a finished game's rewards are written, its
- * done flag set and it leaves the batch (the caller deals the next one). Inactive games'
- * rows are left to the caller. */
+static int batch_ready(TrickBatch *self) {
+    if (!self->games || self->nnodes < self->players) {
+        PyErr_SetString(PyExc_ValueError, "the batch needs its roots, one per seat, before it deals");
+        return -1;
+    }
+    return 0;
+}
+
+/* reset(seed, obs, masks, to_act): deals every game, game i from seed + i, and writes its row. */
+static PyObject *batch_reset(TrickBatch *self, PyObject *args) {
+    long long seed;
+    PyObject *oo, *mo, *to;
+    if (!PyArg_ParseTuple(args, "LOOO", &seed, &oo, &mo, &to)) return NULL;
+    if (batch_ready(self) < 0) return NULL;
+    if (seed > (1LL << 62) || seed < -(1LL << 62)) {
+        PyErr_SetString(PyExc_ValueError, "the batch's seeds are integers from -2**62 to 2**62");
+        return NULL;
+    }
+    Py_buffer o, mk, t;
+    if (batch_buffer(oo, &o, (Py_ssize_t)self->n * self->obs_size, 4, "f", "observations") < 0) return NULL;
+    if (batch_buffer(mo, &mk, (Py_ssize_t)self->n * self->actions, 1, "?bB", "masks") < 0) {
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    if (batch_buffer(to, &t, self->n, 8, "qlQL", "to_act") < 0) {
+        PyBuffer_Release(&mk);
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    self->next_seed = seed;
+    for (int i = 0; i < self->n; i++) self->order[i] = i;
+    batch_deal(self, self->order, self->n);
+    for (int i = 0; i < self->n; i++) batch_row(self, i, o.buf, mk.buf, t.buf);
+    PyBuffer_Release(&t);
+    PyBuffer_Release(&mk);
+    PyBuffer_Release(&o);
+    Py_RETURN_NONE;
+}
+
+/* The position of action a among node k's legal actions, or -1. */
+static int batch_find(const TrickBatch *self, int k, int64_t a) {
+    const Node *nd = &self->nodes[k];
+    for (int x = 0; x < nd->nlegal; x++)
+        if (self->legal[nd->off + x] == a) return x;
+    return -1;
+}
+
+/* step(actions, obs, masks, rewards, done, to_act, grow) -> how many games ended.
+ * Checks every game's action first (a legal card in card play, one of the node's legal actions
+ * before it; else ValueError naming the game, before any game moves), growing the nodes not met
+ * yet with grow(node, action, index) -> the child node as the core describes it; then moves every
+ * game: its card played or its node's child entered; a game that ends gets its rewards (the
+ * sign times its final points over the unit) and its done flag, and is dealt again. Every entry
+ * of every array is written (rewards 0 and done 0 for the games that go on), so the caller may
+ * give new arrays without clearing them, or the same ones at every step. */
 static PyObject *batch_step(TrickBatch *self, PyObject *args) {
-    PyObject *ao, *oo, *mo, *ro, *dono, *to;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &ao, &oo, &mo, &ro, &dono, &to)) return NULL;
-    int n = self->n, p = self->players;
+    PyObject *ao, *oo, *mo, *ro, *dono, *to, *grow;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &ao, &oo, &mo, &ro, &dono, &to, &grow)) return NULL;
+    if (batch_ready(self) < 0) return NULL;
+    int n = self->n, p = self->players, ended = 0;
     Py_buffer a, o, mk, r, d, t;
     if (batch_buffer(ao, &a, n, 8, "qlQL", "actions") < 0) return NULL;
     if (batch_buffer(oo, &o, (Py_ssize_t)n * self->obs_size, 4, "f", "observations") < 0) goto f1;
@@ -1895,47 +2324,63 @@ static PyObject *batch_step(TrickBatch *self, PyObject *args) {
     if (batch_buffer(to, &t, n, 8, "qlQL", "to_act") < 0) goto f5;
     const int64_t *act = a.buf;
     for (int i = 0; i < n; i++) {
-        if (!self->active[i]) continue;
-        const TP *s = &self->s[i];
         int64_t c = act[i];
-        if (c < 0 || c > 51 || !((legal_for(s, s->hands[s->turn], s->trick, s->tlen, s->played) >> c) & 1)) {
-            PyErr_Format(PyExc_ValueError, "action %lld is not a legal card in game %d", (long long)c, i);
-            goto f6;
+        if (self->active[i]) {
+            if (c < 0 || c > 51 || !((self->games[i].legal >> c) & 1)) goto illegal;
+            continue;
         }
+        int k = self->games[i].node, x = batch_find(self, k, c);
+        if (x < 0) goto illegal;
+        if (self->child[self->nodes[k].off + x] >= 0) continue;
+        PyObject *info = PyObject_CallFunction(grow, "iLi", k, (long long)c, self->nnodes);
+        if (!info) goto f6;
+        int id = batch_add_node(self, info, k, (int)c);
+        Py_DECREF(info);
+        if (id < 0) goto f6;
+        self->child[self->nodes[k].off + x] = id;
+        continue;
+    illegal:
+        PyErr_Format(PyExc_ValueError, "action %lld is not legal in game %d", (long long)c, i);
+        goto f6;
     }
-    PyObject *finished = PyList_New(0);
-    if (!finished) goto f6;
     float *obs = o.buf, *rew = r.buf;
     unsigned char *masks = mk.buf, *done = d.buf;
     int64_t *to_act = t.buf;
     for (int i = 0; i < n; i++) {
-        if (!self->active[i]) continue;
-        TP *s = &self->s[i];
-        play(s, (int)act[i]);
-        if (!s->finished) {
-            batch_row(self, i, obs, masks, to_act);
-            continue;
-        }
         long fin[MAXP];
-        final_scores(s, &self->m, self->pairs + 32 * (size_t)i, self->npairs[i], fin);
+        memset(rew + (size_t)i * p, 0, sizeof(float) * (size_t)p);
+        done[i] = 0;
+        if (self->active[i]) {
+            TP *s = &self->s[i];
+            play(s, (int)act[i]);
+            if (!s->finished) {
+                batch_row(self, i, obs, masks, to_act);
+                continue;
+            }
+            final_scores(s, &self->m, self->pairs + BATCH_PAIRS * (size_t)i, self->npairs[i], fin);
+        } else {
+            int k = self->games[i].node;
+            int child = self->child[self->nodes[k].off + batch_find(self, k, act[i])];
+            if (self->nodes[child].kind != NODE_SCORED) {
+                batch_enter(self, i, child);
+                batch_row(self, i, obs, masks, to_act);
+                continue;
+            }
+            memcpy(fin, self->nodes[child].final, sizeof fin);
+        }
         for (int k = 0; k < p; k++) rew[(size_t)i * p + k] = (float)(self->sign * (double)fin[k] / self->unit);
         done[i] = 1;
-        self->active[i] = 0;
-        PyObject *x = PyLong_FromLong(i);
-        if (!x || PyList_Append(finished, x) < 0) {
-            Py_XDECREF(x);
-            Py_DECREF(finished);
-            goto f6;
-        }
-        Py_DECREF(x);
+        self->order[ended++] = i;
     }
+    batch_deal(self, self->order, ended); /* the next seeds in game order, as the pure path deals them */
+    for (int k = 0; k < ended; k++) batch_row(self, self->order[k], obs, masks, to_act);
     PyBuffer_Release(&t);
     PyBuffer_Release(&d);
     PyBuffer_Release(&r);
     PyBuffer_Release(&mk);
     PyBuffer_Release(&o);
     PyBuffer_Release(&a);
-    return finished;
+    return PyLong_FromLong(ended);
 f6:
     PyBuffer_Release(&t);
 f5:
@@ -1951,69 +2396,170 @@ f1:
     return NULL;
 }
 
-/* observe(i, obs, masks, to_act): write active game i's row (after load). */
-static PyObject *batch_observe(TrickBatch *self, PyObject *args) {
-    int i;
-    PyObject *oo, *mo, *to;
-    if (!PyArg_ParseTuple(args, "iOOO", &i, &oo, &mo, &to)) return NULL;
-    if (i < 0 || i >= self->n || !self->active[i]) {
-        PyErr_SetString(PyExc_ValueError, "observe: no game in play at this index");
+static int batch_index(TrickBatch *self, PyObject *arg, long *i) {
+    *i = PyLong_AsLong(arg);
+    if (*i == -1 && PyErr_Occurred()) return -1;
+    if (!self->games || *i < 0 || *i >= self->n) {
+        PyErr_SetString(PyExc_ValueError, "the game index is out of range");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *batch_is_active(TrickBatch *self, PyObject *arg) {
+    long i;
+    if (batch_index(self, arg, &i) < 0) return NULL;
+    return PyBool_FromLong(self->active[i]);
+}
+
+/* dealt(i) -> game i's hands as dealt. */
+static PyObject *batch_dealt(TrickBatch *self, PyObject *arg) {
+    long i;
+    if (batch_index(self, arg, &i) < 0) return NULL;
+    return mask_tuple(self->games[i].dealt, self->players);
+}
+
+/* path(k) -> (the root, the actions from it to node k): what the core replays to rebuild node k's deal. */
+static PyObject *batch_path(TrickBatch *self, PyObject *arg) {
+    long k = PyLong_AsLong(arg);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    if (k < 0 || k >= self->nnodes) {
+        PyErr_SetString(PyExc_ValueError, "the node index is out of range");
         return NULL;
     }
-    Py_buffer o, mk, t;
-    if (batch_buffer(oo, &o, (Py_ssize_t)self->n * self->obs_size, 4, "f", "observations") < 0) return NULL;
-    if (batch_buffer(mo, &mk, (Py_ssize_t)self->n * self->actions, 1, "?bB", "masks") < 0) {
-        PyBuffer_Release(&o);
+    int depth = 0;
+    for (long x = k; self->nodes[x].parent >= 0; x = self->nodes[x].parent) depth++;
+    PyObject *acts = PyTuple_New(depth);
+    if (!acts) return NULL;
+    long x = k;
+    for (int j = depth - 1; j >= 0; j--, x = self->nodes[x].parent) {
+        PyObject *v = PyLong_FromLong(self->nodes[x].via);
+        if (!v) {
+            Py_DECREF(acts);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(acts, j, v);
+    }
+    return Py_BuildValue("lN", x, acts);
+}
+
+static void *batch_copy_out(const char *from, size_t size) {
+    void *p = PyMem_Malloc(size ? size : 1);
+    if (p) memcpy(p, from, size);
+    return p;
+}
+
+/* adopt(other): this batch's calls become a copy of those `other` (a batch of the same rules, its
+ * nodes grown by the same core) has met, so that a new batch of a task need not ask the core again. */
+static PyObject *batch_adopt(TrickBatch *self, PyObject *arg) {
+    if (!PyObject_TypeCheck(arg, Py_TYPE(self))) {
+        PyErr_SetString(PyExc_TypeError, "adopt takes another TrickBatch");
         return NULL;
     }
-    if (batch_buffer(to, &t, self->n, 8, "qlQL", "to_act") < 0) {
-        PyBuffer_Release(&mk);
-        PyBuffer_Release(&o);
+    TrickBatch *o = (TrickBatch *)arg;
+    if (o == self) Py_RETURN_NONE;
+    int same = self->games && o->games && o->players == self->players && o->actions == self->actions &&
+               o->tricks_per_deal == self->tricks_per_deal && o->direction == self->direction &&
+               o->ndeck == self->ndeck && !memcmp(o->deck, self->deck, sizeof(int) * (size_t)self->ndeck) &&
+               !memcmp(&o->m, &self->m, sizeof(Model)) && o->nnodes >= self->players &&
+               self->nnodes >= self->players;
+    for (int k = 0; same && k < self->players; k++) {
+        const Node *a = &self->nodes[k], *b = &o->nodes[k];
+        same = a->kind == b->kind && a->seat == b->seat && a->declarer == b->declarer && a->nlegal == b->nlegal &&
+               !memcmp(self->legal + a->off, o->legal + b->off, sizeof(int) * (size_t)a->nlegal);
+    }
+    if (!same) {
+        PyErr_SetString(PyExc_ValueError, "adopt takes a batch of the same rules, contract and roots");
         return NULL;
     }
-    batch_row(self, i, o.buf, mk.buf, t.buf);
-    PyBuffer_Release(&t);
-    PyBuffer_Release(&mk);
-    PyBuffer_Release(&o);
+    void *nodes = batch_copy_out((const char *)o->nodes, sizeof(Node) * (size_t)o->nnodes);
+    void *legal = batch_copy_out((const char *)o->legal, sizeof(int) * (size_t)o->nlegal);
+    void *child = batch_copy_out((const char *)o->child, sizeof(int) * (size_t)o->nlegal);
+    void *pool = batch_copy_out((const char *)o->pairpool, sizeof(PairT) * (size_t)o->npool);
+    void *tmpls = batch_copy_out((const char *)o->tmpls, sizeof(TP) * (size_t)o->ntmpl);
+    if (!nodes || !legal || !child || !pool || !tmpls) {
+        PyMem_Free(nodes);
+        PyMem_Free(legal);
+        PyMem_Free(child);
+        PyMem_Free(pool);
+        PyMem_Free(tmpls);
+        return PyErr_NoMemory();
+    }
+    PyMem_Free(self->nodes);
+    PyMem_Free(self->legal);
+    PyMem_Free(self->child);
+    PyMem_Free(self->pairpool);
+    PyMem_Free(self->tmpls);
+    self->nodes = nodes;
+    self->legal = legal;
+    self->child = child;
+    self->pairpool = pool;
+    self->tmpls = tmpls;
+    self->nnodes = self->capnodes = o->nnodes;
+    self->nlegal = self->caplegal = o->nlegal;
+    self->npool = self->cappool = o->npool;
+    self->ntmpl = self->captmpl = o->ntmpl;
     Py_RETURN_NONE;
 }
 
-/* Byte sizes of the per-game arrays, in the order __reduce__ writes them. */
+/* Byte sizes of the arrays __reduce__ writes, in order. */
+#define BATCH_PARTS 11
 static void batch_sizes(const TrickBatch *b, size_t *sz) {
     size_t n = (size_t)b->n, p = (size_t)b->players;
     sz[0] = n * sizeof(TP);
     sz[1] = n;
-    sz[2] = n * 32 * sizeof(PairT);
+    sz[2] = n * BATCH_PAIRS * sizeof(PairT);
     sz[3] = n * sizeof(int);
     sz[4] = n * p * p * sizeof(float);
+    sz[5] = n * sizeof(BatchGame);
+    sz[6] = (size_t)b->nnodes * sizeof(Node);
+    sz[7] = (size_t)b->nlegal * sizeof(int);
+    sz[8] = (size_t)b->nlegal * sizeof(int);
+    sz[9] = (size_t)b->npool * sizeof(PairT);
+    sz[10] = (size_t)b->ntmpl * sizeof(TP);
 }
 
+static void batch_parts(TrickBatch *b, void **parts) {
+    void *v[BATCH_PARTS] = {b->s,    b->active, b->pairs, b->npairs,   b->pairmat, b->games,
+                            b->nodes, b->legal, b->child, b->pairpool, b->tmpls};
+    memcpy(parts, v, sizeof v);
+}
+
+/* __reduce__: (type, the constructor's arguments, (the next seed, bytes of each array)). */
 static PyObject *batch_reduce(TrickBatch *self, PyObject *unused) {
-    if (!self->s) {
+    if (!self->games) {
         PyErr_SetString(PyExc_ValueError, "a TrickBatch that was never set up cannot be pickled");
         return NULL;
     }
-    size_t sz[5], total = 0;
+    size_t sz[BATCH_PARTS];
+    void *parts[BATCH_PARTS];
     batch_sizes(self, sz);
-    for (int k = 0; k < 5; k++) total += sz[k];
-    PyObject *state = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    batch_parts(self, parts);
+    PyObject *state = PyTuple_New(BATCH_PARTS + 1);
     if (!state) return NULL;
-    char *at = PyBytes_AS_STRING(state);
-    const void *parts[5] = {self->s, self->active, self->pairs, self->npairs, self->pairmat};
-    for (int k = 0; k < 5; k++) {
-        memcpy(at, parts[k], sz[k]);
-        at += sz[k];
+    PyObject *seed = PyLong_FromLongLong(self->next_seed);
+    if (!seed) goto fail;
+    PyTuple_SET_ITEM(state, 0, seed);
+    for (int k = 0; k < BATCH_PARTS; k++) {
+        PyObject *bytes = PyBytes_FromStringAndSize(parts[k] ? parts[k] : "", (Py_ssize_t)sz[k]);
+        if (!bytes) goto fail;
+        PyTuple_SET_ITEM(state, k + 1, bytes);
     }
-    return Py_BuildValue("O(iiOiidd)N", (PyObject *)Py_TYPE(self), self->n, self->players, self->model, self->actions,
-                         self->tricks_per_deal, self->sign, self->unit, state);
+    return Py_BuildValue("O(iiOiiddiO)N", (PyObject *)Py_TYPE(self), self->n, self->players, self->model,
+                         self->actions, self->tricks_per_deal, self->sign, self->unit, self->direction, self->deckt,
+                         state);
+fail:
+    Py_DECREF(state);
+    return NULL;
 }
 
-/* A state read back from a pickle is checked as unpack checks a packed state. */
+/* A game's trick play read back from a pickle is checked as unpack checks a packed state. */
 static int batch_game_ok(const TrickBatch *b, const TP *s, const PairT *pairs, int np) {
     int p = b->players;
     if (s->players != p || (s->direction != 1 && s->direction != -1) || s->trump < -1 || s->trump > 3 ||
         s->tricks_total != b->tricks_per_deal || s->leader < 0 || s->leader >= p || s->turn < 0 || s->turn >= p ||
-        s->tlen < 0 || s->tlen >= p || s->nwin < 0 || s->nwin > s->tricks_total || s->finished || np < 0 || np > 32)
+        s->tlen < 0 || s->tlen >= p || s->nwin < 0 || s->nwin > s->tricks_total || s->finished || np < 0 ||
+        np > BATCH_PAIRS)
         return 0;
     for (int i = 0; i < s->tlen; i++)
         if (s->trick[i] < 0 || s->trick[i] > 51) return 0;
@@ -2029,71 +2575,167 @@ static int batch_game_ok(const TrickBatch *b, const TP *s, const PairT *pairs, i
     return 1;
 }
 
-static PyObject *batch_setstate(TrickBatch *self, PyObject *state) {
-    if (!self->s || !PyBytes_Check(state)) {
-        PyErr_SetString(PyExc_ValueError, "a TrickBatch's state is the bytes its __reduce__ wrote");
-        return NULL;
+/* The node tree read back from a pickle: every index in range, each node as batch_add_node makes it. */
+static int batch_tree_ok(const TrickBatch *b, const Node *nodes, int nnodes, const int *legal, const int *child,
+                         int nlegal, const PairT *pool, int npool, const TP *tmpls, int ntmpl) {
+    int p = b->players;
+    if (nnodes < p) return 0;
+    for (int k = 0; k < ntmpl; k++) {
+        TP t = tmpls[k];
+        memcpy(t.hands, (uint64_t[MAXP]){0}, sizeof t.hands);
+        if (t.players != p || (t.direction != 1 && t.direction != -1) || t.trump < -1 || t.trump > 3 ||
+            t.tricks_total != b->tricks_per_deal || t.leader < 0 || t.leader >= p || t.turn != t.leader || t.tlen ||
+            t.nwin || t.played || t.finished || ((t.penalty | t.early_end) >> 52))
+            return 0;
     }
-    size_t sz[5], total = 0;
-    batch_sizes(self, sz);
-    for (int k = 0; k < 5; k++) total += sz[k];
-    if ((size_t)PyBytes_GET_SIZE(state) != total) {
-        PyErr_SetString(PyExc_ValueError, "a TrickBatch's state does not fit its number of games and seats");
-        return NULL;
-    }
-    const char *at = PyBytes_AS_STRING(state);
-    TP *s = PyMem_Malloc(sz[0] ? sz[0] : 1);
-    if (!s) return PyErr_NoMemory();
-    memcpy(s, at, sz[0]);
-    const unsigned char *active = (const unsigned char *)(at + sz[0]);
-    const PairT *pairs = (const PairT *)(at + sz[0] + sz[1]);
-    const int *npairs = (const int *)(at + sz[0] + sz[1] + sz[2]);
-    for (int i = 0; i < self->n; i++)
-        if (active[i] && !batch_game_ok(self, &s[i], pairs + 32 * (size_t)i, npairs[i])) {
-            PyMem_Free(s);
-            PyErr_Format(PyExc_ValueError, "a TrickBatch's state holds a game %d the core could not make", i);
-            return NULL;
+    for (int k = 0; k < nnodes; k++) {
+        const Node *nd = &nodes[k];
+        if (nd->kind < NODE_CALL || nd->kind > NODE_SCORED || nd->seat < 0 || nd->seat >= p || nd->declarer < 0 ||
+            nd->declarer >= p || nd->nlegal < 0 || nd->off < 0 || nd->off > nlegal - nd->nlegal ||
+            (nd->kind == NODE_CALL) != (nd->nlegal > 0) || nd->npairs < 0 || nd->npairs > BATCH_PAIRS ||
+            nd->poff < 0 || nd->poff > npool - nd->npairs || (nd->kind == NODE_PLAY && (nd->tmpl < 0 || nd->tmpl >= ntmpl)) ||
+            (k < p ? nd->parent != -1 || nd->kind == NODE_SCORED : nd->parent < 0 || nd->parent >= k))
+            return 0;
+        for (int x = 0; x < nd->npairs; x++) {
+            const PairT *pt = &pool[nd->poff + x];
+            if (pt->a < 0 || pt->a >= p || pt->b < 0 || pt->b >= p) return 0;
         }
-    memcpy(self->s, s, sz[0]);
-    PyMem_Free(s);
-    memcpy(self->active, active, sz[1]);
-    memcpy(self->pairs, pairs, sz[2]);
-    memcpy(self->npairs, npairs, sz[3]);
-    memcpy(self->pairmat, at + sz[0] + sz[1] + sz[2] + sz[3], sz[4]);
-    Py_RETURN_NONE;
+    }
+    for (int x = 0; x < nlegal; x++)
+        if (legal[x] < 0 || legal[x] >= b->actions || child[x] < -1 || child[x] >= nnodes) return 0;
+    return 1;
 }
 
-static PyObject *batch_is_active(TrickBatch *self, PyObject *arg) {
-    long i = PyLong_AsLong(arg);
-    if (i == -1 && PyErr_Occurred()) return NULL;
-    if (i < 0 || i >= self->n) {
-        PyErr_SetString(PyExc_ValueError, "the game index is out of range");
+static PyObject *batch_setstate(TrickBatch *self, PyObject *state) {
+    if (!self->games || !PyTuple_Check(state) || PyTuple_GET_SIZE(state) != BATCH_PARTS + 1) goto bad;
+    for (int k = 1; k <= BATCH_PARTS; k++)
+        if (!PyBytes_Check(PyTuple_GET_ITEM(state, k))) goto bad;
+    long long seed = PyLong_AsLongLong(PyTuple_GET_ITEM(state, 0));
+    if (seed == -1 && PyErr_Occurred()) return NULL;
+    if (seed > (3LL << 61) || seed < -(3LL << 61)) goto bad; /* what seeds from +-2**62 on reach */
+    const char *at[BATCH_PARTS];
+    size_t got[BATCH_PARTS];
+    for (int k = 0; k < BATCH_PARTS; k++) {
+        at[k] = PyBytes_AS_STRING(PyTuple_GET_ITEM(state, k + 1));
+        got[k] = (size_t)PyBytes_GET_SIZE(PyTuple_GET_ITEM(state, k + 1));
+    }
+    size_t sz[BATCH_PARTS];
+    batch_sizes(self, sz);
+    for (int k = 0; k < 6; k++)
+        if (got[k] != sz[k]) goto misfit;
+    if (got[6] % sizeof(Node) || got[7] % sizeof(int) || got[8] != got[7] || got[9] % sizeof(PairT) ||
+        got[10] % sizeof(TP) || got[6] / sizeof(Node) > INT32_MAX || got[7] / sizeof(int) > INT32_MAX ||
+        got[9] / sizeof(PairT) > INT32_MAX || got[10] / sizeof(TP) > INT32_MAX)
+        goto misfit;
+    int nnodes = (int)(got[6] / sizeof(Node)), nlegal = (int)(got[7] / sizeof(int));
+    int npool = (int)(got[9] / sizeof(PairT)), ntmpl = (int)(got[10] / sizeof(TP));
+    void *copies[BATCH_PARTS];
+    for (int k = 0; k < BATCH_PARTS; k++) copies[k] = batch_copy_out(at[k], got[k]);
+    for (int k = 0; k < BATCH_PARTS; k++)
+        if (!copies[k]) {
+            for (int j = 0; j < BATCH_PARTS; j++) PyMem_Free(copies[j]);
+            return PyErr_NoMemory();
+        }
+    const TP *s = copies[0];
+    const unsigned char *active = copies[1];
+    const PairT *pairs = copies[2];
+    const int *npairs = copies[3];
+    const BatchGame *games = copies[5];
+    const Node *nodes = copies[6];
+    int bad_game = -1;
+    if (!batch_tree_ok(self, nodes, nnodes, copies[7], copies[8], nlegal, copies[9], npool, copies[10], ntmpl))
+        bad_game = -2;
+    for (int i = 0; i < self->n && bad_game == -1; i++) {
+        int k = games[i].node;
+        int ok = k >= 0 && k < nnodes && active[i] <= 1 &&
+                 nodes[k].kind == (active[i] ? NODE_PLAY : NODE_CALL);
+        for (int x = 0; ok && x < self->players; x++) ok = !(games[i].dealt[x] >> 52);
+        if (ok && active[i]) ok = batch_game_ok(self, &s[i], pairs + BATCH_PAIRS * (size_t)i, npairs[i]);
+        if (!ok) bad_game = i;
+    }
+    if (bad_game != -1) {
+        for (int j = 0; j < BATCH_PARTS; j++) PyMem_Free(copies[j]);
+        if (bad_game == -2)
+            PyErr_SetString(PyExc_ValueError, "a TrickBatch's state holds calls the core could not make");
+        else
+            PyErr_Format(PyExc_ValueError, "a TrickBatch's state holds a game %d the core could not make", bad_game);
         return NULL;
     }
-    return PyBool_FromLong(self->active[i]);
+    PyMem_Free(self->s);
+    PyMem_Free(self->active);
+    PyMem_Free(self->pairs);
+    PyMem_Free(self->npairs);
+    PyMem_Free(self->pairmat);
+    PyMem_Free(self->games);
+    PyMem_Free(self->nodes);
+    PyMem_Free(self->legal);
+    PyMem_Free(self->child);
+    PyMem_Free(self->pairpool);
+    PyMem_Free(self->tmpls);
+    self->s = copies[0];
+    self->active = copies[1];
+    self->pairs = copies[2];
+    self->npairs = copies[3];
+    self->pairmat = copies[4];
+    self->games = copies[5];
+    self->nodes = copies[6];
+    self->legal = copies[7];
+    self->child = copies[8];
+    self->pairpool = copies[9];
+    self->tmpls = copies[10];
+    self->nnodes = self->capnodes = nnodes;
+    self->nlegal = self->caplegal = nlegal;
+    self->npool = self->cappool = npool;
+    self->ntmpl = self->captmpl = ntmpl;
+    self->next_seed = seed;
+    self->pool_next = MT_LANES;
+    for (int i = 0; i < self->n; i++) {
+        const TP *t = &self->s[i];
+        self->games[i].legal = self->active[i] ? legal_for(t, t->hands[t->turn], t->trick, t->tlen, t->played) : 0;
+    }
+    Py_RETURN_NONE;
+misfit:
+    PyErr_SetString(PyExc_ValueError, "a TrickBatch's state does not fit its number of games and seats");
+    return NULL;
+bad:
+    PyErr_SetString(PyExc_ValueError, "a TrickBatch's state is the tuple its __reduce__ wrote");
+    return NULL;
 }
 
 static PyMethodDef batch_methods[] = {
-    {"load", (PyCFunction)batch_load, METH_VARARGS, "load(i, state, pairs): game i's trick play, now compiled"},
+    {"root", (PyCFunction)batch_root, METH_VARARGS, "root(first, node): the node of a deal with this first declarer"},
+    {"reset", (PyCFunction)batch_reset, METH_VARARGS, "reset(seed, obs, masks, to_act): deal every game"},
     {"step", (PyCFunction)batch_step, METH_VARARGS,
-     "step(actions, obs, masks, rewards, done, to_act) -> the games that finished"},
-    {"observe", (PyCFunction)batch_observe, METH_VARARGS, "observe(i, obs, masks, to_act): write game i's row"},
-    {"active", (PyCFunction)batch_is_active, METH_O, "active(i) -> whether game i's card play is compiled"},
-    {"__reduce__", (PyCFunction)batch_reduce, METH_NOARGS, "pickles the batch with its games"},
-    {"__setstate__", (PyCFunction)batch_setstate, METH_O, "restores the games a pickle holds (checked)"},
+     "step(actions, obs, masks, rewards, done, to_act, grow) -> how many games ended"},
+    {"active", (PyCFunction)batch_is_active, METH_O, "active(i) -> whether game i is in its card play"},
+    {"dealt", (PyCFunction)batch_dealt, METH_O, "dealt(i) -> game i's hands as dealt"},
+    {"path", (PyCFunction)batch_path, METH_O, "path(node) -> (root, the actions from the root to the node)"},
+    {"adopt", (PyCFunction)batch_adopt, METH_O, "adopt(other): copy the calls another batch of the same rules met"},
+    {"__reduce__", (PyCFunction)batch_reduce, METH_NOARGS, "pickles the batch with its games and calls"},
+    {"__setstate__", (PyCFunction)batch_setstate, METH_O, "restores what a pickle holds (checked)"},
     {NULL, NULL, 0, NULL},
+};
+
+static PyObject *batch_get_nodes(TrickBatch *self, void *closure) { return PyLong_FromLong(self->nnodes); }
+
+static PyGetSetDef batch_getset[] = {
+    {"nodes", (getter)batch_get_nodes, NULL, "how many nodes of the calls the core has described so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject TrickBatchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.TrickBatch",
     .tp_basicsize = sizeof(TrickBatch),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The card play of a batch of trick deals, stepped together into NumPy buffers.",
+    .tp_doc = "A batch of trick deals from their seeded deal to their scores, stepped together into NumPy buffers.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)batch_init,
     .tp_dealloc = (destructor)batch_dealloc,
     .tp_methods = batch_methods,
+    .tp_getset = batch_getset,
 };
+
+/* ==== END the batch simulator ==== */
 
 static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[0])) {

@@ -148,12 +148,13 @@ def supports(rules: Rules | TrickRules) -> bool:
 
 
 def trick_batch(rules: Rules, contract: Contract, n: int, actions: int, unit: float) -> object | None:
-    """The compiled card play of ``n`` deals of ``contract`` stepped together
-    (``TrickBatch``, used by :class:`barbu.research.batch.BatchEnv`), or None when there is
-    no compiled path: the pure path, two decks, a contract without a :func:`score_model`,
-    or the chooser's adjustment (``contract_choice: "chooser_doubled"``), which the compiled
-    final scores do not add. ``actions`` is the size of the action encoding, ``unit`` what
-    points are divided by to give rewards.
+    """``n`` compiled deals of ``contract`` stepped together from their seeded deal to their
+    scores (``TrickBatch``, used by :class:`barbu.research.batch.BatchEnv`, which gives it the
+    core's calls as it meets them), or None when there is no compiled path: the pure path, two
+    decks, a contract without a :func:`score_model`, or the chooser's adjustment
+    (``contract_choice: "chooser_doubled"``), which the compiled final scores do not add.
+    ``actions`` is the size of the action encoding, ``unit`` what points are divided by to give
+    rewards; the deal is :class:`barbu.game.Dealer`'s, from the rules' deck and direction.
 
     >>> from barbu.rulesets import rules
     >>> r = rules("classic")
@@ -165,7 +166,9 @@ def trick_batch(rules: Rules, contract: Contract, n: int, actions: int, unit: fl
     model = score_model(contract, rules.shape)
     if model is None:
         return None
-    batch: object = _native.TrickBatch(n, rules.players, model, actions, rules.cards_each, float(rules.sign), unit)
+    batch: object = _native.TrickBatch(
+        n, rules.players, model, actions, rules.cards_each, float(rules.sign), unit, rules.direction, rules.deck_cards
+    )
     return batch
 
 

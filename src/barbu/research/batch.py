@@ -2,14 +2,19 @@
 
 For on-policy learning at scale (self-play: the caller chooses for the seat to act in every
 game). It runs one trick contract (a deal task with a fixed contract, ``barbu-notricks-v0``
-by default): calls go through :meth:`barbu.game.Game.apply_unchecked` with the core's
-legal actions; the cards are played, with the accelerator (docs/native.md), by one
-compiled call per step for all the games in card play (``TrickBatch``: it plays each
-game's card, writes its observation row and legal mask straight into the step's arrays,
-and scores the games that end), and otherwise by each deal's ``TrickPlay`` through the
-fast door, the pure path the compiled one is tested against (``tests/test_native.py``:
-identical arrays). A finished game is dealt again at once (the next seed), so every step
-returns N decisions.
+by default). Game ``k`` is the task's game for seed ``seed + k`` (:meth:`Task.new_game
+<barbu.research.tasks.Task.new_game>`); a finished game is dealt again at once from the next
+seed (games in index order), so every step returns N decisions.
+
+With the accelerator (docs/native.md) the games live in compiled state from their deal to
+their scores (``TrickBatch``): one call per step takes every game's call or card, writes its
+observation row, legal mask and seat to act straight into the step's arrays, scores the games
+that end and deals them again (the same Mersenne Twister draws as :class:`barbu.game.Dealer`).
+The calls are a table of positions the core fills as games meet them (:meth:`BatchEnv._grow`:
+the core's :class:`~barbu.deal.Deal` says who acts, what is legal, the business pairs, and how
+the calls end), so no rule of the doubling is written twice. Without it each game is a
+:class:`~barbu.game.Game` stepped through the core's fast door, the pure path the compiled one
+is tested against (``tests/test_native_batch.py``: identical arrays and deals).
 
 **Actions** are indexes of the rule set's :class:`~barbu.research.encoding.ActionEncoding`
 (cards 0–51, calls in the call section), one per game. **Observations** are a compact
@@ -49,13 +54,16 @@ from __future__ import annotations
 import numpy as np
 
 from barbu import accel
+from barbu.actions import Action
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
 from barbu.game import Game
 from barbu.research.encoding import ActionEncoding, Place
-from barbu.research.tasks import task
+from barbu.research.tasks import Task, task
 
 _BITS = np.arange(52, dtype=np.uint64)
+_SEEDS = 2**62
+"""Seeds run from ``-_SEEDS`` to ``_SEEDS`` (what the compiled deal holds in a 64-bit integer)."""
 
 
 def _unpack(masks: np.ndarray) -> np.ndarray:
@@ -63,18 +71,26 @@ def _unpack(masks: np.ndarray) -> np.ndarray:
     return ((masks[..., None] >> _BITS) & np.uint64(1)).astype(np.float32)
 
 
+_GROWN: dict[int, tuple[Task, object]] = {}
+"""The last compiled batch made for each task: a new one starts with the calls it has met."""
+
+
 class BatchEnv:
     """``n`` games of a trick-contract deal task, stepped together (see the module docstring)."""
 
-    def __init__(self, task_id: str = "barbu-notricks-v0", n: int = 256, *, seed: int = 0) -> None:
-        t = task(task_id)
+    def __init__(
+        self, task_id: str | Task = "barbu-notricks-v0", n: int = 256, *, seed: int = 0, copy: bool = True
+    ) -> None:
+        t = task_id if isinstance(task_id, Task) else task(task_id)
         if t.episode != "deal" or t.contract is None:
-            raise OptionsError(f"the batch simulator runs deal tasks with a fixed contract, not {task_id}")
+            raise OptionsError(f"the batch simulator runs deal tasks with a fixed contract, not {t.id}")
         r = t.rules
         if r.contract(t.contract).play != "tricks":
             raise OptionsError(f"the batch simulator plays trick contracts, not {t.contract}")
         if n < 1:
             raise OptionsError(f"n must be at least 1, not {n}")
+        if not -_SEEDS <= seed <= _SEEDS:
+            raise OptionsError(f"seed must be an integer from {-_SEEDS} to {_SEEDS}, not {seed}")
         self.task = t
         self.n = n
         self.players = p = r.players
@@ -84,10 +100,15 @@ class BatchEnv:
         self.tricks_per_deal = r.cards_each
         self.obs_size = 52 + (p - 1) * 52 + 52 + p + p * p + 2
         self.seed = seed
+        self.copy = copy
+        """False: :meth:`reset` and :meth:`step` return the same four arrays every time, overwritten
+        by the next step (as Gymnasium's vector environments with ``copy=False``, or OpenSpiel's
+        zero-copy observer); True: new arrays each time."""
+        self._shared: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.episodes = 0
         """Games finished so far."""
         self.games: list[Game] = []
-        """The games as dealt and called (with the accelerator their card play runs in compiled state)."""
+        """The games on the pure path (with the accelerator the games live in compiled state: see :meth:`dealt`)."""
         self.to_act = np.zeros(n, np.int64)
         """The seat to act in each game."""
         # Per game, plain Python values (cheap to write), turned into arrays once per step.
@@ -106,12 +127,82 @@ class BatchEnv:
         self._last_masks = np.zeros((n, self.actions.size), bool)
         self._next_seed = seed
         self._kernel: object | None = None
-        """The compiled card play of the games in trick play (None: the pure path)."""
+        """The compiled games (None: the pure path)."""
+        self._deals: dict[int, Deal] = {}
+        """The core's deal at each node of the compiled calls met so far whose children are still to grow."""
 
     def _new_kernel(self) -> object | None:
         r = self.task.rules
         assert self.task.contract is not None
-        return accel.trick_batch(r, r.contract(self.task.contract), self.n, self.actions.size, self.unit)
+        kernel = accel.trick_batch(r, r.contract(self.task.contract), self.n, self.actions.size, self.unit)
+        if kernel is not None:
+            for first in range(self.players):
+                deal = self._root(first)
+                kernel.root(first, self._node(deal))  # type: ignore[attr-defined]
+                self._deals[first] = deal
+            known = _GROWN.get(id(self.task))
+            if known is not None and known[0] is self.task:
+                kernel.adopt(known[1])  # type: ignore[attr-defined]
+            _GROWN[id(self.task)] = (self.task, kernel)
+        return kernel
+
+    def _root(self, first: int) -> Deal:
+        """The core's first deal of a game whose first declarer is ``first``, its contract declared
+        (its cards are the dealer's for seed 0: a node's facts do not depend on them)."""
+        return self.task.new_game(0, first_declarer=first).deals[0]
+
+    def _node(self, deal: Deal) -> tuple[object, ...]:
+        """What the compiled calls read of ``deal`` (see ``TrickBatch`` in ``_native.c``): the kind
+        (0 a seat to act before the cards, 1 the card play starts, 2 scored without play), the seat
+        to act, the declarer, the action indexes of its legal actions, the business pairs, and the
+        packed trick play's start or the final points."""
+        pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
+        if deal.phase is Phase.PLAY:
+            assert deal.tricks is not None
+            return (1, deal.tricks.turn, deal.declarer, (), pairs, accel.pack(deal.tricks))
+        if deal.final is not None:
+            return (2, 0, deal.declarer, (), pairs, tuple(deal.final))
+        seat = deal.to_act
+        assert seat is not None
+        return (0, seat, deal.declarer, tuple(self.actions.indexes(deal.legal_actions(), seat)), pairs, None)
+
+    def _grow(self, node: int, action: int, child: int) -> tuple[object, ...]:
+        """The compiled calls' child of ``node`` by ``action``, worked out by the core: the node's
+        deal (kept, or replayed from its root) copied and the action applied through the fast door."""
+        deal = self._deals.get(node)
+        if deal is None:  # a copy or a pickle keeps the compiled nodes, not their deals
+            kernel = self._kernel
+            assert kernel is not None
+            root, path = kernel.path(node)  # type: ignore[attr-defined]
+            deal = self._root(root)
+            for a in path:
+                deal.apply_unchecked(self._action(a, deal))
+            self._deals[node] = deal
+        after = deal.copy()
+        after.apply_unchecked(self._action(action, deal))
+        if after.phase is not Phase.PLAY and after.final is None:
+            self._deals[child] = after
+        return self._node(after)
+
+    def _action(self, index: int, deal: Deal) -> Action:
+        seat = deal.to_act
+        assert seat is not None
+        chosen = self.actions.action(index, seat)
+        assert not isinstance(chosen, Place)  # trick contracts build no arrangement
+        return chosen
+
+    def dealt(self, i: int) -> tuple[int, ...]:
+        """Game ``i``'s hands as dealt (card masks by seat)."""
+        if self._kernel is None:
+            hands = self.games[i].deals[0].dealt
+            assert hands is not None
+            return hands
+        return tuple(self._kernel.dealt(i))  # type: ignore[attr-defined]
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_deals"] = {}  # rebuilt from the compiled nodes when needed
+        return state
 
     def _new_game(self) -> Game:
         game = self.task.new_game(self._next_seed)
@@ -122,14 +213,21 @@ class BatchEnv:
         """Deal ``n`` games (seeds ``seed``, ``seed + 1`` …); their observations and masks."""
         self._next_seed = self.seed
         self.episodes = 0
-        self.games = [self._new_game() for _ in range(self.n)]
-        self._kernel = self._new_kernel()
         if self._kernel is None:
+            self._kernel = self._new_kernel()
+        kernel = self._kernel
+        if kernel is None:
+            self.games = [self._new_game() for _ in range(self.n)]
             for i in range(self.n):
                 self._read(i)
-            return self._observe()
-        observations, masks = self._arrays()
-        self._enter(range(self.n), observations, masks)
+            observations, masks = self._observe()
+            if self.copy:
+                return observations, masks
+            shared = self._arrays()
+            shared[0][...], shared[1][...] = observations, masks
+            return shared[0], shared[1]
+        observations, masks, _, _ = self._arrays()
+        kernel.reset(self.seed, observations, masks, self.to_act)  # type: ignore[attr-defined]
         self._last_masks = masks
         return observations, masks
 
@@ -138,40 +236,43 @@ class BatchEnv:
 
         An action outside a game's mask raises ``ValueError`` naming the game, before any game moves.
         """
-        actions = np.asarray(actions, np.int64)
+        actions = np.ascontiguousarray(actions, np.int64)
         if actions.shape != (self.n,):
             raise ValueError(f"give one action per game: an array of shape ({self.n},), not {actions.shape}")
+        kernel = self._kernel
+        if kernel is not None:
+            observations, masks, rewards, done = self._arrays()
+            try:
+                ended: int = kernel.step(actions, observations, masks, rewards, done, self.to_act, self._grow)  # type: ignore[attr-defined]
+            except ValueError:
+                self._refuse(actions)  # the message that names the allowed actions
+                raise
+            self.episodes += ended
+            self._last_masks = masks
+            return observations, masks, rewards, done
+        self._refuse(actions)
+        rewards = np.zeros((self.n, self.players), np.float32)
+        done = np.zeros(self.n, bool)
+        for i, action in enumerate(actions.tolist()):
+            if self._apply(i, action, rewards, done):
+                self.games[i] = self._new_game()
+            self._read(i)
+        observations, masks = self._observe()
+        if self.copy:
+            return observations, masks, rewards, done
+        out = self._arrays()
+        for buffer, values in zip(out, (observations, masks, rewards, done), strict=True):
+            buffer[...] = values
+        return out
+
+    def _refuse(self, actions: np.ndarray) -> None:
+        """Raise ``ValueError`` naming the first game whose action is outside its mask, if any."""
         masks = self._last_masks
         bad = np.flatnonzero(~masks[np.arange(self.n), np.clip(actions, 0, self.actions.size - 1)])
         bad = np.union1d(bad, np.flatnonzero((actions < 0) | (actions >= self.actions.size)))
         if len(bad):
             i = int(bad[0])
             raise ValueError(f"action {int(actions[i])} is not legal in game {i}: allowed {np.flatnonzero(masks[i])}")
-        rewards = np.zeros((self.n, self.players), np.float32)
-        done = np.zeros(self.n, bool)
-        kernel = self._kernel
-        if kernel is None:
-            for i, action in enumerate(actions.tolist()):
-                if self._apply(i, action, rewards, done):
-                    self.games[i] = self._new_game()
-                self._read(i)
-            observations, masks = self._observe()
-            return observations, masks, rewards, done
-        observations, masks = self._arrays()
-        actions = np.ascontiguousarray(actions)
-        finished: list[int] = kernel.step(actions, observations, masks, rewards, done, self.to_act)  # type: ignore[attr-defined]
-        self.episodes += len(finished)
-        moved = []
-        for i in np.flatnonzero(self._calling).tolist():  # the games still calling: the pure path
-            if self._apply(i, int(actions[i]), rewards, done):
-                finished.append(i)
-            else:
-                moved.append(i)
-        for i in sorted(finished):  # the next seeds in game order, as the pure path deals them
-            self.games[i] = self._new_game()
-        self._enter(sorted(moved + finished), observations, masks)
-        self._last_masks = masks
-        return observations, masks, rewards, done
 
     def _apply(self, i: int, action: int, rewards: np.ndarray, done: np.ndarray) -> bool:
         """Apply ``action`` to game ``i`` through the core; whether the deal ended (its rewards written)."""
@@ -190,28 +291,20 @@ class BatchEnv:
         self.episodes += 1
         return True
 
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros((self.n, self.obs_size), np.float32), np.zeros((self.n, self.actions.size), bool)
-
-    def _enter(self, games: list[int] | range, observations: np.ndarray, masks: np.ndarray) -> None:
-        """With the compiled card play: games that reached the cards go to it (their rows written
-        by it), the others are read and observed here."""
-        kernel = self._kernel
-        assert kernel is not None
-        read = []
-        for i in games:
-            deal = self.games[i].deals[0]
-            if deal.phase is Phase.PLAY:
-                assert deal.tricks is not None
-                pairs = tuple((p.doubler, p.doubled, p.multiplier) for p in deal.pairs())
-                kernel.load(i, accel.pack(deal.tricks), pairs)  # type: ignore[attr-defined]
-                kernel.observe(i, observations, masks, self.to_act)  # type: ignore[attr-defined]
-                self._calling[i] = False
-            else:
-                self._read(i)
-                read.append(i)
-        if read:
-            observations[read], masks[read] = self._observe(read)
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays a step fills (observations, masks, rewards, done): new ones, or with ``copy=False``
+        the same ones every time. The compiled games write every entry: they are not cleared."""
+        if self._shared is not None:
+            return self._shared
+        out = (
+            np.empty((self.n, self.obs_size), np.float32),
+            np.empty((self.n, self.actions.size), bool),
+            np.empty((self.n, self.players), np.float32),
+            np.empty(self.n, bool),
+        )
+        if not self.copy:
+            self._shared = out
+        return out
 
     def _read(self, i: int) -> None:
         """Copy what game ``i``'s seat to act sees into the per-game values."""

@@ -80,9 +80,10 @@ class Task:
         """The keyword arguments of :class:`~barbu.research.env.BarbuEnv` for this task."""
         return {"episode": self.episode, "contract": self.contract, "normalize": True}
 
-    def new_game(self, seed: int) -> Game:
-        """The task's game for ``seed``, with the fixed contract declared if there is one."""
-        game = Game.new(self.rules, seed=seed)
+    def new_game(self, seed: int, first_declarer: int | None = None) -> Game:
+        """The task's game for ``seed``, with the fixed contract declared if there is one; the first
+        declarer is drawn from the seed unless given."""
+        game = Game.new(self.rules, seed=seed, first_declarer=first_declarer)
         if self.contract is not None:
             game.apply(Declare(self.contract))
         return game
