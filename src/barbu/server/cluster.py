@@ -94,11 +94,15 @@ def channel(prefix: str, process: str) -> str:
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[1] then redis.call('pexpire', key, ARGV[2]) else table.insert(lost, i) end
+  local holder = redis.call('get', key)
+  if holder == ARGV[1] then redis.call('pexpire', key, ARGV[2])
+  elseif not holder then redis.call('set', key, ARGV[1], 'PX', ARGV[2])
+  else table.insert(lost, i) end
 end
 return lost
 """
-"""Extend the leases still held by process ARGV[1]; the 1-based indexes of those it lost."""
+"""Extend the leases still held by process ARGV[1], take again those nobody holds (a Redis that
+restarted empty); the 1-based indexes of those another process holds."""
 
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -124,7 +128,8 @@ class Leases:
         return bool(await r.get(self.key(table_id)) == me)
 
     async def renew(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
-        """Extend the leases of ``table_ids`` still held by ``me``; the tables whose lease was lost."""
+        """Extend the leases of ``table_ids`` still held by ``me`` (taking again those nobody holds);
+        the tables whose lease another process holds."""
         if not table_ids:
             return []
         lost = await r.eval(_RENEW, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
@@ -415,7 +420,7 @@ class Cluster:
         self.settings = settings
         self.service = service
         self.me = secrets.token_hex(6)
-        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True)
+        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True, socket_connect_timeout=2)
         self.leases = Leases(settings.prefix)
         self.owned: dict[str, float] = {}
         """Tables whose lease this process holds -> when it took it (monotonic clock)."""
@@ -437,7 +442,13 @@ class Cluster:
         """The application, for relayed HTTP requests (set by :func:`barbu.server.app.create_app`)."""
         self.moves = 0
         self.relayed = 0
+        self.down = False
+        """Redis stopped answering and has not answered a renewal since (see :meth:`_trouble`)."""
+        self._recovering_until = 0.0
+        """Until then (monotonic clock), after Redis came back, no table is taken here: each owner
+        takes its own leases again first."""
         service.before_load = self._before_load
+        service.online_elsewhere = self.online_elsewhere
 
     # -- life ------------------------------------------------------------------------
 
@@ -447,8 +458,7 @@ class Cluster:
 
     async def start(self) -> None:
         """Listen on this process's channel; start renewing, watching and sending."""
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(channel(self.settings.prefix, self.me))
+        await self._subscribe()
         for job in (self._listen(), self._renew(), self._watch(), self._send()):
             self._spawn(job)
 
@@ -481,6 +491,9 @@ class Cluster:
         """The owner of a table, after taking its lease if nobody held it (this process's id then)."""
         if table_id in self.owned:
             return self.me
+        if self.down or time.monotonic() < self._recovering_until:
+            message = _("the server processes are getting back in touch with each other: try again in a few seconds")
+            raise ProtocolError("storage", message)
         try:
             if await self.leases.take(self.redis, table_id, self.me, self.lease_ms):
                 self.owned[table_id] = time.monotonic()
@@ -488,6 +501,7 @@ class Cluster:
             owner = await self.redis.get(self.leases.key(table_id))
         except (RedisError, OSError) as e:
             log.warning("table %s: Redis does not answer: %s", table_id, e)
+            self._trouble(e)
             message = _("the servers cannot agree which one serves the table: try again")
             raise ProtocolError("storage", message) from None
         return str(owner) if owner is not None else None
@@ -515,12 +529,18 @@ class Cluster:
                     await self.let_go(table_id)
             held = list(self.owned)
             try:
+                if self.down:
+                    await self.redis.ping()
                 lost = await self.leases.renew(self.redis, held, self.me, self.lease_ms)
             except (RedisError, OSError) as e:
                 log.warning("leases not renewed: %s", e)
+                self._trouble(e)
                 continue
+            if self.down:
+                self._back()
             for table_id in lost:
                 self._lost(table_id)
+            await self._publish_online()
             await self._drop_gone_processes()
 
     def _lost(self, table_id: str) -> None:
@@ -560,7 +580,7 @@ class Cluster:
         while True:
             await asyncio.sleep(self.settings.watch_every)
             relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
-            if not relayed:
+            if not relayed or self.down or time.monotonic() < self._recovering_until:
                 continue
             try:
                 owners = await self.redis.mget([self.leases.key(t.id) for t in relayed])
@@ -571,6 +591,7 @@ class Cluster:
                 )
             except (RedisError, OSError) as e:
                 log.warning("leases not read: %s", e)
+                self._trouble(e)
                 continue
             for table, owner in zip(relayed, owners, strict=True):
                 if table.moving.locked():
@@ -591,6 +612,86 @@ class Cluster:
                 if await self.leases.release(self.redis, table.id, owner):
                     log.warning("table %s: its server process %s is gone; taking it over", table.id, owner)
             self._spawn(table.move())
+
+    # -- Redis down, Redis back ----------------------------------------------------------
+
+    def _trouble(self, error: BaseException) -> None:
+        """Redis failed: the first time, cut the ties that go through it.
+
+        The tables served here keep playing for the connections accepted here (their log is in
+        the database; nobody can take their lease while Redis is away). Every connection relayed
+        to another process is told and closed: its client reconnects, and is seated again once
+        Redis answers. The connections other processes relayed here are forgotten (their frames
+        cannot reach them); their clients come back the same way.
+        """
+        if self.down:
+            return
+        self.down = True
+        log.warning("Redis does not answer (%s): relayed connections are closed until it is back", error)
+        self._outbox.clear()
+        said = _("the server processes lost touch with each other: reconnecting in a moment")
+        frame = encode(ProtocolError("storage", said).frame())
+        for table in list(self.tables.values()):
+            if table.live is not None:
+                continue
+            table.owner = None  # found again once Redis answers
+            for link in list(table.links.values()):
+                link.send(frame)
+                link.close("the server processes lost touch with each other: reconnect")
+        for key, sub in list(self.remote.items()):
+            del self.remote[key]
+            if sub.table is not None:
+                self._spawn(sub.table.leave(sub))
+
+    def _back(self) -> None:
+        """Redis answers again (this process's leases were just renewed or taken again): for one
+        lease's life no other table is taken here, so every owner takes its own leases back first."""
+        self.down = False
+        self._recovering_until = time.monotonic() + self.settings.lease_seconds
+        log.warning("Redis answers again; %d tables served here kept their lease", len(self.owned))
+
+    async def readiness(self) -> tuple[str, str] | None:
+        """For ``/readyz``: None while Redis answers, else why the process is not ready."""
+        try:
+            if not self.down:
+                await asyncio.wait_for(self.redis.ping(), 2.0)
+                return None
+        except (RedisError, OSError, TimeoutError):
+            pass
+        return "redis", _("Redis does not answer: tables served by other processes cannot be reached")
+
+    # -- who is online -----------------------------------------------------------------
+
+    def _online_key(self, table_id: str) -> str:
+        return f"{self.settings.prefix}:online:{table_id}"
+
+    async def _publish_online(self) -> None:
+        """Say, for each table served here, which seats have a connection (for the lobbies of the
+        other processes); each mark lives one lease, renewed with the leases."""
+        here = self.service.online_here()
+        served = [t for t in self.owned if t in here]
+        if not served:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for t in served:
+                    pipe.set(self._online_key(t), ",".join(str(i) for i in sorted(here[t])), px=self.lease_ms)
+                await pipe.execute()
+        except (RedisError, OSError) as e:
+            log.warning("online seats not published: %s", e)
+
+    async def online_elsewhere(self, table_ids: list[str]) -> dict[str, set[int]]:
+        """The seats with a connection at tables other processes serve, as they last said (none
+        while Redis is away)."""
+        if self.down:
+            return {}
+        try:
+            values = await self.redis.mget([self._online_key(t) for t in table_ids])
+        except (RedisError, OSError):
+            return {}
+        return {
+            t: {int(i) for i in str(v).split(",") if i} for t, v in zip(table_ids, values, strict=True) if v is not None
+        }
 
     # -- messages ----------------------------------------------------------------------
 
@@ -614,16 +715,28 @@ class Cluster:
                     heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
                 except (RedisError, OSError) as e:
                     log.warning("messages to %s lost: %s", process, e)
-                    continue
+                    self._trouble(e)
+                    break
                 if not heard:
                     log.info("nobody listens on %s's channel", process)
+
+    async def _subscribe(self) -> None:
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(channel(self.settings.prefix, self.me))
 
     async def _listen(self) -> None:
         while True:
             try:
+                if self._pubsub is None:  # listen again once Redis is back
+                    await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as e:
                 log.warning("channel lost: %s", e)
+                self._trouble(e)
+                if self._pubsub is not None:
+                    with contextlib.suppress(RedisError, OSError):
+                        await self._pubsub.aclose()
+                    self._pubsub = None
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") != "message":
