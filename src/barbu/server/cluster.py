@@ -30,6 +30,17 @@ actions not yet answered: one the old owner had committed is answered ``duplicat
 acknowledged is lost because an action is acknowledged only after its commit, and two owners
 never both commit the same sequence number (the log's primary key refuses the second).
 
+**Redis away.** The first failure cuts what goes through Redis (:meth:`Cluster._trouble`): the
+tables served here play on for the connections accepted here, the connections relayed elsewhere
+are told and closed (their clients reconnect), ``/readyz`` says not ready. When Redis answers
+again, the renewal takes back the leases nobody holds (a restarted, empty Redis), and for one
+lease's life no other lease is taken here (:meth:`Cluster._back`): each owner gets its own back
+first, so no table has two owners.
+
+Redis also holds, for the lobbies, the seats with a connection at each table
+(``PREFIX:online:TABLE``, written with the renewals) and the quick-game queue
+(:mod:`barbu.server.club.shared`).
+
 >>> Leases("barbu").key("t1"), channel("barbu", "p1")
 ('barbu:lease:t1', 'barbu:proc:p1')
 """
@@ -500,7 +511,6 @@ class Cluster:
                 return self.me
             owner = await self.redis.get(self.leases.key(table_id))
         except (RedisError, OSError) as e:
-            log.warning("table %s: Redis does not answer: %s", table_id, e)
             self._trouble(e)
             message = _("the servers cannot agree which one serves the table: try again")
             raise ProtocolError("storage", message) from None
@@ -533,7 +543,6 @@ class Cluster:
                     await self.redis.ping()
                 lost = await self.leases.renew(self.redis, held, self.me, self.lease_ms)
             except (RedisError, OSError) as e:
-                log.warning("leases not renewed: %s", e)
                 self._trouble(e)
                 continue
             if self.down:
@@ -590,7 +599,6 @@ class Cluster:
                     )
                 )
             except (RedisError, OSError) as e:
-                log.warning("leases not read: %s", e)
                 self._trouble(e)
                 continue
             for table, owner in zip(relayed, owners, strict=True):
@@ -627,7 +635,7 @@ class Cluster:
         if self.down:
             return
         self.down = True
-        log.warning("Redis does not answer (%s): relayed connections are closed until it is back", error)
+        log.warning("Redis does not answer (%r): relayed connections are closed until it is back", error)
         self._outbox.clear()
         said = _("the server processes lost touch with each other: reconnecting in a moment")
         frame = encode(ProtocolError("storage", said).frame())
@@ -678,7 +686,7 @@ class Cluster:
                     pipe.set(self._online_key(t), ",".join(str(i) for i in sorted(here[t])), px=self.lease_ms)
                 await pipe.execute()
         except (RedisError, OSError) as e:
-            log.warning("online seats not published: %s", e)
+            self._trouble(e)
 
     async def online_elsewhere(self, table_ids: list[str]) -> dict[str, set[int]]:
         """The seats with a connection at tables other processes serve, as they last said (none
@@ -714,7 +722,6 @@ class Cluster:
                 try:
                     heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
                 except (RedisError, OSError) as e:
-                    log.warning("messages to %s lost: %s", process, e)
                     self._trouble(e)
                     break
                 if not heard:
@@ -731,7 +738,6 @@ class Cluster:
                     await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as e:
-                log.warning("channel lost: %s", e)
                 self._trouble(e)
                 if self._pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
