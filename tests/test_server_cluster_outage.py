@@ -11,6 +11,7 @@ acknowledged action in the log once.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 import signal
@@ -26,7 +27,9 @@ import websockets
 from barbu.server.client import SeatClient, ServerProcess, free_port
 from barbu.storage import Store
 from conftest import postgres_schema
-from test_server_cluster import FAST, Player, check_acks, new_table, until
+from test_server_cluster import FAST, Player, check_acks, new_table, sign_up, until
+
+FRENCH = {"Accept-Language": "fr"}
 
 
 class RedisServer:
@@ -96,6 +99,11 @@ def test_redis_down_mid_game_then_back_loses_no_acknowledged_action(own_redis: R
                 await c.connect()
                 await c.hello(table, k)
             players = [Player(c, i) for i, c in enumerate(clients)]
+            # a French watcher relayed by the second process, and a French account there
+            watcher = await websockets.connect(two.ws, additional_headers=FRENCH)
+            await watcher.send(json.dumps({"type": "hello", "table": table}))
+            assert json.loads(await watcher.recv())["type"] == "welcome"
+            anne = await asyncio.to_thread(sign_up, two.http, "Anne")
             upto = 20
             while True:  # play on until one of the owner's own connections has the turn
                 await asyncio.gather(*(p.play(upto=upto) for p in players))
@@ -118,6 +126,22 @@ def test_redis_down_mid_game_then_back_loses_no_acknowledged_action(own_redis: R
                 c.reconnect = True
                 told = [f for f in said if f["type"] == "error" and f["code"] == "storage"]
                 assert told and "lost touch" in told[-1]["message"], said
+            told_fr = []
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    told_fr.append(json.loads(await asyncio.wait_for(watcher.recv(), 60)))
+            assert told_fr[-1]["code"] == "storage" and "perdu le contact" in told_fr[-1]["message"], told_fr
+            # a new connection to a table served elsewhere is refused, in words, until Redis is back
+            late = await websockets.connect(two.ws, additional_headers=FRENCH)
+            await late.send(json.dumps({"type": "hello", "table": table}))
+            refused = json.loads(await asyncio.wait_for(late.recv(), 60))
+            assert refused["code"] == "storage" and "reprennent contact" in refused["message"], refused
+            await late.close()
+            # the quick-game queue lives in Redis: its routes say so
+            queued = await asyncio.to_thread(
+                anne.post, "/api/club/quick", json={"variant": "king", "wait": 5}, headers=FRENCH
+            )
+            assert queued.status_code == 503 and "file des parties rapides" in queued.json()["error"]["message"]
             # the owner's own connections keep playing: an action is acknowledged while Redis is away
             assert actor.view is not None
             ref = await actor.act(actor.view["legal_actions"][0], ref="during-outage")

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from barbu.language import _
+from barbu.language import _, current, speaking
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import CATCH_UP_LIMIT
 
@@ -167,6 +167,8 @@ class Link:
         self.cid = cid
         self.holder = conn.holder
         self.key, self.name, self.wanted = key, name, wanted
+        self.language = current()
+        """The connection's language (its handler's), for what this process tells it on its own."""
         self.seq: int | None = None
         self.pending: dict[str, dict[str, Any]] = {}
         """Action id -> the ``act`` message, until its ``ack`` or ``error`` passes."""
@@ -637,14 +639,14 @@ class Cluster:
         self.down = True
         log.warning("Redis does not answer (%r): relayed connections are closed until it is back", error)
         self._outbox.clear()
-        said = _("the server processes lost touch with each other: reconnecting in a moment")
-        frame = encode(ProtocolError("storage", said).frame())
         for table in list(self.tables.values()):
             if table.live is not None:
                 continue
             table.owner = None  # found again once Redis answers
             for link in list(table.links.values()):
-                link.send(frame)
+                with speaking(link.language):
+                    said = _("the server processes lost touch with each other: reconnecting in a moment")
+                link.send(encode(ProtocolError("storage", said).frame()))
                 link.close("the server processes lost touch with each other: reconnect")
         for key, sub in list(self.remote.items()):
             del self.remote[key]
