@@ -38,7 +38,7 @@ lease's life no other lease is taken here (:meth:`Cluster._back`): each owner ge
 first, so no table has two owners.
 
 Redis also holds, for the lobbies, the seats with a connection at each table
-(``PREFIX:online:TABLE``, written with the renewals) and the quick-game queue
+(``PREFIX:online:ID``, a hash per process written with the renewals) and the quick-game queue
 (:mod:`barbu.server.club.shared`).
 
 >>> Leases("barbu").key("t1"), channel("barbu", "p1")
@@ -460,6 +460,12 @@ class Cluster:
         self._recovering_until = 0.0
         """Until then (monotonic clock), after Redis came back, no table is taken here: each owner
         takes its own leases again first."""
+        self._checking = False
+        """A ``PING`` after a failed call is on its way (:meth:`_suspect`)."""
+        self._owed: list[tuple[str, str]] = []
+        """What the other processes must hear once Redis is back: the ties cut while it was away."""
+        self._marks: dict[str, str] = {}
+        """The online marks last written to Redis (table -> seats), to write only what changed."""
         service.before_load = self._before_load
         service.online_elsewhere = self.online_elsewhere
 
@@ -513,7 +519,7 @@ class Cluster:
                 return self.me
             owner = await self.redis.get(self.leases.key(table_id))
         except (RedisError, OSError) as e:
-            self._trouble(e)
+            self._suspect(e, "taking a lease")
             message = _("the servers cannot agree which one serves the table: try again")
             raise ProtocolError("storage", message) from None
         return str(owner) if owner is not None else None
@@ -545,7 +551,7 @@ class Cluster:
                     await self.redis.ping()
                 lost = await self.leases.renew(self.redis, held, self.me, self.lease_ms)
             except (RedisError, OSError) as e:
-                self._trouble(e)
+                self._suspect(e, "renewing the leases")
                 continue
             if self.down:
                 self._back()
@@ -601,7 +607,7 @@ class Cluster:
                     )
                 )
             except (RedisError, OSError) as e:
-                self._trouble(e)
+                self._suspect(e, "watching the leases")
                 continue
             for table, owner in zip(relayed, owners, strict=True):
                 if table.moving.locked():
@@ -625,39 +631,66 @@ class Cluster:
 
     # -- Redis down, Redis back ----------------------------------------------------------
 
-    def _trouble(self, error: BaseException) -> None:
+    def _trouble(self, error: BaseException, doing: str) -> None:
         """Redis failed: the first time, cut the ties that go through it.
 
         The tables served here keep playing for the connections accepted here (their log is in
         the database; nobody can take their lease while Redis is away). Every connection relayed
         to another process is told and closed: its client reconnects, and is seated again once
         Redis answers. The connections other processes relayed here are forgotten (their frames
-        cannot reach them); their clients come back the same way.
+        cannot reach them); their clients come back the same way. What the other side must hear
+        of this (it may not have seen Redis fail: a blip on this process's link) is said once
+        Redis is back (:meth:`_back`): close that connection, forget that seat.
         """
         if self.down:
             return
         self.down = True
-        log.warning("Redis does not answer (%r): relayed connections are closed until it is back", error)
+        log.warning("Redis failed %s (%s): relayed connections are closed until it is back", doing, error)
         self._outbox.clear()
         for table in list(self.tables.values()):
             if table.live is not None:
                 continue
-            table.owner = None  # found again once Redis answers
+            owner, table.owner = table.owner, None  # found again once Redis answers
             for link in list(table.links.values()):
+                if owner is not None:
+                    leave = {"k": "leave", "p": self.me, "c": link.cid, "t": table.id, "h": link.holder}
+                    self._owed.append((owner, json.dumps(leave)))
                 with speaking(link.language):
                     said = _("the server processes lost touch with each other: reconnecting in a moment")
                 link.send(encode(ProtocolError("storage", said).frame()))
                 link.close("the server processes lost touch with each other: reconnect")
         for key, sub in list(self.remote.items()):
             del self.remote[key]
+            self._owed.append((sub.process, f"c {sub.cid} the server processes lost touch with each other: reconnect"))
             if sub.table is not None:
                 self._spawn(sub.table.leave(sub))
+
+    def _suspect(self, error: BaseException, doing: str) -> None:
+        """A Redis call failed where nothing was lost (it is tried again later): an outage only if
+        Redis does not answer a ``PING`` either (else it was one connection Redis had closed)."""
+        if self.down or self._checking:
+            return
+        self._checking = True
+
+        async def check() -> None:
+            try:
+                await self.redis.ping()
+            except (RedisError, OSError):
+                self._trouble(error, doing)
+            finally:
+                self._checking = False
+
+        self._spawn(check())
 
     def _back(self) -> None:
         """Redis answers again (this process's leases were just renewed or taken again): for one
         lease's life no other table is taken here, so every owner takes its own leases back first."""
         self.down = False
         self._recovering_until = time.monotonic() + self.settings.lease_seconds
+        self._marks = {}  # a Redis that restarted lost them: written again whole
+        owed, self._owed = self._owed, []
+        for process, line in owed:
+            self.post(process, line)
         log.warning("Redis answers again; %d tables served here kept their lease", len(self.owned))
 
     async def readiness(self) -> tuple[str, str] | None:
@@ -672,36 +705,58 @@ class Cluster:
 
     # -- who is online -----------------------------------------------------------------
 
-    def _online_key(self, table_id: str) -> str:
-        return f"{self.settings.prefix}:online:{table_id}"
+    def _online_key(self, process: str) -> str:
+        return f"{self.settings.prefix}:online:{process}"
 
     async def _publish_online(self) -> None:
-        """Say, for each table served here, which seats have a connection (for the lobbies of the
-        other processes); each mark lives one lease, renewed with the leases."""
+        """Keep, in this process's hash ``PREFIX:online:ID`` (table -> the seats with a connection,
+        e.g. ``0,2``), the marks of the tables served here, for the lobbies of the other processes:
+        the marks that changed are written, those of tables gone are deleted, and the hash lives
+        one lease (renewed with the leases; gone with a killed process)."""
         here = self.service.online_here()
-        served = [t for t in self.owned if t in here]
-        if not served:
+        marks = {t: ",".join(str(i) for i in sorted(here[t])) for t in self.owned if t in here}
+        changed: Mapping[Any, Any] = {t: v for t, v in marks.items() if self._marks.get(t) != v}
+        gone = [t for t in self._marks if t not in marks]
+        if not marks and not gone:
             return
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for t in served:
-                    pipe.set(self._online_key(t), ",".join(str(i) for i in sorted(here[t])), px=self.lease_ms)
+            async with self.redis.pipeline(transaction=True) as pipe:
+                if changed:
+                    pipe.hset(self._online_key(self.me), mapping=changed)
+                if gone:
+                    pipe.hdel(self._online_key(self.me), *gone)
+                pipe.pexpire(self._online_key(self.me), self.lease_ms)
                 await pipe.execute()
         except (RedisError, OSError) as e:
-            self._trouble(e)
+            self._suspect(e, "writing the online marks")
+            return
+        self._marks = marks
 
     async def online_elsewhere(self, table_ids: list[str]) -> dict[str, set[int]]:
-        """The seats with a connection at tables other processes serve, as they last said (none
-        while Redis is away)."""
+        """The seats with a connection at tables other processes serve, as their owners last said
+        (none while Redis is away)."""
         if self.down:
             return {}
         try:
-            values = await self.redis.mget([self._online_key(t) for t in table_ids])
+            owners = await self.redis.mget([self.leases.key(t) for t in table_ids])
+            by_owner: dict[str, list[str]] = {}
+            for t, owner in zip(table_ids, owners, strict=True):
+                if owner is not None and owner != self.me:
+                    by_owner.setdefault(str(owner), []).append(t)
+            if not by_owner:
+                return {}
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for owner, tables in by_owner.items():
+                    pipe.hmget(self._online_key(owner), tables)
+                found = await pipe.execute()
         except (RedisError, OSError):
             return {}
-        return {
-            t: {int(i) for i in str(v).split(",") if i} for t, v in zip(table_ids, values, strict=True) if v is not None
-        }
+        out: dict[str, set[int]] = {}
+        for tables, values in zip(by_owner.values(), found, strict=True):
+            for t, v in zip(tables, values, strict=True):
+                if v is not None:
+                    out[t] = {int(i) for i in str(v).split(",") if i}
+        return out
 
     # -- messages ----------------------------------------------------------------------
 
@@ -722,9 +777,12 @@ class Cluster:
             batches, self._outbox = self._outbox, {}
             for process, lines in batches.items():
                 try:
-                    heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
+                    try:
+                        heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
+                    except (RedisError, OSError):  # once more, on a new connection (one Redis closed)
+                        heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
                 except (RedisError, OSError) as e:
-                    self._trouble(e)
+                    self._trouble(e, "sending")
                     break
                 if not heard:
                     log.info("nobody listens on %s's channel", process)
@@ -740,7 +798,7 @@ class Cluster:
                     await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as e:
-                self._trouble(e)
+                self._trouble(e, "listening")
                 if self._pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
                         await self._pubsub.aclose()

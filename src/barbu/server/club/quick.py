@@ -285,14 +285,13 @@ class QuickQueue:
         try:
             table_id, links = await self._make_table(group)
         except BaseException:
-            with contextlib.suppress(Exception):
-                await self.store.swap("seating", [e.moved("waiting") for e in group])
+            for e in group:
+                with contextlib.suppress(Exception):
+                    await self.store.swap("seating", [e.moved("waiting")])
             raise
         now = await self.store.now()
-        matched = [
-            e.moved("matched", seen=now, table=table_id, link=link) for e, link in zip(group, links, strict=True)
-        ]
-        await self.store.swap("seating", matched)
+        for e, link in zip(group, links, strict=True):  # one by one: a player who left meanwhile keeps nobody out
+            await self.store.swap("seating", [e.moved("matched", seen=now, table=table_id, link=link)])
         return table_id
 
     async def _make_table(self, group: Sequence[Entry]) -> tuple[str, list[str]]:
