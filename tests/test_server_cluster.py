@@ -352,6 +352,13 @@ def test_players_on_two_processes_meet_in_one_quick_game_and_see_who_is_online(
         account_keys = [k for k in entry.scan_iter(f"{prefix}:quick:e:*")]
         assert len(account_keys) == 2  # a waiting entry ends by itself if nobody looks at it (a player gone)
         assert all(0 < entry.pttl(k) <= 15000 for k in account_keys)
+
+        # the matchers run without anyone looking: the table appears in the lobby
+        def made() -> bool:
+            tables = httpx.get(f"{one.http}/api/tables?status=open&limit=200").json()
+            return any({"Anne", "Bert"} <= {s["name"] for s in t["seats"]} for t in tables)
+
+        until(made)
         first = until(lambda: (s := anne.get("/api/club/quick").json())["status"] == "matched" and s)
         second = until(lambda: (s := bert.get("/api/club/quick").json())["status"] == "matched" and s)
         assert second["table"] == first["table"] and first["link"] != second["link"]

@@ -258,7 +258,7 @@ class QuickQueue:
     async def _run(self) -> None:
         while True:
             try:
-                if not await self.match():
+                if await self.match() is None:
                     return  # nobody waits any more
             except Exception as e:  # a failed table creation (the database), the shared store: try again next tick
                 self.service.log(f"quick game: {e}")
