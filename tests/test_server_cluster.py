@@ -25,6 +25,8 @@ import redis.asyncio as aioredis
 import websockets
 
 from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.club.quick import GONE, Entry, MemoryQueue, QueueStore
+from barbu.server.club.shared import RedisQueue
 from barbu.server.cluster import Leases
 from barbu.server.tables import replay
 from barbu.storage import Store
@@ -296,9 +298,10 @@ def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None
             assert await leases.take(r, "t", "a", 5000)
             assert await leases.take(r, "t", "a", 5000)  # its holder asking again
             assert not await leases.take(r, "t", "b", 5000)
-            assert await leases.renew(r, ["t", "u"], "a", 60000) == ["u"]  # u was never taken
-            assert await r.pttl(leases.key("t")) > 5000  # extended
-            assert await leases.renew(r, ["t"], "b", 1) == ["t"]  # b never touches a's lease
+            # t is extended; u, held by nobody (a Redis that restarted empty), is taken back
+            assert await leases.renew(r, ["t", "u"], "a", 60000) == []
+            assert await r.pttl(leases.key("t")) > 5000 and await r.get(leases.key("u")) == "a"
+            assert await leases.renew(r, ["t", "u"], "b", 1) == ["t", "u"]  # b never touches a's leases
             assert await r.pttl(leases.key("t")) > 5000
             assert not await leases.release(r, "t", "b")
             assert await r.get(leases.key("t")) == "a"
@@ -307,7 +310,147 @@ def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None
             await asyncio.sleep(0.4)  # expired: free for anyone
             assert await leases.take(r, "t", "a", 5000)
         finally:
-            await r.delete(leases.key("t"))
+            await r.delete(leases.key("t"), leases.key("u"))
+            await r.aclose()
+
+    asyncio.run(main())
+
+
+def sign_up(base: str, name: str) -> httpx.Client:
+    """A browser (cookies kept) with a new account, logged in, on the process at ``base``."""
+    browser = httpx.Client(base_url=base, timeout=30)
+    res = browser.post("/api/club/signup", json={"name": name, "password": "correct horse"})
+    assert res.status_code == 201, res.text
+    return browser
+
+
+def until(check: Any, timeout: float = 60.0) -> Any:
+    """Look again (every 0.2 s) until ``check()`` gives something true; that."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.2)
+    raise AssertionError("timed out")
+
+
+def test_players_on_two_processes_meet_in_one_quick_game_and_see_who_is_online(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    prefix = options[options.index("--redis-prefix") + 1]
+    with ServerProcess(db, *options) as one, ServerProcess(db, *options) as two:
+        anne, bert = sign_up(one.http, "Anne"), sign_up(two.http, "Bert")
+        cleo, dan = sign_up(one.http, "Cleo"), sign_up(two.http, "Dan")
+        # Anne waits two minutes on the first process, Bert one second on the second: Bert's wait
+        # makes the table, with Anne, and bots fill the rest
+        for browser, wait in ((anne, 120), (bert, 1)):
+            res = browser.post("/api/club/quick", json={"variant": "king", "rated": True, "wait": wait})
+            assert res.status_code == 200 and res.json()["status"] == "waiting", res.text
+        entry = redis.Redis.from_url(REDIS, decode_responses=True)
+        account_keys = [k for k in entry.scan_iter(f"{prefix}:quick:e:*")]
+        assert len(account_keys) == 2  # a waiting entry ends by itself if nobody looks at it (a player gone)
+        assert all(0 < entry.pttl(k) <= 15000 for k in account_keys)
+
+        # the matchers run without anyone looking: the table appears in the lobby
+        def made() -> bool:
+            tables = httpx.get(f"{one.http}/api/tables?status=open&limit=200").json()
+            return any({"Anne", "Bert"} <= {s["name"] for s in t["seats"]} for t in tables)
+
+        until(made)
+        first = until(lambda: (s := anne.get("/api/club/quick").json())["status"] == "matched" and s)
+        second = until(lambda: (s := bert.get("/api/club/quick").json())["status"] == "matched" and s)
+        assert second["table"] == first["table"] and first["link"] != second["link"]
+        listed = {t["id"]: t for t in httpx.get(f"{two.http}/api/tables?status=open").json()}
+        seats = listed[first["table"]]["seats"]
+        assert sorted(s["name"] for s in seats if s["kind"] == "human") == ["Anne", "Bert"]
+        assert [s["kind"] for s in seats].count("bot") == 2
+        # four people, two on each process, all waiting long: one table, each of them seated once,
+        # although both processes match
+        for browser in (anne, bert, cleo, dan):
+            res = browser.post("/api/club/quick", json={"variant": "king", "rated": False, "wait": 120})
+            assert res.status_code == 200, res.text
+        found = [
+            until(lambda b=b: (s := b.get("/api/club/quick").json())["status"] == "matched" and s)
+            for b in (anne, bert, cleo, dan)
+        ]
+        assert len({f["table"] for f in found}) == 1 and len({f["link"] for f in found}) == 4
+        quick = found[0]["table"]
+        everyone = httpx.get(f"{one.http}/api/tables?status=open&limit=200").json()
+        with_anne = [t for t in everyone if any(s["name"] == "Anne" for s in t["seats"])]
+        assert len(with_anne) == 2  # the first table and this one: nobody was seated twice
+        assert sorted(s["name"] for s in next(t for t in everyone if t["id"] == quick)["seats"]) == [
+            "Anne",
+            "Bert",
+            "Cleo",
+            "Dan",
+        ]
+
+        # Anne sits down on the first process: both lobbies show her online, the others not
+        link = found[0]["link"]
+        seat, key = int(link.split("seat=")[1].split("&")[0]), link.split("key=")[1]
+
+        def online_on(server: ServerProcess) -> dict[str, bool]:
+            tables = httpx.get(f"{server.http}/api/tables?status=open&limit=200").json()
+            return {s["name"]: s["online"] for s in next(t for t in tables if t["id"] == quick)["seats"]}
+
+        async def sit() -> None:
+            client = await SeatClient(one.ws).connect()
+            await client.hello(quick, key)
+            assert client.seat == seat
+            for server in (one, two):
+                marks = await asyncio.to_thread(until, lambda s=server: (m := online_on(s))["Anne"] and m)
+                assert marks == {"Anne": True, "Bert": False, "Cleo": False, "Dan": False}
+            await client.close()
+            for server in (one, two):  # gone: offline everywhere once the owner says so again
+                await asyncio.to_thread(until, lambda s=server: not online_on(s)["Anne"])
+
+        asyncio.run(sit())
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_queue_claim_is_all_or_nothing_and_a_player_who_stops_looking_leaves(kind: str) -> None:
+    clock = [100.0]
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+
+    async def main() -> None:
+        r = aioredis.from_url(REDIS, decode_responses=True)
+        store: QueueStore = MemoryQueue(lambda: clock[0]) if kind == "memory" else RedisQueue(r, prefix)
+        try:
+            now = await store.now()
+            anne = Entry("a", "Anne", "king", True, 30.0, 25.0, now, "ta", seen=now)
+            bert = Entry("b", "Bert", "king", True, 30.0, 25.0, now, "tb", seen=now)
+            for e in (anne, bert):
+                await store.put(e)
+            assert sorted(e.account for e in await store.entries(now)) == ["a", "b"]
+            # Anne joins again (a new token): a claim read before that fails, and changes nothing
+            again = Entry("a", "Anne", "king", True, 60.0, 25.0, now, "ta2", seen=now)
+            await store.put(again)
+            assert not await store.swap("waiting", [anne.moved("seating"), bert.moved("seating")])
+            assert {e.account: e.state for e in await store.entries(now)} == {"a": "waiting", "b": "waiting"}
+            # one claim wins; the same claim a second time (another matcher) loses
+            assert await store.swap("waiting", [again.moved("seating"), bert.moved("seating")])
+            assert not await store.swap("waiting", [again.moved("seating"), bert.moved("seating")])
+            matched = again.moved("matched", table="t", link="/t/t#seat=0")
+            assert await store.swap("seating", [matched])
+            looked = await store.look("a", now)
+            assert looked is not None and looked.as_json(now)["link"] == "/t/t#seat=0"
+            removed = await store.remove("b")
+            assert removed is not None and removed.state == "seating"
+            assert await store.look("b", now) is None
+            if isinstance(store, MemoryQueue):  # Redis: the key's expiry (the test above)
+                cleo = Entry("c", "Cleo", "king", True, 30.0, 25.0, now, "tc", seen=now)
+                dan = Entry("d", "Dan", "king", True, 30.0, 25.0, now, "td", seen=now)
+                await store.put(cleo)
+                await store.put(dan)
+                clock[0] += GONE * 0.8
+                assert await store.look("c", clock[0]) is not None  # Cleo looks; Dan does not
+                clock[0] += GONE * 0.8
+                assert sorted(e.account for e in await store.entries(clock[0])) == ["a", "c"]
+        finally:
+            for key in [k async for k in r.scan_iter(f"{prefix}:*")]:
+                await r.delete(key)
             await r.aclose()
 
     asyncio.run(main())

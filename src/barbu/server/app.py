@@ -275,11 +275,17 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_sheet_routes(app, store)
     add_credential_routes(app, service)
-    club = add_club_routes(app, service, store)
+    queue = None
+    if cluster is not None:  # the quick-game queue is shared by the processes
+        from barbu.server.club.shared import RedisQueue
+
+        queue = RedisQueue(cluster.redis, cluster.settings.prefix)
+    club = add_club_routes(app, service, store, queue)
     app.state.club = club
     app.state.cluster = cluster
     if cluster is not None:
         cluster.add_metrics(club.metrics.registry)
+        club.checks.append(cluster.readiness)
     coach = add_coach_routes(app, service)
 
     @app.get("/", include_in_schema=False)

@@ -30,6 +30,17 @@ actions not yet answered: one the old owner had committed is answered ``duplicat
 acknowledged is lost because an action is acknowledged only after its commit, and two owners
 never both commit the same sequence number (the log's primary key refuses the second).
 
+**Redis away.** The first failure cuts what goes through Redis (:meth:`Cluster._trouble`): the
+tables served here play on for the connections accepted here, the connections relayed elsewhere
+are told and closed (their clients reconnect), ``/readyz`` says not ready. When Redis answers
+again, the renewal takes back the leases nobody holds (a restarted, empty Redis), and for one
+lease's life no other lease is taken here (:meth:`Cluster._back`): each owner gets its own back
+first, so no table has two owners.
+
+Redis also holds, for the lobbies, the seats with a connection at each table
+(``PREFIX:online:ID``, a hash per process written with the renewals) and the quick-game queue
+(:mod:`barbu.server.club.shared`).
+
 >>> Leases("barbu").key("t1"), channel("barbu", "p1")
 ('barbu:lease:t1', 'barbu:proc:p1')
 """
@@ -51,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from barbu.language import _
+from barbu.language import _, current, speaking
 from barbu.server.protocol import ProtocolError, encode
 from barbu.server.tables import CATCH_UP_LIMIT
 
@@ -94,11 +105,15 @@ def channel(prefix: str, process: str) -> str:
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[1] then redis.call('pexpire', key, ARGV[2]) else table.insert(lost, i) end
+  local holder = redis.call('get', key)
+  if holder == ARGV[1] then redis.call('pexpire', key, ARGV[2])
+  elseif not holder then redis.call('set', key, ARGV[1], 'PX', ARGV[2])
+  else table.insert(lost, i) end
 end
 return lost
 """
-"""Extend the leases still held by process ARGV[1]; the 1-based indexes of those it lost."""
+"""Extend the leases still held by process ARGV[1], take again those nobody holds (a Redis that
+restarted empty); the 1-based indexes of those another process holds."""
 
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -124,7 +139,8 @@ class Leases:
         return bool(await r.get(self.key(table_id)) == me)
 
     async def renew(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
-        """Extend the leases of ``table_ids`` still held by ``me``; the tables whose lease was lost."""
+        """Extend the leases of ``table_ids`` still held by ``me`` (taking again those nobody holds);
+        the tables whose lease another process holds."""
         if not table_ids:
             return []
         lost = await r.eval(_RENEW, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
@@ -151,6 +167,8 @@ class Link:
         self.cid = cid
         self.holder = conn.holder
         self.key, self.name, self.wanted = key, name, wanted
+        self.language = current()
+        """The connection's language (its handler's), for what this process tells it on its own."""
         self.seq: int | None = None
         self.pending: dict[str, dict[str, Any]] = {}
         """Action id -> the ``act`` message, until its ``ack`` or ``error`` passes."""
@@ -415,7 +433,7 @@ class Cluster:
         self.settings = settings
         self.service = service
         self.me = secrets.token_hex(6)
-        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True)
+        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True, socket_connect_timeout=2)
         self.leases = Leases(settings.prefix)
         self.owned: dict[str, float] = {}
         """Tables whose lease this process holds -> when it took it (monotonic clock)."""
@@ -437,7 +455,19 @@ class Cluster:
         """The application, for relayed HTTP requests (set by :func:`barbu.server.app.create_app`)."""
         self.moves = 0
         self.relayed = 0
+        self.down = False
+        """Redis stopped answering and has not answered a renewal since (see :meth:`_trouble`)."""
+        self._recovering_until = 0.0
+        """Until then (monotonic clock), after Redis came back, no table is taken here: each owner
+        takes its own leases again first."""
+        self._checking = False
+        """A ``PING`` after a failed call is on its way (:meth:`_suspect`)."""
+        self._owed: list[tuple[str, str]] = []
+        """What the other processes must hear once Redis is back: the ties cut while it was away."""
+        self._marks: dict[str, str] = {}
+        """The online marks last written to Redis (table -> seats), to write only what changed."""
         service.before_load = self._before_load
+        service.online_elsewhere = self.online_elsewhere
 
     # -- life ------------------------------------------------------------------------
 
@@ -447,8 +477,7 @@ class Cluster:
 
     async def start(self) -> None:
         """Listen on this process's channel; start renewing, watching and sending."""
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(channel(self.settings.prefix, self.me))
+        await self._subscribe()
         for job in (self._listen(), self._renew(), self._watch(), self._send()):
             self._spawn(job)
 
@@ -481,13 +510,16 @@ class Cluster:
         """The owner of a table, after taking its lease if nobody held it (this process's id then)."""
         if table_id in self.owned:
             return self.me
+        if self.down or time.monotonic() < self._recovering_until:
+            message = _("the server processes are getting back in touch with each other: try again in a few seconds")
+            raise ProtocolError("storage", message)
         try:
             if await self.leases.take(self.redis, table_id, self.me, self.lease_ms):
                 self.owned[table_id] = time.monotonic()
                 return self.me
             owner = await self.redis.get(self.leases.key(table_id))
         except (RedisError, OSError) as e:
-            log.warning("table %s: Redis does not answer: %s", table_id, e)
+            self._suspect(e, "taking a lease")
             message = _("the servers cannot agree which one serves the table: try again")
             raise ProtocolError("storage", message) from None
         return str(owner) if owner is not None else None
@@ -515,12 +547,17 @@ class Cluster:
                     await self.let_go(table_id)
             held = list(self.owned)
             try:
+                if self.down:
+                    await self.redis.ping()
                 lost = await self.leases.renew(self.redis, held, self.me, self.lease_ms)
             except (RedisError, OSError) as e:
-                log.warning("leases not renewed: %s", e)
+                self._suspect(e, "renewing the leases")
                 continue
+            if self.down:
+                self._back()
             for table_id in lost:
                 self._lost(table_id)
+            await self._publish_online()
             await self._drop_gone_processes()
 
     def _lost(self, table_id: str) -> None:
@@ -560,7 +597,7 @@ class Cluster:
         while True:
             await asyncio.sleep(self.settings.watch_every)
             relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
-            if not relayed:
+            if not relayed or self.down or time.monotonic() < self._recovering_until:
                 continue
             try:
                 owners = await self.redis.mget([self.leases.key(t.id) for t in relayed])
@@ -570,7 +607,7 @@ class Cluster:
                     )
                 )
             except (RedisError, OSError) as e:
-                log.warning("leases not read: %s", e)
+                self._suspect(e, "watching the leases")
                 continue
             for table, owner in zip(relayed, owners, strict=True):
                 if table.moving.locked():
@@ -592,6 +629,135 @@ class Cluster:
                     log.warning("table %s: its server process %s is gone; taking it over", table.id, owner)
             self._spawn(table.move())
 
+    # -- Redis down, Redis back ----------------------------------------------------------
+
+    def _trouble(self, error: BaseException, doing: str) -> None:
+        """Redis failed: the first time, cut the ties that go through it.
+
+        The tables served here keep playing for the connections accepted here (their log is in
+        the database; nobody can take their lease while Redis is away). Every connection relayed
+        to another process is told and closed: its client reconnects, and is seated again once
+        Redis answers. The connections other processes relayed here are forgotten (their frames
+        cannot reach them); their clients come back the same way. What the other side must hear
+        of this (it may not have seen Redis fail: a blip on this process's link) is said once
+        Redis is back (:meth:`_back`): close that connection, forget that seat.
+        """
+        if self.down:
+            return
+        self.down = True
+        log.warning("Redis failed %s (%s): relayed connections are closed until it is back", doing, error)
+        self._outbox.clear()
+        for table in list(self.tables.values()):
+            if table.live is not None:
+                continue
+            owner, table.owner = table.owner, None  # found again once Redis answers
+            for link in list(table.links.values()):
+                if owner is not None:
+                    leave = {"k": "leave", "p": self.me, "c": link.cid, "t": table.id, "h": link.holder}
+                    self._owed.append((owner, json.dumps(leave)))
+                with speaking(link.language):
+                    said = _("the server processes lost touch with each other: reconnecting in a moment")
+                link.send(encode(ProtocolError("storage", said).frame()))
+                link.close("the server processes lost touch with each other: reconnect")
+        for key, sub in list(self.remote.items()):
+            del self.remote[key]
+            self._owed.append((sub.process, f"c {sub.cid} the server processes lost touch with each other: reconnect"))
+            if sub.table is not None:
+                self._spawn(sub.table.leave(sub))
+
+    def _suspect(self, error: BaseException, doing: str) -> None:
+        """A Redis call failed where nothing was lost (it is tried again later): an outage only if
+        Redis does not answer a ``PING`` either (else it was one connection Redis had closed)."""
+        if self.down or self._checking:
+            return
+        self._checking = True
+
+        async def check() -> None:
+            try:
+                await self.redis.ping()
+            except (RedisError, OSError):
+                self._trouble(error, doing)
+            finally:
+                self._checking = False
+
+        self._spawn(check())
+
+    def _back(self) -> None:
+        """Redis answers again (this process's leases were just renewed or taken again): for one
+        lease's life no other table is taken here, so every owner takes its own leases back first."""
+        self.down = False
+        self._recovering_until = time.monotonic() + self.settings.lease_seconds
+        self._marks = {}  # a Redis that restarted lost them: written again whole
+        owed, self._owed = self._owed, []
+        for process, line in owed:
+            self.post(process, line)
+        log.warning("Redis answers again; %d tables served here kept their lease", len(self.owned))
+
+    async def readiness(self) -> tuple[str, str] | None:
+        """For ``/readyz``: None while Redis answers, else why the process is not ready."""
+        try:
+            if not self.down:
+                await asyncio.wait_for(self.redis.ping(), 2.0)
+                return None
+        except (RedisError, OSError, TimeoutError):
+            pass
+        return "redis", _("Redis does not answer: tables served by other processes cannot be reached")
+
+    # -- who is online -----------------------------------------------------------------
+
+    def _online_key(self, process: str) -> str:
+        return f"{self.settings.prefix}:online:{process}"
+
+    async def _publish_online(self) -> None:
+        """Keep, in this process's hash ``PREFIX:online:ID`` (table -> the seats with a connection,
+        e.g. ``0,2``), the marks of the tables served here, for the lobbies of the other processes:
+        the marks that changed are written, those of tables gone are deleted, and the hash lives
+        one lease (renewed with the leases; gone with a killed process)."""
+        here = self.service.online_here()
+        marks = {t: ",".join(str(i) for i in sorted(here[t])) for t in self.owned if t in here}
+        changed: Mapping[Any, Any] = {t: v for t, v in marks.items() if self._marks.get(t) != v}
+        gone = [t for t in self._marks if t not in marks]
+        if not marks and not gone:
+            return
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                if changed:
+                    pipe.hset(self._online_key(self.me), mapping=changed)
+                if gone:
+                    pipe.hdel(self._online_key(self.me), *gone)
+                pipe.pexpire(self._online_key(self.me), self.lease_ms)
+                await pipe.execute()
+        except (RedisError, OSError) as e:
+            self._suspect(e, "writing the online marks")
+            return
+        self._marks = marks
+
+    async def online_elsewhere(self, table_ids: list[str]) -> dict[str, set[int]]:
+        """The seats with a connection at tables other processes serve, as their owners last said
+        (none while Redis is away)."""
+        if self.down:
+            return {}
+        try:
+            owners = await self.redis.mget([self.leases.key(t) for t in table_ids])
+            by_owner: dict[str, list[str]] = {}
+            for t, owner in zip(table_ids, owners, strict=True):
+                if owner is not None and owner != self.me:
+                    by_owner.setdefault(str(owner), []).append(t)
+            if not by_owner:
+                return {}
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for owner, tables in by_owner.items():
+                    pipe.hmget(self._online_key(owner), tables)
+                found = await pipe.execute()
+        except (RedisError, OSError):
+            return {}
+        out: dict[str, set[int]] = {}
+        for tables, values in zip(by_owner.values(), found, strict=True):
+            for t, v in zip(tables, values, strict=True):
+                if v is not None:
+                    out[t] = {int(i) for i in str(v).split(",") if i}
+        return out
+
     # -- messages ----------------------------------------------------------------------
 
     def post(self, process: str, line: str) -> None:
@@ -611,19 +777,32 @@ class Cluster:
             batches, self._outbox = self._outbox, {}
             for process, lines in batches.items():
                 try:
-                    heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
+                    try:
+                        heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
+                    except (RedisError, OSError):  # once more, on a new connection (one Redis closed)
+                        heard = await self.redis.publish(channel(self.settings.prefix, process), "\n".join(lines))
                 except (RedisError, OSError) as e:
-                    log.warning("messages to %s lost: %s", process, e)
-                    continue
+                    self._trouble(e, "sending")
+                    break
                 if not heard:
                     log.info("nobody listens on %s's channel", process)
+
+    async def _subscribe(self) -> None:
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(channel(self.settings.prefix, self.me))
 
     async def _listen(self) -> None:
         while True:
             try:
+                if self._pubsub is None:  # listen again once Redis is back
+                    await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as e:
-                log.warning("channel lost: %s", e)
+                self._trouble(e, "listening")
+                if self._pubsub is not None:
+                    with contextlib.suppress(RedisError, OSError):
+                        await self._pubsub.aclose()
+                    self._pubsub = None
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") != "message":

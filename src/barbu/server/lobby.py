@@ -135,10 +135,10 @@ async def list_tables(service: TableService, status: str, limit: int = 50) -> li
     except StoreError as e:
         raise ProtocolError("storage", error_text(e)) from None
     out = []
+    connected = await service.online([t.id for t, _seats, _n in found])
     for t, seat_rows, n in found:
         r = rules(t.variant, t.options)
-        live = service.live.get(t.id)
-        online = {s.index for s in live.seats if s.connections} if live else set()
+        online = connected.get(t.id, set())
         out.append(
             {
                 "id": t.id,

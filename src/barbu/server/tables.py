@@ -1100,6 +1100,10 @@ class LiveTable:
             self._timer = None
 
 
+def _connected(table: LiveTable) -> set[int]:
+    return {s.index for s in table.seats if s.connections}
+
+
 class TableService:
     """Every live table of the server, loaded on demand from the store."""
 
@@ -1121,6 +1125,20 @@ class TableService:
         self.stand_in_level = level if level in BOT_LEVELS else "random"
         self.before_load: Callable[[str], Awaitable[None]] | None = None
         """Awaited before a table is loaded (several processes: it takes the table's lease, or refuses)."""
+        self.online_elsewhere: Callable[[list[str]], Awaitable[dict[str, set[int]]]] | None = None
+        """The seats with a connection at tables other processes serve (several processes), by table."""
+
+    def online_here(self) -> dict[str, set[int]]:
+        """The seats with a connection (here or relayed from another process) at each live table."""
+        return {t.id: _connected(t) for t in self.live.values()}
+
+    async def online(self, table_ids: list[str]) -> dict[str, set[int]]:
+        """The seats with a connection at each of ``table_ids`` (absent: none), wherever it is served."""
+        out = {t: _connected(live) for t in table_ids if (live := self.live.get(t)) is not None}
+        elsewhere = [t for t in table_ids if t not in out]
+        if elsewhere and self.online_elsewhere is not None:
+            out.update(await self.online_elsewhere(elsewhere))
+        return out
 
     async def start(self) -> None:
         """Start writing, and checkpointing the log every ``checkpoint_every`` seconds."""

@@ -9,6 +9,13 @@ once the oldest has waited what they chose, the table is made with the candidate
 remaining seats go to bots of the level whose rating in that rule set is closest to the
 people's mean. Each player then finds their seat's link in ``GET /api/club/quick``.
 
+The page looks every half second; a waiting entry nobody looked at for :data:`GONE` seconds ends
+(the player left). The entries live in a :class:`QueueStore`: this process's memory, or Redis when
+several processes serve as one (:mod:`barbu.server.club.shared`), and every process that has a
+player waiting or looking runs the matcher. A matcher *claims* a group before it makes the table:
+the claim moves every entry of the group from ``waiting`` to ``seating`` at once, and only if each
+is still waiting under the token it read, so two matchers never seat one player twice.
+
 >>> window(0.0), window(10.0), window(1000.0)
 (3.0, 8.0, 25.0)
 >>> closest_level({"random": 18.0, "heuristic": 26.0, "search": 31.0}, 27.5)
@@ -19,10 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Protocol
 
 from barbu.bots import BOT_LEVELS
 from barbu.errors import OptionsError
@@ -64,6 +73,13 @@ class Entry:
     wait: float
     mu: float
     joined: float
+    """When the player joined, on the queue's clock (:meth:`QueueStore.now`)."""
+    token: str = ""
+    """Random, new at each join: a claim on an entry the player has replaced since fails."""
+    state: str = "waiting"
+    """``waiting``, ``seating`` (claimed by a matcher that is making the table) or ``matched``."""
+    seen: float = 0.0
+    """When the player last looked (a waiting entry nobody looks at for :data:`GONE` seconds ends)."""
     table: str | None = None
     link: str | None = None
 
@@ -73,7 +89,7 @@ class Entry:
             "variant": self.variant,
             "rated": self.rated,
             "wait": self.wait,
-            "waited": round(now - self.joined, 1),
+            "waited": round(max(0.0, now - self.joined), 1),
             "status": "matched" if self.link else "waiting",
         }
         if self.link:
@@ -81,20 +97,117 @@ class Entry:
             out["link"] = self.link
         return out
 
+    def dump(self) -> str:
+        """The entry as one JSON text (how a shared store keeps it)."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def load(cls, text: str | bytes) -> Entry:
+        """The entry :meth:`dump` wrote."""
+        return cls(**json.loads(text))
+
+    def moved(self, state: str, **changes: Any) -> Entry:
+        """A copy in ``state``."""
+        return replace(self, state=state, **changes)
+
+
+GONE = 15.0
+"""Seconds after which a waiting entry nobody looked at ends: the player closed the page (it
+looks every half second) or lost their connection."""
+KEPT = 600.0
+"""Seconds a matched entry (the seat's link) is kept for the player; their games list keeps it after."""
+
+
+class QueueStore(Protocol):
+    """Where the entries live: this process's memory (:class:`MemoryQueue`), or Redis, shared by the
+    processes of a cluster (:class:`barbu.server.club.shared.RedisQueue`).
+
+    Each change of state is all-or-nothing on the entries it names, and applies only to entries
+    still in the expected state with the expected tokens: two matchers (two processes) can
+    never both claim one player.
+    """
+
+    async def now(self) -> float:
+        """The queue's clock (seconds; one clock for every process that shares the queue)."""
+
+    async def put(self, entry: Entry) -> None:
+        """Add or replace the account's entry (waiting)."""
+
+    async def look(self, account: str, now: float) -> Entry | None:
+        """The account's entry; a waiting one counts as seen ``now``."""
+
+    async def entries(self, now: float) -> list[Entry]:
+        """Every entry still in the queue (those ended by :data:`GONE` or :data:`KEPT` are dropped)."""
+
+    async def swap(self, expected: str, entries: Sequence[Entry]) -> bool:
+        """Replace the stored entries with ``entries`` (same accounts and tokens) if every one of
+        them is still stored in state ``expected``; whether it did (all or none)."""
+
+    async def remove(self, account: str) -> Entry | None:
+        """Take the account's entry out; the entry as it was, or None."""
+
+
+class MemoryQueue:
+    """The queue in this process's memory (one process: a restart empties it)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.stored: dict[str, Entry] = {}
+
+    async def now(self) -> float:
+        """This process's monotonic clock."""
+        return self.clock()
+
+    async def put(self, entry: Entry) -> None:
+        """Add or replace the account's entry."""
+        self.stored[entry.account] = entry
+
+    async def look(self, account: str, now: float) -> Entry | None:
+        """The account's entry, seen now if waiting."""
+        self._expire(now)
+        entry = self.stored.get(account)
+        if entry is not None and entry.state == "waiting":
+            entry.seen = now
+        return entry
+
+    async def entries(self, now: float) -> list[Entry]:
+        """The entries still in the queue."""
+        self._expire(now)
+        return list(self.stored.values())
+
+    async def swap(self, expected: str, entries: Sequence[Entry]) -> bool:
+        """Replace the entries if all are still stored in state ``expected`` with the same token."""
+        for e in entries:
+            found = self.stored.get(e.account)
+            if found is None or found.token != e.token or found.state != expected:
+                return False
+        for e in entries:
+            self.stored[e.account] = e
+        return True
+
+    async def remove(self, account: str) -> Entry | None:
+        """Take the entry out."""
+        return self.stored.pop(account, None)
+
+    def _expire(self, now: float) -> None:
+        for account, e in list(self.stored.items()):
+            if now - e.seen > (KEPT if e.state == "matched" else GONE):
+                del self.stored[account]
+
 
 class QuickQueue:
-    """The queues of every rule set (in memory: a process restart empties them)."""
+    """The queues of every rule set, in a :class:`QueueStore` (memory, or Redis for a cluster)."""
 
-    def __init__(self, service: TableService, club: ClubStore, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, service: TableService, club: ClubStore, store: QueueStore | None = None) -> None:
         self.service = service
         self.club = club
-        self.clock = clock
-        self.entries: dict[str, Entry] = {}
+        self.store: QueueStore = store if store is not None else MemoryQueue()
         self._task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
+        """One matcher at a time in this process (between processes, :meth:`QueueStore.swap` decides)."""
 
-    async def join(self, account: Account, variant: object, rated: object, wait: object) -> Entry:
-        """Put ``account`` in the queue (again: its previous entry is replaced)."""
+    async def join(self, account: Account, variant: object, rated: object, wait: object) -> dict[str, Any]:
+        """Put ``account`` in the queue (again: its previous entry is replaced); the entry as JSON."""
         if not isinstance(variant, str):
             raise ProtocolError("bad_request", _('"variant" must name a rule set (see /api/rules)'))
         try:
@@ -111,26 +224,25 @@ class QuickQueue:
             raise ProtocolError("bad_request", _('"wait" must be a number of seconds from 0 to {n}', n=max(WAITS)))
         known = await asyncio.to_thread(self.club.ratings_of, variant, [f"a:{account.id}"])
         mu = known[f"a:{account.id}"].mu if known else 25.0
-        async with self.lock:
-            entry = Entry(account.id, account.name, variant, rated, float(wait), mu, self.clock())
-            self.entries[account.id] = entry
-            self._ensure_running()
-        return entry
+        now = await self.store.now()
+        entry = Entry(account.id, account.name, variant, rated, float(wait), mu, now, secrets.token_hex(8), seen=now)
+        await self.store.put(entry)
+        self._ensure_running()
+        return entry.as_json(now)
 
     async def leave(self, account_id: str) -> bool:
         """Take the account out of the queue; False if it was not waiting."""
-        async with self.lock:
-            entry = self.entries.get(account_id)
-            if entry is None or entry.link is not None:
-                self.entries.pop(account_id, None)
-                return False
-            del self.entries[account_id]
-            return True
+        entry = await self.store.remove(account_id)
+        return entry is not None and entry.state == "waiting"
 
-    def status(self, account_id: str) -> dict[str, Any] | None:
-        """The account's entry as JSON (a matched entry is given until the player leaves it)."""
-        entry = self.entries.get(account_id)
-        return entry.as_json(self.clock()) if entry is not None else None
+    async def status(self, account_id: str) -> dict[str, Any] | None:
+        """The account's entry as JSON (a matched entry is given until the player leaves it); looking
+        keeps a waiting entry in the queue."""
+        now = await self.store.now()
+        entry = await self.store.look(account_id, now)
+        if entry is not None and entry.state != "matched":
+            self._ensure_running()  # the player looks here: this process matches too
+        return entry.as_json(now) if entry is not None else None
 
     def _ensure_running(self) -> None:
         if self._task is None or self._task.done():
@@ -144,45 +256,45 @@ class QuickQueue:
                 await self._task
 
     async def _run(self) -> None:
-        while any(e.link is None for e in self.entries.values()):
+        while True:
             try:
-                await self.match()
-            except Exception as e:  # a failed table creation (the database): try again next tick
+                if await self.match() is None:
+                    return  # nobody waits any more
+            except Exception as e:  # a failed table creation (the database), the shared store: try again next tick
                 self.service.log(f"quick game: {e}")
             await asyncio.sleep(TICK)
 
-    async def match(self) -> list[str]:
-        """Make every table the queue can make now; returns their ids."""
-        made = []
+    async def match(self) -> list[str] | None:
+        """Make every table the queue can make now; their ids (None: nobody waits)."""
+        made: list[str] = []
         async with self.lock:
             while True:
-                group = self._next_group()
+                now = await self.store.now()
+                waiting = [e for e in await self.store.entries(now) if e.state == "waiting"]
+                if not waiting:
+                    return made or None
+                group = next_group(waiting, now)
                 if group is None:
-                    break
+                    return made
+                if not await self.store.swap("waiting", [e.moved("seating", seen=now) for e in group]):
+                    return made  # another process claimed one of them, or a player left: look again next tick
                 made.append(await self._seat(group))
-        return made
-
-    def _next_group(self) -> list[Entry] | None:
-        now = self.clock()
-        waiting = sorted((e for e in self.entries.values() if e.link is None), key=lambda e: e.joined)
-        for oldest in waiting:
-            players = rules(oldest.variant, {}).players
-            reach = window(now - oldest.joined)
-            others = [
-                e
-                for e in waiting
-                if e is not oldest
-                and e.variant == oldest.variant
-                and e.rated == oldest.rated
-                and abs(e.mu - oldest.mu) <= max(reach, window(now - e.joined))
-            ]
-            others.sort(key=lambda e: (abs(e.mu - oldest.mu), e.joined))
-            group = [oldest, *others[: players - 1]]
-            if len(group) == players or now - oldest.joined >= oldest.wait:
-                return group
-        return None
 
     async def _seat(self, group: Sequence[Entry]) -> str:
+        """Make the table of a claimed group; if that fails, the group waits again."""
+        try:
+            table_id, links = await self._make_table(group)
+        except BaseException:
+            for e in group:
+                with contextlib.suppress(Exception):
+                    await self.store.swap("seating", [e.moved("waiting")])
+            raise
+        now = await self.store.now()
+        for e, link in zip(group, links, strict=True):  # one by one: a player who left meanwhile keeps nobody out
+            await self.store.swap("seating", [e.moved("matched", seen=now, table=table_id, link=link)])
+        return table_id
+
+    async def _make_table(self, group: Sequence[Entry]) -> tuple[str, list[str]]:
         variant = group[0].variant
         players = rules(variant, {}).players
         levels: dict[str, float] = dict(DEFAULT_MU)
@@ -198,11 +310,48 @@ class QuickQueue:
         made = await create_table(self.service, {"variant": variant, "seats": seats}, f"quick:{group[0].account}")
         seated: dict[int, tuple[str, str | None]] = {i: (e.account, made.credentials[i]) for i, e in enumerate(group)}
         await asyncio.to_thread(self.club.mark_table, made.id, group[0].rated, True, seated)
-        for i, e in enumerate(group):
-            e.table = made.id
-            e.link = f"/t/{made.id}#seat={i}&key={made.credentials[i]}"
         self.service.log(f"quick game {made.id}: {len(group)} of {players} people, {chosen} bots")
-        return made.id
+        return made.id, [f"/t/{made.id}#seat={i}&key={made.credentials[i]}" for i in range(len(group))]
 
 
-__all__ = ["DEFAULT_MU", "QUICK_LEVELS", "TICK", "WAITS", "Entry", "QuickQueue", "closest_level", "window"]
+def next_group(waiting: Sequence[Entry], now: float) -> list[Entry] | None:
+    """The next table the waiting entries make now, oldest first, or None.
+
+    For each entry from the oldest: the others of its rule set and choice (rated or not) whose
+    ``mu`` is within reach (:func:`window`) are its candidates, closest first; the group is made
+    once it fills the table, or once the oldest has waited what it chose.
+    """
+    waiting = sorted(waiting, key=lambda e: e.joined)
+    for oldest in waiting:
+        players = rules(oldest.variant, {}).players
+        reach = window(now - oldest.joined)
+        others = [
+            e
+            for e in waiting
+            if e is not oldest
+            and e.variant == oldest.variant
+            and e.rated == oldest.rated
+            and abs(e.mu - oldest.mu) <= max(reach, window(now - e.joined))
+        ]
+        others.sort(key=lambda e: (abs(e.mu - oldest.mu), e.joined))
+        group = [oldest, *others[: players - 1]]
+        if len(group) == players or now - oldest.joined >= oldest.wait:
+            return group
+    return None
+
+
+__all__ = [
+    "DEFAULT_MU",
+    "GONE",
+    "KEPT",
+    "QUICK_LEVELS",
+    "TICK",
+    "WAITS",
+    "Entry",
+    "MemoryQueue",
+    "QueueStore",
+    "QuickQueue",
+    "closest_level",
+    "next_group",
+    "window",
+]

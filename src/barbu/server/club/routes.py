@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
 from barbu.server.club.accounts import AccountError, Accounts
 from barbu.server.club.operations import Metrics
-from barbu.server.club.quick import QuickQueue
+from barbu.server.club.quick import QueueStore, QuickQueue
 from barbu.server.club.ratings import GIVEN_UP, Reason, rating_json, reason_text, settle_async
 from barbu.server.lobby import create_table
 from barbu.server.protocol import ProtocolError
@@ -76,11 +77,14 @@ def _error(code: str, message: str, retry_after: float | None = None) -> JSONRes
 class Club:
     """Everything the club adds to one web app."""
 
-    def __init__(self, service: TableService, store: Store) -> None:
+    def __init__(self, service: TableService, store: Store, queue: QueueStore | None = None) -> None:
         self.service = service
         self.club = ClubStore(store)
         self.accounts = Accounts(self.club)
-        self.queue = QuickQueue(service, self.club)
+        self.queue = QuickQueue(service, self.club, queue)
+        self.checks: list[Callable[[], Awaitable[tuple[str, str] | None]]] = []
+        """Looked at by ``/readyz`` besides the database: each says (status, why) when the process
+        is not ready (several processes: Redis does not answer)."""
         self.metrics = Metrics(lambda: len(service.live), self._connections)
         self.stopping = False
         service.on_finish.append(self._finished)
@@ -131,9 +135,11 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
-def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
-    """Add the club's routes and pages to ``app``; returns the :class:`Club` (the app stops it)."""
-    club = Club(service, store)
+def add_club_routes(app: FastAPI, service: TableService, store: Store, queue: QueueStore | None = None) -> Club:
+    """Add the club's routes and pages to ``app``; returns the :class:`Club` (the app stops it).
+
+    ``queue``: where the quick-game queue lives (None: this process's memory)."""
+    club = Club(service, store, queue)
     accounts = club.accounts
 
     def address(request: Request) -> str:
@@ -264,15 +270,14 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
     async def quick_join(request: Request) -> Any:
         account, _session = await who(request)
         body = await _body(request)
-        entry = await club.queue.join(
+        return await club.queue.join(
             account, body.get("variant", "classic"), body.get("rated", True), body.get("wait", 30)
         )
-        return entry.as_json(club.queue.clock())
 
     @handled
     async def quick_status(request: Request) -> Any:
         account, _session = await who(request)
-        found = club.queue.status(account.id)
+        found = await club.queue.status(account.id)
         return found if found is not None else {"status": "none"}
 
     @handled
@@ -354,6 +359,10 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store) -> Club:
             return JSONResponse(
                 {"status": "database", "message": str(e) or "the database did not answer"}, status_code=503
             )
+        for check in club.checks:
+            trouble = await check()
+            if trouble is not None:
+                return JSONResponse({"status": trouble[0], "message": trouble[1]}, status_code=503)
         return {"status": "ready", "tables": len(service.live)}
 
     async def metrics() -> Response:

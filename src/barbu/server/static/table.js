@@ -31,6 +31,7 @@ const state = {
   seat: null, // our seat, from the welcome frame (null: watching)
   pending: null, // {id, seq, action} sent, not yet acknowledged
   ws: null,
+  welcomed: false, // this connection's hello was answered (a refused one is tried again on a new connection)
   retry: 0,
   arranging: [[], [], []], // Chinese poker rows being built: back, middle, front
   arrangeDeal: null,
@@ -58,6 +59,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws`);
   state.ws = ws;
+  state.welcomed = false;
   setConn(t("connecting…"), null);
   ws.onopen = () => {
     const hello = { type: "hello", table: tableId };
@@ -141,6 +143,7 @@ function handle(f) {
   switch (f.type) {
     case "welcome":
       state.seat = f.seat;
+      state.welcomed = true;
       state.retry = 0;
       setConn(f.seat === null ? t("watching") : t("connected"), true);
       if (state.pending && state.pending.until !== undefined) state.pending = null; // acknowledged: the catch-up shows it
@@ -221,6 +224,8 @@ function handle(f) {
       } else if (f.code === "unknown_table" || f.code === "bad_credential") {
         state.ws.onclose = null;
         setConn(f.code === "unknown_table" ? t("no such table") : t("wrong key"), false);
+      } else if (f.code === "storage" && !state.welcomed) {
+        state.ws.close(); // the table is between server processes: again on a new connection, a little later
       } else if (f.code === "stale" && state.seq !== null) {
         state.ws.send(JSON.stringify({ type: "sync", last_seq: state.seq }));
       }
