@@ -108,7 +108,7 @@ def test_trick_play_is_compiled_when_the_accelerator_is_in_use() -> None:
 def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: str) -> None:
     """Every card of seeded games through the compiled state and the pure one in lockstep:
     the same legal mask before each card, the same fields after it (types included), the
-    same copies and the same result."""
+    same copies, the same ``play_next`` (the card and the next mask) and the same result."""
     rng = random.Random(f"lockstep:{variant}")
     plays = 0
     for g in range(2):
@@ -129,6 +129,10 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
                 assert _state(t.copy()) == _state(shadow.copy())
                 legal = t.legal_mask()
                 card = rng.choice(cards_of(legal))
+                ahead, shadow_ahead = t.copy(), shadow.copy()  # the fast door's card and next mask
+                after = shadow_ahead.play_next(card)
+                assert ahead.play_next(card) == after == (-1 if shadow_ahead.finished else shadow_ahead.legal_mask())
+                assert _state(ahead) == _state(shadow_ahead)
                 refused = [c for c in range(52) if not legal >> c & 1][:1]
                 for attempt, who in [(card, t.turn + 1), (card, "0"), (True, None), (52, None), (-1, None)] + [
                     (c, None) for c in refused
@@ -206,6 +210,10 @@ def test_compiled_domino_play_matches_the_pure_reference_card_by_card(variant: s
                 assert _domino_state(d.copy()) == _domino_state(shadow.copy())
                 legal = cards_of(d.legal_mask())
                 card = rng.choice(legal) if legal else None
+                ahead, shadow_ahead = d.copy(), shadow.copy()  # the fast door's lay or pass and next mask
+                after = shadow_ahead.play_next(card)
+                assert ahead.play_next(card) == after == (-1 if shadow_ahead.finished else shadow_ahead.legal_mask())
+                assert _domino_state(ahead) == _domino_state(shadow_ahead)
                 game.apply(Play(card) if card is not None else Pass())
                 shadow.play(card)
                 steps += 1

@@ -1397,6 +1397,19 @@ static int core_set_players(TrickCore *self, PyObject *value, void *closure) {
     return 0;
 }
 
+/* ---- play_next: the fast door's card and the next legal mask in one call (TrickCore) ---- */
+
+static PyObject *core_play_next(TrickCore *self, PyObject *arg) {
+    PyObject *r = core_play(self, arg);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    if (self->finished) return PyLong_FromLong(-1);
+    if (core_legal(self) < 0) return NULL;
+    return PyLong_FromLongLong(self->legal);
+}
+
+/* ---- end of play_next (TrickCore) ---- */
+
 static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
@@ -1406,6 +1419,8 @@ static PyMethodDef core_methods[] = {
     {"copy", (PyCFunction)core_copy, METH_NOARGS, "copy() -> an independent copy, cheap enough for search"},
     {"set_hands", (PyCFunction)core_set_hands, METH_O,
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {"play_next", (PyCFunction)core_play_next, METH_O,
+     "play_next(card) -> play card unchecked; the next legal mask, or -1 once the play is over"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1677,12 +1692,26 @@ static int dom_set_rank(DominoCore *self, PyObject *value, void *closure) {
     return 0;
 }
 
+/* ---- play_next: the fast door's lay or pass and the next legal mask in one call (DominoCore) ---- */
+
+static PyObject *dom_play_next(DominoCore *self, PyObject *arg) {
+    PyObject *r = dom_play(self, arg);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    if (self->finished) return PyLong_FromLong(-1);
+    return dom_legal_mask(self, NULL);
+}
+
+/* ---- end of play_next (DominoCore) ---- */
+
 static PyMethodDef dom_methods[] = {
     {"legal_mask", (PyCFunction)dom_legal_mask, METH_NOARGS, "legal_mask() -> the cards the seat to act may lay (0: it must pass)"},
     {"play", (PyCFunction)dom_play, METH_O, "play(card) -> lay card for the seat to act, or pass with None; unchecked"},
     {"copy", (PyCFunction)dom_copy, METH_NOARGS, "copy() -> an independent copy"},
     {"set_hands", (PyCFunction)dom_set_hands, METH_O,
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {"play_next", (PyCFunction)dom_play_next, METH_O,
+     "play_next(card) -> lay card (None: pass) unchecked; the next legal mask, or -1 once the play is over"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 from barbu.accel import picker
 from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements, normalize
-from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, rank_mask, twin_mask
+from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, twin_mask
 from barbu.contracts import Contract, Tally
 from barbu.domino import DominoPlay, domino_play
 from barbu.doubling import Doubling, Pair, settle, skip_split
@@ -95,7 +95,6 @@ class Deal:
         self.declarer = declarer
         self.dealt: tuple[int, ...] | None = tuple(hands) if hands is not None else None
         self.available = tuple(available)
-        self._declares = tuple(Declare(c.id) for c in self.available)
         self.forced = forced
         self.contract: Contract | None = None
         self.trump: int | None = None
@@ -207,7 +206,7 @@ class Deal:
             assert self.doubling is not None
             return self.doubling.legal_calls()
         if phase is Phase.CONTRACT:
-            return list(self._declares)
+            return [_DECLARES.get(c.id) or _declare(c.id) for c in self.available]
         if phase is Phase.TRUMP:
             return [NameTrump(s) for s in range(4)]
         if phase is Phase.RANK:
@@ -540,9 +539,7 @@ class Deal:
         self.phase = Phase.PLAY
         if contract.play == "domino":
             removed = self.rules.removed if flags.removed_card_rule == "laid" else 0
-            openers = 0
-            for r in self.rules.domino_ranks:  # french opens with a card whose rank may be R (§5)
-                openers |= rank_mask(r)
+            openers = self.rules.domino_openers
             self.cardplay = self.domino = domino_play(
                 list(self.dealt),
                 self.rules.leader_of(self.declarer),
@@ -556,7 +553,7 @@ class Deal:
             )
             return
         self.cardplay = self.tricks = trick_play(
-            list(self.dealt), self.rules.leader_of(self.declarer), TrickRules.of(self.rules, contract, self.trump)
+            list(self.dealt), self.rules.leader_of(self.declarer), _trick_rules(self.rules, contract, self.trump)
         )
 
     def arrangements_by_seat(self) -> list[tuple[int, ...] | None]:
@@ -609,6 +606,31 @@ class Deal:
         if self.rank is not None:
             return f"{self.contract.id} (from {RANKS[self.rank]})"
         return self.contract.id
+
+
+_DECLARES: dict[str, Declare] = {}
+"""One :class:`Declare` per contract id, made once (actions are immutable values)."""
+
+
+def _declare(contract: str) -> Declare:
+    found = _DECLARES[contract] = Declare(contract)
+    return found
+
+
+_TRICK_RULES: dict[tuple[int, int, int | None], tuple[Rules, Contract, TrickRules]] = {}
+""":meth:`TrickRules.of` by the identity of its rules and contract, and the trump: a deal's
+trick rules are made once per rule set, contract and trump instead of once per deal. An
+entry holds its rules and contract, so their identities stay theirs while it is kept."""
+
+
+def _trick_rules(rules: Rules, contract: Contract, trump: int | None) -> TrickRules:
+    key = (id(rules), id(contract), trump)
+    found = _TRICK_RULES.get(key)
+    if found is None:
+        if len(_TRICK_RULES) >= 10_000:
+            _TRICK_RULES.clear()
+        found = _TRICK_RULES[key] = (rules, contract, TrickRules.of(rules, contract, trump))
+    return found[2]
 
 
 _ACTION_PHASE: dict[type, Phase] = {

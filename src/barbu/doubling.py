@@ -88,8 +88,9 @@ class Doubling:
         self._pairs: dict[tuple[int, int], Pair] = {}
         self._queue: list[int] = list(self.order)
         self.round = 1
-        self._stamp: tuple[int, int] = (-1, -1)
-        self._options: _Options = ((), (), ())
+        scope = flags.negative_targets if negative else flags.positive_targets
+        self._setting = (players, declarer, tuple(self.order), scope)
+        """What a caller's options depend on besides the calls (the key of :data:`_OPTIONS`)."""
 
     def copy(self) -> Doubling:
         """An independent copy (pairs and calls are immutable values)."""
@@ -153,16 +154,19 @@ class Doubling:
         return []
 
     def options(self, seat: int) -> _Options:
-        """(may double, may redouble, must double) of ``seat`` now, remembered until the next call."""
-        stamp = (seat, len(self.calls))
-        if self._stamp != stamp:
-            self._stamp = stamp
-            self._options = (
+        """(may double, may redouble, must double) of ``seat`` now, remembered for every
+        doubling in the same situation (:data:`_OPTIONS`)."""
+        key = (self._setting, seat, seat in self.forced, self.round, tuple(self._pairs.values()))
+        found = _OPTIONS.get(key)
+        if found is None:
+            if len(_OPTIONS) >= _OPTIONS_KEPT:
+                _OPTIONS.clear()
+            found = _OPTIONS[key] = (
                 tuple(self.may_double(seat)),
                 tuple(self.may_redouble(seat)),
                 tuple(self.must_double(seat)),
             )
-        return self._options
+        return found
 
     def _called_after(self, a: int, b: int) -> bool:
         return self.order.index(a) > self.order.index(b)
@@ -349,6 +353,13 @@ class Doubling:
         """Seats that doubled the declarer in round 1 (for compulsory doubles)."""
         return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
 
+
+_OPTIONS: dict[tuple[object, ...], _Options] = {}
+"""A caller's options by everything they depend on: the doubling's setting (seats, declarer,
+calling order, who may be doubled), the seat, whether it must double, the round and the pairs
+so far, in the order they were made (the options of a seat are a function of these)."""
+_OPTIONS_KEPT = 100_000
+"""At most this many situations are remembered (a four-seat game reaches a few thousand)."""
 
 _LEGAL_CALLS: dict[_Options, tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
 
