@@ -512,12 +512,53 @@ def test_compiled_random_cards_are_the_random_bots_cards(variant: str) -> None:
 
 
 @needs_native
+@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "thirty-two"])
+def test_compiled_random_lays_are_the_random_bots_lays(variant: str) -> None:
+    """From positions of the domino deals of seeded games, the compiled draw of a whole domino
+    play gives the lays and passes random bots make one by one from the same generators, and
+    leaves them in the same state."""
+    from barbu.bots import RandomBot
+
+    rng = random.Random(f"lays:{variant}")
+    checked = 0
+    for g in range(3):
+        game = Game.new(variant, seed=f"lays:{variant}:{g}")
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            if deal.phase is Phase.PLAY and deal.domino is not None and len(deal.plays) % 7 == 0:
+                bots = [RandomBot(len(deal.plays) * 10 + s) for s in range(deal.players)]
+                rngs = [random.Random() for _ in bots]
+                for r, bot in zip(rngs, bots, strict=True):
+                    r.setstate(bot.rng.getstate())
+                before = _domino_state(deal.domino)
+                lays = accel.random_lays(deal.domino, rngs)
+                assert lays is not None and _domino_state(deal.domino) == before
+                d = deal.copy()
+                for lay in lays:
+                    seat = d.to_act
+                    assert seat is not None
+                    assert bots[seat].choose(d.legal_actions()) == (Play(lay) if lay is not None else Pass())
+                    d.play_unchecked(lay)
+                assert d.finished
+                assert [r.getstate() for r in rngs] == [b.rng.getstate() for b in bots]
+                fast = deal.copy()
+                fast.play_cards_unchecked(lays)
+                assert (fast.plays, fast.play_seats, fast.final) == (d.plays, d.play_seats, d.final)
+                checked += 1
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    if any(c.play == "domino" for c in rules(variant).contracts):
+        assert checked > 0
+
+
+@needs_native
 @pytest.mark.parametrize("variant, bots", [("classic", "random"), ("salad", "random"), ("classic", "random,heuristic")])
 def test_simulate_writes_the_same_games_with_compiled_random_cards(
     variant: str, bots: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``barbu simulate`` with random bots draws their card play in compiled code: the same
-    totals, rankings and records as card by card."""
+    """``barbu simulate`` with random bots draws their card play in compiled code (trick and
+    domino deals): the same totals, rankings and records as card by card."""
     from barbu.cli.simulate import simulate
 
     seats = bots.split(",") * (4 // len(bots.split(",")))

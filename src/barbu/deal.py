@@ -466,17 +466,23 @@ class Deal:
             if d.finished:
                 self._set_tally({"order": list(d.order)})
 
-    def play_cards_unchecked(self, cards: Sequence[int]) -> list[int]:
-        """Play ``cards`` one after the other in a one-deck trick deal, unchecked (the fast door
-        for a run of legal cards, such as :func:`barbu.accel.random_cards` draws), as
+    def play_cards_unchecked(self, cards: Sequence[int | None]) -> list[int]:
+        """Play ``cards`` one after the other in a one-deck trick or domino deal (None: a domino
+        pass), unchecked (the fast door for a run of legal cards, such as
+        :func:`barbu.accel.random_cards` and :func:`~barbu.accel.random_lays` draw), as
         :meth:`play_unchecked` would card by card; returns the seat that played each.
         """
+        assert not self._twin
         t = self.tricks
-        assert t is not None and not self._twin
+        if t is None:  # domino: each lay may name the rank or end the deal
+            start = len(self.play_seats)
+            for lay in cards:
+                self.play_unchecked(lay)
+            return self.play_seats[start:]
         seats = []
         for card in cards:
             seats.append(t.turn)
-            t.play(card)
+            t.play(card)  # type: ignore[arg-type]  # a trick deal's cards are never None
         self.plays += cards
         self.play_seats += seats
         if t.finished:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from itertools import repeat, starmap
 from typing import Any, NamedTuple
 
-from barbu.actions import PLAYS, Action, Declare, EnterTally, action_words
+from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase
 from barbu.doubling import forced_doublers
@@ -35,6 +35,8 @@ _DONE = Phase.DONE
 _GAME_OVER = N_("the game is over: no action is possible")
 """Read once: an enum member costs a class look-up each time."""
 _new_tuple = tuple.__new__
+_PLAY_OR_PASS: dict[int | None, Action] = {**dict(enumerate(PLAYS)), None: Pass()}
+"""The action of a card played (None: a domino pass), as the fast door logs it."""
 
 
 class Move(NamedTuple):
@@ -325,10 +327,11 @@ class Game:
         if deal.phase is _DONE:
             self._close_deal(deal)
 
-    def play_cards_unchecked(self, cards: Sequence[int]) -> None:
-        """Play ``cards`` one after the other in the current one-deck trick deal, unchecked:
-        the fast door for a run of legal cards, logged as ``apply_unchecked(Play(card))``
-        would log each (see :meth:`Deal.play_cards_unchecked`).
+    def play_cards_unchecked(self, cards: Sequence[int | None]) -> None:
+        """Play ``cards`` one after the other in the current one-deck trick or domino deal
+        (None: a domino pass), unchecked: the fast door for a run of legal cards, logged as
+        ``apply_unchecked(Play(card))`` (or ``Pass()``) would log each (see
+        :meth:`Deal.play_cards_unchecked`).
 
         >>> game = Game.new("classic", seed=7)
         >>> game.apply(Declare("no-tricks"))
@@ -344,8 +347,8 @@ class Game:
         assert deal is not None
         index = deal.index
         seats = deal.play_cards_unchecked(cards)
-        # Move(index, seat, PLAYS[card]) for each card, without its Python __new__ (one seat per card)
-        self.history += map(_new_tuple, repeat(Move), zip(repeat(index), seats, map(PLAYS.__getitem__, cards)))
+        # Move(index, seat, PLAYS[card] or Pass()) for each card, without its Python __new__ (one seat per card)
+        self.history += map(_new_tuple, repeat(Move), zip(repeat(index), seats, map(_PLAY_OR_PASS.__getitem__, cards)))
         if deal.phase is _DONE:
             self._close_deal(deal)
 
