@@ -250,6 +250,12 @@ class Deal:
                 ):
                     self.play_unchecked(c)
                     return turn
+        elif phase is _PLAY and type(action) is Pass:
+            d = self.domino
+            if d is not None and (seat is None or seat == d.turn) and not d.legal_mask():  # a pass it must make
+                turn = d.turn
+                self.play_unchecked(None)
+                return turn
         if phase is _DONE:
             raise IllegalAction("deal", N_("deal {n} is over", n=self.index + 1), seat)
         if isinstance(action, EnterTally):
