@@ -334,7 +334,7 @@ class Doubling:
         if not self._queue and self.round == 1:
             self.round = 2
             if self.flags.late_redouble:
-                self._queue = [p for p in self.order if p != self.declarer and self.may_redouble(p)]
+                self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
 
     def call(self, seat: int, call: Call) -> None:
         """Check and apply ``call`` by ``seat``."""
