@@ -229,8 +229,16 @@ def bot_settings(level: str) -> dict[str, Any]:
     """
     if level not in BOT_LEVELS:
         raise BotError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
-    parameters = inspect.signature(BOT_LEVELS[level].load()).parameters
-    return {name: p.default for name, p in parameters.items() if name != "seed"}
+    make = BOT_LEVELS[level].load()
+    found = _SETTINGS.get(make)
+    if found is None:  # reading a signature costs more than making a bot: once per bot class
+        parameters = inspect.signature(make).parameters
+        found = _SETTINGS[make] = {name: p.default for name, p in parameters.items() if name != "seed"}
+    return dict(found)
+
+
+_SETTINGS: dict[Callable[..., Bot], dict[str, Any]] = {}
+"""The settings of each bot class, read from its signature once (:func:`bot_settings`)."""
 
 
 def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
