@@ -91,6 +91,9 @@ class Doubling:
         scope = flags.negative_targets if negative else flags.positive_targets
         self._setting = (players, declarer, tuple(self.order), scope)
         """What a caller's options depend on besides the calls (the key of :data:`_OPTIONS`)."""
+        self._stamp: tuple[int, int] = (-1, -1)
+        self._options: _Options = ((), (), ())
+        """The last options given (of the seat and after the calls of ``_stamp``)."""
 
     def copy(self) -> Doubling:
         """An independent copy (pairs and calls are immutable values)."""
@@ -156,6 +159,9 @@ class Doubling:
     def options(self, seat: int) -> _Options:
         """(may double, may redouble, must double) of ``seat`` now, remembered for every
         doubling in the same situation (:data:`_OPTIONS`)."""
+        stamp = (seat, len(self.calls))
+        if self._stamp == stamp:  # asked again before the next call (legal calls, then the call)
+            return self._options
         key = (self._setting, seat, seat in self.forced, self.round, tuple(self._pairs.values()))
         found = _OPTIONS.get(key)
         if found is None:
@@ -166,6 +172,7 @@ class Doubling:
                 tuple(self.may_redouble(seat)),
                 tuple(self.must_double(seat)),
             )
+        self._stamp, self._options = stamp, found
         return found
 
     def _called_after(self, a: int, b: int) -> bool:
