@@ -629,20 +629,15 @@ def _declare(contract: str) -> Declare:
     return found
 
 
-_TRICK_RULES: dict[tuple[int, int, int | None], tuple[Rules, Contract, TrickRules]] = {}
-""":meth:`TrickRules.of` by the identity of its rules and contract, and the trump: a deal's
-trick rules are made once per rule set, contract and trump instead of once per deal. An
-entry holds its rules and contract, so their identities stay theirs while it is kept."""
-
-
 def _trick_rules(rules: Rules, contract: Contract, trump: int | None) -> TrickRules:
-    key = (id(rules), id(contract), trump)
-    found = _TRICK_RULES.get(key)
+    """:meth:`TrickRules.of`, made once per rules, contract and trump instead of once per deal
+    (kept with the rules, in :attr:`Rules.derived`)."""
+    key = ("trick rules", contract.id, trump)
+    derived = rules.derived
+    found: TrickRules | None = derived.get(key)
     if found is None:
-        if len(_TRICK_RULES) >= 10_000:
-            _TRICK_RULES.clear()
-        found = _TRICK_RULES[key] = (rules, contract, TrickRules.of(rules, contract, trump))
-    return found[2]
+        found = derived[key] = TrickRules.of(rules, contract, trump)
+    return found
 
 
 _ACTION_PHASE: dict[type, Phase] = {

@@ -365,8 +365,8 @@ _OPTIONS: dict[tuple[object, ...], _Options] = {}
 """A caller's options by everything they depend on: the doubling's setting (seats, declarer,
 calling order, who may be doubled), the seat, whether it must double, the round and the pairs
 so far, in the order they were made (the options of a seat are a function of these)."""
-_OPTIONS_KEPT = 100_000
-"""At most this many situations are remembered (a four-seat game reaches a few thousand)."""
+_OPTIONS_KEPT = 50_000
+"""At most this many situations are remembered (random classic play reaches about 25,000)."""
 
 _LEGAL_CALLS: dict[_Options, tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
 

@@ -20,7 +20,7 @@ barbu.errors.OptionsError: unknown flag 'colour'; flags are: player_count, rotat
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -514,6 +514,13 @@ class Rules:
             removed |= removed >> TWIN
             return tuple(r for r in ranks if not any(removed >> make_card(s, r) & 1 for s in range(4)))
         return tuple(ranks)
+
+    @cached_property
+    def derived(self) -> dict[Hashable, Any]:
+        """Values other modules derive from these rules alone, kept with them: made once
+        per rule set and dropped with it (:mod:`barbu.deal` keeps a deal's trick rules
+        here, by contract and trump)."""
+        return {}
 
     @cached_property
     def domino_openers(self) -> int:
