@@ -6,7 +6,8 @@ OpenSpiel's hearts (through ``pyspiel``) the chance deal, the pass and the 52 ca
 Every action is chosen uniformly among the legal ones, from seeded generators.
 
 - **checked API**: whole games through ``Game.legal_actions`` / ``Game.apply``;
-- **fast door**: Python-driven, one unchecked action at a time on compact state;
+- **fast door**: Python-driven, one unchecked action at a time on compact state (a card
+  and the next legal mask in one call, ``play_next``);
 - **native playouts**: the compiled accelerator's batch API (:func:`barbu.accel.playouts`),
   100 random card plays of whole trick deals per dealt position (the deal and the
   auction are played in Python once per 100);
