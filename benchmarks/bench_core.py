@@ -6,7 +6,8 @@ OpenSpiel's hearts (through ``pyspiel``) the chance deal, the pass and the 52 ca
 Every action is chosen uniformly among the legal ones, from seeded generators.
 
 - **checked API**: whole games through ``Game.legal_actions`` / ``Game.apply``;
-- **fast door**: Python-driven, one unchecked action at a time on compact state;
+- **fast door**: Python-driven, one unchecked action at a time on compact state (a card
+  and the next legal mask in one call, ``play_next``);
 - **native playouts**: the compiled accelerator's batch API (:func:`barbu.accel.playouts`),
   100 random card plays of whole trick deals per dealt position (the deal and the
   auction are played in Python once per 100);
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 from barbu import accel
 from barbu.cards import cards_of
@@ -74,17 +76,17 @@ def fast_deals(seconds: float) -> float:
             while deal.phase != "play" and not deal.finished:
                 actions = deal.legal_actions()
                 deal.apply_unchecked(actions[int(rand() * len(actions))])
-            play = deal.tricks if deal.tricks is not None else deal.domino
-            while play is not None and not play.finished:
-                mask = play.legal_mask()
+            play = deal.cardplay
+            mask = -1 if play is None or play.finished else play.legal_mask()
+            while mask >= 0:  # play_next: the card played, the next legal mask (-1: the play is over)
                 if not mask:
-                    play.play(None)  # type: ignore[arg-type]
+                    mask = play.play_next(None)  # type: ignore[arg-type, union-attr]
                     continue
                 k = int(rand() * mask.bit_count())
                 while k:
                     mask &= mask - 1
                     k -= 1
-                play.play((mask & -mask).bit_length() - 1)
+                mask = play.play_next((mask & -mask).bit_length() - 1)  # type: ignore[union-attr]
             deals += 1
     return deals / (time.process_time() - start)
 
@@ -92,18 +94,17 @@ def fast_deals(seconds: float) -> float:
 class _Replay:
     """Stands for a card play in :func:`fast_loop_alone`: C builtins hand back recorded masks."""
 
-    __slots__ = ("legal_mask", "play")
+    __slots__ = ("legal_mask", "play_next")
 
     def __init__(self, masks: list[int]) -> None:
-        played: list[int | None] = []
-        self.legal_mask = iter(masks).__next__
-        self.play = played.append
+        self.legal_mask = [masks[0] if masks else -1].pop
+        self.play_next = partial(next, iter([*masks[1:], -1]))  # next(masks, card): the next mask
 
 
 def fast_loop_alone(seconds: float) -> float:
     """The fast door's card loop with the game taken out: the same Python driving (legal mask,
     a random legal bit, play) over legal masks recorded from real deals, with ``legal_mask``
-    and ``play`` builtins that do nothing else. No Python-driven fast door can pass this."""
+    and ``play_next`` builtins that do nothing else. No Python-driven fast door can pass this."""
     r = rules("classic")
     dealer = Dealer(2)
     rng = random.Random(2)
@@ -124,19 +125,19 @@ def fast_loop_alone(seconds: float) -> float:
     deals = 0
     elapsed = 0.0
     while elapsed < seconds:
-        plays = [(_Replay(m), len(m)) for m in recorded]
+        plays = [_Replay(m) for m in recorded]
         start = time.process_time()
-        for play, count in plays:
-            for _ in range(count):  # stands for ``while not play.finished``
-                mask = play.legal_mask()
+        for play in plays:
+            mask = play.legal_mask()
+            while mask >= 0:
                 if not mask:
-                    play.play(None)
+                    mask = play.play_next(None)
                     continue
                 k = int(rand() * mask.bit_count())
                 while k:
                     mask &= mask - 1
                     k -= 1
-                play.play((mask & -mask).bit_length() - 1)
+                mask = play.play_next((mask & -mask).bit_length() - 1)
         elapsed += time.process_time() - start
         deals += len(plays)
     return deals / elapsed

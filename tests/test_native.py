@@ -108,7 +108,7 @@ def test_trick_play_is_compiled_when_the_accelerator_is_in_use() -> None:
 def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: str) -> None:
     """Every card of seeded games through the compiled state and the pure one in lockstep:
     the same legal mask before each card, the same fields after it (types included), the
-    same copies and the same result."""
+    same copies, the same ``play_next`` (the card and the next mask) and the same result."""
     rng = random.Random(f"lockstep:{variant}")
     plays = 0
     for g in range(2):
@@ -129,6 +129,10 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
                 assert _state(t.copy()) == _state(shadow.copy())
                 legal = t.legal_mask()
                 card = rng.choice(cards_of(legal))
+                ahead, shadow_ahead = t.copy(), shadow.copy()  # the fast door's card and next mask
+                after = shadow_ahead.play_next(card)
+                assert ahead.play_next(card) == after == (-1 if shadow_ahead.finished else shadow_ahead.legal_mask())
+                assert _state(ahead) == _state(shadow_ahead)
                 refused = [c for c in range(52) if not legal >> c & 1][:1]
                 for attempt, who in [(card, t.turn + 1), (card, "0"), (True, None), (52, None), (-1, None)] + [
                     (c, None) for c in refused
@@ -206,6 +210,10 @@ def test_compiled_domino_play_matches_the_pure_reference_card_by_card(variant: s
                 assert _domino_state(d.copy()) == _domino_state(shadow.copy())
                 legal = cards_of(d.legal_mask())
                 card = rng.choice(legal) if legal else None
+                ahead, shadow_ahead = d.copy(), shadow.copy()  # the fast door's lay or pass and next mask
+                after = shadow_ahead.play_next(card)
+                assert ahead.play_next(card) == after == (-1 if shadow_ahead.finished else shadow_ahead.legal_mask())
+                assert _domino_state(ahead) == _domino_state(shadow_ahead)
                 game.apply(Play(card) if card is not None else Pass())
                 shadow.play(card)
                 steps += 1
@@ -504,12 +512,53 @@ def test_compiled_random_cards_are_the_random_bots_cards(variant: str) -> None:
 
 
 @needs_native
+@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "thirty-two"])
+def test_compiled_random_lays_are_the_random_bots_lays(variant: str) -> None:
+    """From positions of the domino deals of seeded games, the compiled draw of a whole domino
+    play gives the lays and passes random bots make one by one from the same generators, and
+    leaves them in the same state."""
+    from barbu.bots import RandomBot
+
+    rng = random.Random(f"lays:{variant}")
+    checked = 0
+    for g in range(3):
+        game = Game.new(variant, seed=f"lays:{variant}:{g}")
+        while not game.is_over:
+            deal = game.current
+            assert deal is not None
+            if deal.phase is Phase.PLAY and deal.domino is not None and len(deal.plays) % 7 == 0:
+                bots = [RandomBot(len(deal.plays) * 10 + s) for s in range(deal.players)]
+                rngs = [random.Random() for _ in bots]
+                for r, bot in zip(rngs, bots, strict=True):
+                    r.setstate(bot.rng.getstate())
+                before = _domino_state(deal.domino)
+                lays = accel.random_lays(deal.domino, rngs)
+                assert lays is not None and _domino_state(deal.domino) == before
+                d = deal.copy()
+                for lay in lays:
+                    seat = d.to_act
+                    assert seat is not None
+                    assert bots[seat].choose(d.legal_actions()) == (Play(lay) if lay is not None else Pass())
+                    d.play_unchecked(lay)
+                assert d.finished
+                assert [r.getstate() for r in rngs] == [b.rng.getstate() for b in bots]
+                fast = deal.copy()
+                fast.play_cards_unchecked(lays)
+                assert (fast.plays, fast.play_seats, fast.final) == (d.plays, d.play_seats, d.final)
+                checked += 1
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    if any(c.play == "domino" for c in rules(variant).contracts):
+        assert checked > 0
+
+
+@needs_native
 @pytest.mark.parametrize("variant, bots", [("classic", "random"), ("salad", "random"), ("classic", "random,heuristic")])
 def test_simulate_writes_the_same_games_with_compiled_random_cards(
     variant: str, bots: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``barbu simulate`` with random bots draws their card play in compiled code: the same
-    totals, rankings and records as card by card."""
+    """``barbu simulate`` with random bots draws their card play in compiled code (trick and
+    domino deals): the same totals, rankings and records as card by card."""
     from barbu.cli.simulate import simulate
 
     seats = bots.split(",") * (4 // len(bots.split(",")))

@@ -1397,6 +1397,19 @@ static int core_set_players(TrickCore *self, PyObject *value, void *closure) {
     return 0;
 }
 
+/* ---- play_next: the fast door's card and the next legal mask in one call (TrickCore) ---- */
+
+static PyObject *core_play_next(TrickCore *self, PyObject *arg) {
+    PyObject *r = core_play(self, arg);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    if (self->finished) return PyLong_FromLong(-1);
+    if (core_legal(self) < 0) return NULL;
+    return PyLong_FromLongLong(self->legal);
+}
+
+/* ---- end of play_next (TrickCore) ---- */
+
 static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
@@ -1406,6 +1419,8 @@ static PyMethodDef core_methods[] = {
     {"copy", (PyCFunction)core_copy, METH_NOARGS, "copy() -> an independent copy, cheap enough for search"},
     {"set_hands", (PyCFunction)core_set_hands, METH_O,
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {"play_next", (PyCFunction)core_play_next, METH_O,
+     "play_next(card) -> play card unchecked; the next legal mask, or -1 once the play is over"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1677,12 +1692,26 @@ static int dom_set_rank(DominoCore *self, PyObject *value, void *closure) {
     return 0;
 }
 
+/* ---- play_next: the fast door's lay or pass and the next legal mask in one call (DominoCore) ---- */
+
+static PyObject *dom_play_next(DominoCore *self, PyObject *arg) {
+    PyObject *r = dom_play(self, arg);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    if (self->finished) return PyLong_FromLong(-1);
+    return dom_legal_mask(self, NULL);
+}
+
+/* ---- end of play_next (DominoCore) ---- */
+
 static PyMethodDef dom_methods[] = {
     {"legal_mask", (PyCFunction)dom_legal_mask, METH_NOARGS, "legal_mask() -> the cards the seat to act may lay (0: it must pass)"},
     {"play", (PyCFunction)dom_play, METH_O, "play(card) -> lay card for the seat to act, or pass with None; unchecked"},
     {"copy", (PyCFunction)dom_copy, METH_NOARGS, "copy() -> an independent copy"},
     {"set_hands", (PyCFunction)dom_set_hands, METH_O,
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
+    {"play_next", (PyCFunction)dom_play_next, METH_O,
+     "play_next(card) -> lay card (None: pass) unchecked; the next legal mask, or -1 once the play is over"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2760,6 +2789,22 @@ static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return out;
 }
 
+/* *r = rng.randrange(count) of a random.Random whose getrandbits is given, drawn as
+ * Random._randbelow_with_getrandbits draws: getrandbits(32) once per word, its top
+ * count.bit_length() bits kept (what getrandbits(k) returns for k <= 32); count >= 1. */
+static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long count, unsigned long *r) {
+    int k = 64 - __builtin_clzll((unsigned long long)count); /* count.bit_length() */
+    do {
+        PyObject *w = PyObject_CallOneArg(getrandbits, bits32);
+        if (!w) return -1;
+        unsigned long word = PyLong_AsUnsignedLong(w);
+        Py_DECREF(w);
+        if (word == (unsigned long)-1 && PyErr_Occurred()) return -1;
+        *r = (word & 0xFFFFFFFFUL) >> (32 - k);
+    } while (*r >= count);
+    return 0;
+}
+
 /* random_cards(state, draws) -> the cards played to the end of the deal when each seat plays
  * legal[rng.randrange(len(legal))] of its legal cards in ascending order, as barbu.bots.RandomBot
  * does with a random.Random: draws[seat] is that generator's getrandbits, called with 32 once
@@ -2780,16 +2825,8 @@ static PyObject *py_random_cards(PyObject *self, PyObject *args) {
         uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
         if (!legal) break; /* a state whose hands ran out before its last trick */
         unsigned long count = (unsigned long)__builtin_popcountll(legal);
-        int k = 64 - __builtin_clzll((unsigned long long)count); /* count.bit_length() */
         unsigned long r;
-        do {
-            PyObject *w = PyObject_CallOneArg(PyTuple_GET_ITEM(draws, s.turn), bits);
-            if (!w) goto fail;
-            unsigned long word = PyLong_AsUnsignedLong(w);
-            Py_DECREF(w);
-            if (word == (unsigned long)-1 && PyErr_Occurred()) goto fail;
-            r = (word & 0xFFFFFFFFUL) >> (32 - k);
-        } while (r >= count);
+        if (draw_below(PyTuple_GET_ITEM(draws, s.turn), bits, count, &r) < 0) goto fail;
         while (r--) legal &= legal - 1;
         int c = low_bit(legal);
         PyObject *x = PyLong_FromLong(c);
@@ -2808,6 +2845,61 @@ fail:
     return NULL;
 }
 
+/* ---- random_lays: random bots' domino play drawn in one call ---------------------------- */
+
+/* random_lays(play, draws) -> the lays (None: a pass) from a DominoCore's position to the end
+ * of its deal when each seat plays legal[rng.randrange(len(legal))] of its legal lays in
+ * ascending order, or passes after drawing randrange(1) when it has none, as
+ * barbu.bots.RandomBot does with the deal's legal actions ([Pass()] when it cannot lay);
+ * draws[seat] is the seat's getrandbits, as for random_cards. The lays are played on a copy
+ * through dom_play, so the rules are DominoCore's own; play is not changed. */
+static PyObject *py_random_lays(PyObject *self, PyObject *args) {
+    PyObject *play, *draws;
+    if (!PyArg_ParseTuple(args, "O!O!", &DominoCoreType, &play, &PyTuple_Type, &draws)) return NULL;
+    DominoCore *d = (DominoCore *)dom_copy((DominoCore *)play, NULL);
+    if (!d) return NULL;
+    PyObject *out = PyList_New(0), *bits = PyLong_FromLong(32);
+    if (!out || !bits || dom_check(d) < 0) goto fail;
+    if (PyTuple_GET_SIZE(draws) != d->players) {
+        PyErr_SetString(PyExc_ValueError, "random_lays takes one generator per seat");
+        goto fail;
+    }
+    for (long steps = 0; !d->finished; steps++) {
+        if (steps > 8L * 52 * d->players) { /* every seat passing for ever: not a position the core makes */
+            dom_bad_state();
+            goto fail;
+        }
+        uint64_t hand;
+        if (dom_hand(d, d->turn, &hand) < 0) goto fail;
+        uint64_t legal = hand & d->playable;
+        unsigned long r;
+        if (draw_below(PyTuple_GET_ITEM(draws, d->turn), bits, legal ? (unsigned long)__builtin_popcountll(legal) : 1,
+                       &r) < 0)
+            goto fail;
+        PyObject *x;
+        if (legal) {
+            while (r--) legal &= legal - 1;
+            x = PyLong_FromLong(low_bit(legal));
+            if (!x) goto fail;
+        } else
+            x = Py_NewRef(Py_None);
+        PyObject *done = PyList_Append(out, x) < 0 ? NULL : dom_play(d, x);
+        Py_DECREF(x);
+        if (!done) goto fail;
+        Py_DECREF(done);
+    }
+    Py_DECREF(bits);
+    Py_DECREF(d);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    Py_DECREF(d);
+    return NULL;
+}
+
+/* ---- end of random_lays ---- */
+
 static PyMethodDef methods[] = {
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
@@ -2822,6 +2914,8 @@ static PyMethodDef methods[] = {
     {"choose", py_choose, METH_VARARGS, "choose(state, guide) -> the rules-of-thumb card of the seat to act"},
     {"finish", py_finish, METH_VARARGS,
      "finish(state, model, pairs, guide, care, sign, endgame, me) -> me's value of a rules-of-thumb finish"},
+    {"random_lays", py_random_lays, METH_VARARGS,
+     "random_lays(play, draws) -> the lays (None: a pass) seats drawing with draws[seat] make to the end"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,6 +33,7 @@ from barbu.contracts import Contract, DealShape, TrickResult
 
 if TYPE_CHECKING:
     from barbu.deal import Deal
+    from barbu.domino import DominoPlay
     from barbu.rulesets import Rules
     from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 
@@ -48,6 +49,7 @@ __all__ = [
     "picker",
     "playouts",
     "random_cards",
+    "random_lays",
     "score_model",
     "solve",
     "status",
@@ -405,6 +407,28 @@ def random_cards(t: TrickPlay, rngs: Sequence[random.Random]) -> list[int] | Non
         return None
     cards: list[int] = _native.random_cards(pack(t), tuple(r.getrandbits for r in rngs))
     return cards
+
+
+def random_lays(d: DominoPlay, rngs: Sequence[random.Random]) -> list[int | None] | None:
+    """The lays (None: a pass) made from ``d`` to the end of its domino deal when the seat to
+    act always plays ``legal[rngs[seat].randrange(len(legal))]`` of its legal actions (its
+    lays in ascending order, or the one pass when it has none), as
+    :class:`barbu.bots.RandomBot` does, worked out in compiled code: :func:`random_cards`
+    for domino, the generators advancing exactly as they would lay by lay; ``d`` is not
+    changed. None when there is no compiled path: the pure path, two decks, or a generator
+    that is not a plain ``random.Random``.
+
+    >>> from barbu.domino import DominoPlay
+    >>> from barbu.cards import parse_pbn
+    >>> d = DominoPlay([parse_pbn(h) for h in ("AK...", "QJ...")], leader=0, rank=11)
+    >>> lays = random_lays(d, [random.Random(s) for s in range(2)])
+    >>> lays is None or lays[0] == 11  # the king of spades opens its row
+    True
+    """
+    if _native is None or not isinstance(d, _native.DominoCore) or any(type(r) is not random.Random for r in rngs):
+        return None
+    lays: list[int | None] = _native.random_lays(d, tuple(r.getrandbits for r in rngs))
+    return lays
 
 
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:

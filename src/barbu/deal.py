@@ -19,7 +19,7 @@ from enum import StrEnum
 from barbu.accel import picker
 from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements, normalize
-from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, rank_mask, twin_mask
+from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, twin_mask
 from barbu.contracts import Contract, Tally
 from barbu.domino import DominoPlay, domino_play
 from barbu.doubling import Doubling, Pair, settle, skip_split
@@ -95,7 +95,6 @@ class Deal:
         self.declarer = declarer
         self.dealt: tuple[int, ...] | None = tuple(hands) if hands is not None else None
         self.available = tuple(available)
-        self._declares = tuple(Declare(c.id) for c in self.available)
         self.forced = forced
         self.contract: Contract | None = None
         self.trump: int | None = None
@@ -207,7 +206,7 @@ class Deal:
             assert self.doubling is not None
             return self.doubling.legal_calls()
         if phase is Phase.CONTRACT:
-            return list(self._declares)
+            return [_DECLARES.get(c.id) or _declare(c.id) for c in self.available]
         if phase is Phase.TRUMP:
             return [NameTrump(s) for s in range(4)]
         if phase is Phase.RANK:
@@ -251,6 +250,12 @@ class Deal:
                 ):
                     self.play_unchecked(c)
                     return turn
+        elif phase is _PLAY and type(action) is Pass:
+            d = self.domino
+            if d is not None and (seat is None or seat == d.turn) and not d.legal_mask():  # a pass it must make
+                turn = d.turn
+                self.play_unchecked(None)
+                return turn
         if phase is _DONE:
             raise IllegalAction("deal", N_("deal {n} is over", n=self.index + 1), seat)
         if isinstance(action, EnterTally):
@@ -467,17 +472,23 @@ class Deal:
             if d.finished:
                 self._set_tally({"order": list(d.order)})
 
-    def play_cards_unchecked(self, cards: Sequence[int]) -> list[int]:
-        """Play ``cards`` one after the other in a one-deck trick deal, unchecked (the fast door
-        for a run of legal cards, such as :func:`barbu.accel.random_cards` draws), as
+    def play_cards_unchecked(self, cards: Sequence[int | None]) -> list[int]:
+        """Play ``cards`` one after the other in a one-deck trick or domino deal (None: a domino
+        pass), unchecked (the fast door for a run of legal cards, such as
+        :func:`barbu.accel.random_cards` and :func:`~barbu.accel.random_lays` draw), as
         :meth:`play_unchecked` would card by card; returns the seat that played each.
         """
+        assert not self._twin
         t = self.tricks
-        assert t is not None and not self._twin
+        if t is None:  # domino: each lay may name the rank or end the deal
+            start = len(self.play_seats)
+            for lay in cards:
+                self.play_unchecked(lay)
+            return self.play_seats[start:]
         seats = []
         for card in cards:
             seats.append(t.turn)
-            t.play(card)
+            t.play(card)  # type: ignore[arg-type]  # a trick deal's cards are never None
         self.plays += cards
         self.play_seats += seats
         if t.finished:
@@ -540,9 +551,7 @@ class Deal:
         self.phase = Phase.PLAY
         if contract.play == "domino":
             removed = self.rules.removed if flags.removed_card_rule == "laid" else 0
-            openers = 0
-            for r in self.rules.domino_ranks:  # french opens with a card whose rank may be R (§5)
-                openers |= rank_mask(r)
+            openers = self.rules.domino_openers
             self.cardplay = self.domino = domino_play(
                 list(self.dealt),
                 self.rules.leader_of(self.declarer),
@@ -556,7 +565,7 @@ class Deal:
             )
             return
         self.cardplay = self.tricks = trick_play(
-            list(self.dealt), self.rules.leader_of(self.declarer), TrickRules.of(self.rules, contract, self.trump)
+            list(self.dealt), self.rules.leader_of(self.declarer), _trick_rules(self.rules, contract, self.trump)
         )
 
     def arrangements_by_seat(self) -> list[tuple[int, ...] | None]:
@@ -609,6 +618,26 @@ class Deal:
         if self.rank is not None:
             return f"{self.contract.id} (from {RANKS[self.rank]})"
         return self.contract.id
+
+
+_DECLARES: dict[str, Declare] = {}
+"""One :class:`Declare` per contract id, made once (actions are immutable values)."""
+
+
+def _declare(contract: str) -> Declare:
+    found = _DECLARES[contract] = Declare(contract)
+    return found
+
+
+def _trick_rules(rules: Rules, contract: Contract, trump: int | None) -> TrickRules:
+    """:meth:`TrickRules.of`, made once per rules, contract and trump instead of once per deal
+    (kept with the rules, in :attr:`Rules.derived`)."""
+    key = ("trick rules", contract.id, trump)
+    derived = rules.derived
+    found: TrickRules | None = derived.get(key)
+    if found is None:
+        found = derived[key] = TrickRules.of(rules, contract, trump)
+    return found
 
 
 _ACTION_PHASE: dict[type, Phase] = {

@@ -169,6 +169,12 @@ class PureDominoPlay(_DominoRows):
         """The cards the seat to act may lay (0: it must pass)."""
         return self.hands[self.turn] & self._playable
 
+    def play_next(self, card: int | None) -> int:
+        """The fast door's one call per lay or pass: :meth:`play` ``card``, then the next
+        :meth:`legal_mask`, or -1 once the play is over."""
+        self.play(card)
+        return -1 if self.finished else self.legal_mask()
+
     def play(self, card: int | None) -> None:
         """Lay ``card`` for the seat to act, or pass with None; unchecked."""
         seat = self.turn

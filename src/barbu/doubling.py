@@ -88,8 +88,15 @@ class Doubling:
         self._pairs: dict[tuple[int, int], Pair] = {}
         self._queue: list[int] = list(self.order)
         self.round = 1
+        scope = flags.negative_targets if negative else flags.positive_targets
+        self._setting = _SETTINGS.setdefault((players, declarer, tuple(self.order), scope), len(_SETTINGS))
+        """What a caller's options depend on besides the calls, as a number (:data:`_SETTINGS`)."""
+        self._calls_code = 1
+        """The calls so far, two bits a seat each (the seats doubled, then those redoubled): with the
+        setting, they say who made each call, hence every pair (the key of :data:`_OPTIONS`)."""
         self._stamp: tuple[int, int] = (-1, -1)
         self._options: _Options = ((), (), ())
+        """The last options given (of the seat and after the calls of ``_stamp``)."""
 
     def copy(self) -> Doubling:
         """An independent copy (pairs and calls are immutable values)."""
@@ -153,16 +160,23 @@ class Doubling:
         return []
 
     def options(self, seat: int) -> _Options:
-        """(may double, may redouble, must double) of ``seat`` now, remembered until the next call."""
+        """(may double, may redouble, must double) of ``seat`` now, remembered for every
+        doubling in the same situation (:data:`_OPTIONS`)."""
         stamp = (seat, len(self.calls))
-        if self._stamp != stamp:
-            self._stamp = stamp
-            self._options = (
+        if self._stamp == stamp:  # asked again before the next call (legal calls, then the call)
+            return self._options
+        key = (self._setting, seat, seat in self.forced, self.round, self._calls_code)
+        found = _OPTIONS.get(key)
+        if found is None:
+            if len(_OPTIONS) >= _OPTIONS_KEPT:
+                _OPTIONS.clear()
+            found = _OPTIONS[key] = (
                 tuple(self.may_double(seat)),
                 tuple(self.may_redouble(seat)),
                 tuple(self.must_double(seat)),
             )
-        return self._options
+        self._stamp, self._options = stamp, found
+        return found
 
     def _called_after(self, a: int, b: int) -> bool:
         return self.order.index(a) > self.order.index(b)
@@ -321,16 +335,20 @@ class Doubling:
     def apply(self, seat: int, doubles: Sequence[int], redoubles: Sequence[int], said: Call) -> None:
         """Record a call already checked by :meth:`expand` (no checks here)."""
         pairs = self._pairs
+        bits = 0
         for t in doubles:
             pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (seat, t, 1))
+            bits |= 1 << t
         for t in redoubles:
             pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (t, seat, 2))
+            bits |= 1 << (self.players + t)
+        self._calls_code = self._calls_code << (2 * self.players) | bits
         self.calls.append(_new_tuple(SpokenCall, (seat, self.round, said, tuple(doubles), tuple(redoubles))))
         self._queue.pop(0)
         if not self._queue and self.round == 1:
             self.round = 2
             if self.flags.late_redouble:
-                self._queue = [p for p in self.order if p != self.declarer and self.may_redouble(p)]
+                self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
 
     def call(self, seat: int, call: Call) -> None:
         """Check and apply ``call`` by ``seat``."""
@@ -349,6 +367,16 @@ class Doubling:
         """Seats that doubled the declarer in round 1 (for compulsory doubles)."""
         return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
 
+
+_SETTINGS: dict[tuple[int, int, tuple[int, ...], str], int] = {}
+"""A number for each setting of a doubling: seats, declarer, calling order, who may be doubled."""
+
+_OPTIONS: dict[tuple[int, int, bool, int, int], _Options] = {}
+"""A caller's options by everything they depend on: the doubling's setting, the seat, whether
+it must double, the round and the calls so far (which, with the setting, give the pairs): the
+options of a seat are a function of these. Flat keys of small numbers, quick to hash and compare."""
+_OPTIONS_KEPT = 50_000
+"""At most this many situations are remembered (random classic play reaches about 25,000)."""
 
 _LEGAL_CALLS: dict[_Options, tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
 

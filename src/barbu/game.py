@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from itertools import repeat, starmap
 from typing import Any, NamedTuple
 
-from barbu.actions import PLAYS, Action, Declare, EnterTally, action_words
+from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase
 from barbu.doubling import forced_doublers
@@ -34,6 +35,8 @@ _DONE = Phase.DONE
 _GAME_OVER = N_("the game is over: no action is possible")
 """Read once: an enum member costs a class look-up each time."""
 _new_tuple = tuple.__new__
+_PLAY_OR_PASS: dict[int | None, Action] = {**dict(enumerate(PLAYS)), None: Pass()}
+"""The action of a card played (None: a domino pass), as the fast door logs it."""
 
 
 class Move(NamedTuple):
@@ -70,17 +73,15 @@ class Dealer:
 
     def deal(self, rules: Rules, declarer: int) -> list[int]:
         """Shuffle the deck and deal it one card at a time from the declarer."""
-        rand = self._rng.random
-        cards = rules.deck_cards
-        keys = [rand() for _ in cards]  # the draws sorted(cards, key=lambda _: rand()) makes, in order
-        deck = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
+        bits = rules.deck_bits
+        count = len(bits)
+        # the draws sorted(cards, key=lambda _: rand()) makes, in order (drawn and sorted in C)
+        keys = list(starmap(self._rng.random, repeat((), count)))
+        deck = list(map(bits.__getitem__, sorted(range(count), key=keys.__getitem__)))
         n = rules.players
         hands = [0] * n
         for i in range(n):
-            mask = 0
-            for c in deck[i::n]:
-                mask |= 1 << c
-            hands[(declarer + rules.direction * i) % n] = mask
+            hands[(declarer + rules.direction * i) % n] = sum(deck[i::n])  # distinct bits: the sum is their union
         return hands
 
 
@@ -265,7 +266,11 @@ class Game:
         if deal.phase is _DONE:
             raise IllegalAction("game", _GAME_OVER, seat)
         probe = deal.copy()
-        self._apply_to(probe, action, seat)
+        try:
+            probe.apply(action, seat)
+        except IllegalAction as e:
+            self._about(e, deal, action)
+            raise
         return probe.phase is _DONE and deal.index + 1 >= self.rules.deal_count
 
     def finished_deals(self) -> list[Deal]:
@@ -297,20 +302,20 @@ class Game:
         deal = self.deals[-1]
         if deal.phase is _DONE:
             raise IllegalAction("game", _GAME_OVER, seat)
-        actor = self._apply_to(deal, action, seat)
+        try:
+            actor = deal.apply(action, seat)
+        except IllegalAction as e:
+            self._about(e, deal, action)
+            raise
         self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
         if deal.phase is _DONE:
             self._close_deal(deal)
 
     @staticmethod
-    def _apply_to(deal: Deal, action: Action, seat: int | None) -> int | None:
-        """``deal.apply``, its refusal saying which deal and action it was about; the seat that acted."""
-        try:
-            return deal.apply(action, seat)
-        except IllegalAction as e:
-            e.deal = deal.index + 1
-            e.action = None if isinstance(action, EnterTally) else action_words(action)
-            raise
+    def _about(e: IllegalAction, deal: Deal, action: Action) -> None:
+        """Make ``deal.apply``'s refusal ``e`` say which deal and action it was about."""
+        e.deal = deal.index + 1
+        e.action = None if isinstance(action, EnterTally) else action_words(action)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it (fast door)."""
@@ -322,10 +327,11 @@ class Game:
         if deal.phase is _DONE:
             self._close_deal(deal)
 
-    def play_cards_unchecked(self, cards: Sequence[int]) -> None:
-        """Play ``cards`` one after the other in the current one-deck trick deal, unchecked:
-        the fast door for a run of legal cards, logged as ``apply_unchecked(Play(card))``
-        would log each (see :meth:`Deal.play_cards_unchecked`).
+    def play_cards_unchecked(self, cards: Sequence[int | None]) -> None:
+        """Play ``cards`` one after the other in the current one-deck trick or domino deal
+        (None: a domino pass), unchecked: the fast door for a run of legal cards, logged as
+        ``apply_unchecked(Play(card))`` (or ``Pass()``) would log each (see
+        :meth:`Deal.play_cards_unchecked`).
 
         >>> game = Game.new("classic", seed=7)
         >>> game.apply(Declare("no-tricks"))
@@ -341,7 +347,8 @@ class Game:
         assert deal is not None
         index = deal.index
         seats = deal.play_cards_unchecked(cards)
-        self.history += [_new_tuple(Move, (index, seat, PLAYS[card])) for seat, card in zip(seats, cards, strict=True)]
+        # Move(index, seat, PLAYS[card] or Pass()) for each card, without its Python __new__ (one seat per card)
+        self.history += map(_new_tuple, repeat(Move), zip(repeat(index), seats, map(_PLAY_OR_PASS.__getitem__, cards)))
         if deal.phase is _DONE:
             self._close_deal(deal)
 

@@ -20,12 +20,12 @@ barbu.errors.OptionsError: unknown flag 'colour'; flags are: player_count, rotat
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from barbu.cards import RANKS, SEVEN, TWIN, card, make_card, twin_mask
+from barbu.cards import RANKS, SEVEN, TWIN, card, make_card, rank_mask, twin_mask
 from barbu.contracts import (
     ChinesePoker,
     Contract,
@@ -453,6 +453,11 @@ class Rules:
         return tuple(c for c in range(52 * self.ruleset.decks) if self.deck >> c & 1)
 
     @cached_property
+    def deck_bits(self) -> tuple[int, ...]:
+        """``1 << card`` for each card of :attr:`deck_cards`, in the same order (for dealing)."""
+        return tuple(1 << c for c in self.deck_cards)
+
+    @cached_property
     def cards_each(self) -> int:
         """Cards per player: also ``N``, the number of tricks."""
         return self.deck.bit_count() // self.players
@@ -509,6 +514,22 @@ class Rules:
             removed |= removed >> TWIN
             return tuple(r for r in ranks if not any(removed >> make_card(s, r) & 1 for s in range(4)))
         return tuple(ranks)
+
+    @cached_property
+    def derived(self) -> dict[Hashable, Any]:
+        """Values other modules derive from these rules alone, kept with them: made once
+        per rule set and dropped with it (:mod:`barbu.deal` keeps a deal's trick rules
+        here, by contract and trump)."""
+        return {}
+
+    @cached_property
+    def domino_openers(self) -> int:
+        """The cards that may open a domino deal: those of the ranks of :attr:`domino_ranks`
+        (RULES.md §5: french opens with a card whose rank may be named), in one deck."""
+        openers = 0
+        for r in self.domino_ranks:
+            openers |= rank_mask(r)
+        return openers
 
     @cached_property
     def shape(self) -> DealShape:

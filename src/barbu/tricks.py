@@ -311,6 +311,12 @@ class PureTrickPlay(_TrickFacts):
             return turn
         return None
 
+    def play_next(self, card: int) -> int:
+        """The fast door's one call per card: :meth:`play` ``card``, then the next
+        :meth:`legal_mask`, or -1 once the play is over."""
+        self.play(card)
+        return -1 if self.finished else self.legal_mask()
+
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""
         self._legal = -1

@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Sequence, ValuesView
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -127,25 +127,79 @@ class BotLevel:
         return self.words is not None
 
 
-BOT_LEVELS: dict[str, BotLevel] = {
-    "random": BotLevel(lambda: RandomBot, N_("Random: plays any legal card or call. Good to learn the rules against.")),
-    "heuristic": BotLevel(
-        _heuristic, N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent.")
-    ),
-    "search": BotLevel(
-        _search,
-        N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
-        budget=("iterations", "seconds"),
-    ),
-    "expert": BotLevel(
-        _expert,
-        N_(
-            "Expert: searches like Search, many more times within a time limit, and reads what each card "
-            "played tells about the hidden hands; the strongest, and the slowest."
+class _Levels(dict[str, BotLevel]):
+    """The table of levels: the bundled ones, and those other packages declare in the
+    ``barbu.bot_levels`` entry-point group, looked up the first time a level that is not
+    bundled is asked for or the levels are listed (reading the installed packages'
+    metadata is a large part of a short command's start-up)."""
+
+    _declared = False
+
+    def _add_declared(self) -> None:
+        if not self._declared:
+            self._declared = True
+            _entry_point_levels(self)
+
+    def __contains__(self, level: object) -> bool:
+        if dict.__contains__(self, level):
+            return True
+        self._add_declared()
+        return dict.__contains__(self, level)
+
+    def __getitem__(self, level: str) -> BotLevel:
+        if not dict.__contains__(self, level):
+            self._add_declared()
+        return dict.__getitem__(self, level)
+
+    def get(self, level: str, default: Any = None) -> Any:
+        if level not in self:
+            return default
+        return dict.__getitem__(self, level)
+
+    def __iter__(self) -> Iterator[str]:
+        self._add_declared()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._add_declared()
+        return dict.__len__(self)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        self._add_declared()
+        return dict.keys(self)
+
+    def values(self) -> ValuesView[BotLevel]:  # type: ignore[override]
+        self._add_declared()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[str, BotLevel]:  # type: ignore[override]
+        self._add_declared()
+        return dict.items(self)
+
+
+BOT_LEVELS: dict[str, BotLevel] = _Levels(
+    {
+        "random": BotLevel(
+            lambda: RandomBot, N_("Random: plays any legal card or call. Good to learn the rules against.")
         ),
-        budget=("ms", "worlds"),
-    ),
-}
+        "heuristic": BotLevel(
+            _heuristic, N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent.")
+        ),
+        "search": BotLevel(
+            _search,
+            N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
+            budget=("iterations", "seconds"),
+        ),
+        "expert": BotLevel(
+            _expert,
+            N_(
+                "Expert: searches like Search, many more times within a time limit, and reads what each card "
+                "played tells about the hidden hands; the strongest, and the slowest."
+            ),
+            budget=("ms", "worlds"),
+        ),
+    }
+)
 """Every bot level by name: the one table of levels (programs accept all of them, people are
 offered those with words)."""
 
@@ -161,16 +215,14 @@ def offered_levels() -> dict[str, str]:
     return {name: level.words for name, level in BOT_LEVELS.items() if level.words is not None}
 
 
-def _entry_point_levels() -> None:
-    """Add the levels that packages declare in the ``barbu.bot_levels`` entry-point group
-    (``policy``, a trained policy file, from :mod:`barbu.research.policy`)."""
+def _entry_point_levels(levels: dict[str, BotLevel]) -> None:
+    """Add to ``levels`` those that packages declare in the ``barbu.bot_levels`` entry-point
+    group (``policy``, a trained policy file, from :mod:`barbu.research.policy`)."""
     from importlib.metadata import entry_points
 
     for point in entry_points(group="barbu.bot_levels"):
-        BOT_LEVELS.setdefault(point.name, BotLevel(point.load))
-
-
-_entry_point_levels()
+        if not dict.__contains__(levels, point.name):
+            dict.__setitem__(levels, point.name, BotLevel(point.load))
 
 
 def bot_settings(level: str) -> dict[str, Any]:
@@ -185,8 +237,16 @@ def bot_settings(level: str) -> dict[str, Any]:
         raise BotError(
             core.N_("unknown bot level {level}; levels are: {levels}", level=repr(level), levels=", ".join(BOT_LEVELS))
         )
-    parameters = inspect.signature(BOT_LEVELS[level].load()).parameters
-    return {name: p.default for name, p in parameters.items() if name != "seed"}
+    make = BOT_LEVELS[level].load()
+    found = _SETTINGS.get(make)
+    if found is None:  # reading a signature costs more than making a bot: once per bot class
+        parameters = inspect.signature(make).parameters
+        found = _SETTINGS[make] = {name: p.default for name, p in parameters.items() if name != "seed"}
+    return dict(found)
+
+
+_SETTINGS: dict[Callable[..., Bot], dict[str, Any]] = {}
+"""The settings of each bot class, read from its signature once (:func:`bot_settings`)."""
 
 
 def parse_bot(text: str) -> tuple[str, dict[str, Any]]:

@@ -22,6 +22,8 @@ from barbu.rulesets import parse_options, rules
 from barbu.usage import CommandParser, UsageError, output_folder, whole_number
 from barbu.view import seat_view
 
+_PLAY = Phase.PLAY
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -46,17 +48,19 @@ def simulate(
     seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
     (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
     its view, which it would not read. When every seat is a ``random`` bot, the card play
-    of each trick deal is drawn in compiled code (:func:`barbu.accel.random_cards`: the
-    same cards from the same generators) and played through the fast door.
+    of each trick or domino deal is drawn in compiled code (:func:`barbu.accel.random_cards`,
+    :func:`~barbu.accel.random_lays`: the same cards from the same generators) and played
+    through the fast door.
     """
-    levels = lineup(bots, rules(variant, options).players)
+    table = rules(variant, options)  # resolved once: every game shares its rules and what they cache
+    levels = lineup(bots, table.players)
     names = [text.strip() for text in bots] * (len(levels) // len(bots))
     out = []
     chooses: dict[type, bool] = {}
     """Whether a bot type is a LegalChooser (a protocol check costs far more than a look-up)."""
     for i in range(games):
         game_seed = f"{seed}:{i}"
-        game = Game.new(variant, options, seed=game_seed)
+        game = Game.new(table, seed=game_seed)
         players = [
             make_bot(level, seed=(seed * 1_000_003 + i) * 8 + s, **settings)
             for s, (level, settings) in enumerate(levels)
@@ -69,8 +73,9 @@ def simulate(
         compiled = len(randoms) == len(players) and accel.supports(game.rules)
         while not game.is_over:
             deal = game.current
-            if compiled and deal is not None and deal.phase is Phase.PLAY and deal.tricks is not None:
-                cards = accel.random_cards(deal.tricks, randoms)
+            if compiled and deal is not None and deal.phase is _PLAY:
+                t, d = deal.tricks, deal.domino
+                cards = accel.random_cards(t, randoms) if t is not None else d and accel.random_lays(d, randoms)
                 if cards:  # legal cards by construction: the fast door
                     game.play_cards_unchecked(cards)
                     continue
@@ -115,12 +120,13 @@ def simulate_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     parser.add_argument("--variant", default="classic", help="rule set (default classic)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument(
+    bots_option = parser.add_argument(
         "--bots",
         default="random",
-        help=f"the bot of every seat, or one per seat separated by commas: {', '.join(BOT_LEVELS)}, "
+        help="the bot of every seat, or one per seat separated by commas: %(levels)s, "
         "with settings as LEVEL:key=value (e.g. search:seconds=0.2)",
     )
+    bots_option.levels = _LevelNames()  # type: ignore[attr-defined]  # read by --help's %(levels)s
     parser.add_argument("--records", type=Path, help="write each game as a barbu-record/1 file in this folder")
     args = parser.parse_args(argv)
     options = parse_options(args.option)
@@ -149,6 +155,14 @@ def simulate_main(argv: list[str]) -> int:
             (args.records / f"game-{args.seed}-{i}.json").write_text(json.dumps(r.record, indent=1) + "\n")
         print(f"wrote {len(results)} record(s) to {args.records}")
     return 0
+
+
+class _LevelNames:
+    """The bot levels' names, listed when ``--help`` shows them: listing them looks up the
+    levels other packages declare, which a run that names bundled levels does not need."""
+
+    def __str__(self) -> str:
+        return ", ".join(BOT_LEVELS)
 
 
 def _split_bots(text: str) -> list[str]:
