@@ -303,8 +303,8 @@ class LiveTable:
         self.texts = ViewTexts()
         """Each audience's last view as JSON texts, so a broadcast encodes only what changed."""
         self.broadcast_sent: tuple[dict[str, str], dict[int | None, dict[str, str]]] = ({}, {})
-        """The shared fields of the last broadcast, and the view it sent each audience: an audience
-        whose view is still that one gets the shared part of the next patch made once for all."""
+        """The shared fields of the last broadcast, and the view it made for each audience: the
+        next broadcast compares the shared fields with those once for every audience."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
 
@@ -430,32 +430,42 @@ class LiveTable:
         if not views:
             return
         shared = self.texts.shared(views[kept[0]])
-        shared_before, sent_before = self.broadcast_sent
-        shared_patch: list[str] | None = None
-        sent_now: dict[int | None, dict[str, str]] = {}
+        shared_before, before_all = self.broadcast_sent
+        shared_changed: dict[str, str] | None = None
+        shared_body = ""
+        now: dict[int | None, dict[str, str]] = {}
         for seat in kept:
             own = self.texts.own(seat, views[seat])
-            fields = {**shared, **own}
-            self.views.record(seat, self.seq, fields)
+            fields = now[seat] = {**shared, **own}
+            previous = before_all.get(seat)
+            changed: dict[str, str] | None = None
+            if previous is not None:  # its shared fields are the last broadcast's
+                if shared_changed is None:
+                    shared_changed = {k: v for k, v in shared.items() if shared_before.get(k) != v}
+                    shared_body = ",".join(f'"{k}":{v}' for k, v in shared_changed.items())
+                own_changed = {k: v for k, v in own.items() if previous.get(k) != v}
+                changed = {**shared_changed, **own_changed}
+                self.views.record(seat, self.seq, fields, (previous, changed))
+            else:
+                self.views.record(seat, self.seq, fields)
             connections = connected.get(seat)
             if not connections:
                 continue
             before = self.sent.get(seat)
-            self.sent[seat] = sent_now[seat] = fields
+            self.sent[seat] = fields
             if before is None:
                 body = ",".join(f'"{k}":{v}' for k, v in fields.items())
                 text = f'{{"type":"event","seq":{self.seq},"view":{{{body}}}}}'
             else:
-                if before is sent_before.get(seat):  # its shared fields are the last broadcast's
-                    if shared_patch is None:
-                        shared_patch = [f'"{k}":{v}' for k, v in shared.items() if shared_before.get(k) != v]
-                    parts = shared_patch + [f'"{k}":{v}' for k, v in own.items() if before.get(k) != v]
+                if changed is not None and before is previous:
+                    own_body = ",".join(f'"{k}":{v}' for k, v in own_changed.items())
+                    body = f"{shared_body},{own_body}" if shared_body and own_body else shared_body or own_body
                 else:
-                    parts = [f'"{k}":{v}' for k, v in fields.items() if before.get(k) != v]
-                text = f'{{"type":"event","seq":{self.seq},"patch":{{{",".join(parts)}}}}}'
+                    body = ",".join(f'"{k}":{v}' for k, v in fields.items() if before.get(k) != v)
+                text = f'{{"type":"event","seq":{self.seq},"patch":{{{body}}}}}'
             for c in connections:
                 c.send(text)
-        self.broadcast_sent = (shared, sent_now)
+        self.broadcast_sent = (shared, now)
 
     def audiences(self) -> list[tuple[int | None, set[Subscriber]]]:
         """Each seat with connections, then the watchers (seat None) if any."""
