@@ -27,9 +27,10 @@ def test_incremental_views_equal_fresh_views(variant: str) -> None:
         seats = [None, *range(game.rules.players)]
         if steps % 3 == 0 or game.phase != "play":
             fresh = game.copy()
+            afresh = {seat: seat_view(fresh, seat) for seat in seats}
             for seat in seats:
-                assert seat_view(game, seat) == seat_view(fresh, seat)
-            assert seat_views(game, seats) == {seat: seat_view(fresh, seat) for seat in seats}
+                assert seat_view(game, seat) == afresh[seat]
+            assert seat_views(game, seats) == afresh
         else:
             seat_view(game, game.to_act)  # views taken at some steps only, as a table does
         actions = game.legal_actions()
