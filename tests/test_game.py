@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from barbu import Call, Declare, EnterTally, Game, IllegalAction, NameTrump, rules
+from barbu.actions import PLAYS, Pass
 from barbu.deal import Phase
+from barbu.rulesets import RULE_SETS
 from table_setup import score_sheet, sheet_deal
 
 # -- rotation --------------------------------------------------------------------------------
@@ -338,3 +340,52 @@ def test_a_refusal_names_the_deal_the_action_the_seat_and_the_rule() -> None:
     assert text.startswith(f"deal 1, call double P{seat} (seat {seat}): ")
     assert "doubles name another seat" in text and caught.value.message in text
     assert game.history == before
+
+
+# -- checking without applying ------------------------------------------------------------------
+
+
+def _outcome(game: Game, action: Any, seat: int | None) -> tuple[str, bool]:
+    """What ``apply`` does with ``action`` by ``seat`` on a copy: its refusal, or whether the game ends."""
+    probe = game.copy()
+    try:
+        probe.apply(action, seat)
+    except IllegalAction as e:
+        return f"{type(e).__name__}:{e.kind}", False
+    return "accepted", probe.is_over
+
+
+@pytest.mark.parametrize("variant", sorted(RULE_SETS))
+def test_check_says_what_apply_would_do_without_changing_the_game(variant: str) -> None:
+    """``Game.check`` (which skips its copy of the deal for an action the deal lists) refuses
+    exactly what ``apply`` refuses, with the same error, and says when the game would end."""
+    rng = random.Random(variant)
+    game = Game.new(variant, seed=f"check:{variant}")
+    steps = 0
+    while not game.is_over:
+        actions = game.legal_actions()
+        chosen = actions[rng.randrange(len(actions))]
+        seat = game.to_act
+        deal = game.current
+        if steps % 4 and deal is not None and deal.index + 1 < game.rules.deal_count:
+            game.apply(chosen, seat)  # one step in four is checked, and every step of the last deal
+            steps += 1
+            continue
+        players = game.rules.players
+        candidates = [(chosen, seat), (chosen, None), (rng.choice(PLAYS), seat), (Pass(), seat), (Call(), seat)]
+        if seat is not None:
+            candidates.append((chosen, (seat + 1) % players))
+        if game.phase != "arrange":
+            candidates += [(a, seat) for a in rng.sample(list(actions), min(3, len(actions)))]
+        history = len(game.history)
+        for action, who in candidates:
+            expected = _outcome(game, action, who)
+            try:
+                ends = game.check(action, who)
+            except IllegalAction as e:
+                assert expected == (f"{type(e).__name__}:{e.kind}", False), (action, who)
+            else:
+                assert expected == ("accepted", ends), (action, who)
+            assert len(game.history) == history
+        game.apply(chosen, seat)
+        steps += 1

@@ -1,4 +1,5 @@
-"""Views grow with the deal: a view kept up to date step by step equals one read afresh.
+"""Views grow with the deal: a view kept up to date step by step equals one read afresh, and
+the views of several seats read at once (``seat_views``) equal those read one by one.
 
 ``seat_view`` extends what it showed before (plays, tricks, calls, history) instead of
 rebuilding it; here, at every step of seeded random games of every rule set, every seat's
@@ -14,6 +15,7 @@ import pytest
 from barbu import Game, seat_view
 from barbu.actions import Arrange
 from barbu.rulesets import RULE_SETS
+from barbu.view import seat_views
 
 
 @pytest.mark.parametrize("variant", sorted(RULE_SETS))
@@ -25,8 +27,10 @@ def test_incremental_views_equal_fresh_views(variant: str) -> None:
         seats = [None, *range(game.rules.players)]
         if steps % 3 == 0 or game.phase != "play":
             fresh = game.copy()
+            afresh = {seat: seat_view(fresh, seat) for seat in seats}
             for seat in seats:
-                assert seat_view(game, seat) == seat_view(fresh, seat)
+                assert seat_view(game, seat) == afresh[seat]
+            assert seat_views(game, seats) == afresh
         else:
             seat_view(game, game.to_act)  # views taken at some steps only, as a table does
         actions = game.legal_actions()

@@ -32,6 +32,7 @@ from barbu.errors import N_, IllegalAction
 from barbu.rulesets import Rules, rules
 
 _DONE = Phase.DONE
+_ARRANGE = Phase.ARRANGE
 _GAME_OVER = N_("the game is over: no action is possible")
 """Read once: an enum member costs a class look-up each time."""
 _new_tuple = tuple.__new__
@@ -252,7 +253,10 @@ class Game:
         otherwise say whether the action would end the game.
 
         For a server that writes an action down before the game takes it: the game object
-        stays the same (and so do the views' caches of it) instead of becoming a copy.
+        stays the same (and so do the views' caches of it) instead of becoming a copy. An
+        action the deal lists for the seat to act (:meth:`legal_actions`) is accepted as it
+        stands; any other, and every action of the last deal (which may end the game), is
+        tried on a copy of the deal in play.
 
         >>> game = Game.new("classic", seed=3)
         >>> game.check(Declare("no-queens"))
@@ -265,6 +269,13 @@ class Game:
         deal = self.deals[-1]
         if deal.phase is _DONE:
             raise IllegalAction("game", _GAME_OVER, seat)
+        if (
+            deal.index + 1 < self.rules.deal_count
+            and (seat is None or seat == deal.to_act)
+            and deal.phase is not _ARRANGE
+            and action in deal.legal_actions()
+        ):
+            return False  # one of the listed actions of the seat to act, and not in the last deal: no copy needed
         probe = deal.copy()
         try:
             probe.apply(action, seat)

@@ -18,7 +18,7 @@ the undealt deck are never in it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -452,8 +452,26 @@ def _view(**values: Any) -> SeatView:
     return view
 
 
+OWN_ATTRIBUTES = frozenset({"seat", "hand", "arrangements", "must_double", "legal", "legal_actions"})
+"""The attributes of a :class:`SeatView` that depend on the seat. Every other one is the same for
+every seat and the spectator: :func:`seat_views` reads it once and gives each view the same object.
+
+>>> from barbu.game import Game
+>>> views = seat_views(Game.new("classic", seed=3), (None, 0, 1))
+>>> shared = [f.name for f in fields(SeatView) if f.name not in OWN_ATTRIBUTES]
+>>> all(getattr(views[0], a) is getattr(views[1], a) is getattr(views[None], a) for a in shared)
+True
+"""
+
+
 def seat_view(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (None: a spectator, who sees no hand)."""
+    return seat_views(game, (seat,))[seat]
+
+
+def seat_views(game: Game, seats: Iterable[int | None]) -> dict[int | None, SeatView]:
+    """The views of several ``seats`` (None: a spectator) of the same moment, each equal to
+    :func:`seat_view`'s; what every seat may know alike is read once, the same objects in every view."""
     live_deal = game.current
     deal = live_deal if live_deal is not None else (game.deals[-1] if game.deals else None)
     assert deal is not None
@@ -468,51 +486,60 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     captured = log.captured if t is not None else tuple(() for _ in range(players))
     past = _game_log(game)
     domino = deal.domino
-    done = deal.finished
-    arrangements: list[tuple[int, ...] | None] = []
-    if deal.contract is not None and deal.contract.play == "arrange":
-        arrangements = [a if done or s == seat else None for s, a in enumerate(deal.arrangements_by_seat())]
-    legal_actions: list[Action] = []
-    if live and seat is not None and to_act == seat and deal.phase is not Phase.ARRANGE:
-        legal_actions = list(game.legal_actions())
-    hand = log.hand(deal.hand(seat)) if seat is not None else ()
-    if deal.phase is Phase.ARRANGE and seat is not None and seat in deal._arrange_order()[: len(deal.arrangements)]:
-        hand = ()
-    must: tuple[int, ...] = ()
     log.business(deal)
-    if deal.doubling is not None and seat is not None and deal.phase is Phase.CALL and to_act == seat:
-        must = tuple(deal.doubling.must_double(seat))
-    return _view(
-        seat=seat,
-        variant=game.rules.name,
-        players=players,
-        deal_number=deal.index + 1,
-        deals_total=game.rules.deal_count,
-        phase=str(deal.phase) if live else "game_over",
-        to_act=to_act,
-        declarer=deal.declarer,
-        hand=hand,
-        contract=deal.contract.id if deal.contract is not None else None,
-        trump=SUITS[deal.trump] if deal.trump is not None else None,
-        rank=RANKS[deal.rank] if deal.rank is not None else None,
-        calls=log.call_list,
-        pairs=log.pairs,
-        tricks=log.tricks,
-        current_trick=current,
-        captured=captured,
-        domino_rows=log.domino_rows(deal),
-        domino_order=tuple(domino.order) if domino is not None else (),
-        plays=log.plays,
-        arrangements=tuple(arrangements),
-        cards_left=log.left(deal),
-        declared=past.declared,
-        contracts_left=tuple(c.id for c in deal.available) if deal.phase is Phase.CONTRACT else (),
-        must_double=must,
-        legal=[_PLAY_TEXT[a.card] if type(a) is Play else action_text(a) for a in legal_actions],
-        legal_actions=legal_actions,
-        history=past.history,
-        totals=tuple(game.totals),
-        game_over=game.is_over,
-        options=dict(past.options),
-        owed=past.owed_doubles(game),
-    )
+    shared: dict[str, Any] = {
+        "variant": game.rules.name,
+        "players": players,
+        "deal_number": deal.index + 1,
+        "deals_total": game.rules.deal_count,
+        "phase": str(deal.phase) if live else "game_over",
+        "to_act": to_act,
+        "declarer": deal.declarer,
+        "contract": deal.contract.id if deal.contract is not None else None,
+        "trump": SUITS[deal.trump] if deal.trump is not None else None,
+        "rank": RANKS[deal.rank] if deal.rank is not None else None,
+        "calls": log.call_list,
+        "pairs": log.pairs,
+        "tricks": log.tricks,
+        "current_trick": current,
+        "captured": captured,
+        "domino_rows": log.domino_rows(deal),
+        "domino_order": tuple(domino.order) if domino is not None else (),
+        "plays": log.plays,
+        "cards_left": log.left(deal),
+        "declared": past.declared,
+        "contracts_left": tuple(c.id for c in deal.available) if deal.phase is Phase.CONTRACT else (),
+        "history": past.history,
+        "totals": tuple(game.totals),
+        "game_over": game.is_over,
+        "options": dict(past.options),
+        "owed": past.owed_doubles(game),
+    }
+    done = deal.finished
+    by_seat = deal.arrangements_by_seat() if deal.contract is not None and deal.contract.play == "arrange" else None
+    arranging = deal.phase is Phase.ARRANGE
+    set_already = deal._arrange_order()[: len(deal.arrangements)] if arranging else ()
+    out: dict[int | None, SeatView] = {}
+    for seat in seats:
+        arrangements: tuple[tuple[int, ...] | None, ...] = ()
+        if by_seat is not None:
+            arrangements = tuple(a if done or s == seat else None for s, a in enumerate(by_seat))
+        legal_actions: list[Action] = []
+        if live and seat is not None and to_act == seat and not arranging:
+            legal_actions = list(game.legal_actions())
+        hand = log.hand(deal.hand(seat)) if seat is not None else ()
+        if arranging and seat is not None and seat in set_already:
+            hand = ()
+        must: tuple[int, ...] = ()
+        if deal.doubling is not None and seat is not None and deal.phase is Phase.CALL and to_act == seat:
+            must = tuple(deal.doubling.must_double(seat))
+        out[seat] = _view(
+            seat=seat,
+            hand=hand,
+            arrangements=arrangements,
+            must_double=must,
+            legal=[_PLAY_TEXT[a.card] if type(a) is Play else action_text(a) for a in legal_actions],
+            legal_actions=legal_actions,
+            **shared,
+        )
+    return out

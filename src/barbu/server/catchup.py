@@ -62,13 +62,25 @@ class RecentViews:
         self.size = size
         self.logs: dict[int | None, _Log] = {}
 
-    def record(self, audience: int | None, seq: int, fields: Fields) -> None:
-        """The view ``audience`` has at ``seq`` (recorded for every sequence number, in order)."""
+    def record(
+        self, audience: int | None, seq: int, fields: Fields, change: tuple[Fields, Fields] | None = None
+    ) -> None:
+        """The view ``audience`` has at ``seq`` (recorded for every sequence number, in order).
+
+        ``change``, when the caller knows it already: a view and the fields of ``fields`` that
+        differ from it, used if that view is the one recorded last (else the fields are compared).
+        """
         log = self.logs.get(audience)
-        if log is None or log.last != seq - 1 or log.current.keys() != fields.keys():
+        if log is None or log.last != seq - 1:
             self.logs[audience] = _Log(seq, fields, fields)
             return
-        log.patches.append({k: v for k, v in fields.items() if log.current[k] != v})
+        if change is not None and change[0] is log.current:
+            log.patches.append(change[1])
+        elif log.current.keys() != fields.keys():
+            self.logs[audience] = _Log(seq, fields, fields)
+            return
+        else:
+            log.patches.append({k: v for k, v in fields.items() if log.current[k] != v})
         log.current = fields
         while len(log.patches) >= self.size:
             log.base = {**log.base, **log.patches.popleft()}

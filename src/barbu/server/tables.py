@@ -55,7 +55,7 @@ from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
 from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
-from barbu.view import JSON_FIELDS, SeatView, seat_view, summary_json
+from barbu.view import JSON_FIELDS, OWN_ATTRIBUTES, SeatView, seat_view, seat_views, summary_json
 
 CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
@@ -166,18 +166,23 @@ _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 """Compact JSON text, as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes it."""
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
-_UNCHANGING = _SCALARS | {tuple}
-"""Types whose value cannot change under the same object: a field made from the very object of
-the view before is the same text."""
+_COMPARED = _SCALARS | {tuple, list}
+"""Types of a field's source compared by value: equal sources (same type) are the same text."""
+
+_OWN_FIELDS = tuple(f for f in JSON_FIELDS if f[1] in OWN_ATTRIBUTES)
+_SHARED_FIELDS = tuple(f for f in JSON_FIELDS if f[1] not in OWN_ATTRIBUTES)
+_SHARED = "shared"
 
 
 class ViewTexts:
-    """Each audience's view as one compact JSON text per top-level field of ``as_json()``.
+    """The views of a table's audiences as compact JSON texts, one per top-level field of ``as_json()``.
 
-    A field is encoded again only when the attribute it is made from (``barbu.view.JSON_FIELDS``)
-    is another object than in the audience's view before (or another value, for a number or a
-    text): the views' caches hand out the same tuples while nothing changed (a finished deal's
-    summary, the tricks, a hand), so an action costs the encoding of what it changed.
+    The fields every seat sees alike (all but :data:`barbu.view.OWN_ATTRIBUTES`) are encoded once
+    for every audience (:meth:`shared`), each seat's own fields for that seat (:meth:`own`). A
+    field is encoded again only when the attribute it is made from (``barbu.view.JSON_FIELDS``) is
+    another object than before, and not equal to it (numbers, texts, tuples, lists): the views'
+    caches hand out the same tuples while nothing changed (a finished deal's summary, the tricks,
+    a hand), so an action costs the encoding of what it changed.
 
     >>> from barbu.game import Game
     >>> game = Game.new("classic", seed=3)
@@ -190,40 +195,41 @@ class ViewTexts:
     """
 
     def __init__(self) -> None:
-        self.known: dict[int | None, tuple[dict[str, Any], dict[str, str]]] = {}
-        """Per audience, each field's source object and its text (two dicts: a few objects for
-        the garbage collector to walk, not one per field)."""
-        self.latest: tuple[dict[str, Any], dict[str, str]] = ({}, {})
-        """Each field's last encoding for any audience: the public fields (the plays, the tricks,
-        the history) are the same objects in every seat's view, so one broadcast encodes them once."""
+        self.known: dict[int | str | None, tuple[dict[str, Any], dict[str, str]]] = {}
+        """Per audience (and ``"shared"``), each field's source object and its text (two dicts: a
+        few objects for the garbage collector to walk, not one per field)."""
 
-    def fields(self, audience: int | None, view: SeatView) -> dict[str, str]:
-        """The fields of ``audience``'s ``view`` as JSON texts."""
+    def _texts(
+        self, audience: int | str | None, view: SeatView, fields: tuple[tuple[str, str, Any], ...]
+    ) -> dict[str, str]:
         known = self.known.get(audience)
         if known is None:
             known = self.known[audience] = ({}, {})
         sources, texts = known
-        latest_sources, latest_texts = self.latest
         out: dict[str, str] = {}
-        for key, attribute, make in JSON_FIELDS:
+        for key, attribute, make in fields:
             source = getattr(view, attribute)
-            kind = type(source)
             if key in sources:
                 before = sources[key]
-                if (before is source and kind in _UNCHANGING) or (
-                    kind in _SCALARS and type(before) is kind and before == source
-                ):
+                kind = type(source)
+                if before is source or (kind in _COMPARED and type(before) is kind and before == source):
                     out[key] = texts[key]
                     continue
-            if kind is tuple and latest_sources.get(key) is source:
-                text = latest_texts[key]
-            else:
-                text = _encode(make(view))
-                latest_sources[key] = source
-                latest_texts[key] = text
             sources[key] = source
-            texts[key] = out[key] = text
+            texts[key] = out[key] = _encode(make(view))
         return out
+
+    def shared(self, view: SeatView) -> dict[str, str]:
+        """The fields of ``view`` that every audience sees alike, as JSON texts."""
+        return self._texts(_SHARED, view, _SHARED_FIELDS)
+
+    def own(self, audience: int | None, view: SeatView) -> dict[str, str]:
+        """The fields of ``audience``'s ``view`` that depend on the seat, as JSON texts."""
+        return self._texts(audience, view, _OWN_FIELDS)
+
+    def fields(self, audience: int | None, view: SeatView) -> dict[str, str]:
+        """Every field of ``audience``'s ``view`` as JSON texts."""
+        return {**self.shared(view), **self.own(audience, view)}
 
     def forget(self, audience: int | None) -> None:
         """Drop what is kept for ``audience``."""
@@ -232,7 +238,6 @@ class ViewTexts:
     def clear(self) -> None:
         """Drop everything (the game was rebuilt from its log)."""
         self.known.clear()
-        self.latest = ({}, {})
 
 
 def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
@@ -298,9 +303,12 @@ class LiveTable:
         self.sent: dict[int | None, dict[str, str]] = {}
         """The view last sent to each seat's connections (None: the watchers), to send only what changed."""
         self.views = RecentViews(CATCH_UP_LIMIT)
+        """The views of the last sequence numbers, for catch-ups (none from before the table was loaded)."""
         self.texts = ViewTexts()
         """Each audience's last view as JSON texts, so a broadcast encodes only what changed."""
-        """The views of the last sequence numbers, for catch-ups (none from before the table was loaded)."""
+        self.broadcast_sent: tuple[dict[str, str], dict[int | None, dict[str, str]]] = ({}, {})
+        """The shared fields of the last broadcast, and the view it made for each audience: the
+        next broadcast compares the shared fields with those once for every audience."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
 
@@ -413,16 +421,37 @@ class LiveTable:
         whose value changed since the view sent before; the client merges it into that view.
         What was sent is remembered as one JSON text per field: compact, and invisible to the
         garbage collector, which would otherwise walk every remembered view on each full pass.
-        The views of every person's seat (connected or not) and of the watchers go to
-        :attr:`views` as well, for the catch-up of a client that comes back.
+        The fields every seat sees alike are read, encoded and compared once per broadcast
+        (``seat_views``, :meth:`ViewTexts.shared`); only each seat's own fields (its hand, its
+        legal actions) are made per seat. The views of every person's seat (connected or not)
+        and of the watchers go to :attr:`views` as well, for the catch-up of a client that comes back.
         """
         connected = dict(self.audiences())
         kept: list[int | None] = [s.index for s in self.seats if s.kind == "human" or s.connections]
         if self.spectators:
             kept.append(None)
+        views = seat_views(self.game, kept)
+        if not views:
+            return
+        shared = self.texts.shared(views[kept[0]])
+        shared_before, before_all = self.broadcast_sent
+        shared_changed: dict[str, str] | None = None
+        shared_body = ""
+        now: dict[int | None, dict[str, str]] = {}
         for seat in kept:
-            fields = self.texts.fields(seat, seat_view(self.game, seat))
-            self.views.record(seat, self.seq, fields)
+            own = self.texts.own(seat, views[seat])
+            fields = now[seat] = {**shared, **own}
+            previous = before_all.get(seat)
+            changed: dict[str, str] | None = None
+            if previous is not None:  # its shared fields are the last broadcast's
+                if shared_changed is None:
+                    shared_changed = {k: v for k, v in shared.items() if shared_before.get(k) != v}
+                    shared_body = ",".join(f'"{k}":{v}' for k, v in shared_changed.items())
+                own_changed = {k: v for k, v in own.items() if previous.get(k) != v}
+                changed = {**shared_changed, **own_changed}
+                self.views.record(seat, self.seq, fields, (previous, changed))
+            else:
+                self.views.record(seat, self.seq, fields)
             connections = connected.get(seat)
             if not connections:
                 continue
@@ -432,10 +461,15 @@ class LiveTable:
                 body = ",".join(f'"{k}":{v}' for k, v in fields.items())
                 text = f'{{"type":"event","seq":{self.seq},"view":{{{body}}}}}'
             else:
-                body = ",".join(f'"{k}":{v}' for k, v in fields.items() if before.get(k) != v)
+                if changed is not None and before is previous:
+                    own_body = ",".join(f'"{k}":{v}' for k, v in own_changed.items())
+                    body = f"{shared_body},{own_body}" if shared_body and own_body else shared_body or own_body
+                else:
+                    body = ",".join(f'"{k}":{v}' for k, v in fields.items() if before.get(k) != v)
                 text = f'{{"type":"event","seq":{self.seq},"patch":{{{body}}}}}'
             for c in connections:
                 c.send(text)
+        self.broadcast_sent = (shared, now)
 
     def audiences(self) -> list[tuple[int | None, set[Subscriber]]]:
         """Each seat with connections, then the watchers (seat None) if any."""
