@@ -78,7 +78,8 @@ def test_the_analysis_board_steps_through_an_uploaded_game(
     broken = json.loads(json.dumps(record))
     broken["deals"][0]["play"][1] = broken["deals"][0]["play"][0]
     upload(page, broken)
-    page.wait_for_function("() => document.getElementById('status').textContent.includes('deal 1')")
+    where_said = {"en": "deal 1", "fr": "donne 1"}[lang]  # a refused record is read in the page's language
+    page.wait_for_function(f"() => document.getElementById('status').textContent.includes('{where_said}')")
     assert page.is_hidden("#board")
     upload(page, record)
     page.wait_for_selector("#board:not([hidden])", timeout=60_000)
