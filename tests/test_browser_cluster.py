@@ -52,7 +52,8 @@ def play_until(page: Page, target: int) -> None:
         if my_turn(page):
             before = seq(page)
             click_something(page)
-            page.wait_for_function(f"() => window.barbu && window.barbu.seq > {before}", timeout=30000)
+            # generous: across a takeover the page reconnects with a back-off and resends the action
+            page.wait_for_function(f"() => window.barbu && window.barbu.seq > {before}", timeout=90000)
 
 
 def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
