@@ -16,7 +16,9 @@ from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import best_rank, choose_domino_card, dependency
 from barbu.bots.heuristic import HeuristicBot
 from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call
+from barbu.bots.search import SearchBot
 from barbu.cards import card, mask_of, parse_pbn
+from barbu.deal import Deal
 from barbu.domino import DominoPlay
 from barbu.poker import is_foul
 from barbu.rulesets import RULE_SETS, rules
@@ -172,6 +174,26 @@ def test_a_forced_double_is_redoubled_and_a_free_one_respected() -> None:
     good = "AKQ76.K5.Q87.J93"
     assert pick_call(_turn(good, frozenset({1}), legal), r) == Call(redouble=(1,))
     assert pick_call(_turn("8765.865.432.432", frozenset(), legal), r) == Call()
+
+
+def test_a_trumps_declarer_with_length_in_the_named_suit_is_not_doubled_on_a_flat_hand() -> None:
+    # The declarer named hearts from AKJ942; the defender on its left holds T753 of hearts
+    # and side-suit honours. A double would be redoubled and lose (played out below by the
+    # rules of thumb); read with random hands for the declarer, the worlds used to make it
+    # look cheap.
+    hands = ["Q72.AKJ942..J542", "KT.T753.QJ632.A6", "A93.Q.KT98.KQT83", "J8654.86.A754.97"]
+    game = _no_tricks_game(hands, "trumps", trump=1)
+    view = seat_view(game, 1)
+    assert Call(double=(0,)) in view.legal_actions
+    assert [HeuristicBot(seed=s).act(view) for s in range(4)] == [Call()] * 4
+    r = rules("classic")
+    outcome = []
+    for call in (Call(), Call(double=(0,))):
+        deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
+        for action in (Declare("trumps"), NameTrump(1), call):
+            deal.apply_unchecked(action)
+        outcome.append(SearchBot(seed=0).simulate(deal, 1, exact=False))
+    assert outcome[1] < outcome[0]
 
 
 def test_domino_rank_avoids_the_ends_of_the_hand() -> None:

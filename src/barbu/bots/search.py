@@ -9,9 +9,10 @@ left, exactly (:mod:`barbu.bots.endgame`). Each candidate is scored by the seat'
 final points (raw plus its pairs' adjustments) averaged over the same worlds, and the
 best is played.
 
-- **Cards**: worlds are also weighed by the calls the other seats made: a world where
-  the rules of thumb would have called as they did counts more than one where they
-  would not (calls show strength).
+- **Cards**: worlds are also weighed by the trump suit another seat's declarer named and
+  by the calls the other seats made: a world where the rules of thumb would have named
+  that suit, and called as they did, counts more than one where they would not (a named
+  suit shows length, calls show strength).
 - **Calls**: in each world the bot doubles everyone it may and redoubles everyone it
   may, lets the others answer (their late redoubles included) and plays the deal out;
   from the results it keeps a double when it gained on average, counting the worlds
@@ -51,7 +52,7 @@ from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
-from barbu.bots.estimates import trump_tricks
+from barbu.bots.estimates import best_trump, hand_edge, trump_tricks
 from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pick_call, play_by_rules, skip_would_apply
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
@@ -67,6 +68,12 @@ DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
 """Weight of a world for each call the rules of thumb would not have made there."""
+TRUMP_EVIDENCE = 0.25
+"""Weight of a world for each sign of strength a declarer of another seat showed by naming
+its trump suit that the world's hand for it lacks: the suit it named is the one of its
+length and honours, and a Trumps contract declared while others were left goes with a hand
+better at it than a random one. Worlds giving the declarer a random hand instead make its
+Trumps look beatable, and a double of it cheap."""
 
 
 class WorldWeight(Protocol):
@@ -103,13 +110,18 @@ class Budget:
 
 
 class CallEvidence:
-    """How well a world agrees with the calls the other seats made in a view's deal.
+    """How well a world agrees with the trump suit and the calls the other seats chose in a view's deal.
 
-    A world counts :data:`CALL_EVIDENCE` times less for each double or redouble the
-    rules of thumb (:func:`~barbu.bots.rules_of_thumb.pick_call`) would not have made (or
-    would have made and the seat did not) with that world's hands. What a caller
-    knew besides its hand (the contract, the calls before its own, its legal calls)
-    is public, so it is read once per view: a world only brings the hands.
+    A world counts :data:`TRUMP_EVIDENCE` times less when the declarer, another seat, would
+    not have named the trump suit it named with that world's hand (the rules of thumb's
+    suit, :func:`~barbu.bots.estimates.best_trump`), and as much less again when the
+    declarer had other contracts left and that hand is worse than a random one at the
+    contract (:func:`~barbu.bots.estimates.hand_edge` below zero); :data:`CALL_EVIDENCE` times less
+    for each double or redouble the rules of thumb
+    (:func:`~barbu.bots.rules_of_thumb.pick_call`) would not have made (or would have made
+    and the seat did not) with that world's hands. What a caller knew besides its hand
+    (the contract, the calls before its own, its legal calls) is public, so it is read
+    once per view: a world only brings the hands.
     """
 
     def __init__(self, view: SeatView, table: Rules, hidden: HiddenCards) -> None:
@@ -118,6 +130,16 @@ class CallEvidence:
         self.turns: list[tuple[CallTurn, set[int], set[int]]] | None = None
         """Each other seat's call turn (with no hand yet), with the doubles and redoubles it made."""
         self._view = view
+        self.contract = table.contract(view.contract) if view.contract is not None else None
+        self.named_trump: int | None = None
+        """The trump suit another seat's declarer named, read as evidence of its hand (None: none)."""
+        self.had_choice = False
+        """Whether that declarer had other contracts left to declare (its hand then shows in its choice)."""
+        if self.contract is not None and view.trump is not None and view.declarer != view.seat:
+            self.named_trump = SUITS.index(view.trump)
+            earlier = sum(1 for h in view.history if h.declarer == view.declarer)
+            self.had_choice = earlier + 1 < table.contracts_per_declarer
+        self.called = self.contract is not None and any(seat != view.seat for seat, _, _, _ in view.calls)
 
     def _read_turns(self, dealt: list[int]) -> list[tuple[CallTurn, set[int], set[int]]]:
         view, table = self._view, self.table
@@ -136,13 +158,22 @@ class CallEvidence:
 
     def weight(self, hands: list[int]) -> float:
         """The weight of the world where the seats hold ``hands`` now (1.0: no evidence)."""
-        view = self._view
-        if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
+        if self.named_trump is None and not self.called:
             return 1.0
+        view = self._view
         dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
+        weight = 1.0
+        if self.named_trump is not None:
+            assert view.declarer is not None and self.contract is not None
+            hand = dealt[view.declarer]
+            if best_trump(hand, self.contract, self.table)[0] != self.named_trump:
+                weight *= TRUMP_EVIDENCE
+            if self.had_choice and hand_edge(hand, self.contract, self.table, self.named_trump) < 0:
+                weight *= TRUMP_EVIDENCE
+        if not self.called:
+            return weight
         if self.turns is None:
             self.turns = self._read_turns(dealt)
-        weight = 1.0
         for turn, doubles, redoubles in self.turns:
             guess = pick_call(replace(turn, hand=dealt[turn.seat]), self.table)
             misses = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
