@@ -12,7 +12,7 @@ from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
-from barbu.bots.estimates import best_trump, hand_edge
+from barbu.bots.estimates import best_trump, hand_edge, trump_order
 from barbu.bots.rules_of_thumb import CallTurn, pick_call
 from barbu.bots.search import CALL_EVIDENCE, TRUMP_EVIDENCE, Budget, CallEvidence, SearchBot
 from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
@@ -398,3 +398,14 @@ def test_search_holds_the_king_when_the_trick_is_not_the_declarer_s() -> None:
     game.apply(Play(card("2S")))
     action = SearchBot(seed=1, iterations=8, seconds=None).act(seat_view(game, 1))
     assert action != Play(card("KH"))
+
+
+def test_the_search_tries_trump_suits_in_the_order_that_names_the_declarer_s_suit() -> None:
+    """One order of trump suits: the search's first suit is the one the worlds expect a
+    declarer to name (``best_trump``), ties in expected tricks going to the longer suit."""
+    hand = parse_pbn("A9.J72.Q652.9764")  # spades and diamonds: as many expected tricks
+    table = rules("classic")
+    trumps = table.contract("trumps")
+    assert best_trump(hand, trumps, table)[0] == SUITS.index("D")
+    assert SearchBot(seed=0)._choices(hand, trumps, table, 4) == trump_order(hand)
+    assert SearchBot(seed=0)._best_choice(hand, trumps, table) == SUITS.index("D")

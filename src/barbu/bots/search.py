@@ -52,7 +52,7 @@ from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
-from barbu.bots.estimates import best_trump, hand_edge, trump_tricks
+from barbu.bots.estimates import best_trump, hand_edge, trump_order
 from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pick_call, play_by_rules, skip_would_apply
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
@@ -422,8 +422,7 @@ class SearchBot:
     def _choices(self, hand: int, contract: Contract, table: Rules, limit: int) -> list[int | None]:
         """The trump suits or domino ranks worth trying for ``hand`` (None: nothing to choose)."""
         if contract.names_trump:
-            suits: list[int | None] = sorted(range(4), key=lambda s: -trump_tricks(hand, s))
-            return suits[:limit]
+            return list[int | None](trump_order(hand)[:limit])
         if contract.play == "domino" and table.flags.domino_start == "named":
             removed = table.removed if table.flags.removed_card_rule == "laid" else 0
             low = table.ruleset.low_rank
