@@ -196,6 +196,28 @@ def test_a_trumps_declarer_with_length_in_the_named_suit_is_not_doubled_on_a_fla
     assert outcome[1] < outcome[0]
 
 
+def test_a_trumps_declarer_is_not_doubled_on_worlds_that_merely_look_lucky() -> None:
+    # The declarer chose Trumps first of its seven contracts and named spades from AKT6 with
+    # four more aces and kings; the defender opposite holds five small spades and two aces.
+    # A double is redoubled and loses (played out below by the rules of thumb). Weighed in
+    # 32 worlds it used to look like a gain: the worlds gave the declarer hands that would
+    # have declared something else, and a mean gain barely above zero was taken at its word.
+    hands = ["AKT6.Q32.K6.AK53", "QJ5.J96.T32.J642", "98743.A8.AJ97.QT", "2.KT754.Q854.987"]
+    game = _no_tricks_game(hands, "trumps", trump=0)
+    game.apply(Call())
+    view = seat_view(game, 2)
+    assert Call(double=(0,)) in view.legal_actions
+    assert [HeuristicBot(seed=s).act(view) for s in range(4)] == [Call()] * 4
+    r = rules("classic")
+    outcome = []
+    for call in (Call(), Call(double=(0,))):
+        deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
+        for action in (Declare("trumps"), NameTrump(0), Call(), call):
+            deal.apply_unchecked(action)
+        outcome.append(SearchBot(seed=0).simulate(deal, 2, exact=False))
+    assert outcome[1] < outcome[0]
+
+
 def test_domino_rank_avoids_the_ends_of_the_hand() -> None:
     hand = parse_pbn("765.765.765.7654")
     assert best_rank(hand, tuple(range(13)), 0) in range(3, 6)

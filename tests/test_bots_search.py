@@ -12,8 +12,8 @@ from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
-from barbu.bots.estimates import best_trump, hand_edge, trump_order
-from barbu.bots.rules_of_thumb import CallTurn, pick_call
+from barbu.bots.estimates import best_trump, trump_order
+from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call
 from barbu.bots.search import CALL_EVIDENCE, TRUMP_EVIDENCE, Budget, CallEvidence, SearchBot
 from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
 from barbu.contracts import Contract
@@ -192,8 +192,12 @@ def _plain_call_weight(view: SeatView, table: Rules, hands: list[int], hidden: H
         declarer_hand = dealt[view.declarer]
         if best_trump(declarer_hand, contract, table)[0] != trump:
             weight *= TRUMP_EVIDENCE
-        own = [h for h in view.history if h.declarer == view.declarer]
-        if len(own) + 1 < table.contracts_per_declarer and hand_edge(declarer_hand, contract, table, trump) < 0:
+        own = [table.contract(h.contract) for h in view.history if h.declarer == view.declarer]
+        everyone = [table.contract(h.contract) for h in view.history]
+        left = [c for c in table.available(own, everyone) if c != contract]
+        forced = len(forced_of(view, table))
+        mine = contract_value(declarer_hand, contract, table, forced)
+        if any(contract_value(declarer_hand, c, table, forced) > mine for c in left):
             weight *= TRUMP_EVIDENCE
     if not any(seat != view.seat for seat, _, _, _ in view.calls):
         return weight
@@ -252,7 +256,8 @@ def test_world_deals_and_call_evidence_match_their_plain_versions(variant: str, 
 def test_the_named_trump_suit_weighs_the_worlds_by_the_declarer_s_length() -> None:
     """A declarer names the suit of its length and honours, with a hand good at Trumps: a
     world that gives it that hand counts fully, one that gives it a hand naming another
-    suit and worse than a random one at Trumps counts TRUMP_EVIDENCE squared; the
+    suit and that the rules of thumb would rather declare another contract with counts
+    TRUMP_EVIDENCE squared; the
     declarer itself reads nothing from its own choice."""
     hands = [parse_pbn(h) for h in ("Q72.AKJ942..J542", "KT.T753.QJ632.A6", "A93.Q.KT98.KQT83", "J8654.86.A754.97")]
     game = Game(rules("classic"), first_declarer=0)
