@@ -16,7 +16,9 @@ from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import best_rank, choose_domino_card, dependency
 from barbu.bots.heuristic import HeuristicBot
 from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call
+from barbu.bots.search import SearchBot
 from barbu.cards import card, mask_of, parse_pbn
+from barbu.deal import Deal
 from barbu.domino import DominoPlay
 from barbu.poker import is_foul
 from barbu.rulesets import RULE_SETS, rules
@@ -172,6 +174,48 @@ def test_a_forced_double_is_redoubled_and_a_free_one_respected() -> None:
     good = "AKQ76.K5.Q87.J93"
     assert pick_call(_turn(good, frozenset({1}), legal), r) == Call(redouble=(1,))
     assert pick_call(_turn("8765.865.432.432", frozenset(), legal), r) == Call()
+
+
+def test_a_trumps_declarer_with_length_in_the_named_suit_is_not_doubled_on_a_flat_hand() -> None:
+    # The declarer named hearts from AKJ942; the defender on its left holds T753 of hearts
+    # and side-suit honours. A double would be redoubled and lose (played out below by the
+    # rules of thumb); read with random hands for the declarer, the worlds used to make it
+    # look cheap.
+    hands = ["Q72.AKJ942..J542", "KT.T753.QJ632.A6", "A93.Q.KT98.KQT83", "J8654.86.A754.97"]
+    game = _no_tricks_game(hands, "trumps", trump=1)
+    view = seat_view(game, 1)
+    assert Call(double=(0,)) in view.legal_actions
+    assert [HeuristicBot(seed=s).act(view) for s in range(4)] == [Call()] * 4
+    r = rules("classic")
+    outcome = []
+    for call in (Call(), Call(double=(0,))):
+        deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
+        for action in (Declare("trumps"), NameTrump(1), call):
+            deal.apply_unchecked(action)
+        outcome.append(SearchBot(seed=0).simulate(deal, 1, exact=False))
+    assert outcome[1] < outcome[0]
+
+
+def test_a_trumps_declarer_is_not_doubled_on_worlds_that_merely_look_lucky() -> None:
+    # The declarer chose Trumps first of its seven contracts and named spades from AKT6 with
+    # four more aces and kings; the defender opposite holds five small spades and two aces.
+    # A double is redoubled and loses (played out below by the rules of thumb). Weighed in
+    # 32 worlds it used to look like a gain: the worlds gave the declarer hands that would
+    # have declared something else, and a mean gain barely above zero was taken at its word.
+    hands = ["AKT6.Q32.K6.AK53", "QJ5.J96.T32.J642", "98743.A8.AJ97.QT", "2.KT754.Q854.987"]
+    game = _no_tricks_game(hands, "trumps", trump=0)
+    game.apply(Call())
+    view = seat_view(game, 2)
+    assert Call(double=(0,)) in view.legal_actions
+    assert [HeuristicBot(seed=s).act(view) for s in range(4)] == [Call()] * 4
+    r = rules("classic")
+    outcome = []
+    for call in (Call(), Call(double=(0,))):
+        deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
+        for action in (Declare("trumps"), NameTrump(0), Call(), call):
+            deal.apply_unchecked(action)
+        outcome.append(SearchBot(seed=0).simulate(deal, 2, exact=False))
+    assert outcome[1] < outcome[0]
 
 
 def test_domino_rank_avoids_the_ends_of_the_hand() -> None:

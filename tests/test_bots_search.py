@@ -12,8 +12,9 @@ from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import BOT_LEVELS, Bot, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
-from barbu.bots.rules_of_thumb import CallTurn, pick_call
-from barbu.bots.search import CALL_EVIDENCE, Budget, CallEvidence, SearchBot
+from barbu.bots.estimates import best_trump, trump_order
+from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call
+from barbu.bots.search import CALL_EVIDENCE, TRUMP_EVIDENCE, Budget, CallEvidence, SearchBot
 from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
@@ -178,12 +179,28 @@ def _deal_state(d: Deal) -> tuple[object, ...]:
 
 
 def _plain_call_weight(view: SeatView, table: Rules, hands: list[int], hidden: HiddenCards) -> float:
-    """The call evidence of a world worked out from scratch: a fresh deal, every call replayed."""
-    if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
+    """The call evidence of a world worked out from scratch: the declarer's trump suit read
+    again, a fresh deal, every call replayed."""
+    if view.contract is None:
         return 1.0
     dealt = [hands[s] | hidden.played[s] for s in range(view.players)]
     contract = table.contract(view.contract)
     trump = SUITS.index(view.trump) if view.trump is not None else None
+    weight = 1.0
+    if trump is not None and view.declarer != view.seat:
+        assert view.declarer is not None
+        declarer_hand = dealt[view.declarer]
+        if best_trump(declarer_hand, contract, table)[0] != trump:
+            weight *= TRUMP_EVIDENCE
+        own = [table.contract(h.contract) for h in view.history if h.declarer == view.declarer]
+        everyone = [table.contract(h.contract) for h in view.history]
+        left = [c for c in table.available(own, everyone) if c != contract]
+        forced = len(forced_of(view, table))
+        mine = contract_value(declarer_hand, contract, table, forced)
+        if any(contract_value(declarer_hand, c, table, forced) > mine for c in left):
+            weight *= TRUMP_EVIDENCE
+    if not any(seat != view.seat for seat, _, _, _ in view.calls):
+        return weight
     rank = RANKS.index(view.rank) if view.rank is not None else None
     assert view.declarer is not None
     d = Deal(table, view.deal_number - 1, view.declarer, dealt, [contract], forced_of(view, table))
@@ -193,7 +210,6 @@ def _plain_call_weight(view: SeatView, table: Rules, hands: list[int], hidden: H
         d.apply_unchecked(NameTrump(trump))
     elif d.phase is Phase.RANK and rank is not None:
         d.apply_unchecked(NameRank(rank))
-    weight = 1.0
     for seat, _, doubles, redoubles in view.calls:
         if seat != view.seat and d.phase is Phase.CALL:
             guess = pick_call(CallTurn.from_deal(d, seat), table)
@@ -235,6 +251,29 @@ def test_world_deals_and_call_evidence_match_their_plain_versions(variant: str, 
                 checked += 1
         game.apply(bots[seat].act(view), seat)
     assert checked > 0
+
+
+def test_the_named_trump_suit_weighs_the_worlds_by_the_declarer_s_length() -> None:
+    """A declarer names the suit of its length and honours, with a hand good at Trumps: a
+    world that gives it that hand counts fully, one that gives it a hand naming another
+    suit and that the rules of thumb would rather declare another contract with counts
+    TRUMP_EVIDENCE squared; the
+    declarer itself reads nothing from its own choice."""
+    hands = [parse_pbn(h) for h in ("Q72.AKJ942..J542", "KT.T753.QJ632.A6", "A93.Q.KT98.KQT83", "J8654.86.A754.97")]
+    game = Game(rules("classic"), first_declarer=0)
+    game.give_hands(hands)
+    game.apply(Declare("trumps"))
+    game.apply(NameTrump(SUITS.index("H")))
+    view = seat_view(game, 1)
+    table = game.rules
+    evidence = CallEvidence(view, table, hidden_cards(view, table))
+    assert evidence.weight(hands) == 1.0
+    swapped = [hands[3], hands[1], hands[2], hands[0]]
+    assert evidence.weight(swapped) == TRUMP_EVIDENCE**2
+    for _ in range(3):
+        game.apply(Call())
+    mine = seat_view(game, 0)
+    assert CallEvidence(mine, table, hidden_cards(mine, table)).named_trump is None
 
 
 @pytest.mark.parametrize("contract_id", ["no-tricks", "no-last-two", "no-queens", "no-hearts", "trumps"])
@@ -364,3 +403,14 @@ def test_search_holds_the_king_when_the_trick_is_not_the_declarer_s() -> None:
     game.apply(Play(card("2S")))
     action = SearchBot(seed=1, iterations=8, seconds=None).act(seat_view(game, 1))
     assert action != Play(card("KH"))
+
+
+def test_the_search_tries_trump_suits_in_the_order_that_names_the_declarer_s_suit() -> None:
+    """One order of trump suits: the search's first suit is the one the worlds expect a
+    declarer to name (``best_trump``), ties in expected tricks going to the longer suit."""
+    hand = parse_pbn("A9.J72.Q652.9764")  # spades and diamonds: as many expected tricks
+    table = rules("classic")
+    trumps = table.contract("trumps")
+    assert best_trump(hand, trumps, table)[0] == SUITS.index("D")
+    assert SearchBot(seed=0)._choices(hand, trumps, table, 4) == trump_order(hand)
+    assert SearchBot(seed=0)._best_choice(hand, trumps, table) == SUITS.index("D")

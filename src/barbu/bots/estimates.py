@@ -173,9 +173,20 @@ def hand_worth(hand: int, contract: Contract, table: Rules, trump: int | None = 
     return -_avoid_cost(hand, contract, table)
 
 
+def trump_order(hand: int) -> list[int]:
+    """The four suits as trumps for ``hand``, best first: most expected tricks
+    (:func:`trump_tricks`), then the longest, then the lowest suit index.
+
+    >>> from barbu.cards import parse_pbn
+    >>> trump_order(parse_pbn("AKQJT9.A.K2.432"))[0]
+    0
+    """
+    return sorted(range(4), key=lambda s: (-trump_tricks(hand, s), -(hand & SUIT_MASKS[s]).bit_count(), s))
+
+
 def best_trump(hand: int, contract: Contract, table: Rules) -> tuple[int, float]:
-    """The trump suit with the most expected tricks, and that count."""
-    best = max(range(4), key=lambda s: (trump_tricks(hand, s), (hand & SUIT_MASKS[s]).bit_count(), -s))
+    """The trump suit with the most expected tricks (the first of :func:`trump_order`), and that count."""
+    best = trump_order(hand)[0]
     return best, trump_tricks(hand, best)
 
 

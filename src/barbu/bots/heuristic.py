@@ -5,7 +5,8 @@
   cards, each choice played out by the rules of thumb of every seat (no exact endgame, no
   clock): every contract with its four best trump suits or domino ranks, worth what it
   brings with this hand minus what it would bring later with a random hand; a double or a
-  redouble kept when it gains on average, the others answering by the rules of thumb
+  redouble kept when it gains on average (a double of a declarer who named its trump: when
+  the gain is clear of the worlds' noise), the others answering by the rules of thumb
   (:func:`~barbu.bots.rules_of_thumb.pick_call`), compulsory doubles always made. The seeds' advice (long hearts
   declare No Hearts, Trumps kept for late, a rank one does not hold, a desperation double
   redoubled) is left to that evaluation, not written as rules. The hand estimates

@@ -9,14 +9,16 @@ left, exactly (:mod:`barbu.bots.endgame`). Each candidate is scored by the seat'
 final points (raw plus its pairs' adjustments) averaged over the same worlds, and the
 best is played.
 
-- **Cards**: worlds are also weighed by the calls the other seats made: a world where
-  the rules of thumb would have called as they did counts more than one where they
-  would not (calls show strength).
+- **Cards**: worlds are also weighed by the trump suit another seat's declarer named and
+  by the calls the other seats made: a world where the rules of thumb would have named
+  that suit, and called as they did, counts more than one where they would not (a named
+  suit shows length, calls show strength).
 - **Calls**: in each world the bot doubles everyone it may and redoubles everyone it
   may, lets the others answer (their late redoubles included) and plays the deal out;
-  from the results it keeps a double when it gained on average, counting the worlds
-  where the doubled seat redoubled it twice, and a redouble likewise. Compulsory
-  doubles are always made.
+  from the results it keeps a double when its mean gain, counting the worlds where the
+  doubled seat redoubled it twice, is above zero (of a declarer who named its trump: by
+  :data:`DOUBLE_CONFIDENCE` standard errors, :class:`Gain`), and a redouble when it gained
+  on average. Compulsory doubles are always made.
 - **Contract, trump, rank**: the deal is simulated ahead, calls included, for the
   most promising contracts (and suits or ranks); a contract is worth what it brings
   with this hand minus what it brings with a random hand, the hand it will be played
@@ -51,7 +53,7 @@ from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
-from barbu.bots.estimates import trump_tricks
+from barbu.bots.estimates import best_trump, trump_order
 from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pick_call, play_by_rules, skip_would_apply
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
@@ -68,6 +70,21 @@ DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
 """Weight of a world for each call the rules of thumb would not have made there."""
+DOUBLE_CONFIDENCE = 2.0
+"""Standard errors by which the mean gain of a double of a declarer who named its trump
+suit must exceed zero over the worlds for the double to be made (:class:`Gain`). That
+declarer chose the contract and the suit for its hand, and will redouble a double that it
+expects to beat; the worlds read its choice only roughly (:data:`TRUMP_EVIDENCE`), and a
+few dozen of them measure a double's swing of tens of points roughly, so a double of it
+kept whenever its mean is above zero is mostly one that drew lucky worlds (other doubles:
+a mean above zero)."""
+TRUMP_EVIDENCE = 0.05
+"""Weight of a world for each sign of strength a declarer of another seat showed by naming
+its trump suit that the world's hand for it lacks: the suit it named is the one of its
+length and honours, and a Trumps contract declared while others were left goes with a hand
+that would rather declare it than any of them. Few random hands show both (one in eight or
+so), so the worlds that do must outweigh the others: weighed only four times more, they
+were outweighed, the declarer's Trumps looked beatable and a double of it cheap."""
 
 
 class WorldWeight(Protocol):
@@ -104,13 +121,18 @@ class Budget:
 
 
 class CallEvidence:
-    """How well a world agrees with the calls the other seats made in a view's deal.
+    """How well a world agrees with the trump suit and the calls the other seats chose in a view's deal.
 
-    A world counts :data:`CALL_EVIDENCE` times less for each double or redouble the
-    rules of thumb (:func:`~barbu.bots.rules_of_thumb.pick_call`) would not have made (or
-    would have made and the seat did not) with that world's hands. What a caller
-    knew besides its hand (the contract, the calls before its own, its legal calls)
-    is public, so it is read once per view: a world only brings the hands.
+    A world counts :data:`TRUMP_EVIDENCE` times less when the declarer, another seat, would
+    not have named the trump suit it named with that world's hand (the rules of thumb's
+    suit, :func:`~barbu.bots.estimates.best_trump`), and as much less again when the
+    declarer had other contracts left and the rules of thumb would have declared one of them
+    with that hand (:meth:`declines`); :data:`CALL_EVIDENCE` times less
+    for each double or redouble the rules of thumb
+    (:func:`~barbu.bots.rules_of_thumb.pick_call`) would not have made (or would have made
+    and the seat did not) with that world's hands. What a caller knew besides its hand
+    (the contract, the calls before its own, its legal calls) is public, so it is read
+    once per view: a world only brings the hands.
     """
 
     def __init__(self, view: SeatView, table: Rules, hidden: HiddenCards) -> None:
@@ -119,6 +141,27 @@ class CallEvidence:
         self.turns: list[tuple[CallTurn, set[int], set[int]]] | None = None
         """Each other seat's call turn (with no hand yet), with the doubles and redoubles it made."""
         self._view = view
+        self.contract = table.contract(view.contract) if view.contract is not None else None
+        self.named_trump: int | None = None
+        """The trump suit another seat's declarer named, read as evidence of its hand (None: none)."""
+        self.alternatives: list[Contract] = []
+        """The other contracts that declarer could have declared (its hand then shows in its choice)."""
+        self.forced = 0
+        """How many seats owed that declarer a double when it declared (they pay its edge back)."""
+        if self.contract is not None and view.trump is not None and view.declarer != view.seat:
+            self.named_trump = SUITS.index(view.trump)
+            own = [table.contract(h.contract) for h in view.history if h.declarer == view.declarer]
+            everyone = [table.contract(h.contract) for h in view.history]
+            self.alternatives = [c for c in table.available(own, everyone) if c.id != self.contract.id]
+            self.forced = len(forced_of(view, table))
+        self.called = self.contract is not None and any(seat != view.seat for seat, _, _, _ in view.calls)
+
+    def declines(self, hand: int) -> bool:
+        """Whether the rules of thumb, holding ``hand``, would have declared another of the
+        contracts the declarer had left (:func:`~barbu.bots.rules_of_thumb.contract_value`)."""
+        assert self.contract is not None
+        mine = contract_value(hand, self.contract, self.table, self.forced)
+        return any(contract_value(hand, c, self.table, self.forced) > mine for c in self.alternatives)
 
     def _read_turns(self, dealt: list[int]) -> list[tuple[CallTurn, set[int], set[int]]]:
         view, table = self._view, self.table
@@ -137,18 +180,77 @@ class CallEvidence:
 
     def weight(self, hands: list[int]) -> float:
         """The weight of the world where the seats hold ``hands`` now (1.0: no evidence)."""
-        view = self._view
-        if not any(seat != view.seat for seat, _, _, _ in view.calls) or view.contract is None:
+        if self.named_trump is None and not self.called:
             return 1.0
+        view = self._view
         dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
+        weight = 1.0
+        if self.named_trump is not None:
+            assert view.declarer is not None and self.contract is not None
+            hand = dealt[view.declarer]
+            if best_trump(hand, self.contract, self.table)[0] != self.named_trump:
+                weight *= TRUMP_EVIDENCE
+            if self.alternatives and self.declines(hand):
+                weight *= TRUMP_EVIDENCE
+        if not self.called:
+            return weight
         if self.turns is None:
             self.turns = self._read_turns(dealt)
-        weight = 1.0
         for turn, doubles, redoubles in self.turns:
             guess = pick_call(replace(turn, hand=dealt[turn.seat]), self.table)
             misses = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
             weight *= CALL_EVIDENCE**misses
         return weight
+
+
+class Gain:
+    """What a call gains over the worlds measured: the weighted sum of its gains, and whether
+    that gain is clear of the worlds' noise.
+
+    A double or a redouble is a bet whose outcome swings by tens of points from one world to
+    the next (twice the difference when the doubled seat redoubles), and a few dozen worlds
+    measure its mean roughly; keeping every call whose measured mean is above zero makes the
+    calls that merely drew lucky worlds, and they lose on average. A double of a declarer
+    who named its trump is made when its mean gain exceeds :data:`DOUBLE_CONFIDENCE`
+    standard errors (:meth:`clear`); with many worlds that tends to the mean above zero.
+
+    >>> g = Gain()
+    >>> for x in (30.0, -20.0, 25.0, -30.0):
+    ...     g.add(1.0, x)
+    >>> g.clear(0.0), g.clear(1.0)
+    (True, False)
+    >>> h = Gain()
+    >>> for x in (10.0, 12.0, 8.0, 11.0):
+    ...     h.add(1.0, x)
+    >>> h.clear(2.0)
+    True
+    """
+
+    __slots__ = ("squares", "total", "weight", "weights2")
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        """The weighted sum of the gains."""
+        self.squares = 0.0
+        self.weight = 0.0
+        self.weights2 = 0.0
+
+    def add(self, weight: float, gain: float) -> None:
+        """Count a world of ``weight`` where the call gains ``gain``."""
+        self.total += weight * gain
+        self.squares += weight * gain * gain
+        self.weight += weight
+        self.weights2 += weight * weight
+
+    def clear(self, confidence: float) -> bool:
+        """Whether the mean gain is above zero by more than ``confidence`` standard errors
+        (the worlds' weights counted: a few heavy worlds measure less than as many equal ones)."""
+        if self.weight <= 0 or self.total <= 0:
+            return False
+        mean = self.total / self.weight
+        variance = max(0.0, self.squares / self.weight - mean * mean)
+        worlds = self.weight * self.weight / self.weights2
+        return mean * mean * worlds > confidence * confidence * variance
 
 
 def _declared_deal(view: SeatView, table: Rules, hands: list[int], contract: Contract, choice: int | None) -> Deal:
@@ -359,8 +461,8 @@ class SearchBot:
         hidden = hidden_cards(view, table)
         worlds = WorldDeals(view, played, hidden)
         evidence = CallEvidence(view, table, hidden)
-        gain_double = dict.fromkeys(may_double, 0.0)
-        gain_redouble = dict.fromkeys(may_redouble, 0.0)
+        gain_double = {t: Gain() for t in may_double}
+        gain_redouble = {t: Gain() for t in may_redouble}
         mine_played = 0.0
         weight_sum = 0.0
         sign = float(table.sign)
@@ -375,23 +477,24 @@ class SearchBot:
             for t in may_double:
                 pair = d.doubling.pair(me, t)
                 m = pair.multiplier if pair is not None else 1
-                gain_double[t] += weight * m * (u[me] - u[t])
+                gain_double[t].add(weight, m * (u[me] - u[t]))
             for t in may_redouble:
-                gain_redouble[t] += weight * (u[me] - u[t])
+                gain_redouble[t].add(weight, u[me] - u[t])
             mine_played += weight * u[me]
             weight_sum += weight
-        doubles = [t for t in may_double if gain_double[t] > 0]
+        contract = table.contract(view.contract)
+        named = DOUBLE_CONFIDENCE if view.trump is not None else 0.0
+        doubles = [t for t in may_double if gain_double[t].clear(named if t == view.declarer else 0.0)]
         if turn.must_double and turn.must_double[0] not in doubles:
             doubles.append(turn.must_double[0])
-        contract = table.contract(view.contract)
         if not doubles and skip_would_apply(turn, contract, table):
             from barbu.doubling import skip_split
 
             split = sign * skip_split(table.total(contract), table.players, view.declarer)[me]
-            best = max(may_double, key=lambda t: gain_double[t])
-            if mine_played + gain_double[best] > split * weight_sum:
+            best = max(may_double, key=lambda t: gain_double[t].total)
+            if mine_played + gain_double[best].total > split * weight_sum:
                 doubles.append(best)
-        redoubles = [t for t in may_redouble if gain_redouble[t] > 0]
+        redoubles = [t for t in may_redouble if gain_redouble[t].total > 0]
         return closest_call(calls, doubles, redoubles)
 
     # -- contract, trump and rank ----------------------------------------------------------------
@@ -399,8 +502,7 @@ class SearchBot:
     def _choices(self, hand: int, contract: Contract, table: Rules, limit: int) -> list[int | None]:
         """The trump suits or domino ranks worth trying for ``hand`` (None: nothing to choose)."""
         if contract.names_trump:
-            suits: list[int | None] = sorted(range(4), key=lambda s: -trump_tricks(hand, s))
-            return suits[:limit]
+            return list[int | None](trump_order(hand)[:limit])
         if contract.play == "domino" and table.flags.domino_start == "named":
             removed = table.removed if table.flags.removed_card_rule == "laid" else 0
             low = table.ruleset.low_rank
