@@ -186,14 +186,8 @@ def test_a_trumps_declarer_with_length_in_the_named_suit_is_not_doubled_on_a_fla
     view = seat_view(game, 1)
     assert Call(double=(0,)) in view.legal_actions
     assert [HeuristicBot(seed=s).act(view) for s in range(4)] == [Call()] * 4
-    r = rules("classic")
-    outcome = []
-    for call in (Call(), Call(double=(0,))):
-        deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
-        for action in (Declare("trumps"), NameTrump(1), call):
-            deal.apply_unchecked(action)
-        outcome.append(SearchBot(seed=0).simulate(deal, 1, exact=False))
-    assert outcome[1] < outcome[0]
+    passing, doubling = (_trumps_played_out(hands, 1, [], call, 1) for call in (Call(), Call(double=(0,))))
+    assert doubling < passing
 
 
 def test_a_trumps_declarer_is_not_doubled_on_worlds_that_merely_look_lucky() -> None:
@@ -208,14 +202,18 @@ def test_a_trumps_declarer_is_not_doubled_on_worlds_that_merely_look_lucky() -> 
     view = seat_view(game, 2)
     assert Call(double=(0,)) in view.legal_actions
     assert [HeuristicBot(seed=s).act(view) for s in range(4)] == [Call()] * 4
+    passing, doubling = (_trumps_played_out(hands, 0, [Call()], call, 2) for call in (Call(), Call(double=(0,))))
+    assert doubling < passing
+
+
+def _trumps_played_out(hands: list[str], trump: int, before: list[Call], call: Call, seat: int) -> float:
+    """Seat ``seat``'s points when seat 0 declares Trumps in ``trump`` and ``seat`` makes ``call``
+    after ``before``, the deal played out by the rules of thumb."""
     r = rules("classic")
-    outcome = []
-    for call in (Call(), Call(double=(0,))):
-        deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
-        for action in (Declare("trumps"), NameTrump(0), Call(), call):
-            deal.apply_unchecked(action)
-        outcome.append(SearchBot(seed=0).simulate(deal, 2, exact=False))
-    assert outcome[1] < outcome[0]
+    deal = Deal(r, 0, 0, [parse_pbn(h) for h in hands], [r.contract("trumps")])
+    for action in (Declare("trumps"), NameTrump(trump), *before, call):
+        deal.apply_unchecked(action)
+    return SearchBot(seed=0).simulate(deal, seat, exact=False)
 
 
 def test_domino_rank_avoids_the_ends_of_the_hand() -> None:

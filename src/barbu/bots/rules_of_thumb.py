@@ -12,13 +12,6 @@ hand estimates, and the calls by expected lead.
   include the declarer); redouble a doubler the hand should beat, more readily when the
   double was forced; in a negative contract the last caller keeps the deal from being
   skipped when playing it pays better than the split.
-
->>> from barbu.rulesets import rules
->>> from barbu.cards import parse_pbn
->>> r = rules("classic")
->>> hand = parse_pbn("5432.5432.432.32")
->>> contract_value(hand, r.contract("no-tricks"), r) > contract_value(hand, r.contract("trumps"), r)
-True
 """
 
 from __future__ import annotations
