@@ -18,7 +18,7 @@ import resource
 import time
 
 from barbu.arena import default_workers, run_arena
-from barbu.bots import BOT_LEVELS
+from barbu.bots import bot_level, bot_levels
 from barbu.rulesets import rules
 
 
@@ -31,8 +31,9 @@ def main() -> None:
     args = parser.parse_args()
     bot = args.bot
     level = bot.partition(":")[0]
-    if level not in BOT_LEVELS and level != "external":
-        print(f"note: bot level {level!r} is not registered yet ({', '.join(BOT_LEVELS)}); measuring 'random' instead")
+    if bot_level(level) is None and level != "external":
+        levels = ", ".join(bot_levels())
+        print(f"note: bot level {level!r} is not registered yet ({levels}); measuring 'random' instead")
         bot = "random"
     cores = default_workers()
     games = args.games or max(4, 2 * cores)

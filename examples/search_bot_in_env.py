@@ -8,7 +8,7 @@
 # other seats from their action masks, and compares the bot with a random player on
 # the same deals.
 #
-# The bot level is read from `barbu.bots.BOT_LEVELS` when the script runs: `search` when
+# The bot level is read from `barbu.bots.bot_level` when the script runs: `search` when
 # it is registered, else `heuristic` (the rules-of-thumb bot), so the script runs on any
 # version of the package.
 
@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from barbu.bots import BOT_LEVELS, Bot, make_bot
+from barbu.bots import Bot, bot_level, bot_levels, make_bot
 from barbu.research.env import BarbuEnv
 
-LEVEL = "search" if "search" in BOT_LEVELS else "heuristic"
+LEVEL = "search" if bot_level("search") is not None else "heuristic"
 QUICK: dict[str, dict[str, Any]] = {
     "search": {"iterations": 8, "seconds": None},
     "expert": {"worlds": 8, "ms": None},
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", type=int, default=10, help="deals to compare on (default 10)")
     parser.add_argument("--iterations", type=int, default=None, help="search worlds per decision")
-    parser.add_argument("--level", default=LEVEL, choices=list(BOT_LEVELS), help=f"bot level (default {LEVEL})")
+    parser.add_argument("--level", default=LEVEL, choices=list(bot_levels()), help=f"bot level (default {LEVEL})")
     args = parser.parse_args(argv)
     level = args.level
     settings = dict(QUICK.get(level, {}))

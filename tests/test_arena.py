@@ -26,7 +26,7 @@ from barbu.arena.stats import (
     report_bots,
     student_t_quantile,
 )
-from barbu.bots import BOT_LEVELS, RandomBot
+from barbu.bots import RandomBot, bot_level
 from barbu.usage import UsageError
 from barbu.view import SeatView
 
@@ -99,7 +99,7 @@ def test_any_rule_set_and_player_count(variant: str, options: dict[str, Any]) ->
     assert result.options == options
 
 
-@pytest.mark.parametrize("level", [level for level in ("random", "heuristic") if level in BOT_LEVELS])
+@pytest.mark.parametrize("level", [level for level in ("random", "heuristic") if bot_level(level) is not None])
 def test_registered_bots_play_without_illegal_actions(level: str) -> None:
     result = run_arena([level, "random", "random", "random"], variant="king", games=1, workers=1)
     assert result.bot(level).illegal == 0

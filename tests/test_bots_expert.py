@@ -10,7 +10,7 @@ import pytest
 
 from barbu import Game, accel, seat_view
 from barbu.actions import Action, Play
-from barbu.bots import BOT_LEVELS, bot_settings, make_bot
+from barbu.bots import bot_levels, bot_settings, make_bot
 from barbu.bots import search as search_module
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.expert import PLAY_EVIDENCE, ExpertBot, PlayEvidence
@@ -21,7 +21,7 @@ FIXED = {"ms": None, "worlds": 3}
 
 
 def test_the_expert_level_is_registered_with_its_settings() -> None:
-    assert "expert" in BOT_LEVELS
+    assert "expert" in bot_levels()
     assert bot_settings("expert") == {"ms": 250.0, "worlds": None, "endgame": 3, "inference": PLAY_EVIDENCE}
     bot = make_bot("expert", seed=2, ms=100, worlds=9, endgame=2, inference=1.0)
     assert isinstance(bot, ExpertBot) and bot.name == "expert"

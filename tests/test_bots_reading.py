@@ -8,7 +8,7 @@ import pytest
 
 from barbu import Game, seat_view
 from barbu.actions import Call, Declare, Play
-from barbu.bots import BOT_LEVELS, make_bot, offered_levels
+from barbu.bots import bot_levels, make_bot, offered_levels
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.card_reading import Reading, read_card
 from barbu.bots.endgame import solve
@@ -115,7 +115,7 @@ def test_the_heuristic_plays_every_contract_quickly_and_deterministically(varian
 def test_every_level_is_described() -> None:
     offered = offered_levels()
     assert list(offered) == ["random", "heuristic", "search", "expert"]  # the levels offered to people
-    assert all(BOT_LEVELS[level].offered for level in offered)
-    assert [level for level, entry in BOT_LEVELS.items() if entry.offered] == list(offered)  # one table
+    assert all(bot_levels()[level].offered for level in offered)
+    assert [level for level, entry in bot_levels().items() if entry.offered] == list(offered)  # one table
     for level, words in offered.items():
         assert words.lower().startswith(level) and len(words) > len(level) + 20

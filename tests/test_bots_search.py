@@ -9,7 +9,7 @@ import pytest
 
 from barbu import Game, seat_view
 from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
-from barbu.bots import BOT_LEVELS, Bot, make_bot
+from barbu.bots import Bot, bot_levels, make_bot
 from barbu.bots.card_play import PlayGuide
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.estimates import best_trump, trump_order
@@ -27,7 +27,7 @@ TINY = {"iterations": 2, "seconds": None}
 
 
 def test_the_search_level_is_registered_with_its_settings() -> None:
-    assert "search" in BOT_LEVELS
+    assert "search" in bot_levels()
     bot = make_bot("search", seed=3, iterations=5, seconds=0.5, endgame=2, rollout="random")
     assert isinstance(bot, SearchBot)
     assert bot.settings() == {"iterations": 5, "seconds": 0.5, "endgame": 2, "rollout": "random"}

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import bot_levels
 from barbu.rulesets import RULE_SETS
 from barbu.server.lobby import check_spec
 from barbu.server.protocol import ProtocolError
@@ -19,7 +19,7 @@ json_values = st.recursive(
 )
 seat = st.fixed_dictionaries(
     {"kind": st.sampled_from(["human", "bot"]) | json_values},
-    optional={"level": st.sampled_from(list(BOT_LEVELS)) | json_values, "name": st.text(max_size=50) | json_values},
+    optional={"level": st.sampled_from(list(bot_levels())) | json_values, "name": st.text(max_size=50) | json_values},
 )
 spec = st.fixed_dictionaries(
     {},

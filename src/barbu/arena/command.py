@@ -13,7 +13,7 @@ from pathlib import Path
 
 from barbu.arena.play import BotSpec, ray_module, run_arena
 from barbu.arena.report import arena_tables, plot_arena
-from barbu.bots import BOT_LEVELS
+from barbu.bots import bot_levels
 from barbu.bots.external import DEFAULT_TIMEOUT_S
 from barbu.rulesets import parse_options, rules
 from barbu.usage import CommandParser, UsageError, number, output_file, output_folder, whole_number
@@ -25,7 +25,7 @@ def arena_parser() -> argparse.ArgumentParser:
         prog="barbu arena",
         description="Play bots against each other on duplicate deals (each deal set played once per rotation "
         "of the bots through the seats) and report points per game and per contract with 95%% intervals.",
-        epilog="Bots: " + ", ".join(BOT_LEVELS) + ", LEVEL:key=value,... (e.g. search:seconds=0.2), "
+        epilog="Bots: " + ", ".join(bot_levels()) + ", LEVEL:key=value,... (e.g. search:seconds=0.2), "
         "external:COMMAND (a program speaking JSON lines, see docs/arena.md).",
     )
     parser.add_argument(

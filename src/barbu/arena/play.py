@@ -5,7 +5,7 @@ per rotation of the lineup through the seats, so every bot sits in every seat on
 cards and the luck of the deal cancels. Duplicate games run in worker processes, one task
 each; the numbers depend only on the seed, never on the number of workers.
 
-A lineup names one bot per seat with a spec: a level of :data:`barbu.bots.BOT_LEVELS`
+A lineup names one bot per seat with a spec: a level of :func:`barbu.bots.bot_levels`
 (``random``, ``heuristic``…), optionally with settings (``search:seconds=0.2``), or
 ``external:COMMAND`` for a program speaking the JSON-lines protocol of docs/arena.md.
 Repeated specs are one bot in the report.
@@ -39,7 +39,7 @@ from typing import Any
 
 from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text
 from barbu.arena.stats import BotReport, DuplicateResult, EntryTally, report_bots
-from barbu.bots import BOT_LEVELS, Bot, legal_choices, make_bot, parse_bot
+from barbu.bots import Bot, bot_level, bot_levels, legal_choices, make_bot, parse_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
 from barbu.game import Game
@@ -81,9 +81,9 @@ class BotSpec:
             if not command:
                 raise ValueError("external needs a command: external:python3 examples/external_bot.py")
             return cls(text, level, {}, command)
-        if level not in BOT_LEVELS:
+        if bot_level(level) is None:
             raise ValueError(
-                f"unknown bot {level!r} in {text!r}; levels are: {', '.join(BOT_LEVELS)}, external:COMMAND"
+                f"unknown bot {level!r} in {text!r}; levels are: {', '.join(bot_levels())}, external:COMMAND"
             )
         level, settings = parse_bot(text)
         return cls(text, level, settings)

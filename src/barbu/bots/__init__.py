@@ -15,10 +15,11 @@ A bot is any object with a ``name`` and an ``act(view) -> Action`` method (the
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import random
-from collections.abc import Callable, ItemsView, Iterator, KeysView, Sequence, ValuesView
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -127,81 +128,64 @@ class BotLevel:
         return self.words is not None
 
 
-class _Levels(dict[str, BotLevel]):
-    """The table of levels: the bundled ones, and those other packages declare in the
-    ``barbu.bot_levels`` entry-point group, looked up the first time a level that is not
-    bundled is asked for or the levels are listed (reading the installed packages'
-    metadata is a large part of a short command's start-up)."""
-
-    _declared = False
-
-    def _add_declared(self) -> None:
-        if not self._declared:
-            self._declared = True
-            _entry_point_levels(self)
-
-    def __contains__(self, level: object) -> bool:
-        if dict.__contains__(self, level):
-            return True
-        self._add_declared()
-        return dict.__contains__(self, level)
-
-    def __getitem__(self, level: str) -> BotLevel:
-        if not dict.__contains__(self, level):
-            self._add_declared()
-        return dict.__getitem__(self, level)
-
-    def get(self, level: str, default: Any = None) -> Any:
-        if level not in self:
-            return default
-        return dict.__getitem__(self, level)
-
-    def __iter__(self) -> Iterator[str]:
-        self._add_declared()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._add_declared()
-        return dict.__len__(self)
-
-    def keys(self) -> KeysView[str]:  # type: ignore[override]
-        self._add_declared()
-        return dict.keys(self)
-
-    def values(self) -> ValuesView[BotLevel]:  # type: ignore[override]
-        self._add_declared()
-        return dict.values(self)
-
-    def items(self) -> ItemsView[str, BotLevel]:  # type: ignore[override]
-        self._add_declared()
-        return dict.items(self)
-
-
-BOT_LEVELS: dict[str, BotLevel] = _Levels(
-    {
-        "random": BotLevel(
-            lambda: RandomBot, N_("Random: plays any legal card or call. Good to learn the rules against.")
+_BUNDLED: dict[str, BotLevel] = {
+    "random": BotLevel(lambda: RandomBot, N_("Random: plays any legal card or call. Good to learn the rules against.")),
+    "heuristic": BotLevel(
+        _heuristic, N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent.")
+    ),
+    "search": BotLevel(
+        _search,
+        N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
+        budget=("iterations", "seconds"),
+    ),
+    "expert": BotLevel(
+        _expert,
+        N_(
+            "Expert: searches like Search, many more times within a time limit, and reads what each card "
+            "played tells about the hidden hands; the strongest, and the slowest."
         ),
-        "heuristic": BotLevel(
-            _heuristic, N_("Heuristic: follows the rules of thumb of a club player; quick, and a fair opponent.")
-        ),
-        "search": BotLevel(
-            _search,
-            N_("Search: imagines the hidden hands and plays each deal out many times; strong, and slower."),
-            budget=("iterations", "seconds"),
-        ),
-        "expert": BotLevel(
-            _expert,
-            N_(
-                "Expert: searches like Search, many more times within a time limit, and reads what each card "
-                "played tells about the hidden hands; the strongest, and the slowest."
-            ),
-            budget=("ms", "worlds"),
-        ),
-    }
-)
-"""Every bot level by name: the one table of levels (programs accept all of them, people are
-offered those with words)."""
+        budget=("ms", "worlds"),
+    ),
+}
+"""The levels barbu bundles, in the order they are offered."""
+
+
+@functools.cache
+def _declared_levels() -> dict[str, BotLevel]:
+    """The levels other packages declare in the ``barbu.bot_levels`` entry-point group
+    (``policy``, a trained policy file, from :mod:`barbu.research.policy`), read once.
+
+    Reading the installed packages' metadata costs about 30 ms, a large part of a short
+    command's start-up: it is read only when a level that is not bundled is named or the
+    levels are listed. A declared level never replaces a bundled one.
+    """
+    from importlib.metadata import entry_points
+
+    points = entry_points(group="barbu.bot_levels")
+    return {point.name: BotLevel(point.load) for point in points if point.name not in _BUNDLED}
+
+
+def bot_level(name: str) -> BotLevel | None:
+    """The level called ``name``, or None if there is none.
+
+    A bundled level is found without reading the installed packages' metadata.
+
+    >>> bot_level("search").budget
+    ('iterations', 'seconds')
+    >>> bot_level("policy").offered, bot_level("genius")
+    (False, None)
+    """
+    return _BUNDLED.get(name) or _declared_levels().get(name)
+
+
+def bot_levels() -> dict[str, BotLevel]:
+    """Every bot level by name, the one table of levels: the bundled ones, then those other
+    packages declare. Programs accept all of them; people are offered those with words.
+
+    >>> list(bot_levels())
+    ['random', 'heuristic', 'search', 'expert', 'policy']
+    """
+    return _BUNDLED | _declared_levels()
 
 
 def offered_levels() -> dict[str, str]:
@@ -212,17 +196,17 @@ def offered_levels() -> dict[str, str]:
     >>> offered_levels()["random"].startswith("Random:")
     True
     """
-    return {name: level.words for name, level in BOT_LEVELS.items() if level.words is not None}
+    return {name: level.words for name, level in bot_levels().items() if level.words is not None}
 
 
-def _entry_point_levels(levels: dict[str, BotLevel]) -> None:
-    """Add to ``levels`` those that packages declare in the ``barbu.bot_levels`` entry-point
-    group (``policy``, a trained policy file, from :mod:`barbu.research.policy`)."""
-    from importlib.metadata import entry_points
-
-    for point in entry_points(group="barbu.bot_levels"):
-        if not dict.__contains__(levels, point.name):
-            dict.__setitem__(levels, point.name, BotLevel(point.load))
+def _known_level(name: str) -> BotLevel:
+    """The level called ``name``; a :class:`~barbu.bots.errors.BotError` listing the levels if none."""
+    found = bot_level(name)
+    if found is None:
+        raise BotError(
+            core.N_("unknown bot level {level}; levels are: {levels}", level=repr(name), levels=", ".join(bot_levels()))
+        )
+    return found
 
 
 def bot_settings(level: str) -> dict[str, Any]:
@@ -233,11 +217,7 @@ def bot_settings(level: str) -> dict[str, Any]:
     >>> sorted(bot_settings("search"))
     ['endgame', 'iterations', 'rollout', 'seconds']
     """
-    if level not in BOT_LEVELS:
-        raise BotError(
-            core.N_("unknown bot level {level}; levels are: {levels}", level=repr(level), levels=", ".join(BOT_LEVELS))
-        )
-    make = BOT_LEVELS[level].load()
+    make = _known_level(level).load()
     found = _SETTINGS.get(make)
     if found is None:  # reading a signature costs more than making a bot: once per bot class
         parameters = inspect.signature(make).parameters
@@ -306,7 +286,7 @@ def budget_levels() -> dict[str, tuple[str, ...]]:
     >>> budget_levels()
     {'search': ('iterations', 'seconds'), 'expert': ('ms', 'worlds')}
     """
-    return {name: level.budget for name, level in BOT_LEVELS.items() if level.budget}
+    return {name: level.budget for name, level in bot_levels().items() if level.budget}
 
 
 def parse_budget(text: str) -> tuple[str, dict[str, Any]]:
@@ -337,7 +317,7 @@ def parse_budget(text: str) -> tuple[str, dict[str, Any]]:
     with_budget = budget_levels()
     if level not in with_budget:
         which = ", ".join(f"{name} ({', '.join(keys)})" for name, keys in with_budget.items())
-        if level not in BOT_LEVELS:
+        if bot_level(level) is None:
             raise BotError(
                 core.N_(
                     "unknown bot level {level}; levels with a thinking budget: {levels}",
@@ -388,4 +368,4 @@ def make_bot(level: str, seed: int | None = 0, **settings: Any) -> Bot:
     for key in settings:
         if key not in allowed:
             raise BotError(_no_such_setting(level, key, list(allowed)))
-    return BOT_LEVELS[level].load()(seed=seed, **settings)
+    return _known_level(level).load()(seed=seed, **settings)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from barbu import accel
-from barbu.bots import BOT_LEVELS, LegalChooser, RandomBot, make_bot, parse_bot
+from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
 from barbu.deal import Phase
 from barbu.game import Game
 from barbu.record import game_to_record
@@ -162,7 +162,7 @@ class _LevelNames:
     levels other packages declare, which a run that names bundled levels does not need."""
 
     def __str__(self) -> str:
-        return ", ".join(BOT_LEVELS)
+        return ", ".join(bot_levels())
 
 
 def _split_bots(text: str) -> list[str]:

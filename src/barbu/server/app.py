@@ -57,7 +57,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from barbu.bots import BOT_LEVELS, offered_levels
+from barbu.bots import bot_levels, offered_levels
 from barbu.language import _, catalogue, supported
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
@@ -321,7 +321,7 @@ def create_app(
 
     @app.get("/api/bots")
     async def api_bots() -> list[str]:
-        return list(BOT_LEVELS)
+        return list(bot_levels())
 
     @app.get("/api/bots/levels")
     async def api_bot_levels() -> list[dict[str, str]]:

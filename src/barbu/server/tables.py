@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from barbu.actions import action_from_json, action_to_json
-from barbu.bots import BOT_LEVELS, make_bot
+from barbu.bots import bot_level, make_bot
 from barbu.errors import ActionNotationError, IllegalAction, OutOfTurn
 from barbu.game import Game
 from barbu.language import N_, _, error_text
@@ -1156,7 +1156,7 @@ class TableService:
         self.timings: list[Callable[[str, float], None]] = []
         """Called with ``("action", seconds)`` per person's action and ``("bot", seconds)`` per bot's choice."""
         level = self.settings.takeover_level
-        self.stand_in_level = level if level in BOT_LEVELS else "random"
+        self.stand_in_level = level if bot_level(level) is not None else "random"
         self.before_load: Callable[[str], Awaitable[None]] | None = None
         """Awaited before a table is loaded (several processes: it takes the table's lease, or refuses)."""
         self.online_elsewhere: Callable[[list[str]], Awaitable[dict[str, set[int]]]] | None = None

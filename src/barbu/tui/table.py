@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from barbu.actions import Action
-from barbu.bots import BOT_LEVELS, Bot, make_bot
+from barbu.bots import Bot, bot_level, bot_levels, make_bot
 from barbu.cards import pbn
 from barbu.errors import RecordError
 from barbu.game import Dealer, Game
@@ -56,15 +56,15 @@ SEAT_NAMES = {
 
 def default_bot_level() -> str:
     """The bots' default level: ``heuristic`` when registered, else ``random``."""
-    return "heuristic" if "heuristic" in BOT_LEVELS else "random"
+    return "heuristic" if bot_level("heuristic") is not None else "random"
 
 
 def hint_level() -> str:
     """The level that answers the hint key: ``search`` if registered, else the best there is."""
     for level in HINT_PREFERENCE:
-        if level in BOT_LEVELS:
+        if bot_level(level) is not None:
             return level
-    return next(iter(BOT_LEVELS))
+    return next(iter(bot_levels()))
 
 
 def derived_seed(*parts: object) -> int:
@@ -93,8 +93,8 @@ def bot_levels_for(levels: Sequence[str], players: int) -> list[str]:
             f"give one bot level for all bots or exactly {bots}, one per bot from your left; got {len(levels)}"
         )
     for level in levels:
-        if level not in BOT_LEVELS:
-            raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(BOT_LEVELS)}")
+        if bot_level(level) is None:
+            raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(bot_levels())}")
     return list(levels)
 
 

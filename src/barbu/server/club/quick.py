@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import bot_level
 from barbu.errors import OptionsError
 from barbu.language import _
 from barbu.rulesets import rules
@@ -48,7 +48,9 @@ TICK = 0.25
 """Seconds between two looks at the queue."""
 DEFAULT_MU = {"random": 19.0, "heuristic": 25.0, "search": 29.0}
 """A bot level's assumed ``mu`` until it has a rating in the rule set."""
-QUICK_LEVELS: tuple[str, ...] = tuple(level for level in ("random", "heuristic", "search") if level in BOT_LEVELS)
+QUICK_LEVELS: tuple[str, ...] = tuple(
+    level for level in ("random", "heuristic", "search") if bot_level(level) is not None
+)
 """The bot levels that fill quick games."""
 
 

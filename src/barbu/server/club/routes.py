@@ -34,7 +34,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 
-from barbu.bots import BOT_LEVELS
+from barbu.bots import bot_level
 from barbu.language import _, error_text
 from barbu.rulesets import RULE_SETS
 from barbu.server.bodies import BodyError, read_json
@@ -313,7 +313,7 @@ def add_club_routes(app: FastAPI, service: TableService, store: Store, queue: Qu
 
     @handled
     async def player(request: Request, name: str) -> Any:
-        if name.startswith("bot:") and name[4:] in BOT_LEVELS:
+        if name.startswith("bot:") and bot_level(name[4:]) is not None:
             key, shown, games_rows = name, name[4:], []
         else:
             account = await asyncio.to_thread(club.club.account_by_name, " ".join(name.split()))
