@@ -29,7 +29,9 @@ import asyncio
 import os
 import random
 import resource
+import signal
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -225,7 +227,20 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(run(steps, args.think, args.seconds, args.limit_ms, args.profile))
+
+    async def until_stopped() -> None:
+        """The run, cancelled by SIGTERM or SIGINT: the cancellation unwinds it as a normal
+        end does (the seats stop, then the server is stopped and waited for)."""
+        task = asyncio.current_task()
+        assert task is not None
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(signum, task.cancel)
+        await run(steps, args.think, args.seconds, args.limit_ms, args.profile)
+
+    try:
+        asyncio.run(until_stopped())
+    except asyncio.CancelledError:
+        sys.exit("bench_server: stopped by a signal; the server was stopped")
 
 
 if __name__ == "__main__":
