@@ -211,3 +211,35 @@ def test_a_refused_record_is_read_in_french() -> None:
     with speaking("fr"), pytest.raises(SheetError) as sheet_refused:
         Sheet.from_record({"format": "barbu-record/1", "variant": "classic", "first_declarer": 7, "deals": []})
     assert sheet_refused.value.message == "first_declarer doit être une place de 0 à 3, et non 7"
+
+
+def test_a_bad_card_in_a_record_is_explained_in_french() -> None:
+    """The card-notation cause inside a record's refusal (a card, a hand) is translated too."""
+    from barbu.errors import RecordError
+    from barbu.language import error_text, speaking
+    from barbu.record import game_from_record
+
+    hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    calls = [{"seat": 1, "double": [0]}, {"seat": 2}, {"seat": 3}, {"seat": 0}]
+    deal = {"declarer": 0, "contract": "no-queens", "hands": hands, "calls": calls}
+    cases = {
+        "deal 1, card 1 (seat 0): 'Z9' is not a card: write rank then suit, e.g. QS, TH, 2C": (
+            {"deals": [{**deal, "play": ["Z9"]}]},
+            "donne 1, carte 1 (place 0) : 'Z9' n'est pas une carte : écrivez le rang puis la couleur, "
+            "par exemple QS, TH, 2C",
+        ),
+        "deal 1: hand of seat 2: '..AKQJT98765X.' is not a hand: 'X' is not a rank": (
+            {"deals": [{**deal, "hands": [*hands[:2], "..AKQJT98765X.", hands[3]]}]},
+            "donne 1 : main de la place 2 : '..AKQJT98765X.' n'est pas une main : 'X' n'est pas un rang",
+        ),
+        "deal 1: hand of seat 0: 'AAKQJT9876543...' is not a hand: AS appears twice": (
+            {"deals": [{**deal, "hands": ["AAKQJT9876543...", *hands[1:]]}]},
+            "donne 1 : main de la place 0 : 'AAKQJT9876543...' n'est pas une main : AS y figure deux fois",
+        ),
+    }
+    for english, (doc, french) in cases.items():
+        with pytest.raises(RecordError) as refused:
+            game_from_record({"format": "barbu-record/1", "variant": "classic", **doc})
+        assert refused.value.message == english
+        with speaking("fr"):
+            assert error_text(refused.value) == french

@@ -146,6 +146,37 @@ def test_files_that_cannot_be_resumed_say_why(tmp_path: Path) -> None:
         save_table(table, tmp_path / "no-such-dir" / "x.json")
 
 
+def test_a_saved_game_that_cannot_be_resumed_says_why_in_french(tmp_path: Path) -> None:
+    """Why a file cannot be resumed reaches a French reader in French, the record's own cause
+    (a bad card in its play) included."""
+    from barbu.language import error_text, speaking
+
+    table = Table.new("classic", bots=["random"], seed=1)
+    play_until(table, 6)
+    save_table(table, tmp_path / "ok.json")
+    record = json.loads((tmp_path / "ok.json").read_text())
+    record["deals"][0]["play"] = ["Z9"]
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    (tmp_path / "other.json").write_text('{"format": "something-else"}')
+    (tmp_path / "text.json").write_text("not json")
+    seed_path(tmp_path / "text.json").write_text("{}")
+    cases = {
+        "missing.json": "impossible de lire le relevé {path} : ",
+        "other.json": '{path} n\'est pas un relevé de Barbu : "format" vaut "something-else" ; un relevé a "format": ',
+        "text.json": "{path} n'est pas du JSON (ligne 1, colonne 1) : les fichiers d'une partie enregistrée sont",
+        "bad.json": "{path} n'est pas un relevé valide : donne 1, carte 1 (place 1) : 'Z9' n'est pas une carte",
+    }
+    for name, french in cases.items():
+        with pytest.raises(SaveError) as refused:
+            load_table(tmp_path / name)
+        with speaking("fr"):
+            assert error_text(refused.value).startswith(french.format(path=tmp_path / name)), refused.value
+    with pytest.raises(SaveError) as refused:
+        load_table(tmp_path / "ok.json", seat=4)
+    with speaking("fr"):
+        assert error_text(refused.value) == "la place doit être de 0 à 3, et non 4"
+
+
 def test_bot_levels_names_and_seeds() -> None:
     assert bot_levels_for([], 4) == [default_bot_level()] * 3
     assert bot_levels_for(["random"], 5) == ["random"] * 4

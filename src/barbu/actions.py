@@ -370,7 +370,7 @@ def action_from_json(obj: object) -> Action:
     except ActionNotationError:
         raise
     except NotationError as e:
-        raise ActionNotationError(str(e)) from None
+        raise ActionNotationError(e.text) from None
     word = obj.get("call")
     if word is not None and word not in CALL_WORDS:
         raise ActionNotationError(f"unknown call {_brief(word)}; the spoken calls are: {', '.join(CALL_WORDS)}")

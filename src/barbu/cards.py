@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from barbu.errors import NotationError
+from barbu.errors import N_, NotationError
 
 SUITS = "SHDC"
 """Suit letters in record order: spades, hearts, diamonds, clubs."""
@@ -123,7 +123,7 @@ def parse_rank(text: str) -> int:
     if t == "10":
         t = "T"
     if len(t) != 1 or t not in RANKS:
-        raise NotationError(f"{text!r} is not a rank: use one of 2 3 4 5 6 7 8 9 T J Q K A")
+        raise NotationError(N_("{found} is not a rank: use one of 2 3 4 5 6 7 8 9 T J Q K A", found=repr(text)))
     return RANKS.index(t)
 
 
@@ -138,7 +138,7 @@ def parse_suit(text: str) -> int:
         return SUITS.index(t)
     if len(t) == 1 and t in SUIT_SYMBOLS:
         return SUIT_SYMBOLS.index(t)
-    raise NotationError(f"{text!r} is not a suit: use one of S H D C")
+    raise NotationError(N_("{found} is not a suit: use one of S H D C", found=repr(text)))
 
 
 def card(text: str) -> int:
@@ -148,12 +148,12 @@ def card(text: str) -> int:
     True
     """
     t = text.strip()
-    if len(t) < 2:
-        raise NotationError(f"{text!r} is not a card: write rank then suit, e.g. QS, TH, 2C")
-    try:
-        return make_card(parse_suit(t[-1]), parse_rank(t[:-1]))
-    except NotationError:
-        raise NotationError(f"{text!r} is not a card: write rank then suit, e.g. QS, TH, 2C") from None
+    if len(t) >= 2:
+        try:
+            return make_card(parse_suit(t[-1]), parse_rank(t[:-1]))
+        except NotationError:
+            pass
+    raise NotationError(N_("{found} is not a card: write rank then suit, e.g. QS, TH, 2C", found=repr(text)))
 
 
 def card_name(card: int) -> str:
@@ -253,20 +253,24 @@ def parse_pbn(text: str, taken: int | None = None) -> int:
     parts = text.strip().split(".")
     if len(parts) != 4:
         raise NotationError(
-            f"{text!r} is not a hand: write four suits S.H.D.C separated by dots, e.g. AK32.QJ5.T98.876"
+            N_(
+                "{found} is not a hand: write four suits S.H.D.C separated by dots, e.g. AK32.QJ5.T98.876",
+                found=repr(text),
+            )
         )
     mask = 0
     for s, part in enumerate(parts):
         ranks = part.upper().replace("10", "T")
         for ch in ranks:
             if ch not in RANKS:
-                raise NotationError(f"{text!r} is not a hand: {ch!r} is not a rank")
+                raise NotationError(N_("{found} is not a hand: {rank} is not a rank", found=repr(text), rank=repr(ch)))
             b = 1 << make_card(s, RANKS.index(ch))
             if taken is not None and (mask | taken) & b:
                 b <<= TWIN
             if mask & b or (taken is not None and taken & b):
-                again = "three times" if taken is not None else "twice"
-                raise NotationError(f"{text!r} is not a hand: {ch}{SUITS[s]} appears {again}")
+                twice = N_("{found} is not a hand: {card} appears twice", found=repr(text), card=ch + SUITS[s])
+                thrice = N_("{found} is not a hand: {card} appears three times", found=repr(text), card=ch + SUITS[s])
+                raise NotationError(thrice if taken is not None else twice)
             mask |= b
     return mask
 

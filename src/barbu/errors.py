@@ -71,7 +71,22 @@ class BarbuError(Exception):
 
 
 class NotationError(BarbuError, ValueError):
-    """Text that is not a card, suit, rank or hand in record notation."""
+    """Text that is not a card, suit, rank or hand in record notation.
+
+    ``text`` is the message as a :class:`Text` for the outer layers to translate, ``message``
+    its English:
+
+    >>> e = NotationError(N_("{found} is not a suit: use one of S H D C", found="'X'"))
+    >>> e.message
+    "'X' is not a suit: use one of S H D C"
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(str(text))
+        self.text = text
+        """The message as a :class:`Text`, for the outer layers to translate."""
+        self.message = str(text)
 
 
 class ActionNotationError(NotationError):
@@ -193,4 +208,15 @@ class RecordError(BarbuError):
 
 
 class RecordUsageError(BarbuError):
-    """A file that is not a record at all (unreadable, not JSON, wrong ``format``)."""
+    """A file that is not a record at all (unreadable, not JSON, wrong ``format``).
+
+    ``text`` is the message as a :class:`Text` for the outer layers to translate, ``message``
+    its English.
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        text = message if isinstance(message, Text) else Text(message)
+        super().__init__(str(text))
+        self.text = text
+        """The message as a :class:`Text`, for the outer layers to translate."""
+        self.message = str(text)

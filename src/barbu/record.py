@@ -51,10 +51,14 @@ def _nonempty(v: object) -> bool:
 def check_document(doc: object) -> None:
     """Refuse what is not a record at all (exit 2 of ``barbu replay``)."""
     if not isinstance(doc, Mapping):
-        raise RecordUsageError('the file is not a JSON object: a record is an object with "format": "barbu-record/1"')
+        raise RecordUsageError(
+            N_('the file is not a JSON object: a record is an object with "format": "{format}"', format=FORMAT)
+        )
+    if "format" not in doc:
+        raise RecordUsageError(N_('"format" is missing; a record has "format": "{format}"', format=FORMAT))
     if doc.get("format") != FORMAT:
-        found = "missing" if "format" not in doc else json.dumps(doc["format"], ensure_ascii=False)
-        raise RecordUsageError(f'"format" is {found}; a record has "format": "{FORMAT}"')
+        found = json.dumps(doc["format"], ensure_ascii=False)
+        raise RecordUsageError(N_('"format" is {found}; a record has "format": "{format}"', found=found, format=FORMAT))
 
 
 def game_from_record(doc: object) -> Game:
@@ -201,7 +205,7 @@ class _DealReader:
                 m = parse_pbn(h, taken) if r.twin else parse_pbn(h)
                 taken |= m
             except NotationError as e:
-                raise self.fail("hands", N_("hand of seat {seat}: {why}", seat=seat, why=str(e))) from None
+                raise self.fail("hands", N_("hand of seat {seat}: {why}", seat=seat, why=e.text)) from None
             if m.bit_count() != r.cards_each:
                 raise self.fail(
                     "hands",
@@ -443,7 +447,7 @@ class _DealReader:
             try:
                 cards = tuple(card(c) for c in entry)
             except NotationError as e:
-                raise self.fail("play", str(e), index, seat) from None
+                raise self.fail("play", e.text, index, seat) from None
             self._apply(Arrange(cards), "play", index)
             return
         if not isinstance(entry, str):
@@ -456,7 +460,7 @@ class _DealReader:
         try:
             action: Play | Pass = Pass() if entry.strip().lower() == "pass" else Play(card(entry))
         except NotationError as e:
-            raise self.fail("play", str(e), index, deal.to_act) from None
+            raise self.fail("play", e.text, index, deal.to_act) from None
         if deal.domino is not None and isinstance(action, Play):
             # Readers accept records that leave forced passes out.
             while (

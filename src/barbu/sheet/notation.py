@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from barbu.cards import card, card_name
 from barbu.errors import NotationError
+from barbu.language import error_text
 from barbu.rulesets import Rules
 from barbu.sheet.doubles import WORDS, Double, Grid, SheetError, check_grid, fill, fill_all
 
@@ -145,7 +146,7 @@ def parse_cards(text: str) -> list[str]:
         try:
             out.append(card(t))
         except NotationError as e:
-            raise SheetError("tally", str(e)) from None
+            raise SheetError("tally", error_text(e)) from None
     return [card_name(c) for c in out]
 
 

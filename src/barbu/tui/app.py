@@ -600,7 +600,7 @@ class BarbuApp(App[int]):
         try:
             save_table(self.table, path)
         except SaveError as e:
-            self.notice = _("Not saved: {why}", why=e)
+            self.notice = _("Not saved: {why}", why=error_text(e))
             return False
         self.save_path = path
         self.saved_to = path

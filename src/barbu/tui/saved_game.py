@@ -34,17 +34,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from barbu.errors import BarbuError, RecordError, RecordUsageError
+from barbu.errors import N_, BarbuError, RecordError, RecordUsageError, Text
 from barbu.record import game_from_record, game_to_record
 from barbu.tui.table import Table
-from barbu.usage import name_seats
 
 SEED_FORMAT = "barbu-seed/1"
 SEED_SUFFIX = ".barbu-seed"
 
 
 class SaveError(BarbuError):
-    """A save file that cannot be written, read or resumed; the message says why."""
+    """A save file that cannot be written, read or resumed; the message says why.
+
+    ``text`` is the message as a :class:`~barbu.errors.Text` for the screen to translate
+    (``barbu.language.error_text``), ``message`` its English:
+
+    >>> SaveError(N_("cannot save to {file}: {why}", file="x.json", why="disk full")).message
+    'cannot save to x.json: disk full'
+    """
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(str(message))
+        self.text = message
+        """The message as a :class:`~barbu.errors.Text`, for the screen to translate."""
+        self.message = str(message)
 
 
 def seed_path(path: str | os.PathLike[str]) -> Path:
@@ -83,35 +95,61 @@ def save_table(table: Table, path: str | os.PathLike[str]) -> None:
         _write_json(p, record)
         _write_json(seed_path(p), settings)
     except OSError as e:
-        raise SaveError(f"cannot save to {p}: {e.strerror or e}") from None
+        raise SaveError(N_("cannot save to {file}: {why}", file=str(p), why=e.strerror or str(e))) from None
 
 
-def _read_json(path: Path, what: str) -> Any:
-    """The JSON document in ``path``: UTF-8, with or without a byte order mark."""
+def _read_json(path: Path, seed_file: bool = False) -> Any:
+    """The JSON document in ``path`` (a record, or a seed file): UTF-8, with or without a byte order mark."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except OSError as e:
-        raise SaveError(f"cannot read {what} {path}: {(e.strerror or 'not allowed').lower()}") from None
+        why = (e.strerror or "not allowed").lower()
+        if seed_file:
+            raise SaveError(N_("cannot read seed file {file}: {why}", file=str(path), why=why)) from None
+        raise SaveError(N_("cannot read record {file}: {why}", file=str(path), why=why)) from None
     except UnicodeDecodeError as e:
-        raise SaveError(f"{path} is not UTF-8 text (byte at offset {e.start}): a {what} is a JSON text file") from None
+        raise SaveError(
+            N_(
+                "{file} is not UTF-8 text (byte at offset {offset}): a saved game's files are JSON text",
+                file=str(path),
+                offset=e.start,
+            )
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise SaveError(f"{path} is not JSON ({e.msg} at line {e.lineno}): a {what} is a JSON object") from None
+        raise SaveError(
+            N_(
+                "{file} is not JSON (line {line}, column {column}): a saved game's files are JSON objects",
+                file=str(path),
+                line=e.lineno,
+                column=e.colno,
+            )
+        ) from None
 
 
 def _settings(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
-    doc = _read_json(path, "seed file")
+    doc = _read_json(path, seed_file=True)
     if not isinstance(doc, dict) or doc.get("format") != SEED_FORMAT:
-        raise SaveError(f'{path} is not a seed file: it should be a JSON object with "format": "{SEED_FORMAT}"')
+        raise SaveError(
+            N_(
+                '{file} is not a seed file: it should be a JSON object with "format": "{format}"',
+                file=str(path),
+                format=SEED_FORMAT,
+            )
+        )
     seed = doc.get("seed")
     first = doc.get("first_deal", 0)
     if not isinstance(seed, int | str) or isinstance(seed, bool):
-        raise SaveError(f"{path}: seed must be an integer or a string, not {seed!r}")
+        raise SaveError(
+            N_("{file}: seed must be an integer or a string, not {found}", file=str(path), found=repr(seed))
+        )
     if not isinstance(first, int) or isinstance(first, bool) or first < 0:
-        raise SaveError(f"{path}: first_deal must be a deal index (0 or more), not {first!r}")
+        raise SaveError(
+            N_("{file}: first_deal must be a deal index (0 or more), not {found}", file=str(path), found=repr(first))
+        )
     return doc
 
 
@@ -145,31 +183,28 @@ def load_table(
     there is no seed file (else a new seed does).
     """
     p = Path(path)
-    doc = _read_json(p, "record")
+    doc = _read_json(p)
     try:
         game = game_from_record(doc)
     except RecordUsageError as e:
-        raise SaveError(f"{p} is not a Barbu record: {e}") from None
+        raise SaveError(N_("{file} is not a Barbu record: {why}", file=str(p), why=e.text)) from None
     except RecordError as e:
-        where = f"deal {e.deal}: " if e.deal is not None else ""
-        names = doc.get("players") if isinstance(doc, dict) else None
-        message = name_seats(e.message, names if isinstance(names, list) else None)
-        raise SaveError(f"{p} is not a valid record: {where}{message}") from None
+        raise SaveError(N_("{file} is not a valid record: {why}", file=str(p), why=e.text)) from None
     settings = _settings(seed_path(p))
     n = game.rules.players
     if seat is None:
         seat = settings.get("seat", 0)
     if not isinstance(seat, int) or not 0 <= seat < n:
-        raise SaveError(f"the seat must be from 0 to {n - 1}, not {seat!r}")
+        raise SaveError(N_("the seat must be from 0 to {last}, not {found}", last=n - 1, found=repr(seat)))
     levels = list(bots) if bots else list(settings.get("bots", []))
     try:
         if settings:
             return Table.resume(game, seat, levels, settings["seed"], settings.get("first_deal", 0))
         return Table.resume(game, seat, levels, new_seed() if seed is None else seed, None)
     except RecordError as e:
-        raise SaveError(f"cannot resume {p}: {e.message}") from None
+        raise SaveError(N_("cannot resume {file}: {why}", file=str(p), why=e.text)) from None
     except ValueError as e:
-        raise SaveError(str(e)) from None
+        raise SaveError(Text(str(e))) from None
 
 
 __all__ = [

@@ -33,6 +33,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from barbu import errors as core
 from barbu.actions import Action
 from barbu.bots import Bot, bot_level, bot_levels, make_bot
 from barbu.cards import pbn
@@ -161,13 +162,15 @@ class Table:
         if first_deal is None:
             first_deal = len(game.deals) - (1 if current is not None and current.dealt is None else 0)
         elif first_deal == 0 and dealer.first_declarer(r.players) != game.first_declarer:
-            raise RecordError("record", "the seed file does not belong to this record: the first declarer differs")
+            raise RecordError(
+                "record", core.N_("the seed file does not belong to this record: the first declarer differs")
+            )
         for deal in game.deals[first_deal:]:
             if deal is current and deal.dealt is None:
                 break
             hands = tuple(dealer.deal(r, deal.declarer))
             if deal.dealt is not None and _faces(hands) != _faces(deal.dealt):
-                message = f"the seed file does not belong to this record: deal {deal.index + 1} differs"
+                message = core.N_("the seed file does not belong to this record: deal {n} differs", n=deal.index + 1)
                 raise RecordError("hands", message, deal.index + 1)
         return cls(game, seat, bots, seed, dealer, first_deal)
 
@@ -188,7 +191,9 @@ class Table:
         deal = self.game.current
         if deal is not None and deal.dealt is None:
             if deal.started:
-                raise RecordError("hands", f"deal {deal.index + 1} has started without hands: it cannot be played on")
+                raise RecordError(
+                    "hands", core.N_("deal {n} has started without hands: it cannot be played on", n=deal.index + 1)
+                )
             self.game.give_hands(self._dealer.deal(self.rules, deal.declarer))
 
     # -- what the person sees ----------------------------------------------------
