@@ -51,6 +51,7 @@ __all__ = [
     "random_cards",
     "random_lays",
     "score_model",
+    "shuffler",
     "solve",
     "status",
     "step",
@@ -172,6 +173,24 @@ def trick_batch(rules: Rules, contract: Contract, n: int, actions: int, unit: fl
         n, rules.players, model, actions, rules.cards_each, float(rules.sign), unit, rules.direction, rules.deck_cards
     )
     return batch
+
+
+def shuffler(rules: Rules, seed: int) -> Callable[[int], list[int]] | None:
+    """``barbu.game.Dealer(seed)``'s deals of ``rules`` in compiled code (``Shuffler``, the
+    batch simulator's mirror of ``random.Random`` and of ``Dealer.deal``): the function of a
+    declarer giving the next deal's hands, or None where there is no compiled path (the pure
+    path, two decks, a seed that is not an int below ``2**64`` in size).
+
+    >>> from barbu.game import Dealer
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> dealer, deal = Dealer(11), shuffler(r, 11)
+    >>> deal is None or [deal(1), deal(3)] == [dealer.deal(r, 1), dealer.deal(r, 3)]
+    True
+    """
+    if _native is None or not supports(rules) or type(seed) is not int or not -(1 << 64) < seed < 1 << 64:
+        return None
+    return partial(_native.Shuffler(seed).deal, rules.players, rules.deck_cards, rules.direction)
 
 
 def trick_core() -> type | None:
