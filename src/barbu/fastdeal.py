@@ -53,38 +53,67 @@ if TYPE_CHECKING:
 
 __all__ = ["CallTable", "FastDeal", "FastDealer"]
 
-_BEFORE_CARDS = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK, Phase.CALL)
+_CHOICE = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK)
 _NOTHING: tuple[Action, ...] = ()
 
 
-class _Place:
-    """One place in a :class:`CallTable`: what the core's deal says there."""
+class _Calls:
+    """A place in the calls (a node of a :class:`CallTable`'s call trees): the seat to call, its
+    legal calls, the pairs so far; no legal call once the calls are over."""
 
-    __slots__ = ("children", "contract", "final", "legal", "pairs", "parent", "play", "seat", "via")
+    __slots__ = ("children", "legal", "pairs", "parent", "seat", "via")
 
-    def __init__(self, deal: Deal, parent: _Place | None, via: int) -> None:
+    def __init__(self, deal: Deal, parent: _Calls | None, via: int) -> None:
         self.parent = parent
         self.via = via
-        """The index of the action that led here among the parent's legal actions."""
-        self.contract: Contract | None = deal.contract
+        """The index of the call that led here among the parent's legal calls."""
         self.pairs: list[Pair] = deal.pairs()
-        self.play: TrickPlay | DominoPlay | None = None
-        """Once the cards start: the deal's card play at its start (the hands are each deal's own)."""
-        self.final: list[int] | None = None
-        """A deal skipped undoubled: its final points."""
-        phase = deal.phase
-        if phase in _BEFORE_CARDS:
+        if deal.phase is Phase.CALL:
             self.seat: int | None = deal.to_act
             self.legal: tuple[Action, ...] = tuple(deal.legal_actions())
         else:
             self.seat = None
             self.legal = _NOTHING
-            if phase is Phase.PLAY:
-                self.play = deal.cardplay
-            elif phase is Phase.DONE:
-                self.final = deal.final
-            else:  # arrangements: their legal actions depend on the cards (refused by CallTable.of)
-                raise ValueError(f"the fast door plays trick and domino deals, not the {phase} phase")
+        self.children: list[_Calls | None] = [None] * len(self.legal)
+
+
+class _End:
+    """What follows the calls of a deal: its card play at the start (each deal brings its
+    hands), or the final points of a deal skipped undoubled (RULES.md §2.8)."""
+
+    __slots__ = ("final", "play")
+
+    def __init__(self, deal: Deal) -> None:
+        self.play: TrickPlay | DominoPlay | None = deal.cardplay if deal.phase is Phase.PLAY else None
+        self.final: list[int] | None = deal.final if deal.phase is Phase.DONE else None
+        if self.play is None and self.final is None:  # arrangements: their actions depend on the cards
+            raise ValueError(f"the fast door plays trick and domino deals, not the {deal.phase} phase")
+
+
+class _Place:
+    """A place before the calls (the contract choice, the trump or rank named), or where the
+    calls start (:attr:`calls`), or where the cards start without calls (:attr:`end`)."""
+
+    __slots__ = ("calls", "children", "contract", "end", "ends", "legal", "parent", "seat", "via")
+
+    def __init__(self, deal: Deal, parent: _Place | None, via: int, calls: _Calls | None) -> None:
+        self.parent = parent
+        self.via = via
+        self.contract: Contract | None = deal.contract
+        self.calls = calls
+        """The root of the calls that start here (shared by every place with the same doubling)."""
+        self.ends: dict[bool, _End] = {}
+        """After the calls, by whether they made no pair (all that the end depends on, besides
+        this place: the contract, trump or rank and declarer)."""
+        self.end: _End | None = None
+        if deal.phase in _CHOICE:
+            self.seat: int | None = deal.to_act
+            self.legal: tuple[Action, ...] = tuple(deal.legal_actions())
+        else:
+            self.seat = None
+            self.legal = _NOTHING
+            if calls is None:  # no calls (a rule set without doubling): the cards start here
+                self.end = _End(deal)
         self.children: list[_Place | None] = [None] * len(self.legal)
 
 
@@ -92,8 +121,10 @@ class CallTable:
     """The contract choices and calls of the deals of one rule set with the same contracts
     available (and the same seats forced to double), as the core says them, remembered.
 
-    Make one with :meth:`of` (kept with the rules). Its places are grown as deals meet them;
-    a rule set's tables hold a few tens of thousands of places after many random deals.
+    Make one with :meth:`of` (kept with the rules). Its places are grown as deals meet them.
+    The calls do not depend on the contract beyond its doubling (who may double whom), so
+    the places of the calls are shared by every contract, trump and rank of a declarer with
+    the same doubling: random classic deals meet a few tens of thousands of them.
     """
 
     def __init__(self, rules: Rules, available: Sequence[Contract], forced: frozenset[int], index: int) -> None:
@@ -107,6 +138,9 @@ class CallTable:
         """Any hands: the calls do not depend on them, and each deal brings its own to the cards."""
         self.places = 0
         self._roots: list[_Place | None] = [None] * rules.players
+        self._call_roots: dict[tuple[object, ...], _Calls] = {}
+        self._last: tuple[object, Deal] | None = None
+        """The place last grown and a deal there (the next growth often starts from it)."""
 
     @classmethod
     def of(
@@ -128,34 +162,72 @@ class CallTable:
             found = rules.derived[key] = cls(rules, available, forced, index)
         return found
 
-    def _deal(self, declarer: int) -> Deal:
-        return Deal(self.rules, self.index, declarer, self._dummy, self.available, self.forced)
-
     def root(self, declarer: int) -> _Place:
         """The place where a deal of ``declarer`` starts."""
         found = self._roots[declarer]
         if found is None:
-            found = self._roots[declarer] = _Place(self._deal(declarer), None, -1)
-            self.places += 1
+            deal = Deal(self.rules, self.index, declarer, self._dummy, self.available, self.forced)
+            found = self._roots[declarer] = self._place(deal, None, -1)
         return found
 
-    def grow(self, place: _Place, i: int) -> _Place:
-        """The place after ``place``'s legal action ``i``, asked of the core (a deal replayed
-        to ``place``, the action applied) and remembered."""
-        path = []
-        at = place
-        while at.parent is not None:
-            path.append(at)
-            at = at.parent
-        declarer = self._roots.index(at)
-        deal = self._deal(declarer)
-        for step in reversed(path):
-            assert step.parent is not None
-            deal.apply_unchecked(step.parent.legal[step.via])
-        deal.apply_unchecked(place.legal[i])
-        child = place.children[i] = _Place(deal, place, i)
+    def _place(self, deal: Deal, parent: _Place | None, via: int) -> _Place:
+        calls = None
+        d = deal.doubling
+        if deal.phase is Phase.CALL and d is not None:
+            key = (d.players, d.declarer, d.negative, d.forced, tuple(d.order))
+            calls = self._call_roots.get(key)
+            if calls is None:
+                calls = self._call_roots[key] = _Calls(deal, None, -1)
+                self.places += 1
+        place = _Place(deal, parent, via, calls)
+        if calls is not None:
+            self._last = (place, deal)
         self.places += 1
+        return place
+
+    def _deal_at(self, place: _Place, calls: _Calls | None) -> Deal:
+        """A deal of this table at ``place`` and then ``calls`` (the core's, replayed)."""
+        last = self._last
+        if last is not None and last[0] is (place if calls is None or calls.parent is None else calls):
+            self._last = None
+            return last[1]
+        steps: list[Action] = []
+        c = calls
+        while c is not None and c.parent is not None:
+            steps.append(c.parent.legal[c.via])
+            c = c.parent
+        p = place
+        while p.parent is not None:
+            steps.append(p.parent.legal[p.via])
+            p = p.parent
+        deal = Deal(self.rules, self.index, self._roots.index(p), self._dummy, self.available, self.forced)
+        for action in reversed(steps):
+            deal.apply_unchecked(action)
+        return deal
+
+    def grow(self, place: _Place, i: int) -> _Place:
+        """The place after ``place``'s legal action ``i`` (before the calls), asked of the core
+        and remembered."""
+        deal = self._deal_at(place, None)
+        deal.apply_unchecked(place.legal[i])
+        child = place.children[i] = self._place(deal, place, i)
         return child
+
+    def grow_calls(self, place: _Place, calls: _Calls, i: int) -> _Calls:
+        """The calls after ``calls``' legal call ``i`` (from ``place``), asked of the core and
+        remembered."""
+        deal = self._deal_at(place, calls)
+        deal.apply_unchecked(calls.legal[i])
+        child = calls.children[i] = _Calls(deal, calls, i)
+        self.places += 1
+        self._last = (child, deal)
+        return child
+
+    def end(self, place: _Place, calls: _Calls) -> _End:
+        """What follows ``calls`` (over) from ``place``, asked of the core and remembered."""
+        deal = self._deal_at(place, calls)
+        found = place.ends[not calls.pairs] = _End(deal)
+        return found
 
 
 class FastDeal:
@@ -165,7 +237,7 @@ class FastDeal:
     :class:`~barbu.game.Dealer` does).
     """
 
-    __slots__ = ("_place", "_table", "cardplay", "declarer", "hands")
+    __slots__ = ("_calls", "_final", "_place", "_table", "cardplay", "declarer", "hands")
 
     def __init__(self, table: CallTable, declarer: int, hands: Sequence[int]) -> None:
         self._table = table
@@ -173,14 +245,17 @@ class FastDeal:
         self.hands = hands
         self.cardplay: TrickPlay | DominoPlay | None = None
         """The trick or domino play once the cards start (its own fast door: ``play_next``)."""
+        self._final: list[int] | None = None
         self._place = place = table.root(declarer)
-        if place.play is not None:  # no choice and no calls: the cards start at once
-            self._start(place.play)
+        self._calls = place.calls
+        if place.end is not None:  # no choice and no calls: the cards start at once
+            self._enter(place.end)
 
     @property
     def to_act(self) -> int | None:
         """The seat to act before the cards (None once the calls are over)."""
-        return self._place.seat
+        calls = self._calls
+        return self._place.seat if calls is None else calls.seat
 
     @property
     def contract(self) -> Contract | None:
@@ -190,35 +265,49 @@ class FastDeal:
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to act before the cards, in :meth:`Deal.legal_actions`'
         order; empty once the calls are over."""
-        return self._place.legal
+        calls = self._calls
+        return self._place.legal if calls is None else calls.legal
 
     def apply(self, action: Action) -> tuple[Action, ...]:
         """Apply one of the legal actions, unchecked; returns the next legal actions (empty
         once the calls are over: the cards start, or the deal is scored without play)."""
+        calls = self._calls
         place = self._place
-        i = place.legal.index(action)
-        child = place.children[i] or self._table.grow(place, i)
-        self._place = child
-        if child.play is not None:
-            self._start(child.play)
-        return child.legal
+        if calls is None:
+            i = place.legal.index(action)
+            child = place.children[i] or self._table.grow(place, i)
+            self._place = child
+            self._calls = child.calls
+            if child.end is not None:
+                self._enter(child.end)
+            return child.legal if child.calls is None else child.calls.legal
+        i = calls.legal.index(action)
+        after = calls.children[i] or self._table.grow_calls(place, calls, i)
+        self._calls = after
+        if after.legal:
+            return after.legal
+        self._enter(place.ends.get(not after.pairs) or self._table.end(place, after))
+        return _NOTHING
 
-    def _start(self, start: TrickPlay | DominoPlay) -> None:
-        play = self.cardplay = start.copy()
-        play.set_hands(list(self.hands))
+    def _enter(self, end: _End) -> None:
+        if end.play is not None:
+            play = self.cardplay = end.play.copy()
+            play.set_hands(list(self.hands))
+        else:
+            self._final = end.final
 
     @property
     def pairs(self) -> list[Pair]:
         """The business pairs of the calls so far."""
-        return self._place.pairs
+        calls = self._calls
+        return [] if calls is None else calls.pairs
 
     def final(self) -> list[int]:
         """Each seat's final points (raw scores and the doubles' settlement), once the deal is
         over: played to its end, or skipped undoubled."""
-        place = self._place
-        if place.final is not None:
-            return list(place.final)
-        play, contract = self.cardplay, place.contract
+        if self._final is not None:
+            return list(self._final)
+        play, contract = self.cardplay, self._place.contract
         if play is None or not play.finished or contract is None:
             raise ValueError("the deal is not over: its calls or its cards are still to come")
         rules = self._table.rules
@@ -228,7 +317,7 @@ class FastDeal:
             tally = {"order": list(play.order)}  # type: ignore[union-attr]
         raw = contract.raw(tally, rules.shape)
         chooser = rules.chooser_adjustment(raw, self.declarer)
-        return [r + a + c for r, a, c in zip(raw, settle(raw, place.pairs), chooser, strict=True)]
+        return [r + a + c for r, a, c in zip(raw, settle(raw, self.pairs), chooser, strict=True)]
 
 
 class FastDealer:
