@@ -23,9 +23,7 @@ from barbu.rulesets import RULE_SETS, rules
 from barbu.tricks import TrickPlay
 
 DOOR_RULE_SETS = sorted(
-    name
-    for name, rs in RULE_SETS.items()
-    if rs.decks == 1 and all(c.play != "arrange" for c in rules(name).contracts)
+    name for name, rs in RULE_SETS.items() if rs.decks == 1 and all(c.play != "arrange" for c in rules(name).contracts)
 )
 OPTIONS: dict[str, tuple[str, dict[str, object]]] = {
     "french+chooser": ("french", {"contract_choice": "chooser_doubled"}),

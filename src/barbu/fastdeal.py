@@ -43,12 +43,12 @@ from barbu import accel
 from barbu.actions import Action
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
+from barbu.domino import DominoPlay
 from barbu.doubling import Pair, settle
 from barbu.game import Dealer
 from barbu.rulesets import Rules
 
 if TYPE_CHECKING:
-    from barbu.domino import DominoPlay
     from barbu.tricks import TrickPlay
 
 __all__ = ["CallTable", "FastDeal", "FastDealer"]
@@ -311,10 +311,9 @@ class FastDeal:
         if play is None or not play.finished or contract is None:
             raise ValueError("the deal is not over: its calls or its cards are still to come")
         rules = self._table.rules
-        if contract.play == "tricks":
-            tally = contract.tally_from_tricks(play.result())  # type: ignore[union-attr]
-        else:
-            tally = {"order": list(play.order)}  # type: ignore[union-attr]
+        tally = (
+            {"order": list(play.order)} if isinstance(play, DominoPlay) else contract.tally_from_tricks(play.result())
+        )
         raw = contract.raw(tally, rules.shape)
         chooser = rules.chooser_adjustment(raw, self.declarer)
         return [r + a + c for r, a, c in zip(raw, settle(raw, self.pairs), chooser, strict=True)]
