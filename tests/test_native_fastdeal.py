@@ -40,10 +40,11 @@ def _play_state(play: object) -> tuple[object, ...]:
     return tuple((type(play).__name__, n, getattr(play, n)) for n in names)
 
 
-def _lockstep(variant: str, options: dict[str, object] | None, games: int) -> int:
-    """Plays ``games`` seeded random games and every deal through a FastDeal too; returns the deals checked."""
+def _lockstep(variant: str, options: dict[str, object] | None, games: int) -> tuple[int, int]:
+    """Plays ``games`` seeded random games and every deal through a FastDeal too; returns the
+    deals checked and how many of them the door scored in compiled code."""
     rng = random.Random(variant)
-    checked = 0
+    checked = compiled = 0
     for g in range(games):
         game = Game.new(variant, options, seed=f"door:{variant}:{g}")
         while not game.is_over:
@@ -77,20 +78,26 @@ def _lockstep(variant: str, options: dict[str, object] | None, games: int) -> in
             else:
                 assert door.cardplay is None  # skipped undoubled: scored without play
             assert deal.final is not None
+            compiled += door._model is not None
             assert door.final() == deal.final
             checked += 1
-    return checked
+    return checked, compiled
 
 
 @pytest.mark.parametrize("variant", DOOR_RULE_SETS)
 def test_the_fast_door_plays_every_deal_as_the_core(variant: str) -> None:
-    assert _lockstep(variant, None, 2) == 2 * rules(variant).deal_count
+    checked, compiled = _lockstep(variant, None, 2)
+    assert checked == 2 * rules(variant).deal_count
+    assert (compiled > 0) == accel.NATIVE  # trick deals scored by the compiled score model, then compared
 
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))
 def test_the_fast_door_follows_the_options(name: str) -> None:
     variant, options = OPTIONS[name]
-    assert _lockstep(variant, options, 1) == rules(variant, options).deal_count
+    checked, compiled = _lockstep(variant, options, 1)
+    assert checked == rules(variant, options).deal_count
+    if options.get("contract_choice") == "chooser_doubled":
+        assert compiled == 0  # the compiled scores do not add the chooser's adjustment: the pure path scores
 
 
 def test_the_fast_dealer_deals_as_the_dealer() -> None:

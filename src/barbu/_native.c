@@ -769,6 +769,52 @@ static PyObject *py_raw(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* final(captured, winners, model, pairs) -> each seat's final points of a trick deal played out:
+ * the score model's raw scores of the cards and tricks taken, plus the pairs' settlement. */
+static PyObject *py_final(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[0]) || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "final(captured, winners, model, pairs) takes two lists, a model and pairs");
+        return NULL;
+    }
+    TP s;
+    memset(&s, 0, sizeof s);
+    Py_ssize_t p = PyList_GET_SIZE(args[0]), nw = PyList_GET_SIZE(args[1]);
+    if (p < 2 || p > MAXP || nw > MAXT) {
+        PyErr_SetString(PyExc_ValueError, "final takes 2 to 6 seats' captured cards and at most 26 tricks' winners");
+        return NULL;
+    }
+    s.players = (int)p;
+    for (Py_ssize_t k = 0; k < p; k++)
+        if (get_mask(PyList_GET_ITEM(args[0], k), &s.captured[k]) < 0) return NULL;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        long w = PyLong_AsLong(PyList_GET_ITEM(args[1], k));
+        if (w == -1 && PyErr_Occurred()) return NULL;
+        if (w < 0 || w >= p) {
+            PyErr_SetString(PyExc_ValueError, "a trick's winner is a seat");
+            return NULL;
+        }
+        s.winners[k] = (int)w;
+    }
+    s.nwin = (int)nw;
+    Model m;
+    PairT pairs[32];
+    int np;
+    if (unpack_model(args[2], &m) < 0 || unpack_pairs(args[3], pairs, &np, (int)p) < 0) return NULL;
+    long fin[MAXP];
+    final_scores(&s, &m, pairs, np, fin);
+    PyObject *out = PyList_New(p);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < p; k++) {
+        PyObject *v = PyLong_FromLong(fin[k]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, v);
+    }
+    return out;
+}
+
 static PyObject *py_playouts(PyObject *self, PyObject *args) {
     PyObject *state, *model, *pairs_o, *guide_o;
     Py_ssize_t count;
@@ -3002,6 +3048,8 @@ static PyMethodDef methods[] = {
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
+    {"final", (PyCFunction)(void (*)(void))py_final, METH_FASTCALL,
+     "final(captured, winners, model, pairs) -> each seat's final points of a trick deal played out"},
     {"raw", py_raw, METH_VARARGS, "raw(state, model) -> each seat's raw score of the tricks taken so far"},
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},

@@ -34,6 +34,7 @@ from barbu.contracts import Contract, DealShape, TrickResult
 if TYPE_CHECKING:
     from barbu.deal import Deal
     from barbu.domino import DominoPlay
+    from barbu.doubling import Pair
     from barbu.rulesets import Rules
     from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 
@@ -41,6 +42,7 @@ __all__ = [
     "NATIVE",
     "choose",
     "domino_core",
+    "final_points",
     "finish",
     "legal_mask",
     "line",
@@ -191,6 +193,15 @@ def shuffler(rules: Rules, seed: int) -> Callable[[int], list[int]] | None:
     if _native is None or not supports(rules) or type(seed) is not int or not -(1 << 64) < seed < 1 << 64:
         return None
     return partial(_native.Shuffler(seed).deal, rules.players, rules.deck_cards, rules.direction)
+
+
+def final_points(t: TrickPlay, model: tuple[int, ...], pairs: tuple[Pair, ...]) -> list[int]:
+    """Each seat's final points of a trick deal played out (``t`` finished), in compiled code:
+    the raw scores of ``model`` (the contract's :func:`score_model`) and the ``pairs``'
+    settlement, as :func:`barbu.doubling.settle` adds it to ``contract.raw``. Only with the
+    accelerator in use, and without the chooser's adjustment (``chooser_doubled``), which it
+    does not add."""
+    return list(_require().final(t.captured, t.winners, model, pairs))
 
 
 def trick_core() -> type | None:

@@ -67,7 +67,7 @@ class _Calls:
         self.parent = parent
         self.via = via
         """The index of the call that led here among the parent's legal calls."""
-        self.pairs: list[Pair] = deal.pairs()
+        self.pairs: tuple[Pair, ...] = tuple(deal.pairs())
         if deal.phase is Phase.CALL:
             self.seat: int | None = deal.to_act
             self.legal: tuple[Action, ...] = tuple(deal.legal_actions())
@@ -81,13 +81,19 @@ class _End:
     """What follows the calls of a deal: its card play at the start (each deal brings its
     hands), or the final points of a deal skipped undoubled (RULES.md §2.8)."""
 
-    __slots__ = ("final", "play")
+    __slots__ = ("final", "model", "play")
 
     def __init__(self, deal: Deal) -> None:
         self.play: TrickPlay | DominoPlay | None = deal.cardplay if deal.phase is Phase.PLAY else None
         self.final: list[int] | None = deal.final if deal.phase is Phase.DONE else None
         if self.play is None and self.final is None:  # arrangements: their actions depend on the cards
             raise ValueError(f"the fast door plays trick and domino deals, not the {deal.phase} phase")
+        rules, contract = deal.rules, deal.contract
+        self.model: tuple[int, ...] | None = None
+        """The contract's compiled scores (:func:`barbu.accel.final_points`), where there are."""
+        chooser = rules.flags.contract_choice == "chooser_doubled"  # the compiled scores do not add it
+        if deal.tricks is not None and contract is not None and accel.supports(rules) and not chooser:
+            self.model = accel.score_model(contract, rules.shape)
 
 
 class _Place:
@@ -237,7 +243,7 @@ class FastDeal:
     :class:`~barbu.game.Dealer` does).
     """
 
-    __slots__ = ("_calls", "_final", "_place", "_table", "cardplay", "declarer", "hands")
+    __slots__ = ("_calls", "_final", "_model", "_place", "_table", "cardplay", "declarer", "hands")
 
     def __init__(self, table: CallTable, declarer: int, hands: Sequence[int]) -> None:
         self._table = table
@@ -246,6 +252,7 @@ class FastDeal:
         self.cardplay: TrickPlay | DominoPlay | None = None
         """The trick or domino play once the cards start (its own fast door: ``play_next``)."""
         self._final: list[int] | None = None
+        self._model: tuple[int, ...] | None = None
         self._place = place = table.root(declarer)
         self._calls = place.calls
         if place.end is not None:  # no choice and no calls: the cards start at once
@@ -293,6 +300,7 @@ class FastDeal:
         if end.play is not None:
             play = self.cardplay = end.play.copy()
             play.set_hands(list(self.hands))
+            self._model = end.model
         else:
             self._final = end.final
 
@@ -300,7 +308,7 @@ class FastDeal:
     def pairs(self) -> list[Pair]:
         """The business pairs of the calls so far."""
         calls = self._calls
-        return [] if calls is None else calls.pairs
+        return [] if calls is None else list(calls.pairs)
 
     def final(self) -> list[int]:
         """Each seat's final points (raw scores and the doubles' settlement), once the deal is
@@ -310,13 +318,17 @@ class FastDeal:
         play, contract = self.cardplay, self._place.contract
         if play is None or not play.finished or contract is None:
             raise ValueError("the deal is not over: its calls or its cards are still to come")
+        calls = self._calls
+        pairs = () if calls is None else calls.pairs
+        if self._model is not None:
+            return accel.final_points(play, self._model, pairs)  # type: ignore[arg-type]  # a TrickPlay
         rules = self._table.rules
         tally = (
             {"order": list(play.order)} if isinstance(play, DominoPlay) else contract.tally_from_tricks(play.result())
         )
         raw = contract.raw(tally, rules.shape)
         chooser = rules.chooser_adjustment(raw, self.declarer)
-        return [r + a + c for r, a, c in zip(raw, settle(raw, self.pairs), chooser, strict=True)]
+        return [r + a + c for r, a, c in zip(raw, settle(raw, pairs), chooser, strict=True)]
 
 
 class FastDealer:
