@@ -10,6 +10,7 @@ path (the door's card play and dealing in Python).
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -128,3 +129,18 @@ def test_the_fast_door_refuses_what_it_does_not_play() -> None:
     door = FastDeal(CallTable.of(r, r.contracts), 0, FastDealer(r, 1).deal(0))
     with pytest.raises(ValueError, match="not over"):
         door.final()
+
+
+def test_the_fast_door_takes_an_action_equal_to_a_listed_one() -> None:
+    r = rules("classic")
+    hands = FastDealer(r, 4).deal(1)
+    listed, made = (FastDeal(CallTable.of(r, r.contracts), 1, hands) for _ in range(2))
+    actions = listed.legal_actions()
+    while actions:
+        action = actions[-1]
+        equal = copy.copy(action)
+        assert equal == action and equal is not action
+        actions = listed.apply(action)
+        assert made.apply(equal) == actions
+    assert made.pairs == listed.pairs and made.cardplay is not None and listed.cardplay is not None
+    assert made.cardplay.hands == listed.cardplay.hands

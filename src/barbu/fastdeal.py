@@ -57,11 +57,17 @@ _CHOICE = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK)
 _NOTHING: tuple[Action, ...] = ()
 
 
+def _positions(legal: tuple[Action, ...]) -> dict[int, int]:
+    """The index of each of ``legal``'s actions by its identity (the actions a caller is given
+    come back as themselves: a look-up, where ``legal.index`` would compare actions one by one)."""
+    return {id(a): i for i, a in enumerate(legal)}
+
+
 class _Calls:
     """A place in the calls (a node of a :class:`CallTable`'s call trees): the seat to call, its
     legal calls, the pairs so far; no legal call once the calls are over."""
 
-    __slots__ = ("children", "legal", "pairs", "parent", "seat", "via")
+    __slots__ = ("at", "children", "legal", "pairs", "parent", "seat", "via")
 
     def __init__(self, deal: Deal, parent: _Calls | None, via: int) -> None:
         self.parent = parent
@@ -75,6 +81,7 @@ class _Calls:
             self.seat = None
             self.legal = _NOTHING
         self.children: list[_Calls | None] = [None] * len(self.legal)
+        self.at = _positions(self.legal)
 
 
 class _End:
@@ -100,7 +107,7 @@ class _Place:
     """A place before the calls (the contract choice, the trump or rank named), or where the
     calls start (:attr:`calls`), or where the cards start without calls (:attr:`end`)."""
 
-    __slots__ = ("calls", "children", "contract", "end", "ends", "legal", "parent", "seat", "via")
+    __slots__ = ("at", "calls", "children", "contract", "end", "ends", "legal", "parent", "seat", "via")
 
     def __init__(self, deal: Deal, parent: _Place | None, via: int, calls: _Calls | None) -> None:
         self.parent = parent
@@ -121,6 +128,7 @@ class _Place:
             if calls is None:  # no calls (a rule set without doubling): the cards start here
                 self.end = _End(deal)
         self.children: list[_Place | None] = [None] * len(self.legal)
+        self.at = _positions(self.legal)
 
 
 class CallTable:
@@ -281,14 +289,18 @@ class FastDeal:
         calls = self._calls
         place = self._place
         if calls is None:
-            i = place.legal.index(action)
+            i = place.at.get(id(action))
+            if i is None:  # an equal action, not the one listed
+                i = place.legal.index(action)
             child = place.children[i] or self._table.grow(place, i)
             self._place = child
             self._calls = child.calls
             if child.end is not None:
                 self._enter(child.end)
             return child.legal if child.calls is None else child.calls.legal
-        i = calls.legal.index(action)
+        i = calls.at.get(id(action))
+        if i is None:
+            i = calls.legal.index(action)
         after = calls.children[i] or self._table.grow_calls(place, calls, i)
         self._calls = after
         if after.legal:
