@@ -6,8 +6,10 @@ OpenSpiel's hearts (through ``pyspiel``) the chance deal, the pass and the 52 ca
 Every action is chosen uniformly among the legal ones, from seeded generators.
 
 - **checked API**: whole games through ``Game.legal_actions`` / ``Game.apply``;
-- **fast door**: Python-driven, one unchecked action at a time on compact state (a card
-  and the next legal mask in one call, ``play_next``);
+- **fast door**: Python-driven, one unchecked action at a time on compact state
+  (:mod:`barbu.fastdeal`: the hands dealt in compiled code, a contract choice or call a
+  look-up in the table of calls, a card and the next legal mask in one call, ``play_next``),
+  to the final points;
 - **native playouts**: the compiled accelerator's batch API (:func:`barbu.accel.playouts`),
   100 random card plays of whole trick deals per dealt position (the deal and the
   auction are played in Python once per 100);
@@ -39,6 +41,7 @@ from functools import partial
 from barbu import accel
 from barbu.cards import cards_of
 from barbu.deal import Deal, Phase
+from barbu.fastdeal import CallTable, FastDeal, FastDealer
 from barbu.game import Dealer, Game
 from barbu.rulesets import rules
 from barbu.tricks import TrickPlay
@@ -60,11 +63,18 @@ def checked_deals(seconds: float) -> float:
     return deals / (time.process_time() - start)
 
 
+FAST_RULES = rules("classic")
+"""The fast door's rules, kept from round to round: their table of calls (kept with them) fills
+up over the first round, as it would over any long simulation."""
+
+
 def fast_deals(seconds: float) -> float:
-    """Single deals through the fast door: unchecked apply and legal masks on compact state."""
-    r = rules("classic")
-    contracts = r.contracts
-    dealer = Dealer(2)
+    """Single deals through the fast door on compact state (:mod:`barbu.fastdeal`): the hands
+    dealt as :class:`Dealer` deals them, one call per contract choice or call (a look-up in
+    the table of calls), one per card (the card and the next legal mask), the final points."""
+    r = FAST_RULES
+    table = CallTable.of(r, r.contracts)
+    dealer = FastDealer(r, 2)
     rng = random.Random(2)
     rand = rng.random
     deals = 0
@@ -72,12 +82,12 @@ def fast_deals(seconds: float) -> float:
     while time.process_time() - start < seconds:
         for _ in range(100):
             declarer = deals & 3
-            deal = Deal(r, 0, declarer, dealer.deal(r, declarer), contracts)
-            while deal.phase != "play" and not deal.finished:
-                actions = deal.legal_actions()
-                deal.apply_unchecked(actions[int(rand() * len(actions))])
+            deal = FastDeal(table, declarer, dealer.deal(declarer))
+            actions = deal.legal_actions()
+            while actions:
+                actions = deal.apply(actions[int(rand() * len(actions))])
             play = deal.cardplay
-            mask = -1 if play is None or play.finished else play.legal_mask()
+            mask = -1 if play is None else play.legal_mask()
             while mask >= 0:  # play_next: the card played, the next legal mask (-1: the play is over)
                 if not mask:
                     mask = play.play_next(None)  # type: ignore[arg-type, union-attr]
@@ -87,6 +97,7 @@ def fast_deals(seconds: float) -> float:
                     mask &= mask - 1
                     k -= 1
                 mask = play.play_next((mask & -mask).bit_length() - 1)  # type: ignore[union-attr]
+            deal.final()
             deals += 1
     return deals / (time.process_time() - start)
 

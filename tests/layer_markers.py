@@ -46,6 +46,7 @@ MODULES = {
     "test_layers": "core",
     "test_native": "core",
     "test_native_batch": "research",
+    "test_native_fastdeal": "core",
     "test_perft": "core",
     "test_poker": "core",
     "test_rulesets": "core",

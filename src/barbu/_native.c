@@ -769,6 +769,52 @@ static PyObject *py_raw(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* final(captured, winners, model, pairs) -> each seat's final points of a trick deal played out:
+ * the score model's raw scores of the cards and tricks taken, plus the pairs' settlement. */
+static PyObject *py_final(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[0]) || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "final(captured, winners, model, pairs) takes two lists, a model and pairs");
+        return NULL;
+    }
+    TP s;
+    memset(&s, 0, sizeof s);
+    Py_ssize_t p = PyList_GET_SIZE(args[0]), nw = PyList_GET_SIZE(args[1]);
+    if (p < 2 || p > MAXP || nw > MAXT) {
+        PyErr_SetString(PyExc_ValueError, "final takes 2 to 6 seats' captured cards and at most 26 tricks' winners");
+        return NULL;
+    }
+    s.players = (int)p;
+    for (Py_ssize_t k = 0; k < p; k++)
+        if (get_mask(PyList_GET_ITEM(args[0], k), &s.captured[k]) < 0) return NULL;
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        long w = PyLong_AsLong(PyList_GET_ITEM(args[1], k));
+        if (w == -1 && PyErr_Occurred()) return NULL;
+        if (w < 0 || w >= p) {
+            PyErr_SetString(PyExc_ValueError, "a trick's winner is a seat");
+            return NULL;
+        }
+        s.winners[k] = (int)w;
+    }
+    s.nwin = (int)nw;
+    Model m;
+    PairT pairs[32];
+    int np;
+    if (unpack_model(args[2], &m) < 0 || unpack_pairs(args[3], pairs, &np, (int)p) < 0) return NULL;
+    long fin[MAXP];
+    final_scores(&s, &m, pairs, np, fin);
+    PyObject *out = PyList_New(p);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < p; k++) {
+        PyObject *v = PyLong_FromLong(fin[k]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, v);
+    }
+    return out;
+}
+
 static PyObject *py_playouts(PyObject *self, PyObject *args) {
     PyObject *state, *model, *pairs_o, *guide_o;
     Py_ssize_t count;
@@ -1789,10 +1835,9 @@ static int mt_base_ready;
 
 #define MT_LANES 4
 
-/* random.Random(seed) for up to MT_LANES seeds at once (the same arithmetic, seed by seed: the
- * lanes only let the processor overlap the seeds' long chains of dependent steps). */
-static void mt_seed_lanes(MT *r, const uint64_t *seeds) {
-    const int lanes = MT_LANES;
+/* random.Random(seed) for `lanes` seeds at once, at most MT_LANES (the same arithmetic, seed by
+ * seed: the lanes only let the processor overlap the seeds' long chains of dependent steps). */
+static void mt_seed_lanes(MT *r, const uint64_t *seeds, int lanes) {
     if (!mt_base_ready) {
         mt_base[0] = 19650218U;
         for (int i = 1; i < MT_N; i++) mt_base[i] = 1812433253U * (mt_base[i - 1] ^ (mt_base[i - 1] >> 30)) + (uint32_t)i;
@@ -2178,10 +2223,10 @@ static void batch_enter(TrickBatch *self, int i, int k) {
     self->active[i] = 1;
 }
 
-/* Deals game i from generator r, as barbu.game.Dealer does (see the top of this section). */
-static void batch_deal_from(TrickBatch *self, int i, MT *r) {
-    int p = self->players, nd = self->ndeck;
-    int first = mt_below(r, p);
+/* barbu.game.Dealer.deal(rules, declarer) from generator r: the deck of nd cards shuffled (one
+ * random() per card, the cards sorted by their draws, stably) and dealt one card at a time from
+ * the declarer in the direction `step`, into out[0 .. p). */
+static void deal_cards(MT *r, int p, int nd, const int *deck, int declarer, int step, uint64_t *out) {
     uint64_t keys[64]; /* each card's draw (53 bits) then its place in the deck (6 bits): a stable sort */
     for (int c = 0; c < nd; c++) {
         uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6; /* random(): (a * 2**26 + b) / 2**53 */
@@ -2193,13 +2238,20 @@ static void batch_deal_from(TrickBatch *self, int i, MT *r) {
         }
         keys[j] = key;
     }
-    BatchGame *g = &self->games[i];
-    memset(g->dealt, 0, sizeof g->dealt);
-    int declarer = self->nodes[first].declarer, seat = declarer, step = self->direction;
+    memset(out, 0, sizeof(uint64_t) * (size_t)p);
+    int seat = declarer;
     for (int k = 0; k < nd; k++) { /* seat (declarer + direction * (k mod p)) mod p */
-        g->dealt[seat] |= 1ULL << self->deck[keys[k] & 63];
+        out[seat] |= 1ULL << deck[keys[k] & 63];
         seat = k % p == p - 1 ? declarer : (seat + step + p) % p;
     }
+}
+
+/* Deals game i from generator r, as barbu.game.Dealer does (see the top of this section). */
+static void batch_deal_from(TrickBatch *self, int i, MT *r) {
+    int first = mt_below(r, self->players);
+    BatchGame *g = &self->games[i];
+    memset(g->dealt, 0, sizeof g->dealt);
+    deal_cards(r, self->players, self->ndeck, self->deck, self->nodes[first].declarer, self->direction, g->dealt);
     batch_enter(self, i, first);
 }
 
@@ -2215,7 +2267,7 @@ static void batch_deal(TrickBatch *self, const int *games, int count) {
                 long long s = seed + l;
                 seeds[l] = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
             }
-            mt_seed_lanes(self->pool, seeds);
+            mt_seed_lanes(self->pool, seeds, MT_LANES);
             self->pool_first = seed;
             self->pool_next = 0;
         }
@@ -2766,6 +2818,97 @@ static PyTypeObject TrickBatchType = {
 
 /* ==== END the batch simulator ==== */
 
+/* Shuffler(seed): barbu.game.Dealer(seed)'s generator for an int seed with |seed| < 2**64 (the
+ * batch simulator's mirror of random.Random), dealing as Dealer.deal does (deal_cards). */
+typedef struct {
+    PyObject_HEAD
+    MT r;
+} Shuffler;
+
+static int shuffler_init(Shuffler *self, PyObject *args, PyObject *kwds) {
+    PyObject *seed_o;
+    if (!PyArg_ParseTuple(args, "O!", &PyLong_Type, &seed_o)) return -1;
+    PyObject *mag = PyNumber_Absolute(seed_o);
+    if (!mag) return -1;
+    uint64_t seed = PyLong_AsUnsignedLongLong(mag);
+    Py_DECREF(mag);
+    if (seed == (uint64_t)-1 && PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "a shuffler's seed is an int from -(2**64 - 1) to 2**64 - 1");
+        return -1;
+    }
+    mt_seed_lanes(&self->r, &seed, 1);
+    return 0;
+}
+
+/* deal(players, deck, direction, declarer) -> the hands Dealer.deal(rules, declarer) deals next. */
+static PyObject *shuffler_deal(Shuffler *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "deal(players, deck, direction, declarer) takes a tuple of cards");
+        return NULL;
+    }
+    long p = PyLong_AsLong(args[0]), direction = PyLong_AsLong(args[2]), declarer = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t nd = PyTuple_GET_SIZE(args[1]);
+    if (p < 2 || p > MAXP || (direction != 1 && direction != -1) || declarer < 0 || declarer >= p || nd > 52) {
+        PyErr_SetString(PyExc_ValueError, "a deal needs 2 to 6 seats, a direction of 1 or -1, a declarer among the "
+                                          "seats and at most 52 cards");
+        return NULL;
+    }
+    int deck[64];
+    uint64_t seen = 0;
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(args[1], k));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c < 0 || c > 51 || (seen >> c & 1)) {
+            PyErr_SetString(PyExc_ValueError, "the deck is a tuple of distinct cards 0 to 51");
+            return NULL;
+        }
+        seen |= 1ULL << c;
+        deck[k] = (int)c;
+    }
+    uint64_t hands[MAXP];
+    deal_cards(&self->r, (int)p, (int)nd, deck, (int)declarer, (int)direction, hands);
+    PyObject *out = PyList_New(p);
+    if (!out) return NULL;
+    for (int k = 0; k < p; k++) {
+        PyObject *h = PyLong_FromUnsignedLongLong(hands[k]);
+        if (!h) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, h);
+    }
+    return out;
+}
+
+/* below(n) -> randrange(n) for 2 <= n <= 6 (Dealer.first_declarer). */
+static PyObject *shuffler_below(Shuffler *self, PyObject *arg) {
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 2 || n > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "below(n) takes n from 2 to 6");
+        return NULL;
+    }
+    return PyLong_FromLong(mt_below(&self->r, (int)n));
+}
+
+static PyMethodDef shuffler_methods[] = {
+    {"deal", (PyCFunction)(void (*)(void))shuffler_deal, METH_FASTCALL,
+     "deal(players, deck, direction, declarer) -> the hands barbu.game.Dealer.deal deals next"},
+    {"below", (PyCFunction)shuffler_below, METH_O, "below(n) -> randrange(n), as Dealer.first_declarer draws it"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ShufflerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "barbu._native.Shuffler",
+    .tp_basicsize = sizeof(Shuffler),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Shuffler(seed): the generator of barbu.game.Dealer(seed) for an int seed, dealing as it does",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)shuffler_init,
+    .tp_methods = shuffler_methods,
+};
+
 static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "pick(table, mask) takes a tuple and a mask");
@@ -2905,6 +3048,8 @@ static PyMethodDef methods[] = {
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
+    {"final", (PyCFunction)(void (*)(void))py_final, METH_FASTCALL,
+     "final(captured, winners, model, pairs) -> each seat's final points of a trick deal played out"},
     {"raw", py_raw, METH_VARARGS, "raw(state, model) -> each seat's raw score of the tricks taken so far"},
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},
@@ -2929,7 +3074,9 @@ PyMODINIT_FUNC PyInit__native(void) {
               PyType_Ready(&DominoCoreType) < 0 ||
               PyModule_AddObjectRef(m, "DominoCore", (PyObject *)&DominoCoreType) < 0 ||
               PyType_Ready(&TrickBatchType) < 0 ||
-              PyModule_AddObjectRef(m, "TrickBatch", (PyObject *)&TrickBatchType) < 0)) {
+              PyModule_AddObjectRef(m, "TrickBatch", (PyObject *)&TrickBatchType) < 0 ||
+              PyType_Ready(&ShufflerType) < 0 ||
+              PyModule_AddObjectRef(m, "Shuffler", (PyObject *)&ShufflerType) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

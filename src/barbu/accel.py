@@ -34,6 +34,7 @@ from barbu.contracts import Contract, DealShape, TrickResult
 if TYPE_CHECKING:
     from barbu.deal import Deal
     from barbu.domino import DominoPlay
+    from barbu.doubling import Pair
     from barbu.rulesets import Rules
     from barbu.tricks import PureTrickPlay, TrickPlay, TrickRules
 
@@ -41,6 +42,7 @@ __all__ = [
     "NATIVE",
     "choose",
     "domino_core",
+    "final_points",
     "finish",
     "legal_mask",
     "line",
@@ -51,6 +53,7 @@ __all__ = [
     "random_cards",
     "random_lays",
     "score_model",
+    "shuffler",
     "solve",
     "status",
     "step",
@@ -172,6 +175,33 @@ def trick_batch(rules: Rules, contract: Contract, n: int, actions: int, unit: fl
         n, rules.players, model, actions, rules.cards_each, float(rules.sign), unit, rules.direction, rules.deck_cards
     )
     return batch
+
+
+def shuffler(rules: Rules, seed: int) -> Callable[[int], list[int]] | None:
+    """``barbu.game.Dealer(seed)``'s deals of ``rules`` in compiled code (``Shuffler``, the
+    batch simulator's mirror of ``random.Random`` and of ``Dealer.deal``): the function of a
+    declarer giving the next deal's hands, or None where there is no compiled path (the pure
+    path, two decks, a seed that is not an int below ``2**64`` in size).
+
+    >>> from barbu.game import Dealer
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> dealer, deal = Dealer(11), shuffler(r, 11)
+    >>> deal is None or [deal(1), deal(3)] == [dealer.deal(r, 1), dealer.deal(r, 3)]
+    True
+    """
+    if _native is None or not supports(rules) or type(seed) is not int or not -(1 << 64) < seed < 1 << 64:
+        return None
+    return partial(_native.Shuffler(seed).deal, rules.players, rules.deck_cards, rules.direction)
+
+
+def final_points(t: TrickPlay, model: tuple[int, ...], pairs: tuple[Pair, ...]) -> list[int]:
+    """Each seat's final points of a trick deal played out (``t`` finished), in compiled code:
+    the raw scores of ``model`` (the contract's :func:`score_model`) and the ``pairs``'
+    settlement, as :func:`barbu.doubling.settle` adds it to ``contract.raw``. Only with the
+    accelerator in use, and without the chooser's adjustment (``chooser_doubled``), which it
+    does not add."""
+    return list(_require().final(t.captured, t.winners, model, pairs))
 
 
 def trick_core() -> type | None:

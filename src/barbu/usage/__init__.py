@@ -30,7 +30,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -133,6 +132,8 @@ def _why(e: OSError) -> str:
 
 def _writable_folder(folder: Path) -> str | None:
     """Why no file can be created in ``folder``, or None when one can."""
+    import tempfile  # here: most commands write no file, and tempfile costs the start of each of them
+
     try:
         with tempfile.TemporaryFile(dir=folder):
             return None
