@@ -354,3 +354,49 @@ def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str,
                 ]
                 if not a.is_terminal() and not a.is_chance_node():
                     assert a.legal_actions() == b.legal_actions()
+
+
+def _pyspiel_answers(state: BarbuState, n: int) -> list[object]:
+    """What pyspiel's C++ methods say of ``state`` (reached past the Python-level ones)."""
+    base = pyspiel.State
+    out: list[object] = [base.is_chance_node(state), base.legal_actions(state)]
+    out += [base.legal_actions(state, p) for p in range(n)]
+    if state.is_chance_node():
+        out.append(base.legal_actions(state, int(pyspiel.PlayerId.CHANCE)))
+    out += [base.information_state_string(state, p) for p in range(n)]
+    out += [base.observation_string(state, p) for p in range(n)]
+    if 0 <= state.current_player():
+        out += [base.information_state_string(state), base.observation_string(state)]
+    return out
+
+
+def _python_answers(state: BarbuState, n: int) -> list[object]:
+    out: list[object] = [state.is_chance_node(), state.legal_actions()]
+    out += [state.legal_actions(p) for p in range(n)]
+    if state.is_chance_node():
+        out.append(state.legal_actions(int(pyspiel.PlayerId.CHANCE)))
+    out += [state.information_state_string(p) for p in range(n)]
+    out += [state.observation_string(p) for p in range(n)]
+    if 0 <= state.current_player():
+        out += [state.information_state_string(), state.observation_string()]
+    return out
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
+def test_the_python_level_methods_answer_as_pyspiels_own(params: dict[str, str]) -> None:
+    """``legal_actions``, ``is_chance_node`` and the strings are answered in Python (no crossing
+    into C++ and back): the same answers as pyspiel's C++ methods, on every state of random games."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    rng = random.Random(len(json.dumps(params)))
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            assert _python_answers(state, n) == _pyspiel_answers(state, n)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert state.legal_actions() == [] and state.legal_actions(0) == []
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_string()  # no seat acts at the end: pyspiel's own error

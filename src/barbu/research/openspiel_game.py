@@ -66,6 +66,9 @@ DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "g
 """The parameters and their defaults; ``players`` -1 stands for the rule set's own number of players."""
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _cards = accel.picker(tuple(range(52))) or cards_of
 """``cards_of`` of a one-deck mask, compiled when the accelerator is in use."""
 
@@ -292,15 +295,53 @@ class BarbuState(pyspiel.State):
         player = t.player
         if player is None:  # worked out once per action: OpenSpiel asks several times a step
             if t.over:
-                player = int(pyspiel.PlayerId.TERMINAL)
+                player = _TERMINAL
             elif t.game is None or t.hands is not None:
-                player = int(pyspiel.PlayerId.CHANCE)
+                player = _CHANCE
             else:
                 seat = t.game.to_act
                 assert seat is not None
                 player = seat
             t.player = player
         return player
+
+    # OpenSpiel's C++ reaches the state through ``current_player``, ``_legal_actions``,
+    # ``is_terminal``, ``_apply_action`` ...; the public methods below answer a Python caller
+    # (a search, a learning loop) as pyspiel's own would, without the crossings into C++ and
+    # back (``legal_actions`` asks Python four times from C++). They give the same results:
+    # tests/test_openspiel.py compares them with pyspiel's on every state of random games.
+
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next (pyspiel's ``is_chance_node``)."""
+        return self.current_player() == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (the player to act by default), the chance outcomes'
+        actions at a chance node, none at the end (pyspiel's ``legal_actions``)."""
+        current = self.current_player()
+        if current == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]  # whichever player is named, as in pyspiel
+        if current == _TERMINAL:
+            return []
+        if player is None or player == current:
+            return self._legal_actions(current)
+        if player >= 0:
+            return []
+        return list(super().legal_actions(player))  # pyspiel's error for a pseudo-player
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The seat's information state in words (pyspiel's ``information_state_string``)."""
+        seat = self.current_player() if player is None else player
+        if 0 <= seat < self._t.static.players:
+            return self.information_text(seat) if self._t.static.deals > 1 else self.observation_text(seat)
+        return str(super().information_state_string(seat))  # pyspiel's error for a pseudo-player
+
+    def observation_string(self, player: int | None = None) -> str:
+        """The seat's observation in words (pyspiel's ``observation_string``)."""
+        seat = self.current_player() if player is None else player
+        if 0 <= seat < self._t.static.players:
+            return self.observation_text(seat)
+        return str(super().observation_string(seat))  # pyspiel's error for a pseudo-player
 
     def _legal_actions(self, player: int) -> list[int]:
         t = self._t
