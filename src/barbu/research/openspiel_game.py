@@ -51,7 +51,7 @@ import numpy as np
 import pyspiel
 
 from barbu import accel
-from barbu.actions import PLAYS, Declare
+from barbu.actions import PLAYS, Declare, Play
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
@@ -390,12 +390,15 @@ class BarbuState(pyspiel.State):
             self._deal_card(int(action))
             return
         game = t.game
+        deals_before = len(game.deals)
+        deal = game.deals[-1]
         if seat is None or seat < 0:
-            seat = game.to_act
+            seat = deal.to_act
             assert seat is not None
         chosen = PLAYS[action] if 0 <= action < 52 else static.actions.action(int(action), seat)
-        deals_before = len(game.deals)
-        if isinstance(chosen, Place):
+        if type(chosen) is Play:
+            game.apply(chosen, seat)
+        elif isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
                 raise ValueError(f"{chosen} is not legal: it is the {game.phase} phase")
             if t.placing is None:
@@ -407,9 +410,8 @@ class BarbuState(pyspiel.State):
             game.apply(arrangement, seat)
         else:
             game.apply(chosen, seat)
-        if not (game.is_over or len(game.deals) > deals_before):
+        if deal.phase is not Phase.DONE:  # the deal goes on
             return
-        deal = game.deals[deals_before - 1]
         assert deal.final is not None
         scores = [float(static.sign * f) for f in deal.final]
         if game.is_over or static.episode == "deal":
