@@ -335,6 +335,8 @@ def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str,
             seed = rng.random()
             world = state.resample_from_infostate(player, lambda seed=seed: seed)
             assert world.history() == state.resampled_history(player, random.Random(int(seed * 2**53)))
+            for copied in (world.clone(), game.deserialize_state(world.serialize())):  # the world written at once
+                assert copied.history() == world.history() and str(copied) == str(world)
             replayed = game.new_initial_state()
             for action in world.history():
                 replayed.apply_action(action)
@@ -342,7 +344,7 @@ def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str,
                 (world, replayed),
                 (_advance(world, random.Random(1), 30), _advance(replayed, random.Random(1), 30)),
             ):
-                assert a.history() == b.history() and str(a) == str(b)
+                assert a.history() == b.history() and str(a) == str(b) and a.move_number() == b.move_number()
                 assert [p.player for p in a.full_history()] == [p.player for p in b.full_history()]
                 assert a.current_player() == b.current_player() and a.returns() == b.returns()
                 assert a.rewards() == b.rewards()

@@ -40,10 +40,11 @@ are kept as they were: they are scored and cannot change what happens next.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
+import pickle
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -65,6 +66,9 @@ GAME_NAME = "python_barbu"
 DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": "", "players": -1}
 """The parameters and their defaults; ``players`` -1 stands for the rule set's own number of players."""
 
+
+_NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
+"""The Python attributes of a serialized state that has none (OpenSpiel pickles a state's ``__dict__``)."""
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -259,8 +263,6 @@ class _Table:
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
         """The player to act, once worked out (None: not yet, since the last action)."""
-        self.replaying: Iterator[int] | None = None
-        """While a resampled world's history is written: the player of each next action."""
         self.known: dict[Any, Any] = {}
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
@@ -371,9 +373,6 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
-        if t.replaying is not None:  # writing a resampled world's history (_world): the table is ready
-            t.player = next(t.replaying)
-            return
         static = t.static
         seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
@@ -595,8 +594,8 @@ class BarbuState(pyspiel.State):
         game = t.game
         assert game is not None
         deal = game.deals[-1]
-        state: BarbuState = self.get_game().new_initial_state()
         if t.hands is None and deal.phase is Phase.ARRANGE:
+            state: BarbuState = self.get_game().new_initial_state()
             for a in history:
                 state.apply_action(a)
             return state
@@ -616,22 +615,23 @@ class BarbuState(pyspiel.State):
             copied.dealt = tuple(dealt)
             if copied.cardplay is not None:
                 copied.cardplay.set_hands(held)
-        # OpenSpiel writes each action to the history, asking whose it was: the same seats as here.
+        # The history's players are this state's: only the cards differ.
         players = t.known.get("players")
         if players is None:
             players = [p.player for p in self.full_history()]
-            players.append(-1)
             t.known = {**t.known, "players": players}
         # The seat cannot tell the world from this state: its text is the same.
         table.known = {k: v for k, v in t.known.items() if k in (("text", player), "players")}
-        table.replaying = iter(players[1:])
-        table.player = players[0]
-        state._t = table
-        for a in history:
-            state.apply_action(a)
-        table.replaying = None
         table.player = None
-        return state
+        # pyspiel keeps the history in C++: OpenSpiel's serialized form of a Python state writes
+        # it at once (applying each action would cross from C++ into Python twice per action),
+        # with no Python attributes; the table is then given to the state.
+        world: BarbuState = self.get_game().deserialize_state(
+            f"history={','.join(map('{}:{}'.format, players, history))}\nmove_number={len(history)}\n"
+            f"__dict__={_NO_ATTRIBUTES}"
+        )
+        world._t = table
+        return world
 
 
 class BarbuObserver:
