@@ -301,7 +301,7 @@ class BarbuState(pyspiel.State):
             elif t.game is None or t.hands is not None:
                 player = _CHANCE
             else:
-                seat = t.game.to_act
+                seat = t.game.deals[-1].to_act  # the game's deal in play (it is not over)
                 assert seat is not None
                 player = seat
             t.player = player
@@ -326,7 +326,7 @@ class BarbuState(pyspiel.State):
         if current == _TERMINAL:
             return []
         if player is None or player == current:
-            return self._legal_actions(current)
+            return self._actions_of(current)
         if player >= 0:
             return []
         return list(super().legal_actions(player))  # pyspiel's error for a pseudo-player
@@ -346,14 +346,20 @@ class BarbuState(pyspiel.State):
         return str(super().observation_string(seat))  # pyspiel's error for a pseudo-player
 
     def _legal_actions(self, player: int) -> list[int]:
+        if player < 0 or player != self.current_player():
+            return []
+        return self._actions_of(player)
+
+    def _actions_of(self, player: int) -> list[int]:
+        """The legal actions of ``player``, the seat to act."""
         t = self._t
         game = t.game
-        if game is None or t.hands is not None or t.over or player != self.current_player():
-            return []
+        assert game is not None
         actions = t.static.actions
         deal = game.deals[-1]
-        if deal.tricks is not None and not t.static.rules.twin and deal.phase is Phase.PLAY:
-            return _cards(deal.tricks.legal_mask())  # a card's action is the card itself
+        tricks = deal.tricks
+        if tricks is not None and deal.phase is Phase.PLAY:
+            return _cards(tricks.legal_mask())  # a card's action is the card itself (one deck: one_deck)
         if game.phase == Phase.ARRANGE:
             placing = t.placing or PartialArrangement(self._dealt(player))
             return [actions.index(Place(c), player) for c in placing.cards()]
@@ -719,7 +725,7 @@ def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random
     n = static.players
     piles = []
     for h in hands:
-        pile = cards_of(h)
+        pile = _cards(h)
         rng.shuffle(pile)
         piles.append(pile)
     return [piles[(declarer + static.rules.direction * k) % n].pop() for k in range(static.deck_size)]
