@@ -402,3 +402,22 @@ def test_the_python_level_methods_answer_as_pyspiels_own(params: dict[str, str])
     assert state.legal_actions() == [] and state.legal_actions(0) == []
     with pytest.raises(pyspiel.SpielError):
         state.information_state_string()  # no seat acts at the end: pyspiel's own error
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
+def test_remembered_texts_are_the_texts_of_the_views(params: dict[str, str]) -> None:
+    """A game remembers observation texts by what the seat has seen: in resampled worlds too,
+    every text given is the text of the seat's view, worked out afresh."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    observations = game.static.observations
+    rng = random.Random(len(json.dumps(params)) + 1)
+    for steps in (0, 5, 17, 33):
+        state = _advance(game.new_initial_state(), rng, steps)
+        if state.is_terminal():
+            continue
+        worlds = [state.resample_from_infostate(p, lambda: rng.random()) for p in range(n) for _ in range(2)]
+        for s in [state, *worlds, *(_advance(w.clone(), random.Random(3), 4) for w in worlds)]:
+            for p in range(n):
+                assert s.observation_string(p) == observations.text(*s.view(p))
+    assert game.static.texts  # remembered

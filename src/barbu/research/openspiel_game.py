@@ -70,6 +70,9 @@ DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "g
 _NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
 """The Python attributes of a serialized state that has none (OpenSpiel pickles a state's ``__dict__``)."""
 
+_TEXTS = 4096
+"""The most observation texts a game remembers (a search meets a few hundred)."""
+
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -133,6 +136,9 @@ class _Static:
         self.deals = 1 if self.episode == "deal" else self.rules.deal_count
         """Blocks of the information-state tensor: one observation per deal of the episode."""
         self._first_views: dict[int, SeatView] = {}
+        self.texts: dict[tuple[object, ...], str] = {}
+        """Observation texts by what the seat has seen (:meth:`BarbuState._seen`), shared by every
+        state of the game; emptied when it holds :data:`_TEXTS`."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
         return self
@@ -540,11 +546,32 @@ class BarbuState(pyspiel.State):
         t = self._t
         known = t.known.get(("text", player))
         if known is None:
-            view, placed = self.view(player)
-            known = t.static.observations.text(view, placed)
+            seen = self._seen(player)
+            texts = t.static.texts
+            known = texts.get(seen) if seen is not None else None
+            if known is None:
+                view, placed = self.view(player)
+                known = t.static.observations.text(view, placed)
+                if seen is not None:
+                    if len(texts) >= _TEXTS:
+                        texts.clear()
+                    texts[seen] = known
             t.known = {**t.known, ("text", player): known}
         text: str = known
         return text
+
+    def _seen(self, player: int) -> tuple[object, ...] | None:
+        """Everything ``player`` has seen, once the deal in play is dealt (None before, and at the
+        end, when the cards left may be shown): the history without the other seats' cards of
+        this deal, and its own. Two states that agree on it show the seat the same text (the
+        search meets the same one in many worlds): the key of :attr:`_Static.texts`."""
+        t = self._t
+        if t.game is None or t.hands is not None or t.over:
+            return None
+        history = self.history()
+        start = t.deal_start
+        after = start + t.static.deck_size
+        return (player, self._dealt(player), tuple(history[:start]), tuple(history[after:]))
 
     def information_text(self, player: int) -> str:
         """The observation, after what the seat saw of each earlier deal of the episode."""
