@@ -367,7 +367,7 @@ def _pyspiel_answers(state: BarbuState, n: int) -> list[object]:
         out.append(base.legal_actions(state, int(pyspiel.PlayerId.CHANCE)))
     out += [base.information_state_string(state, p) for p in range(n)]
     out += [base.observation_string(state, p) for p in range(n)]
-    if 0 <= state.current_player():
+    if state.current_player() >= 0:
         out += [base.information_state_string(state), base.observation_string(state)]
     return out
 
@@ -379,7 +379,7 @@ def _python_answers(state: BarbuState, n: int) -> list[object]:
         out.append(state.legal_actions(int(pyspiel.PlayerId.CHANCE)))
     out += [state.information_state_string(p) for p in range(n)]
     out += [state.observation_string(p) for p in range(n)]
-    if 0 <= state.current_player():
+    if state.current_player() >= 0:
         out += [state.information_state_string(), state.observation_string()]
     return out
 

@@ -371,7 +371,7 @@ class BarbuEnv(AECEnv, EzPickle):
         return [self.actions.index(action, seat)]
 
 
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper``, with :meth:`last` and :meth:`step` read from the
     environment at once once it has been reset: the wrapper's own ``last`` reads six attributes
     through its forwarding ``__getattr__`` at every decision. Before ``reset`` (and after the last
