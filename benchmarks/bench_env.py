@@ -26,6 +26,11 @@ ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
 ``python_barbu`` single deals and on hearts, from a position a few random decisions in.
 
     python benchmarks/bench_env.py [--seconds 3] [--rounds 3]
+    python benchmarks/bench_env.py --budget [--seconds 3]   # an ISMCTS simulation's microseconds, part by part
+
+A last reference, **PettingZoo loop, idle env**, runs the PettingZoo loop over an environment
+that computes nothing (a fixed observation, every action legal) in the same order checks: the
+most any PettingZoo environment can reach in this benchmark.
 """
 
 from __future__ import annotations
@@ -34,17 +39,18 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
 clock = time.process_time
 
 
-def env_steps(seconds: float, episode: str = "game") -> float:
-    """PettingZoo: ``last()`` then ``step(random legal index)``, classic rules."""
+def env_steps(seconds: float, episode: str = "game", made: Any = None) -> float:
+    """PettingZoo: ``last()`` then ``step(random legal index)``, classic rules (or the environment ``made``)."""
     from barbu.research.env import env
 
-    e = env("classic", episode=episode)
+    e = env("classic", episode=episode) if made is None else made
     rng = np.random.default_rng(1)
     steps = 0
     seed = 0
@@ -61,6 +67,57 @@ def env_steps(seconds: float, episode: str = "game") -> float:
             e.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
     return steps / (clock() - start)
+
+
+class _Idle:
+    """The PettingZoo environment of :func:`idle_env_steps`: four agents, a fixed observation of
+    barbu's size, every action legal, whole games of 28 deals of 52 decisions, nothing computed."""
+
+    @staticmethod
+    def make() -> object:
+        from pettingzoo import AECEnv
+
+        from barbu.research.env import OrderEnforcing
+
+        class Idle(AECEnv):  # type: ignore[misc]
+            metadata: ClassVar[dict[str, str]] = {"name": "idle"}
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.possible_agents = [f"player_{s}" for s in range(4)]
+                self.seen = {"observation": np.zeros(3642, np.float32), "action_mask": np.ones(141, np.int8)}
+                self.moves = 0
+
+            def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
+                self.agents = self.possible_agents[:]
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+                self.terminations = dict.fromkeys(self.agents, False)
+                self.truncations = dict.fromkeys(self.agents, False)
+                self.infos = {a: {} for a in self.agents}
+                self.agent_selection = self.agents[0]
+                self.moves = 0
+
+            def observe(self, agent: str) -> dict[str, np.ndarray]:
+                return self.seen
+
+            def step(self, action: int | None) -> None:
+                if self.terminations[self.agent_selection]:
+                    self._was_dead_step(action)
+                    return
+                self.moves += 1
+                if self.moves == 28 * 52:
+                    self.terminations = dict.fromkeys(self.agents, True)
+                self.agent_selection = self.possible_agents[self.moves % 4]
+
+        return OrderEnforcing(Idle())
+
+
+def idle_env_steps(seconds: float) -> float:
+    """The same loop over a PettingZoo environment that computes nothing (:class:`_Idle`), in the
+    same order checks as barbu's: what the loop, PettingZoo and NumPy cost without any game, the
+    most any PettingZoo environment can reach in this benchmark."""
+    return env_steps(seconds, made=_Idle.make())
 
 
 def deal_env_steps(seconds: float) -> float:
@@ -160,7 +217,16 @@ def batch_steps_copied(seconds: float) -> float:
     return batch_steps(seconds, copy=True)
 
 
-def _ismcts_sims(game_name: str, params: dict[str, str] | None, seconds: float, simulations: int = 20) -> float:
+def _ismcts_sims(
+    game_name: str,
+    params: dict[str, str] | None,
+    seconds: float,
+    simulations: int = 20,
+    rollouts: bool = True,
+    resample: bool = True,
+) -> float:
+    """Simulations per CPU-second; without ``rollouts`` a leaf is worth zero, without ``resample``
+    every simulation starts from a clone of the true state (:func:`ismcts_budget` subtracts them)."""
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -173,6 +239,8 @@ def _ismcts_sims(game_name: str, params: dict[str, str] | None, seconds: float, 
         world in which a seat runs out of cards before the end (OpenSpiel's bug, not barbu's)."""
 
         def evaluate(self, state: pyspiel.State) -> np.ndarray:
+            if not rollouts:
+                return np.zeros(game.num_players())
             state = state.clone()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -190,6 +258,8 @@ def _ismcts_sims(game_name: str, params: dict[str, str] | None, seconds: float, 
             return [(a, 1.0 / len(legal)) for a in legal]
 
     bot = ismcts.ISMCTSBot(game, Rollout(), 2.0, simulations, random_state=rs)
+    if not resample:
+        bot.set_resampler(lambda state, player: state.clone())
     done = 0
     start = clock()
     deal = 0
@@ -227,6 +297,25 @@ def ismcts_hearts(seconds: float) -> float:
     return _ismcts_sims("hearts", None, seconds)
 
 
+def ismcts_budget(seconds: float) -> dict[str, dict[str, float]]:
+    """Microseconds of CPU per ISMCTS simulation on each game, split by running the loop three
+    ways: the search tree and information-state strings (no resampling, no rollouts), resampling
+    a world (added), random rollouts (added)."""
+    import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
+
+    games = {
+        "hearts": ("hearts", None),
+        "python_barbu": ("python_barbu", {"variant": "classic", "episode": "deal", "contract": "no-hearts"}),
+    }
+    out = {}
+    for name, (game, params) in games.items():
+        tree = 1e6 / _ismcts_sims(game, params, seconds, rollouts=False, resample=False)
+        resampled = 1e6 / _ismcts_sims(game, params, seconds, rollouts=False)
+        full = 1e6 / _ismcts_sims(game, params, seconds)
+        out[name] = {"tree": tree, "resample": resampled - tree, "rollout": full - resampled, "total": full}
+    return out
+
+
 def hearts_rl_environment(seconds: float) -> float:
     """OpenSpiel's ``rl_environment`` loop on hearts."""
     from open_spiel.python import rl_environment
@@ -251,6 +340,7 @@ RUNS: list[tuple[str, Callable[[float], float]]] = [
     ("hearts, list path", hearts_list),
     ("hearts, bare", hearts_bare),
     ("hearts, rl_environment", hearts_rl_environment),
+    ("PettingZoo loop, idle env (ceiling)", idle_env_steps),
     ("barbu env, whole games", env_steps),
     ("barbu env, single deals", deal_env_steps),
     ("barbu OpenSpiel, zero-copy, deals", openspiel_barbu_steps),
@@ -274,7 +364,16 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; the best of each is kept")
+    parser.add_argument(
+        "--budget", action="store_true", help="only the microseconds of an ISMCTS simulation, part by part"
+    )
     args = parser.parse_args(argv)
+    if args.budget:
+        budget = ismcts_budget(args.seconds)
+        print(f"{'us per ISMCTS simulation':26} {'tree':>8} {'resample':>9} {'rollout':>8} {'total':>8}")
+        for name, parts in budget.items():
+            print(f"{name:26} " + " ".join(f"{parts[k]:8.0f}" for k in ("tree", "resample", "rollout", "total")))
+        return {f"{name} {k}": v for name, parts in budget.items() for k, v in parts.items()}
     results = measure(args.seconds, args.rounds)
     reference = results[REFERENCE]
     print(f"{'per CPU-second':34} {'rate':>10} {'vs hearts zero-copy':>20}")

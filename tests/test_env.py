@@ -274,6 +274,11 @@ def test_the_throughput_benchmark_runs_briefly() -> None:
     spec.loader.exec_module(bench)
     rates = bench.measure(seconds=0.05, rounds=1)
     assert set(rates) == {name for name, _ in bench.RUNS} and all(r > 0 for r in rates.values())
+    budget = bench.ismcts_budget(seconds=0.05)  # --budget: an ISMCTS simulation part by part
+    assert set(budget) == {"hearts", "python_barbu"}
+    for parts in budget.values():
+        assert set(parts) == {"tree", "resample", "rollout", "total"} and parts["tree"] > 0
+        assert parts["total"] == pytest.approx(parts["tree"] + parts["resample"] + parts["rollout"])
 
 
 def _classic_stack(**settings: Any) -> AECEnv:

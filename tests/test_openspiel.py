@@ -335,6 +335,8 @@ def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str,
             seed = rng.random()
             world = state.resample_from_infostate(player, lambda seed=seed: seed)
             assert world.history() == state.resampled_history(player, random.Random(int(seed * 2**53)))
+            for copied in (world.clone(), game.deserialize_state(world.serialize())):  # the world written at once
+                assert copied.history() == world.history() and str(copied) == str(world)
             replayed = game.new_initial_state()
             for action in world.history():
                 replayed.apply_action(action)
@@ -342,7 +344,7 @@ def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str,
                 (world, replayed),
                 (_advance(world, random.Random(1), 30), _advance(replayed, random.Random(1), 30)),
             ):
-                assert a.history() == b.history() and str(a) == str(b)
+                assert a.history() == b.history() and str(a) == str(b) and a.move_number() == b.move_number()
                 assert [p.player for p in a.full_history()] == [p.player for p in b.full_history()]
                 assert a.current_player() == b.current_player() and a.returns() == b.returns()
                 assert a.rewards() == b.rewards()
@@ -354,3 +356,68 @@ def test_a_resampled_world_is_the_state_its_history_replays_to(params: dict[str,
                 ]
                 if not a.is_terminal() and not a.is_chance_node():
                     assert a.legal_actions() == b.legal_actions()
+
+
+def _pyspiel_answers(state: BarbuState, n: int) -> list[object]:
+    """What pyspiel's C++ methods say of ``state`` (reached past the Python-level ones)."""
+    base = pyspiel.State
+    out: list[object] = [base.is_chance_node(state), base.legal_actions(state)]
+    out += [base.legal_actions(state, p) for p in range(n)]
+    if state.is_chance_node():
+        out.append(base.legal_actions(state, int(pyspiel.PlayerId.CHANCE)))
+    out += [base.information_state_string(state, p) for p in range(n)]
+    out += [base.observation_string(state, p) for p in range(n)]
+    if state.current_player() >= 0:
+        out += [base.information_state_string(state), base.observation_string(state)]
+    return out
+
+
+def _python_answers(state: BarbuState, n: int) -> list[object]:
+    out: list[object] = [state.is_chance_node(), state.legal_actions()]
+    out += [state.legal_actions(p) for p in range(n)]
+    if state.is_chance_node():
+        out.append(state.legal_actions(int(pyspiel.PlayerId.CHANCE)))
+    out += [state.information_state_string(p) for p in range(n)]
+    out += [state.observation_string(p) for p in range(n)]
+    if state.current_player() >= 0:
+        out += [state.information_state_string(), state.observation_string()]
+    return out
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
+def test_the_python_level_methods_answer_as_pyspiels_own(params: dict[str, str]) -> None:
+    """``legal_actions``, ``is_chance_node`` and the strings are answered in Python (no crossing
+    into C++ and back): the same answers as pyspiel's C++ methods, on every state of random games."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    rng = random.Random(len(json.dumps(params)))
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            assert _python_answers(state, n) == _pyspiel_answers(state, n)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert state.legal_actions() == [] and state.legal_actions(0) == []
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_string()  # no seat acts at the end: pyspiel's own error
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
+def test_remembered_texts_are_the_texts_of_the_views(params: dict[str, str]) -> None:
+    """A game remembers observation texts by what the seat has seen: in resampled worlds too,
+    every text given is the text of the seat's view, worked out afresh."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    observations = game.static.observations
+    rng = random.Random(len(json.dumps(params)) + 1)
+    for steps in (0, 5, 17, 33):
+        state = _advance(game.new_initial_state(), rng, steps)
+        if state.is_terminal():
+            continue
+        worlds = [state.resample_from_infostate(p, lambda: rng.random()) for p in range(n) for _ in range(2)]
+        for s in [state, *worlds, *(_advance(w.clone(), random.Random(3), 4) for w in worlds)]:
+            for p in range(n):
+                assert s.observation_string(p) == observations.text(*s.view(p))
+    assert game.static.texts  # remembered

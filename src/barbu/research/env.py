@@ -371,6 +371,30 @@ class BarbuEnv(AECEnv, EzPickle):
         return [self.actions.index(action, seat)]
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, with :meth:`last` and :meth:`step` read from the
+    environment at once once it has been reset: the wrapper's own ``last`` reads six attributes
+    through its forwarding ``__getattr__`` at every decision. Before ``reset`` (and after the last
+    agent is done, for ``step``) they are the wrapper's, with its errors and warnings."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The acting agent's observation, cumulative reward, terminated, truncated and info."""
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """Take ``action`` for the acting agent (see :meth:`BarbuEnv.step`)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's wrapper shows itself
+
+
 ILLEGAL_REWARD = -1.0
 """The reward of an agent that takes an illegal action in the wrapped environment (PettingZoo classic's)."""
 
@@ -384,11 +408,12 @@ def env(variant: str = "classic", options: dict[str, Any] | None = None, **kwarg
     ``reset`` raises. The environment applies the first two rules itself
     (``illegal_reward``), as PettingZoo's ``TerminateIllegalWrapper`` and
     ``AssertOutOfBoundsWrapper`` would, without their two layers of attribute forwarding
-    at every call; ``OrderEnforcingWrapper`` stays. The bare class (:data:`raw_env`)
-    raises :class:`~barbu.errors.IllegalAction` instead.
+    at every call; ``OrderEnforcingWrapper`` stays (:class:`OrderEnforcing`, which reads
+    ``last`` and ``step`` without forwarding). The bare class (:data:`raw_env`) raises
+    :class:`~barbu.errors.IllegalAction` instead.
     """
     kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
-    return wrappers.OrderEnforcingWrapper(BarbuEnv(variant, options, **kwargs))
+    return OrderEnforcing(BarbuEnv(variant, options, **kwargs))
 
 
 def task_env(task_id: str, **kwargs: Any) -> AECEnv:
@@ -406,4 +431,4 @@ def task_env(task_id: str, **kwargs: Any) -> AECEnv:
 raw_env = BarbuEnv
 """PettingZoo's name for the unwrapped environment class."""
 
-__all__ = ["EPISODES", "ILLEGAL_REWARD", "REWARDS", "BarbuEnv", "env", "raw_env", "task_env"]
+__all__ = ["EPISODES", "ILLEGAL_REWARD", "REWARDS", "BarbuEnv", "OrderEnforcing", "env", "raw_env", "task_env"]

@@ -40,10 +40,11 @@ are kept as they were: they are scored and cannot change what happens next.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
+import pickle
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +52,7 @@ import numpy as np
 import pyspiel
 
 from barbu import accel
-from barbu.actions import PLAYS, Declare
+from barbu.actions import PLAYS, Declare, Play
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
@@ -65,6 +66,15 @@ GAME_NAME = "python_barbu"
 DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": "", "players": -1}
 """The parameters and their defaults; ``players`` -1 stands for the rule set's own number of players."""
 
+
+_NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
+"""The Python attributes of a serialized state that has none (OpenSpiel pickles a state's ``__dict__``)."""
+
+_TEXTS = 4096
+"""The most observation texts a game remembers (a search meets a few hundred)."""
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _cards = accel.picker(tuple(range(52))) or cards_of
 """``cards_of`` of a one-deck mask, compiled when the accelerator is in use."""
@@ -126,6 +136,9 @@ class _Static:
         self.deals = 1 if self.episode == "deal" else self.rules.deal_count
         """Blocks of the information-state tensor: one observation per deal of the episode."""
         self._first_views: dict[int, SeatView] = {}
+        self.texts: dict[tuple[object, ...], str] = {}
+        """Observation texts by what the seat has seen (:meth:`BarbuState._seen`), shared by every
+        state of the game; emptied when it holds :data:`_TEXTS`."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
         return self
@@ -256,8 +269,6 @@ class _Table:
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
         """The player to act, once worked out (None: not yet, since the last action)."""
-        self.replaying: Iterator[int] | None = None
-        """While a resampled world's history is written: the player of each next action."""
         self.known: dict[Any, Any] = {}
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
@@ -292,25 +303,69 @@ class BarbuState(pyspiel.State):
         player = t.player
         if player is None:  # worked out once per action: OpenSpiel asks several times a step
             if t.over:
-                player = int(pyspiel.PlayerId.TERMINAL)
+                player = _TERMINAL
             elif t.game is None or t.hands is not None:
-                player = int(pyspiel.PlayerId.CHANCE)
+                player = _CHANCE
             else:
-                seat = t.game.to_act
+                seat = t.game.deals[-1].to_act  # the game's deal in play (it is not over)
                 assert seat is not None
                 player = seat
             t.player = player
         return player
 
+    # OpenSpiel's C++ reaches the state through ``current_player``, ``_legal_actions``,
+    # ``is_terminal``, ``_apply_action`` ...; the public methods below answer a Python caller
+    # (a search, a learning loop) as pyspiel's own would, without the crossings into C++ and
+    # back (``legal_actions`` asks Python four times from C++). They give the same results:
+    # tests/test_openspiel.py compares them with pyspiel's on every state of random games.
+
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next (pyspiel's ``is_chance_node``)."""
+        return self.current_player() == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (the player to act by default), the chance outcomes'
+        actions at a chance node, none at the end (pyspiel's ``legal_actions``)."""
+        current = self.current_player()
+        if current == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]  # whichever player is named, as in pyspiel
+        if current == _TERMINAL:
+            return []
+        if player is None or player == current:
+            return self._actions_of(current)
+        if player >= 0:
+            return []
+        return list(super().legal_actions(player))  # pyspiel's error for a pseudo-player
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The seat's information state in words (pyspiel's ``information_state_string``)."""
+        seat = self.current_player() if player is None else player
+        if 0 <= seat < self._t.static.players:
+            return self.information_text(seat) if self._t.static.deals > 1 else self.observation_text(seat)
+        return str(super().information_state_string(seat))  # pyspiel's error for a pseudo-player
+
+    def observation_string(self, player: int | None = None) -> str:
+        """The seat's observation in words (pyspiel's ``observation_string``)."""
+        seat = self.current_player() if player is None else player
+        if 0 <= seat < self._t.static.players:
+            return self.observation_text(seat)
+        return str(super().observation_string(seat))  # pyspiel's error for a pseudo-player
+
     def _legal_actions(self, player: int) -> list[int]:
+        if player < 0 or player != self.current_player():
+            return []
+        return self._actions_of(player)
+
+    def _actions_of(self, player: int) -> list[int]:
+        """The legal actions of ``player``, the seat to act."""
         t = self._t
         game = t.game
-        if game is None or t.hands is not None or t.over or player != self.current_player():
-            return []
+        assert game is not None
         actions = t.static.actions
         deal = game.deals[-1]
-        if deal.tricks is not None and not t.static.rules.twin and deal.phase is Phase.PLAY:
-            return _cards(deal.tricks.legal_mask())  # a card's action is the card itself
+        tricks = deal.tricks
+        if tricks is not None and deal.phase is Phase.PLAY:
+            return _cards(tricks.legal_mask())  # a card's action is the card itself (one deck: one_deck)
         if game.phase == Phase.ARRANGE:
             placing = t.placing or PartialArrangement(self._dealt(player))
             return [actions.index(Place(c), player) for c in placing.cards()]
@@ -330,9 +385,6 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
-        if t.replaying is not None:  # writing a resampled world's history (_world): the table is ready
-            t.player = next(t.replaying)
-            return
         static = t.static
         seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
@@ -349,12 +401,15 @@ class BarbuState(pyspiel.State):
             self._deal_card(int(action))
             return
         game = t.game
+        deals_before = len(game.deals)
+        deal = game.deals[-1]
         if seat is None or seat < 0:
-            seat = game.to_act
+            seat = deal.to_act
             assert seat is not None
         chosen = PLAYS[action] if 0 <= action < 52 else static.actions.action(int(action), seat)
-        deals_before = len(game.deals)
-        if isinstance(chosen, Place):
+        if type(chosen) is Play:
+            game.apply(chosen, seat)
+        elif isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
                 raise ValueError(f"{chosen} is not legal: it is the {game.phase} phase")
             if t.placing is None:
@@ -366,9 +421,8 @@ class BarbuState(pyspiel.State):
             game.apply(arrangement, seat)
         else:
             game.apply(chosen, seat)
-        if not (game.is_over or len(game.deals) > deals_before):
+        if deal.phase is not Phase.DONE:  # the deal goes on
             return
-        deal = game.deals[deals_before - 1]
         assert deal.final is not None
         scores = [float(static.sign * f) for f in deal.final]
         if game.is_over or static.episode == "deal":
@@ -492,11 +546,32 @@ class BarbuState(pyspiel.State):
         t = self._t
         known = t.known.get(("text", player))
         if known is None:
-            view, placed = self.view(player)
-            known = t.static.observations.text(view, placed)
+            seen = self._seen(player)
+            texts = t.static.texts
+            known = texts.get(seen) if seen is not None else None
+            if known is None:
+                view, placed = self.view(player)
+                known = t.static.observations.text(view, placed)
+                if seen is not None:
+                    if len(texts) >= _TEXTS:
+                        texts.clear()
+                    texts[seen] = known
             t.known = {**t.known, ("text", player): known}
         text: str = known
         return text
+
+    def _seen(self, player: int) -> tuple[object, ...] | None:
+        """Everything ``player`` has seen, once the deal in play is dealt (None before, and at the
+        end, when the cards left may be shown): the history without the other seats' cards of
+        this deal, and its own. Two states that agree on it show the seat the same text (the
+        search meets the same one in many worlds): the key of :attr:`_Static.texts`."""
+        t = self._t
+        if t.game is None or t.hands is not None or t.over:
+            return None
+        history = self.history()
+        start = t.deal_start
+        after = start + t.static.deck_size
+        return (player, self._dealt(player), tuple(history[:start]), tuple(history[after:]))
 
     def information_text(self, player: int) -> str:
         """The observation, after what the seat saw of each earlier deal of the episode."""
@@ -552,8 +627,8 @@ class BarbuState(pyspiel.State):
         game = t.game
         assert game is not None
         deal = game.deals[-1]
-        state: BarbuState = self.get_game().new_initial_state()
         if t.hands is None and deal.phase is Phase.ARRANGE:
+            state: BarbuState = self.get_game().new_initial_state()
             for a in history:
                 state.apply_action(a)
             return state
@@ -573,22 +648,23 @@ class BarbuState(pyspiel.State):
             copied.dealt = tuple(dealt)
             if copied.cardplay is not None:
                 copied.cardplay.set_hands(held)
-        # OpenSpiel writes each action to the history, asking whose it was: the same seats as here.
+        # The history's players are this state's: only the cards differ.
         players = t.known.get("players")
         if players is None:
             players = [p.player for p in self.full_history()]
-            players.append(-1)
             t.known = {**t.known, "players": players}
         # The seat cannot tell the world from this state: its text is the same.
         table.known = {k: v for k, v in t.known.items() if k in (("text", player), "players")}
-        table.replaying = iter(players[1:])
-        table.player = players[0]
-        state._t = table
-        for a in history:
-            state.apply_action(a)
-        table.replaying = None
         table.player = None
-        return state
+        # pyspiel keeps the history in C++: OpenSpiel's serialized form of a Python state writes
+        # it at once (applying each action would cross from C++ into Python twice per action),
+        # with no Python attributes; the table is then given to the state.
+        world: BarbuState = self.get_game().deserialize_state(
+            f"history={','.join(map('{}:{}'.format, players, history))}\nmove_number={len(history)}\n"
+            f"__dict__={_NO_ATTRIBUTES}"
+        )
+        world._t = table
+        return world
 
 
 class BarbuObserver:
@@ -676,7 +752,7 @@ def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random
     n = static.players
     piles = []
     for h in hands:
-        pile = cards_of(h)
+        pile = _cards(h)
         rng.shuffle(pile)
         piles.append(pile)
     return [piles[(declarer + static.rules.direction * k) % n].pop() for k in range(static.deck_size)]
