@@ -40,6 +40,7 @@ class Collector:
         self.verify = verify
         self.frames = 0
         self.bytes = 0
+        self.acks = 0
         self.view: dict[str, Any] = {}
 
     def send(self, text: str) -> None:
@@ -47,6 +48,8 @@ class Collector:
         self.bytes += len(text)
         if self.verify:
             frame = json.loads(text)
+            if frame.get("ack") is not None:
+                self.acks += 1
             if "view" in frame:
                 self.view = frame["view"]
             elif "patch" in frame:
@@ -84,9 +87,9 @@ def play(number: int, variant: str, verify: bool) -> tuple[int, int, int]:
         table.game.check(action, seat)
         table.game.apply(action, seat)
         table.seq += 1
-        seats[seat].send(f'{{"type":"ack","id":"a{actions}","seq":{table.seq}}}')
-        table.broadcast()
+        table.broadcast(seats[seat], f"a{actions}")
         if verify:
+            assert sum(c.acks for c in seats) == actions + 1, "the actor's event carries its ack"
             for conn in seats:
                 expected = json.loads(json.dumps(seat_view(table.game, conn.seat).as_json()))
                 assert conn.view == expected, (actions, conn.seat)

@@ -108,8 +108,8 @@ async def play_seat(run: Run, urls: tuple[str, ...], table: str, key: str, think
                 await c.recv(timeout=1.0)
         now = time.monotonic()
         for f in c.frames:
-            if f["type"] == "ack":
-                run.acks.append((table, c.seat or 0, f["id"], f["seq"], bool(f.get("duplicate")), now))
+            if "ack" in f:  # an event acknowledging an action, or a duplicate's ack
+                run.acks.append((table, c.seat or 0, f["ack"], f["seq"], bool(f.get("duplicate")), now))
         c.frames.clear()
     run.reconnections += c.reconnections
     c.reconnect = False

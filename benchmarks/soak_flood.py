@@ -107,7 +107,7 @@ async def long_table(server: ServerProcess, http: httpx.AsyncClient, actions: in
         actor = next(c for c in clients if c.my_turn())
         assert actor.view is not None
         answer = await act_acked(actor, actor.view["legal_actions"][0])
-        assert answer["type"] == "ack", answer
+        assert "ack" in answer, answer
         for c in everyone:
             while (c.seq or 0) < answer["seq"]:
                 await c.recv(timeout=60)

@@ -4,12 +4,13 @@ Starts ``barbu serve`` on a free loopback port (SQLite in a temporary folder by 
 PostgreSQL with ``--db postgresql://postgres@127.0.0.1:5432/test``), makes ``--tables``
 tables of four people (the rule sets of ``--variants`` in turn), and plays every seat with
 a client-side bot over its own WebSocket: when its view says it is to act it sends a random
-legal action and waits for the ``ack``, which the server sends only once the action is
-committed. Every acknowledged action is written down (table, sequence number, action id,
-seat, intent). Meanwhile the server is killed with SIGKILL at random moments, ``--kills``
-times, and started again on the same port and database; the clients reconnect, take the
-state afresh and send their unanswered action again with the same id (the server answers
-a resend it already committed with a ``duplicate`` ack and does not apply it twice).
+legal action and waits for its acknowledgement (the event it made, with ``ack``), which the
+server sends only once the action is committed. Every acknowledged action is written down
+(table, sequence number, action id, seat, intent). Meanwhile the server is killed with SIGKILL
+at random moments, ``--kills`` times, and started again on the same port and database; the
+clients reconnect, take the state afresh and send their unanswered action again with the same
+id (the server answers a resend it already committed with a ``duplicate`` ack and does not
+apply it twice).
 
 At the end (every game over, or ``--max-seconds`` passed) it checks, from the database:
 every acknowledged action is in its table's log exactly once, at the sequence number of
@@ -119,7 +120,7 @@ async def answered(
 ) -> tuple[str, dict[str, Any]] | None:
     """Wait for the answer to ``ref``; None once it is answered for good, else still pending."""
     frame = await client.answer(ref, timeout=10.0)
-    if frame["type"] == "ack":
+    if "ack" in frame:  # the event it made, or a duplicate's ack
         if frame.get("duplicate"):
             soak.duplicates += 1
         if ref not in seen:

@@ -93,7 +93,7 @@ async def play_table(server: ServerProcess, args: argparse.Namespace, rng: rando
         while True:
             await me.act(intent, ref=ref)
             answer = await me.answer(ref, timeout=120)
-            if answer["type"] == "ack":
+            if "ack" in answer:
                 played.acks[answer["seq"]] = ref
                 break
             assert answer["code"] == "storage", answer

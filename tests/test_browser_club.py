@@ -35,7 +35,7 @@ async def play_seat(server: ServerProcess, table: str, seat: int, cookie: str) -
     while client.view is None or not client.view["game_over"]:
         if client.my_turn():
             answer = await client.answer(await client.act(client.view["legal_actions"][0]), timeout=30)
-            assert answer["type"] == "ack", answer
+            assert "ack" in answer, answer
         else:
             await client.recv(timeout=60)
     await client.close()

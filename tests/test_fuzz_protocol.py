@@ -6,7 +6,7 @@ malformed and hostile frames (random JSON, deep nesting, huge values, every mess
 type) from any connection. After every step:
 
 - no connection ever received an ``internal`` error;
-- a message that was refused (answered with an ``error``, no ``ack``) left the table
+- a message that was refused (answered with an ``error``, acknowledged by no frame) left the table
   byte-identical: its sequence number, every seat's view and the stored log;
 - every connection's view (the ``state`` frames with every patch merged in) is exactly
   what the core shows its seat (``seat_view``), so no seat ever holds another seat's
@@ -210,7 +210,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         before = self.snapshot()
         frames = conn.send(text)
         self.note(frames)
-        acked = any(f["type"] == "ack" and f.get("id") == ref for f in frames) if ref is not None else False
+        acked = any(f.get("ack") == ref for f in frames) if ref is not None else False
         if not acked and any(f["type"] == "error" for f in frames):
             assert self.snapshot() == before, f"a refused frame changed the table: {text[:200]}"
         self.drain_all()
@@ -235,7 +235,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         intent = legal[choice % len(legal)]
         ref = self.next_ref()
         frames = self.attempt(conn, json.dumps({"type": "act", "id": ref, "seq": conn.seq, "action": intent}), ref)
-        assert any(f["type"] == "ack" for f in frames), frames
+        assert [f["type"] for f in frames if f.get("ack") == ref] == ["event"], frames
         self.acked.append((conn.seat or 0, ref, intent))
 
     @precondition(lambda self: self.table)
@@ -253,7 +253,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         conn = self.conns[seat]
         frames = self.attempt(conn, json.dumps({"type": "act", "id": ref, "seq": conn.seq, "action": intent}))
         if ref in dict(self.live().recent):
-            assert any(f["type"] == "ack" and f.get("duplicate") for f in frames), frames
+            assert any(f["type"] == "ack" and f["ack"] == ref and f.get("duplicate") for f in frames), frames
 
     @precondition(lambda self: self.table)
     @rule(who=st.integers(min_value=0, max_value=5), text=raw_frames())

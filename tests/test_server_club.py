@@ -181,7 +181,7 @@ async def play_seat(client: SeatClient, rng: random.Random) -> None:
             while answer.get("code") == "rate_limited":  # faster than a person: wait as told
                 await asyncio.sleep(answer.get("retry_after", 0.5))
                 answer = await client.answer(await client.act(intent))
-            assert answer["type"] == "ack", answer
+            assert "ack" in answer, answer
         else:
             await client.recv(timeout=30)
 

@@ -146,7 +146,7 @@ def test_redis_down_mid_game_then_back_loses_no_acknowledged_action(own_redis: R
             assert actor.view is not None
             ref = await actor.act(actor.view["legal_actions"][0], ref="during-outage")
             answer = await actor.answer(ref, timeout=60)
-            assert answer["type"] == "ack", answer
+            assert "ack" in answer, answer
             # the lobby still answers (without the marks of the tables served elsewhere)
             listed = await asyncio.to_thread(httpx.get, f"{two.http}/api/tables?status=open", timeout=30)
             assert listed.status_code == 200

@@ -80,7 +80,7 @@ async def play_seat(client: SeatClient, rng: random.Random) -> None:
                 intent = rng.choice(view["legal_actions"])
             ref = await client.act(intent)
             answer = await client.answer(ref)
-            assert answer["type"] == "ack", answer
+            assert "ack" in answer, answer
         else:
             await client.recv(timeout=30)
 

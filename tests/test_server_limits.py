@@ -63,7 +63,7 @@ async def step(clients: list[SeatClient]) -> None:
     while ack.get("code") == "rate_limited":  # faster than a person: wait as told
         await asyncio.sleep(ack.get("retry_after", 0.5))
         ack = await actor.answer(await actor.act(intent), timeout=30)
-    assert ack["type"] == "ack", ack
+    assert "ack" in ack, ack
     for c in clients:
         while (c.seq or 0) < ack["seq"]:
             await c.recv(timeout=30)

@@ -78,7 +78,7 @@ async def step(clients: list[SeatClient], choice: int = 0) -> dict[str, Any]:
     assert actor.view is not None
     ref = await actor.act(actor.view["legal_actions"][choice % len(actor.view["legal_actions"])])
     ack = await actor.answer(ref)
-    assert ack["type"] == "ack", ack
+    assert ack["type"] == "event" and ack["ack"] == ref, ack  # the event it made answers it
     await settle(clients, ack["seq"])
     return ack
 
@@ -150,7 +150,7 @@ def test_every_bad_message_gets_a_typed_error_and_changes_nothing(server: Server
         assert stored_actions(server, table) == before
         # and the table still works: the refused action, sent properly, is accepted
         ref = await actor.act(good)
-        assert (await actor.answer(ref))["type"] == "ack"
+        assert (await actor.answer(ref))["ack"] == ref
         assert stored_actions(server, table) == before + 1
         for c in [*clients, fresh, watcher]:
             await c.close()
@@ -303,6 +303,35 @@ def test_reconnect_with_the_last_seq_gets_exactly_what_was_missed(server: Server
     run(main)
 
 
+def test_an_action_is_answered_to_its_sender_by_the_event_it_made(server: ServerProcess) -> None:
+    """One frame answers the actor (its event, with ``ack``); the others' events and the watcher's carry none."""
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
+
+    async def main() -> None:
+        clients = await seated(server, table, keys)
+        watcher = await SeatClient(server.ws).connect()
+        await watcher.hello(table)
+        everyone = [*clients, watcher]
+        for _ in range(6):
+            actor = next(c for c in clients if c.my_turn())
+            assert actor.view is not None
+            seq = actor.seq or 0
+            ref = await actor.act(actor.view["legal_actions"][0])
+            for c in everyone:
+                del c.frames[:]
+            await settle(everyone, seq + 1)
+            mine = [f for f in actor.frames if f.get("seq") == seq + 1 or "ack" in f or f.get("id") == ref]
+            assert [(f["type"], f["ack"]) for f in mine] == [("event", ref)], actor.frames
+            for c in everyone:
+                if c is not actor:
+                    assert [f for f in c.frames if "ack" in f] == [], c.frames
+                    assert any(f["type"] == "event" and f["seq"] == seq + 1 for f in c.frames), c.frames
+        for c in everyone:
+            await c.close()
+
+    run(main)
+
+
 def test_a_resent_action_is_harmless(server: ServerProcess) -> None:
     table, keys = make_table(server, [{"kind": "human"}] * 4)
 
@@ -314,7 +343,7 @@ def test_a_resent_action_is_harmless(server: ServerProcess) -> None:
         intent = actor.view["legal_actions"][0]
         seq = actor.seq
         await actor.act(intent, ref="only-once")
-        await actor.close()  # gone before reading the ack
+        await actor.close()  # gone before reading its acknowledgement
         deadline = time.monotonic() + 5
         while stored_actions(server, table) == 0 and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
@@ -325,7 +354,7 @@ def test_a_resent_action_is_harmless(server: ServerProcess) -> None:
         for _ in range(2):
             await back.act(intent, seq=seq, ref="only-once")
             ack = await back.answer("only-once")
-            assert ack == {"type": "ack", "id": "only-once", "seq": (seq or 0) + 1, "duplicate": True}
+            assert ack == {"type": "ack", "ack": "only-once", "seq": (seq or 0) + 1, "duplicate": True}
         assert stored_actions(server, table) == 1
         for c in [*clients, back]:
             await c.close()

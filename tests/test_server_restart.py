@@ -33,7 +33,7 @@ def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
             assert actor.view is not None
             ref = await actor.act(actor.view["legal_actions"][i % len(actor.view["legal_actions"])])
             ack = await actor.answer(ref)
-            assert ack["type"] == "ack"
+            assert ack["ack"] == ref
             acked = ack["seq"]
             for c in clients:
                 while (c.seq or 0) < acked:
@@ -71,7 +71,7 @@ def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
                     # resending the in-flight action: applied exactly once, whatever the crash did
                     await c.act(last_intent, seq=acked, ref="in-flight")
                     answer = await c.answer("in-flight")
-                    assert answer["type"] == "ack" and answer["seq"] == acked + 1
+                    assert "ack" in answer and answer["seq"] == acked + 1
                 await c.close()
 
         asyncio.run(after_restart())

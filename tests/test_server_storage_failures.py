@@ -101,7 +101,7 @@ def test_postgresql_cut_mid_game_changes_nothing_and_play_resumes() -> None:
                             outages["human"] += 1
                         ref = await me.act(intent)
                         answer = await me.answer(ref, timeout=20)
-                        assert answer["type"] == "ack", answer
+                        assert "ack" in answer, answer
                         if turn % 40 == 25:  # cut while the bots are to act: they wait, nothing changes
                             proxy.cut()
                             # a bot's commit may have reached the database as the cut came, its answer
@@ -176,7 +176,7 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
                     assert created.status_code == 503 and created.json()["error"]["code"] == "storage"
                     assert said in created.json()["error"]["message"], created.text
             ref = await me.act(intent)
-            assert (await me.answer(ref))["type"] == "ack"
+            assert (await me.answer(ref))["ack"] == ref
             deadline = time.monotonic() + 30  # until the bots wait for this seat again: the table is still
             while not (live.game.is_over or live.game.to_act == 0) and time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
@@ -264,7 +264,7 @@ def test_a_commit_whose_answer_was_lost_is_taken_from_the_log(tmp_path: Path, mo
             assert (await me.answer(ref))["code"] == "storage"
             await me.act(intent, ref=ref)  # the same action again: it was in fact recorded, so once only
             again = await me.answer(ref)
-            assert again["type"] == "ack" and again["seq"] == lost[0], again
+            assert "ack" in again and again["seq"] == lost[0], again
             await until_my_turn_or_over(me)  # and the bots play on
             assert me.seq is not None and me.seq > lost[0]
             await me.close()

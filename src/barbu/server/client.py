@@ -56,7 +56,8 @@ class SeatClient:
         self.reconnect = reconnect
         self.reconnections = 0
         self.unanswered: dict[str, dict[str, Any]] = {}
-        """Actions sent whose ``ack`` or ``error`` has not arrived (sent again after a reconnection)."""
+        """Actions sent whose answer (a frame with their id as ``ack``, or an ``error``) has not
+        arrived (sent again after a reconnection)."""
         self._hello: dict[str, Any] | None = None
         self.ws: Any = None
         self.frames: list[dict[str, Any]] = []
@@ -138,6 +139,9 @@ class SeatClient:
         if self.keep_frames:
             self.frames.append(frame)
         kind = frame.get("type")
+        answered = frame.get("ack") if kind in ("event", "ack") else frame.get("id") if kind == "error" else None
+        if answered is not None:
+            self.unanswered.pop(answered, None)
         if kind in ("state", "event"):
             if "patch" in frame:
                 if self.view is None or self.seq != frame["seq"] - 1:
@@ -152,8 +156,6 @@ class SeatClient:
                 self.seq = frame["seq"]
         elif kind == "table":
             self.table = frame
-        elif kind in ("ack", "error") and "id" in frame:
-            self.unanswered.pop(frame["id"], None)
         return frame
 
     async def until(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
@@ -191,12 +193,15 @@ class SeatClient:
         return ref
 
     async def answer(self, ref: str, timeout: float = 10.0) -> dict[str, Any]:
-        """The ``ack`` or ``error`` frame answering action ``ref`` (after an ack, the view is up to it)."""
+        """The frame answering action ``ref``: the ``event`` it made, whose ``ack`` is ``ref``
+        (committed); an ``ack`` frame with ``"duplicate": true`` (committed before, under its
+        ``seq``); or an ``error``. Once it is acknowledged, the view is up to it."""
         deadline = time.monotonic() + timeout
         while True:
             frame = await self.recv(max(0.01, deadline - time.monotonic()))
-            if frame.get("type") in ("ack", "error") and frame.get("id") == ref:
-                while frame["type"] == "ack" and (self.seq or 0) < frame["seq"]:
+            kind = frame.get("type")
+            if (kind in ("event", "ack") and frame.get("ack") == ref) or (kind == "error" and frame.get("id") == ref):
+                while kind == "ack" and (self.seq or 0) < frame["seq"]:
                     await self.recv(max(0.01, deadline - time.monotonic()))
                 return frame
 

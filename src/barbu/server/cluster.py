@@ -151,7 +151,23 @@ class Leases:
         return bool(await r.eval(_RELEASE, 1, self.key(table_id), holder))
 
 
-_SEQ = re.compile(r'^\{"type":"(?:event|state)","seq":(\d+)')
+_SEQ = re.compile(r'^\{"type":"(?:event|state)","seq":(\d+)(?:,"ack":("(?:[^"\\]|\\.)*"))?')
+
+
+def seq_and_ack(text: str) -> tuple[int, str | None] | None:
+    r"""The sequence number of an ``event`` or ``state`` frame and the action id it acknowledges
+    (None if none); None for another frame.
+
+    >>> seq_and_ack('{"type":"event","seq":7,"ack":"a\\"1","patch":{}}')
+    (7, 'a"1')
+    >>> seq_and_ack('{"type":"event","seq":8,"patch":{"ack":"x"}}'), seq_and_ack('{"type":"table"}')
+    ((8, None), None)
+    """
+    found = _SEQ.match(text)
+    if found is None:
+        return None
+    ack = found.group(2)
+    return int(found.group(1)), None if ack is None else json.loads(ack)
 
 
 class Link:
@@ -171,7 +187,8 @@ class Link:
         """The connection's language (its handler's), for what this process tells it on its own."""
         self.seq: int | None = None
         self.pending: dict[str, dict[str, Any]] = {}
-        """Action id -> the ``act`` message, until its ``ack`` or ``error`` passes."""
+        """Action id -> the ``act`` message, until its answer passes (an event or ``ack`` frame with
+        its id as ``ack``, or an ``error`` with it as ``id``)."""
         self.mute_welcome = False
         """Seated again at a new owner: the client already had its welcome."""
         self.ready = asyncio.Event()
@@ -197,14 +214,18 @@ class Link:
             if self.mute_welcome:
                 self.mute_welcome = False
                 return
-        elif text.startswith(('{"type":"ack"', '{"type":"error"')):
+        elif text.startswith('{"type":"ack"'):
+            self.pending.pop(json.loads(text)["ack"], None)
+        elif text.startswith('{"type":"error"'):
             ref = json.loads(text).get("id")
             if ref is not None:
                 self.pending.pop(ref, None)
         else:
-            found = _SEQ.match(text)
-            if found:
-                self.seq = int(found.group(1))
+            found = seq_and_ack(text)
+            if found is not None:
+                self.seq, ref = found
+                if ref is not None:
+                    self.pending.pop(ref, None)
         self.conn.send(text)
 
     def close(self, reason: str) -> None:
@@ -313,7 +334,8 @@ class ClusterTable:
         return self.links[conn]
 
     async def act(self, conn: Subscriber, ref: str, seq: int, intent: Mapping[str, Any]) -> None:
-        """Send an action to the table; its answer comes as an ``ack`` or ``error`` frame."""
+        """Send an action to the table; its answer comes as the event it made (with ``ack``), a
+        duplicate's ``ack`` frame or an ``error`` frame."""
         link = self._link(conn)
         await link.ready.wait()
         message = {"k": "act", "id": ref, "seq": seq, "action": dict(intent)}

@@ -8,9 +8,16 @@ sequence number it saw), ``ping``, ``say`` (a quick message, one of :data:`PHRAS
 ``hints`` (``agree``: a seat's yes or no to the coach's hint for every person at the
 table). The server answers with ``welcome``, ``state`` and
 ``event`` frames (each carrying a seat's view and only that: a whole ``view``, or a
-``patch`` of the view's fields that changed since the previous sequence number), ``ack``,
-``table`` (who sits where, who is online, who agreed to hints) and ``error`` frames whose
-``code`` says what was wrong.
+``patch`` of the view's fields that changed since the previous sequence number), ``table``
+(who sits where, who is online, who agreed to hints) and ``error`` frames whose ``code`` says
+what was wrong.
+
+An ``act`` is answered to its sender alone, by one frame that names its id: the ``event`` of
+the state it made carries ``"ack": id`` (sent once the action is committed to the database,
+``{"type":"event","seq":7,"ack":"a12","patch":{...}}``); an id this seat had already had
+accepted is answered ``{"type":"ack","ack":id,"seq":N,"duplicate":true}`` (``N``: the
+sequence number it got then); a refused action ``{"type":"error","id":id,...}``, and the table
+is unchanged. The other connections receive the same event without ``ack``.
 
 >>> from barbu.server.limits import Limits
 >>> parse_message('{"type": "ping"}', Limits())

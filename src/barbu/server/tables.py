@@ -414,8 +414,12 @@ class LiveTable:
 
     # -- sending ---------------------------------------------------------------------
 
-    def broadcast(self) -> None:
+    def broadcast(self, actor: Subscriber | None = None, ref: str | None = None) -> None:
         """Send every connection its own view of the new state: one view per seat, as a patch.
+
+        The connection ``actor`` whose action ``ref`` made this state finds its acknowledgement in
+        its event (``"ack": ref``, right after ``seq``): one frame answers the action and shows
+        its result, and the other connections' events are the same without it.
 
         A patch holds the top-level fields of the seat's view (``seat_view(...).as_json()``)
         whose value changed since the view sent before; the client merges it into that view.
@@ -437,6 +441,7 @@ class LiveTable:
         shared_before, before_all = self.broadcast_sent
         shared_changed: dict[str, str] | None = None
         shared_body = ""
+        head = f'{{"type":"event","seq":{self.seq}'
         now: dict[int | None, dict[str, str]] = {}
         for seat in kept:
             own = self.texts.own(seat, views[seat])
@@ -459,16 +464,19 @@ class LiveTable:
             self.sent[seat] = fields
             if before is None:
                 body = ",".join(f'"{k}":{v}' for k, v in fields.items())
-                text = f'{{"type":"event","seq":{self.seq},"view":{{{body}}}}}'
+                rest = f',"view":{{{body}}}}}'
             else:
                 if changed is not None and before is previous:
                     own_body = ",".join(f'"{k}":{v}' for k, v in own_changed.items())
                     body = f"{shared_body},{own_body}" if shared_body and own_body else shared_body or own_body
                 else:
                     body = ",".join(f'"{k}":{v}' for k, v in fields.items() if before.get(k) != v)
-                text = f'{{"type":"event","seq":{self.seq},"patch":{{{body}}}}}'
+                rest = f',"patch":{{{body}}}}}'
             for c in connections:
-                c.send(text)
+                if c is actor:
+                    c.send(f'{head},"ack":{_encode(ref)}{rest}')
+                else:
+                    c.send(head + rest)
         self.broadcast_sent = (shared, now)
 
     def audiences(self) -> list[tuple[int | None, set[Subscriber]]]:
@@ -958,7 +966,7 @@ class LiveTable:
                 raise ProtocolError("abandoned", _("the table was abandoned: nothing more is played at it"), ref)
             done = self.recent.get(ref)
             if done is not None and done[0] == sub.seat:
-                sub.send(encode({"type": "ack", "id": ref, "seq": done[1], "duplicate": True}))
+                sub.send(encode({"type": "ack", "ack": ref, "seq": done[1], "duplicate": True}))
                 return
             if self.status == "open":
                 waiting = [str(s.index) for s in self.seats if s.kind == "human" and not s.joined]
@@ -1016,9 +1024,7 @@ class LiveTable:
             self.recent[ref] = (seat, seq)
             if len(self.recent) > 256:
                 self.recent.popitem(last=False)
-        if sub is not None and ref is not None:
-            sub.send(encode({"type": "ack", "id": ref, "seq": seq}))
-        self.broadcast()
+        self.broadcast(sub if ref is not None else None, ref)
         if self.game.is_over:
             self.broadcast_table()
             for hook in self.service.on_finish:

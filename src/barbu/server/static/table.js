@@ -151,6 +151,9 @@ function handle(f) {
       break;
     case "state":
     case "event":
+      // this page's action, committed: the event it made answers it (a patch this page cannot
+      // merge asks for the state, and the action stays pending until that arrives)
+      if (f.ack !== undefined && state.pending && state.pending.id === f.ack) state.pending.until = f.seq;
       if (f.patch) {
         // only what changed since the previous view: merge it, if we hold that view
         if (!state.view || state.seq !== f.seq - 1) {
@@ -199,9 +202,9 @@ function handle(f) {
       render();
       break;
     case "ack":
-      // acknowledged: the action stays pending until its event arrives, so a quick second
-      // press never acts on the view from before it (a stale action)
-      if (state.pending && state.pending.id === f.id) {
+      // a resent action committed before (a duplicate): it stays pending until the view is up
+      // to it, so a quick second press never acts on the view from before it (a stale action)
+      if (state.pending && state.pending.id === f.ack) {
         if (typeof f.seq === "number" && (state.seq === null || state.seq < f.seq)) state.pending.until = f.seq;
         else state.pending = null;
       }
