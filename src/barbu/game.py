@@ -397,7 +397,8 @@ class Game:
         except IllegalAction as e:
             self._about(e, deal, action)
             raise
-        self._log(deal, actor, action)
+        if len(deal.plays) == self._logged or deal.rules.twin:  # not a card, or a card named by its face (two decks)
+            self._log(deal, actor, action)
         if deal.phase is _DONE:
             self._close_deal(deal)
 
