@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -324,7 +325,8 @@ def test_history_logs_every_action_with_its_seat() -> None:
 def test_the_log_is_the_same_read_at_every_step_or_once_at_the_end(variant: str) -> None:
     """The checked door writes a deal's cards to the log when it is read: read after every
     action, every other action or only at the end, the log lists each action applied, with its
-    seat and deal, in order (two decks: the card as it was named); copies keep their own."""
+    seat and deal, in order (two decks: the card as it was named); copies keep their own; a
+    refused card leaves the game exactly as it was."""
     logs = []
     for every in (1, 2, 0):
         game = Game.new(variant, seed=5)
@@ -335,7 +337,13 @@ def test_the_log_is_the_same_read_at_every_step_or_once_at_the_end(variant: str)
         while not game.is_over and len(game.deals) <= 4:
             deal = game.current
             assert deal is not None and deal.to_act is not None
-            action = rng.choice(game.legal_actions())
+            actions = game.legal_actions()
+            if step % 7 == 0:  # a card that is not legal now: refused, the game exactly as it was
+                before = pickle.dumps(game)
+                with pytest.raises(IllegalAction):
+                    game.apply(next(p for p in PLAYS if p not in actions))
+                assert pickle.dumps(game) == before
+            action = rng.choice(actions)
             expected.append(Move(deal.index, deal.to_act, action))
             game.apply(action)
             step += 1

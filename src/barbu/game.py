@@ -358,18 +358,20 @@ class Game:
             runs.clear()
         return self._history
 
-    def _note_cards(self) -> None:
-        """Note the cards of the last deal played since the last note or move written."""
+    def _note_cards(self, end: int | None = None) -> None:
+        """Note the cards of the last deal played since the last note or move written (up to
+        ``end`` in :attr:`Deal.plays`, if given)."""
         deal = self.deals[-1]
         start = self._logged
-        end = len(deal.plays)
+        if end is None:
+            end = len(deal.plays)
         if end > start:
             self._cards.append((len(self._history), len(self.deals) - 1, start, end))
             self._logged = end
 
     def _log(self, deal: Deal, actor: int | None, action: Action) -> None:
         """Write ``action`` by ``actor``, just applied to ``deal`` (the last deal), to the log,
-        after the cards played before it (:meth:`_note_cards`, called before it was applied)."""
+        after the cards played before it (noted first: :meth:`_note_cards`)."""
         self._history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
         self._logged = len(deal.plays)  # ``action`` itself, if it was a card
 
@@ -391,13 +393,14 @@ class Game:
                 deal.end_tricks()
                 self._close_deal(deal)
             return
-        self._note_cards()
+        before = len(deal.plays)
         try:
             actor = deal.apply(action, seat)
         except IllegalAction as e:
             self._about(e, deal, action)
             raise
-        if len(deal.plays) == self._logged or deal.rules.twin:  # not a card, or a card named by its face (two decks)
+        self._note_cards(before)  # a refused action changes nothing, the notes included
+        if len(deal.plays) == before or deal.rules.twin:  # not a card, or a card named by its face (two decks)
             self._log(deal, actor, action)
         if deal.phase is _DONE:
             self._close_deal(deal)
