@@ -329,7 +329,7 @@ class Game:
 
         A deal keeps its cards and their seats in order (:attr:`Deal.plays`,
         :attr:`Deal.play_seats`), so a card the checked door plays is not written here as it is
-        played (a :class:`Move` per card was a tenth of a random game's time): the runs of cards
+        played (a :class:`Move` per card was a tenth of a random game's instructions): the runs of cards
         are noted (:meth:`_note_cards`) and their moves made when the log is read.
         """
         self._note_cards()
