@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from barbu import Call, Declare, EnterTally, Game, IllegalAction, NameTrump, rules
 from barbu.actions import PLAYS, Pass
 from barbu.deal import Phase
+from barbu.game import Move
 from barbu.rulesets import RULE_SETS
 from table_setup import score_sheet, sheet_deal
 
@@ -317,6 +319,43 @@ def test_history_logs_every_action_with_its_seat() -> None:
         game.apply(action)
         assert game.history[-1].seat == seat and game.history[-1].action == action
     assert len(game.history) == 40
+
+
+@pytest.mark.parametrize("variant", ["classic", "french", "king", "french-two-decks"])
+def test_the_log_is_the_same_read_at_every_step_or_once_at_the_end(variant: str) -> None:
+    """The checked door writes a deal's cards to the log when it is read: read after every
+    action, every other action or only at the end, the log lists each action applied, with its
+    seat and deal, in order (two decks: the card as it was named); copies keep their own; a
+    refused card leaves the game exactly as it was."""
+    logs = []
+    for every in (1, 2, 0):
+        game = Game.new(variant, seed=5)
+        rng = random.Random(6)
+        expected: list[Move] = []
+        copies: list[tuple[Game, list[Move]]] = []
+        step = 0
+        while not game.is_over and len(game.deals) <= 4:
+            deal = game.current
+            assert deal is not None and deal.to_act is not None
+            actions = game.legal_actions()
+            if step % 7 == 0:  # a card that is not legal now: refused, the game exactly as it was
+                before = pickle.dumps(game)
+                with pytest.raises(IllegalAction):
+                    game.apply(next(p for p in PLAYS if p not in actions))
+                assert pickle.dumps(game) == before
+            action = rng.choice(actions)
+            expected.append(Move(deal.index, deal.to_act, action))
+            game.apply(action)
+            step += 1
+            if every and step % every == 0:
+                assert game.history == expected
+            if step % 37 == 0:
+                copies.append((game.copy(), list(expected)))
+        assert game.history == expected
+        for other, then in copies:
+            assert other.history == then
+        logs.append(game.history)
+    assert logs[0] == logs[1] == logs[2]
 
 
 def test_out_of_turn_at_game_level_changes_nothing() -> None:

@@ -458,6 +458,47 @@ def test_the_search_bot_decides_identically(variant: str, monkeypatch: pytest.Mo
     assert decide() == native
 
 
+_CHECKED_GAMES = """
+import hashlib, random, sys
+from barbu import Game, IllegalAction
+from barbu.actions import PLAYS
+out = hashlib.sha256()
+for variant in sys.argv[1:]:
+    game = Game.new(variant, seed=11)
+    rng = random.Random(12)
+    while not game.is_over and len(game.deals) <= 8:
+        actions = game.legal_actions()
+        out.update(repr(actions).encode())
+        if rng.random() < 0.2:  # a refused card or an action out of turn: the game is unchanged
+            seat = game.to_act
+            wrong = rng.choice(PLAYS)
+            for bad, by in ((wrong, seat), (actions[0], None if seat is None else (seat + 1) % game.rules.players)):
+                if bad in actions and by == seat:
+                    continue
+                try:
+                    game.apply(bad, by)
+                except IllegalAction as e:
+                    out.update(str(e).encode())
+        game.apply(actions[rng.randrange(len(actions))])
+    out.update(repr((game.history, game.totals, [d.final for d in game.deals])).encode())
+print(out.hexdigest())
+"""
+
+
+@needs_native
+def test_the_checked_door_plays_identical_games_on_both_paths() -> None:
+    """Game.legal_actions / Game.apply, refusals included, in this process (compiled) and under
+    BARBU_PURE=1: the same legal actions, refusal texts, logs and scores."""
+    variants = ["classic", "french", "king", "salad", "five-player", "thirty-two"]
+    digests = []
+    for env in (dict(os.environ), dict(os.environ, BARBU_PURE="1")):
+        out = subprocess.run(
+            [sys.executable, "-c", _CHECKED_GAMES, *variants], env=env, capture_output=True, text=True, check=True
+        )
+        digests.append(out.stdout.strip())
+    assert digests[0] == digests[1] and len(digests[0]) == 64
+
+
 def test_barbu_pure_forces_the_pure_path() -> None:
     env = dict(os.environ, BARBU_PURE="1")
     out = subprocess.run(

@@ -235,7 +235,7 @@ class Deal:
                 played = t.play_logged(action.card, seat, self.plays, self.play_seats)
                 if played is not None:
                     if t.finished:
-                        self._tricks_done(t)
+                        self.end_tricks()
                     return played
             else:
                 play = self.cardplay
@@ -461,7 +461,7 @@ class Deal:
             self.play_seats.append(t.turn)
             t.play(card)
             if t.finished:
-                self._tricks_done(t)
+                self.end_tricks()
         else:
             d = self.domino
             assert d is not None
@@ -492,14 +492,16 @@ class Deal:
         self.plays += cards
         self.play_seats += seats
         if t.finished:
-            self._tricks_done(t)
+            self.end_tricks()
         return seats
 
     # -- phase changes -------------------------------------------------------
 
-    def _tricks_done(self, t: TrickPlay) -> None:
-        assert self.contract is not None
-        self._set_tally(self.contract.tally_from_tricks(t.result()))
+    def end_tricks(self) -> None:
+        """Score the deal once its trick play is finished (:attr:`TrickPlay.finished`): for
+        whoever plays its cards through the trick play itself (as :meth:`Game.apply` does)."""
+        assert self.contract is not None and self.tricks is not None
+        self._set_tally(self.contract.tally_from_tricks(self.tricks.result()))
 
     def _set_contract(self, contract: Contract) -> None:
         self.contract = contract

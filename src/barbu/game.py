@@ -24,14 +24,16 @@ from collections.abc import Mapping, Sequence
 from itertools import repeat, starmap
 from typing import Any, NamedTuple
 
-from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, action_words
+from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, Play, action_words
 from barbu.contracts import Contract
-from barbu.deal import _VERB, Deal, Phase
+from barbu.deal import _VERB, Deal, Phase, plays_of
 from barbu.doubling import forced_doublers
 from barbu.errors import N_, IllegalAction
 from barbu.rulesets import Rules, rules
+from barbu.tricks import TrickPlay
 
 _DONE = Phase.DONE
+_PLAY = Phase.PLAY
 _ARRANGE = Phase.ARRANGE
 _GAME_OVER = N_("the game is over: no action is possible")
 """Read once: an enum member costs a class look-up each time."""
@@ -108,7 +110,13 @@ class Game:
         self.first_declarer = first_declarer
         self._dealer = dealer
         self.deals: list[Deal] = []
-        self.history: list[Move] = []
+        self._history: list[Move] = []
+        """The log as written so far; the cards of :attr:`_cards` go in it (see :attr:`history`)."""
+        self._cards: list[tuple[int, int, int, int]] = []
+        """Runs of cards not yet in ``_history``: (where they go in it, the deal's place in
+        :attr:`deals`, the first and the end of the run in the deal's :attr:`~Deal.plays`)."""
+        self._logged = 0
+        """How many cards of the last deal are in ``_history`` or :attr:`_cards`."""
         self.totals = [0] * rules.players
         self._open_deal()
 
@@ -169,6 +177,7 @@ class Game:
                 [d.doubling.doubled_declarer if d.doubling else frozenset() for d in own],
             )
         hands = self._dealer.deal(self.rules, declarer) if self._dealer else None
+        self._logged = 0
         self.deals.append(Deal(self.rules, i, declarer, hands, self._available(declarer, own), forced))
 
     def _available(self, declarer: int, own: Sequence[Deal]) -> list[Contract]:
@@ -238,7 +247,11 @@ class Game:
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (see :meth:`Deal.legal_actions`)."""
-        return self.deals[-1].legal_actions()  # a finished deal has none
+        deal = self.deals[-1]
+        t = deal.tricks
+        if type(t) is TrickPlay and deal.phase is _PLAY:  # one deck's cards, the common case: as the deal lists them
+            return plays_of(t.legal_mask())
+        return deal.legal_actions()  # a finished deal has none
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``action`` (by ``seat``, if given) would be accepted now."""
@@ -305,6 +318,63 @@ class Game:
 
     # -- acting ------------------------------------------------------------------
 
+    @property
+    def history(self) -> list[Move]:
+        """The game's action log: one :class:`Move` per action taken, in order.
+
+        >>> game = Game.new("classic", seed=7)
+        >>> game.apply(Declare("no-queens"))
+        >>> game.history
+        [Move(deal=0, seat=2, action=Declare('no-queens'))]
+
+        A deal keeps its cards and their seats in order (:attr:`Deal.plays`,
+        :attr:`Deal.play_seats`), so a card the checked door plays is not written here as it is
+        played (a :class:`Move` per card was a tenth of a random game's instructions): the runs of cards
+        are noted (:meth:`_note_cards`) and their moves made when the log is read.
+        """
+        self._note_cards()
+        runs = self._cards
+        if runs:
+            log = self._history
+            first = runs[0][0]
+            after = log[first:]  # the moves written after the first run's place
+            del log[first:]
+            done = first
+            for at, place, start, end in runs:
+                log += after[done - first : at - first]
+                deal = self.deals[place]
+                # Move(index, seat, PLAYS[card] or Pass()) for each card, without its Python __new__
+                log += map(
+                    _new_tuple,
+                    repeat(Move),
+                    zip(
+                        repeat(deal.index),
+                        deal.play_seats[start:end],
+                        map(_PLAY_OR_PASS.__getitem__, deal.plays[start:end]),
+                    ),
+                )
+                done = at
+            log += after[done - first :]
+            runs.clear()
+        return self._history
+
+    def _note_cards(self, end: int | None = None) -> None:
+        """Note the cards of the last deal played since the last note or move written (up to
+        ``end`` in :attr:`Deal.plays`, if given)."""
+        deal = self.deals[-1]
+        start = self._logged
+        if end is None:
+            end = len(deal.plays)
+        if end > start:
+            self._cards.append((len(self._history), len(self.deals) - 1, start, end))
+            self._logged = end
+
+    def _log(self, deal: Deal, actor: int | None, action: Action) -> None:
+        """Write ``action`` by ``actor``, just applied to ``deal`` (the last deal), to the log,
+        after the cards played before it (noted first: :meth:`_note_cards`)."""
+        self._history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        self._logged = len(deal.plays)  # ``action`` itself, if it was a card
+
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check ``action`` by ``seat`` (the seat to act if None) and apply it.
 
@@ -313,12 +383,25 @@ class Game:
         deal = self.deals[-1]
         if deal.phase is _DONE:
             raise IllegalAction("game", _GAME_OVER, seat)
+        t = deal.tricks
+        if (
+            type(t) is TrickPlay
+            and type(action) is Play
+            and t.play_logged(action.card, seat, deal.plays, deal.play_seats) is not None
+        ):  # one deck's legal card, the common case: checked and played in one call, logged with the deal's cards
+            if t.finished:
+                deal.end_tricks()
+                self._close_deal(deal)
+            return
+        before = len(deal.plays)
         try:
             actor = deal.apply(action, seat)
         except IllegalAction as e:
             self._about(e, deal, action)
             raise
-        self.history.append(_new_tuple(Move, (deal.index, actor, action)))  # Move(...) without its Python __new__
+        self._note_cards(before)  # a refused action changes nothing, the notes included
+        if len(deal.plays) == before or deal.rules.twin:  # not a card, or a card named by its face (two decks)
+            self._log(deal, actor, action)
         if deal.phase is _DONE:
             self._close_deal(deal)
 
@@ -333,8 +416,9 @@ class Game:
         deal = self.current
         assert deal is not None
         actor = deal.to_act
+        self._note_cards()
         deal.apply_unchecked(action)
-        self.history.append(_new_tuple(Move, (deal.index, actor, action)))
+        self._log(deal, actor, action)
         if deal.phase is _DONE:
             self._close_deal(deal)
 
@@ -356,16 +440,14 @@ class Game:
         """
         deal = self.current
         assert deal is not None
-        index = deal.index
-        seats = deal.play_cards_unchecked(cards)
-        # Move(index, seat, PLAYS[card] or Pass()) for each card, without its Python __new__ (one seat per card)
-        self.history += map(_new_tuple, repeat(Move), zip(repeat(index), seats, map(_PLAY_OR_PASS.__getitem__, cards)))
+        deal.play_cards_unchecked(cards)  # logged with the deal's cards (one deck: each card is its own Play)
         if deal.phase is _DONE:
             self._close_deal(deal)
 
     def _close_deal(self, deal: Deal) -> None:
         """Add a scored deal to the totals and open the next one."""
         assert deal.final is not None
+        self._note_cards()
         self.totals = [t + f for t, f in zip(self.totals, deal.final, strict=True)]
         self._open_deal()
 
@@ -375,7 +457,8 @@ class Game:
         other.__dict__.update(self.__dict__)
         other._dealer = self._dealer.copy() if self._dealer is not None else None
         other.deals = [d.copy() for d in self.deals]
-        other.history = list(self.history)
+        other._history = list(self._history)
+        other._cards = list(self._cards)
         other.totals = list(self.totals)
         return other
 
