@@ -1,6 +1,6 @@
 """The search levels: worlds per time budget, decision times per level, and head-to-head strength.
 
-Three measures:
+Four measures:
 
 ``worlds``
     The search bot at the time the pure-Python path took for the old default (64 worlds):
@@ -17,6 +17,19 @@ Three measures:
     Reads the JSON reports of arena runs of ``A B B B`` (one file per seed, e.g. written
     by the commands below), and prints A's lead over B per 28-deal game, with a 95%
     Student interval over all the duplicate games together.
+``strength``
+    The search at ``--worlds`` (320: what the compiled path affords in the old default's
+    time) against three searches at ``--against`` (64: the old default), both without a
+    time cap so that the result does not depend on the load, on duplicate *deals*: for
+    each contract, ``--deals`` single deals (the contract imposed on the deal's declarer,
+    the calls and the play the bots'), each played once per seat with the stronger bot
+    rotated through the seats on the same cards (:func:`bench_bots.play_rotation`). A
+    deal's sample is the hero's lead (its points minus the mean of the three others at
+    its table) averaged over its rotations; per contract the mean lead per deal with a
+    Student 95% interval, and per 28-deal game four times the sum of the contracts'
+    means, the intervals combined as independent (every deal has its own cards). Every
+    rotation is saved to ``--json`` as it ends, and a rerun with the same arguments
+    resumes where the file stops.
 
 Examples::
 
@@ -26,6 +39,9 @@ Examples::
     for s in $(seq 200 299); do barbu arena expert search:seconds=null search:seconds=null \\
         search:seconds=null --games 1 --seed $s --workers 1 --quiet --json expert/seed-$s.json; done
     python benchmarks/bench_search.py duel expert/*.json
+    python benchmarks/bench_search.py strength --deals 40 --json strength.json     # resumable
+    python benchmarks/bench_search.py strength --first 100 --deals 40 --json more.json  # a second process
+    python benchmarks/bench_search.py strength strength.json more.json              # the table of both
 
 Figures of record are in docs/bots.md and docs/native.md.
 """
@@ -34,6 +50,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import statistics
 import sys
 import time
@@ -45,7 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_bots
 
 from barbu.arena.stats import Estimate
-from barbu.bots import make_bot
+from barbu.bots import Bot, make_bot
+from barbu.rulesets import rules
 from barbu.view import SeatView
 
 LEVELS: list[tuple[str, dict[str, Any]]] = [
@@ -156,6 +175,166 @@ def duel(files: list[str]) -> int:
     return 0
 
 
+def worlds_bot(level: str, seed: int | None = 0) -> Bot:
+    """The search bot at ``level`` worlds a decision, without a time cap (the ``make`` of the
+    strength measure's duplicate deals, whose levels are numbers of worlds).
+
+    >>> {k: v for k, v in worlds_bot("320").settings().items() if k in ("iterations", "seconds")}
+    {'iterations': 320, 'seconds': None}
+    """
+    return make_bot("search", seed=seed, iterations=int(level), seconds=None)
+
+
+def strength_runs(
+    hero: int,
+    field: int,
+    deals: int,
+    seed: int,
+    variant: str,
+    path: Path | None,
+    quiet: bool = False,
+    first: int = 0,
+) -> list[dict[str, Any]]:
+    """Every rotation of the strength measure: duplicate deals ``first`` to ``first + deals - 1``
+    of each contract (contract by contract in turn, so that a stopped run has them all), the
+    search at ``hero`` worlds rotated through the seats against searches at ``field`` worlds.
+    With ``path``, the rotations already in that file are kept and each new one is written as
+    it ends (a run stopped at any point resumes); two processes given other ``first`` deals
+    and files share the work (:func:`strength_files` reads their files together)."""
+    args = strength_args(hero, field, seed, variant)
+    runs: list[dict[str, Any]] = []
+    if path is not None and path.exists():
+        runs = strength_files([path], args)
+    done = {(r["contract"], r["deal"], r["seat"]) for r in runs}
+    contracts = [c.id for c in rules(variant).contracts]
+    players = rules(variant).players
+    for deal in range(first, first + deals):
+        for k, contract in enumerate(contracts):
+            for seat in range(players):
+                if (contract, deal, seat) in done:
+                    continue
+                started = time.process_time()
+                # One game index per (deal, contract): its own cards, and declarers in turn.
+                r = bench_bots.play_rotation(
+                    str(hero),
+                    str(field),
+                    variant,
+                    {},
+                    deal * len(contracts) + k,
+                    seed,
+                    seat,
+                    {},
+                    make=worlds_bot,
+                    contract=contract,
+                    clock=time.process_time,
+                )
+                ((cid, points, others),) = r.deals
+                assert cid == contract
+                runs.append(
+                    {
+                        "contract": contract,
+                        "deal": deal,
+                        "seat": seat,
+                        "game": r.game,
+                        "hero": points,
+                        "others": others,
+                        "times": [round(t, 5) for t in r.decision_times],
+                    }
+                )
+                if path is not None:
+                    temporary = path.with_suffix(".tmp")
+                    temporary.write_text(json.dumps({"args": args, "rotations": runs}))
+                    os.replace(temporary, path)
+                if not quiet:
+                    print(
+                        f"{contract:<12} deal {deal:>3} seat {seat}: lead {points - others:+7.2f} "
+                        f"({time.process_time() - started:.1f} s CPU)",
+                        flush=True,
+                    )
+    return runs
+
+
+def strength_args(hero: int, field: int, seed: int, variant: str) -> dict[str, Any]:
+    """What a strength file measures: only files of the same measure are read together."""
+    return {"worlds": hero, "against": field, "seed": seed, "variant": variant}
+
+
+def strength_files(paths: list[Path], args: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The rotations of strength files of one measure (``args``, or the first file's), each once."""
+    runs: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for path in paths:
+        saved = json.loads(path.read_text())
+        args = args or saved["args"]
+        if saved["args"] != args:
+            raise SystemExit(f"{path} was written by a run with {saved['args']}, not {args}: use another file")
+        for r in saved["rotations"]:
+            runs.setdefault((r["contract"], r["deal"], r["seat"]), r)
+    return list(runs.values())
+
+
+def strength_table(runs: list[dict[str, Any]], deals_per_contract: int = 4) -> dict[str, Any]:
+    """Per contract the hero's mean lead per duplicate deal (complete deals only: every seat
+    played) with its interval, and per game ``deals_per_contract`` times their sum.
+
+    >>> runs = [{"contract": c, "deal": d, "seat": s, "hero": 1.0 + d, "others": 0.0, "times": [0.1]}
+    ...         for c in ("a", "b") for d in range(3) for s in range(4)]
+    >>> table = strength_table(runs)
+    >>> table["a"]["mean"], table["a"]["n"], table["game"]["mean"]
+    (2.0, 3, 16.0)
+    """
+    players = 1 + max(r["seat"] for r in runs)
+    leads: dict[str, dict[int, list[float]]] = {}
+    for r in runs:
+        leads.setdefault(r["contract"], {}).setdefault(r["deal"], []).append(r["hero"] - r["others"])
+    table: dict[str, Any] = {}
+    for contract, by_deal in leads.items():
+        samples = [statistics.fmean(v) for v in by_deal.values() if len(v) == players]
+        if samples:
+            table[contract] = Estimate.of(samples).as_json()
+    mean = deals_per_contract * math.fsum(e["mean"] for e in table.values())
+    widths = [e["half_width"] for e in table.values()]
+    half = None if None in widths else deals_per_contract * math.sqrt(math.fsum(w * w for w in widths))
+    table["game"] = {
+        "mean": mean,
+        "half_width": half,
+        "low": None if half is None else mean - half,
+        "high": None if half is None else mean + half,
+        "n": min((e["n"] for e in table.values()), default=0),
+    }
+    return table
+
+
+def strength(
+    hero: int, field: int, deals: int, seed: int, variant: str, path: Path | None, first: int, files: list[Path]
+) -> int:
+    """Run (or resume) the strength measure into ``path``, or with ``files`` only read them
+    (the files of several processes), and print the table and the hero's decision times."""
+    if files:
+        runs = strength_files(files)
+        args = json.loads(files[0].read_text())["args"]
+        hero, field, seed, variant = args["worlds"], args["against"], args["seed"], args["variant"]
+    else:
+        runs = strength_runs(hero, field, deals, seed, variant, path, first=first)
+    # Every seat declares every contract once in a game: a contract's deals in a game are the players.
+    table = strength_table(runs, rules(variant).players)
+    game_deals = rules(variant).players * len(rules(variant).contracts)
+    print(f"search at {hero} worlds against three at {field} (no time cap), {variant}, seed {seed}")
+    print(f"{'contract':<14}{'deals':>6}{'lead per deal':>16}{'95% interval':>22}")
+    for contract, e in table.items():
+        interval = "n/a" if e["half_width"] is None else f"{e['low']:+.2f} to {e['high']:+.2f}"
+        label = f"per game ({game_deals})" if contract == "game" else contract
+        print(f"{label:<14}{e['n']:>6}{e['mean']:>+10.2f} ± {e['half_width'] or math.nan:<5.2f}{interval:>20}")
+    hero_times = sorted(t for r in runs for t in r["times"])
+    if hero_times:
+        p95 = hero_times[min(len(hero_times) - 1, int(0.95 * len(hero_times)))]
+        print(
+            f"hero decisions with a choice: {len(hero_times)}, "
+            f"CPU median {1000 * statistics.median(hero_times):.0f} ms, p95 {1000 * p95:.0f} ms, "
+            f"max {1000 * hero_times[-1]:.0f} ms"
+        )
+    return 0
+
+
 def _interval(e: Estimate) -> str:
     if e.low is None or e.high is None:
         return "n/a"
@@ -165,13 +344,21 @@ def _interval(e: Estimate) -> str:
 def main(argv: list[str]) -> int:
     """Run the measure named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["worlds", "times", "duel"])
+    parser.add_argument("what", choices=["worlds", "times", "duel", "strength"])
     parser.add_argument("files", nargs="*", help="duel: arena JSON reports")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", nargs="+", help="times: only these levels")
+    parser.add_argument("--worlds", type=int, default=320, help="strength: the hero's worlds a decision")
+    parser.add_argument("--against", type=int, default=64, help="strength: the field's worlds a decision")
+    parser.add_argument("--deals", type=int, default=20, help="strength: duplicate deals of each contract")
+    parser.add_argument("--first", type=int, default=0, help="strength: the first duplicate deal's number")
+    parser.add_argument("--json", type=Path, help="strength: the rotations, written as they end (resumable)")
     args = parser.parse_args(argv)
+    if args.what == "strength":
+        files = [Path(f) for f in args.files]
+        return strength(args.worlds, args.against, args.deals, args.seed, args.variant, args.json, args.first, files)
     if args.what == "worlds":
         return worlds(args.variant, args.decisions, args.seed)
     if args.what == "times":
