@@ -199,6 +199,17 @@ static PyObject *int_tuple(const int *m, int n) {
     return t;
 }
 
+static PyObject *long_tuple(const long *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
 static PyObject *pack(const TP *s) {
     PyObject *hands = mask_tuple(s->hands, s->players), *trick = int_tuple(s->trick, s->tlen),
              *captured = mask_tuple(s->captured, s->players), *winners = int_tuple(s->winners, s->nwin);
@@ -802,16 +813,10 @@ static PyObject *py_final(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (unpack_model(args[2], &m) < 0 || unpack_pairs(args[3], pairs, &np, (int)p) < 0) return NULL;
     long fin[MAXP];
     final_scores(&s, &m, pairs, np, fin);
-    PyObject *out = PyList_New(p);
-    if (!out) return NULL;
-    for (Py_ssize_t k = 0; k < p; k++) {
-        PyObject *v = PyLong_FromLong(fin[k]);
-        if (!v) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, k, v);
-    }
+    PyObject *scores = long_tuple(fin, (int)p);
+    if (!scores) return NULL;
+    PyObject *out = PySequence_List(scores);
+    Py_DECREF(scores);
     return out;
 }
 
@@ -851,16 +856,8 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
         }
         long fin[MAXP];
         final_scores(&s, &m, pairs, np, fin);
-        PyObject *scores = PyTuple_New(n);
+        PyObject *scores = long_tuple(fin, n);
         if (!scores) goto fail;
-        for (int p = 0; p < n; p++) {
-            PyObject *x = PyLong_FromLong(fin[p]);
-            if (!x) {
-                Py_DECREF(scores);
-                goto fail;
-            }
-            PyTuple_SET_ITEM(scores, p, x);
-        }
         PyObject *item = scores;
         if (record) {
             PyObject *played = int_tuple(cards, nc);
