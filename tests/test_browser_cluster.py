@@ -46,7 +46,8 @@ def play_until(page: Page, target: int) -> None:
     while seq(page) < target:
         page.wait_for_function(
             f"""() => {{ const s = window.barbu; if (!s || !s.view) return false;
-            return s.seq >= {target} || (s.view.to_act === s.seat && !s.pending && !s.view.game_over); }}""",
+            return s.seq >= {target} || (s.view.to_act === s.seat && !s.pending && s.welcomed
+            && !s.view.game_over); }}""",
             timeout=30000,
         )
         if my_turn(page):

@@ -27,7 +27,7 @@ def view(page: Page) -> Any:
 def my_turn(page: Page) -> bool:
     return bool(
         page.evaluate("""() => { const s = window.barbu; if (!s) return false; const v = s.view;
-        return !!v && !v.game_over && s.seat !== null && v.to_act === s.seat && !s.pending; }""")
+        return !!v && !v.game_over && s.seat !== null && v.to_act === s.seat && !s.pending && s.welcomed; }""")
     )
 
 
@@ -189,6 +189,45 @@ def test_a_reload_mid_trick_resumes_the_table(server: ServerProcess, browser: Br
     click_something(page)
     wait_for_change(page, seq)
     assert view(page)["plays"][: len(before["plays"])] == before["plays"]
+    page.close()
+
+
+def test_the_page_offers_no_action_while_its_connection_is_down(server: ServerProcess, browser: Browser) -> None:
+    """A card pressed while the page reconnects would go nowhere: nothing is offered until it is back."""
+    made = httpx.post(
+        server.http + "/api/tables",
+        json={"variant": "classic", "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3},
+    ).json()
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    page.goto(server.http + made["seats"][0]["link"])
+    while True:  # our turn with a card to play
+        page.wait_for_function(
+            "() => { const s = window.barbu; return s && s.view && s.view.to_act === s.seat && !s.pending"
+            " && s.welcomed; }",
+            timeout=15000,
+        )
+        if view(page)["phase"] == "play":
+            break
+        seq = page.evaluate("window.barbu.seq")
+        click_something(page)
+        wait_for_change(page, seq)
+    assert page.locator("#hand button.card.legal").count() > 0
+    # the connection drops, and the next ones never open (a server out of reach)
+    page.evaluate("""() => {
+      window.sentWhileDown = [];
+      window.WebSocket = class { constructor() { this.readyState = 0; }
+        send(data) { window.sentWhileDown.push(data); } close() {} };
+      window.barbu.ws.close();
+    }""")
+    page.wait_for_function("() => !window.barbu.welcomed", timeout=5000)
+    page.wait_for_timeout(700)  # past the first retry: a new socket that never opens
+    assert page.inner_text("#conn-text") in ("reconnecting…", "connecting…")
+    assert page.locator("#actions button:not([disabled])").count() == 0
+    assert page.locator("#hand button.card.legal").count() == 0  # no card looks playable
+    assert page.locator('#hand button.card[aria-disabled="true"]').count() == len(view(page)["hand"])
+    page.locator("#hand button.card").first.click(force=True)  # pressed all the same: nothing is sent
+    assert page.evaluate("window.barbu.pending") is None
+    assert page.evaluate("window.sentWhileDown") == []
     page.close()
 
 

@@ -72,7 +72,9 @@ function connect() {
   ws.onmessage = (ev) => handle(JSON.parse(ev.data));
   ws.onclose = () => {
     if (state.ws !== ws) return;
+    state.welcomed = false; // nothing can be sent until the next welcome: the page offers no action meanwhile
     setConn(t("reconnecting…"), false);
+    render();
     const delay = Math.min(5000, 400 * 2 ** state.retry++);
     setTimeout(connect, delay);
   };
@@ -148,6 +150,7 @@ function handle(f) {
       setConn(f.seat === null ? t("watching") : t("connected"), true);
       if (state.pending && state.pending.until !== undefined) state.pending = null; // acknowledged: the catch-up shows it
       if (state.pending) state.ws.send(JSON.stringify({ type: "act", ...state.pending })); // same id: harmless
+      render(); // connected again: the page offers its actions again
       break;
     case "state":
     case "event":
@@ -244,7 +247,7 @@ function act(action) {
     toast(t("This table was abandoned: nothing more is played at it."));
     return;
   }
-  if (state.pending || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+  if (waiting() || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
   state.pending = { id: newId(), seq: state.seq, action };
   state.ws.send(JSON.stringify({ type: "act", ...state.pending }));
   render();
@@ -759,9 +762,14 @@ function openReview(h) {
   if (first) first.scrollIntoView({ block: "nearest" });
 }
 
+/** An action sent and not yet answered, or no connection to send one on: the page offers none. */
+function waiting() {
+  return !!state.pending || !state.welcomed;
+}
+
 function button(label, onClick, { focus, disabled = false, className = "", title: hint = null, always = false } = {}) {
   const b = el("button", { type: "button", class: className || null, title: hint, data: focus ? { focus } : {} }, label);
-  b.disabled = disabled || (!always && !!state.pending); // an action waits for its answer; looking back never does
+  b.disabled = disabled || (!always && waiting()); // an action waits for its answer or a connection; looking back never does
   b.addEventListener("click", onClick);
   return b;
 }
@@ -797,7 +805,7 @@ function renderCalls(box, v) {
   const choice = () => offered.get(callKey(chosen.double, chosen.redouble));
   const send = button(t("Call"), () => act(choice()), { focus: "call-send" });
   const sync = () => {
-    send.disabled = !!state.pending || !choice();
+    send.disabled = waiting() || !choice();
   };
   const addBoxes = (seats, verb) => {
     if (!seats.length) return;
@@ -872,7 +880,7 @@ function showsAlready(box, inputs) {
 
 function renderActions(v) {
   const box = $("actions");
-  if (showsAlready(box, [state.seq, !!state.pending, state.seat, v.to_act, v.game_over, state.arranging])) return;
+  if (showsAlready(box, [state.seq, waiting(), state.seat, v.to_act, v.game_over, state.arranging])) return;
   box.replaceChildren();
   const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
   if (!mine) return;
@@ -895,13 +903,13 @@ function renderActions(v) {
 
 /** The domino pass, sent by itself when the player chose so and it is the only action offered. */
 function autoPass(v) {
-  if (!options.autopass || state.seat === null || v.to_act !== state.seat || v.phase !== "play" || state.pending) return;
+  if (!options.autopass || state.seat === null || v.to_act !== state.seat || v.phase !== "play" || waiting()) return;
   const only = v.legal_actions.length === 1 && v.legal_actions[0].type === "pass" ? v.legal_actions[0] : null;
   if (!only || state.autoPassed === state.seq) return;
   state.autoPassed = state.seq;
   const seq = state.seq;
   setTimeout(() => {
-    if (state.seq === seq && !state.pending) {
+    if (state.seq === seq && !waiting()) {
       toast(t("Passed: no card could be laid."));
       act(only);
     }
@@ -910,9 +918,9 @@ function autoPass(v) {
 
 function renderHand(v) {
   const box = $("hand");
-  if (showsAlready(box, [state.seq, !!state.pending, state.seat, v.to_act, v.game_over, state.arranging, v.hand])) return;
+  if (showsAlready(box, [state.seq, waiting(), state.seat, v.to_act, v.game_over, state.arranging, v.hand])) return;
   box.replaceChildren();
-  const mine = state.seat !== null && v.to_act === state.seat && !v.game_over;
+  const mine = state.seat !== null && v.to_act === state.seat && !v.game_over && state.welcomed; // offline: a plain hand
   const playing = mine && v.phase === "play";
   const arranging = mine && v.phase === "arrange";
   const used = new Set(state.arranging.flat());
@@ -921,7 +929,7 @@ function renderHand(v) {
     if (arranging && used.has(c)) continue;
     const legal = plays.has(c);
     const node = cardEl(c, { button: true, extra: playing ? (legal ? "legal" : "dim") : "" });
-    if (legal && !state.pending) {
+    if (legal && !waiting()) {
       node.addEventListener("click", () => act(plays.get(c)));
     } else if (arranging) {
       node.addEventListener("click", () => {
@@ -934,7 +942,7 @@ function renderHand(v) {
       // Not playable: pressing it asks the server, which answers with the rule broken, in the core's words.
       node.setAttribute("aria-label", t("{card}, not playable now", { card: node.getAttribute("aria-label") }));
       node.addEventListener("click", () => {
-        if (state.pending) return;
+        if (waiting()) return;
         askWhy({ type: "play", card: c });
       });
     } else {
