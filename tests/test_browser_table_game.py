@@ -111,17 +111,23 @@ END_FITS = """() => {
 below, the ranking, curves, swings or buttons outside the visible trick area, a sheet cell cut."""
 
 
+def settle(page: Page) -> None:
+    """Wait until the side panel's slide (or any transition) after a change of size has ended."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+
+
 def check_end_screen(page: Page, lang: str) -> None:
     """The end screen at 1280x720 and 390x844, with the drawer open on the phone: nothing clips."""
     for name, (w, h) in (("desktop", SIZES["desktop"]), ("phone", SIZES["phone"])):
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(250)  # the side panel's slide after a change of size
+        settle(page)
         shoot(page, f"{lang}-{name}-end")
         problems = page.evaluate(END_FITS)
         assert not problems, f"{lang} end screen at {name}: {problems}"
     page.click("#btn-panel")  # the drawer on the phone
     page.wait_for_function("() => document.body.classList.contains('side-open')")
-    page.wait_for_timeout(250)
+    settle(page)
     shoot(page, f"{lang}-phone-end-drawer")
     problems = page.evaluate(END_FITS)
     assert not problems, f"{lang} end screen drawer at phone: {problems}"
@@ -136,7 +142,7 @@ def check_layout(page: Page, where: str) -> None:
 
 def shoot(page: Page, name: str) -> None:
     if SHOTS:
-        page.wait_for_timeout(400)  # the side panel's slide after a change of size
+        settle(page)
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
