@@ -26,7 +26,6 @@ import random
 import secrets
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,15 +124,6 @@ async def outages(proxy: DbProxy, args: argparse.Namespace, rng: random.Random, 
         print(f"  outage {n + 1}/{args.outages}: {length:.2f} s, storage answers so far {f.storage_errors}", flush=True)
 
 
-def drain(server: ServerProcess, log: Path) -> None:
-    """Copy the server's standard error to ``log`` (a full pipe would stop the server)."""
-    assert server.process is not None and server.process.stderr is not None
-    with log.open("wb") as out:
-        for line in server.process.stderr:
-            out.write(line)
-            out.flush()
-
-
 async def watcher_view(server: ServerProcess, table: str) -> dict[str, Any]:
     c = SeatClient(server.ws, keep_frames=False)
     await c.connect()
@@ -204,9 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     figures = Figures()
     start = time.monotonic()
     try:
-        with ServerProcess(f"{through}?options=-csearch_path%3D{schema}", *options) as server:
-            log = Path(tempfile.mkdtemp()) / "server.log"
-            threading.Thread(target=drain, args=(server, log), daemon=True).start()
+        log = Path(tempfile.mkdtemp()) / "server.log"
+        with ServerProcess(f"{through}?options=-csearch_path%3D{schema}", *options, log=log) as server:
             print(
                 f"soak: server log in {log}; {args.tables} tables of {args.variant} on PostgreSQL through a proxy, "
                 f"{args.outages} outages of {args.min_outage}-{args.max_outage} s",

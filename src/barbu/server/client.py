@@ -21,7 +21,9 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any
+from collections import deque
+from pathlib import Path
+from typing import IO, Any
 
 import websockets
 
@@ -265,13 +267,34 @@ class ServerProcess:
     :meth:`kill` sends SIGKILL (nothing is flushed, nothing is closed), as a crash would.
     """
 
-    def __init__(self, db: str, *options: str, port: int | None = None, profile: str | None = None) -> None:
+    def __init__(
+        self, db: str, *options: str, port: int | None = None, profile: str | None = None, log: Path | None = None
+    ) -> None:
         self.db = db
         self.options = options
         self.port = port or free_port()
         self.profile = profile
         """A file for the server's cProfile statistics (written when it stops politely), or None."""
+        self.log = log
+        """A file the server's standard error is copied to, or None."""
         self.process: subprocess.Popen[bytes] | None = None
+        self._tail: deque[bytes] = deque(maxlen=200)
+        self._reader: threading.Thread | None = None
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        """Read the server's standard error as it comes (a full pipe would stop the server),
+        keeping its last lines and copying it to :attr:`log`."""
+        with contextlib.ExitStack() as stack:
+            out = stack.enter_context(self.log.open("ab")) if self.log is not None else None
+            for line in stream:
+                self._tail.append(line)
+                if out is not None:
+                    out.write(line)
+                    out.flush()
+
+    def tail(self) -> str:
+        """The last lines the server wrote to its standard error."""
+        return b"".join(self._tail).decode(errors="replace")
 
     @property
     def http(self) -> str:
@@ -299,11 +322,15 @@ class ServerProcess:
             *self.options,
         ]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        assert self.process.stderr is not None
+        self._tail.clear()
+        self._reader = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
+        self._reader.start()
         deadline = time.monotonic() + 30
         while True:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"the server exited with {self.process.returncode}: {err[-2000:]}")
+                self._reader.join(timeout=5)
+                raise RuntimeError(f"the server exited with {self.process.returncode}: {self.tail()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
@@ -326,8 +353,8 @@ class ServerProcess:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
+        if self._reader is not None:
+            self._reader.join(timeout=5)  # the pipe ends with the process
 
     def __enter__(self) -> ServerProcess:
         return self.start()
