@@ -248,6 +248,14 @@ class Deal:
                 if play.finished:
                     self.end_play()
                 return played
+        elif phase is _CALL and kind is Call:
+            doubling = self.doubling
+            assert doubling is not None
+            called = doubling.take_listed(action, seat)  # type: ignore[arg-type]  # one of the calls listed: applied
+            if called is not None:
+                if doubling.finished:
+                    self._after_calls()
+                return called
         if phase is _DONE:
             raise IllegalAction("deal", N_("deal {n} is over", n=self.index + 1), seat)
         if isinstance(action, EnterTally):

@@ -97,6 +97,8 @@ class Doubling:
         self._stamp: tuple[int, int] = (-1, -1)
         self._options: _Options = ((), (), ())
         """The last options given (of the seat and after the calls of ``_stamp``)."""
+        self._round_one_doubled: frozenset[int] = frozenset()
+        """:attr:`doubled_declarer`, written when round 1 ends (doubles are made in round 1 only)."""
 
     def copy(self) -> Doubling:
         """An independent copy (pairs and calls are immutable values)."""
@@ -347,8 +349,31 @@ class Doubling:
         self._queue.pop(0)
         if not self._queue and self.round == 1:
             self.round = 2
+            self._round_one_doubled = self._doubled_so_far()
             if self.flags.late_redouble:
                 self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
+
+    def take_listed(self, call: Call, seat: object) -> int | None:
+        """The checked door's call as listed: if ``call`` is one of the very objects
+        :meth:`legal_calls` lists for the seat to act and ``seat`` is None or that seat, apply
+        it and return the seat; otherwise change nothing and return None (:meth:`expand`
+        checks any other call, one equal to a listed one included).
+
+        >>> d = Doubling(players=4, declarer=0, negative=True, flags=Flags(), forced=frozenset())
+        >>> listed = d.legal_calls()[-1]
+        >>> d.take_listed(listed, 2), d.take_listed(Call(double=listed.double), 1), d.take_listed(listed, 1)
+        (None, None, 1)
+        >>> d.to_act, d.pairs()[0].doubler
+        (2, 1)
+        """
+        queue = self._queue
+        if not queue:
+            return None
+        turn = queue[0]
+        if (seat is None or seat == turn) and _legal_calls(self.options(turn))[2].get(id(call)) is call:
+            self.apply(turn, call.double, call.redouble, call)
+            return turn
+        return None
 
     def call(self, seat: int, call: Call) -> None:
         """Check and apply ``call`` by ``seat``."""
@@ -364,7 +389,11 @@ class Doubling:
 
     @property
     def doubled_declarer(self) -> frozenset[int]:
-        """Seats that doubled the declarer in round 1 (for compulsory doubles)."""
+        """Seats that doubled the declarer in round 1 (for compulsory doubles): read once when
+        round 1 ends, since every later deal of the declarer asks again."""
+        return self._doubled_so_far() if self.round == 1 else self._round_one_doubled
+
+    def _doubled_so_far(self) -> frozenset[int]:
         return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
 
 
@@ -378,12 +407,14 @@ options of a seat are a function of these. Flat keys of small numbers, quick to 
 _OPTIONS_KEPT = 50_000
 """At most this many situations are remembered (random classic play reaches about 25,000)."""
 
-_LEGAL_CALLS: dict[_Options, tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
+_Listing = tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]], dict[int, Call]]
+"""The legal calls of a caller, as listed; their (doubles, redoubles); the same calls by their id."""
+
+_LEGAL_CALLS: dict[_Options, _Listing] = {}
+"""Kept for good: the calls listed stay alive, so an id in a listing is never another object's."""
 
 
-def _legal_calls(
-    options: _Options,
-) -> tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]:
+def _legal_calls(options: _Options) -> _Listing:
     """The legal calls for (may double, may redouble, must double), remembered (calls are immutable)."""
     found = _LEGAL_CALLS.get(options)
     if found is None:
@@ -394,7 +425,11 @@ def _legal_calls(
             if not must or must[0] in dbl
             for rdbl in _subsets(rdbl_ok)
         )
-        found = _LEGAL_CALLS[options] = (calls, frozenset((c.double, c.redouble) for c in calls))
+        found = _LEGAL_CALLS[options] = (
+            calls,
+            frozenset((c.double, c.redouble) for c in calls),
+            {id(c): c for c in calls},
+        )
     return found
 
 

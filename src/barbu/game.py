@@ -408,7 +408,8 @@ class Game:
         except IllegalAction as e:
             self._about(e, deal, action)
             raise
-        self._note_cards(before)  # a refused action changes nothing, the notes included
+        if before > self._logged:  # a refused action changes nothing, the notes included
+            self._note_cards(before)
         if len(deal.plays) == before or deal.rules.twin:  # not a card, or a card named by its face (two decks)
             self._log(deal, actor, action)
         if deal.phase is _DONE:
