@@ -97,6 +97,8 @@ class Doubling:
         self._stamp: tuple[int, int] = (-1, -1)
         self._options: _Options = ((), (), ())
         """The last options given (of the seat and after the calls of ``_stamp``)."""
+        self._listed: tuple[_Options | None, _Listing | None] = (None, None)
+        """The last listing of legal calls given, with the options it was made from (:meth:`_listing`)."""
         self._round_one_doubled: frozenset[int] = frozenset()
         """:attr:`doubled_declarer`, written when round 1 ends (doubles are made in round 1 only)."""
 
@@ -180,6 +182,16 @@ class Doubling:
         self._stamp, self._options = stamp, found
         return found
 
+    def _listing(self, seat: int) -> _Listing:
+        """:func:`_legal_calls` of ``seat``'s :meth:`options`, remembered with them (a call is
+        listed, then taken: the second look costs no hashing of the options)."""
+        options = self.options(seat)
+        of, listing = self._listed
+        if of is not options or listing is None:
+            listing = _legal_calls(options)
+            self._listed = (options, listing)
+        return listing
+
     def _called_after(self, a: int, b: int) -> bool:
         return self.order.index(a) > self.order.index(b)
 
@@ -205,7 +217,7 @@ class Doubling:
             word is None
             and type(double) is tuple
             and type(redouble) is tuple
-            and (double, redouble) in _legal_calls(self.options(seat))[1]
+            and (double, redouble) in self._listing(seat)[1]
             and all(type(t) is int for t in (*double, *redouble))
         ):  # one of the listed legal calls, as listed: nothing more to check
             return double, redouble
@@ -370,7 +382,7 @@ class Doubling:
         if not queue:
             return None
         turn = queue[0]
-        if (seat is None or seat == turn) and _legal_calls(self.options(turn))[2].get(id(call)) is call:
+        if (seat is None or seat == turn) and self._listing(turn)[2].get(id(call)) is call:
             self.apply(turn, call.double, call.redouble, call)
             return turn
         return None
@@ -385,7 +397,7 @@ class Doubling:
         if not self._queue:
             return []
         seat = self._queue[0]
-        return list(_legal_calls(self.options(seat))[0])
+        return list(self._listing(seat)[0])
 
     @property
     def doubled_declarer(self) -> frozenset[int]:

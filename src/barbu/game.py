@@ -122,6 +122,9 @@ class Game:
         self._logged = 0
         """How many cards of the last deal are in ``_history`` or :attr:`_cards`."""
         self.totals = [0] * rules.players
+        self.is_over = False
+        """True after the last scheduled deal (set when it is scored: read at every action by
+        whoever drives a game, so a plain attribute rather than a look at the last deal)."""
         self._open_deal()
 
     @classmethod
@@ -166,6 +169,7 @@ class Game:
     def _open_deal(self) -> None:
         i = len(self.deals)
         if i >= self.rules.deal_count:
+            self.is_over = True
             return
         declarer = self.rules.declarer_of(i, self.first_declarer)
         own = [d for d in self.deals if d.declarer == declarer]
@@ -231,11 +235,6 @@ class Game:
         if deals and deals[-1].phase is not _DONE:
             return deals[-1]
         return None
-
-    @property
-    def is_over(self) -> bool:
-        """True after the last scheduled deal."""
-        return self.deals[-1].phase is _DONE
 
     @property
     def phase(self) -> str:
