@@ -256,6 +256,11 @@ class Deal:
                 if doubling.finished:
                     self._after_calls()
                 return called
+        elif phase is Phase.CONTRACT and kind is Declare and (seat is None or seat == self.declarer):
+            for contract in self.available:
+                if contract.id == action.contract:  # type: ignore[union-attr]  # one of the contracts left: named
+                    self._set_contract(contract)
+                    return self.declarer
         if phase is _DONE:
             raise IllegalAction("deal", N_("deal {n} is over", n=self.index + 1), seat)
         if isinstance(action, EnterTally):
