@@ -109,6 +109,7 @@ class Doubling:
         other.calls = list(self.calls)
         other._pairs = dict(self._pairs)
         other._queue = list(self._queue)
+        other._listed = (None, None)  # a cache: a copy (a search's world) does not keep the listing alive
         return other
 
     # -- what may be said ---------------------------------------------------
