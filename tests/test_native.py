@@ -179,7 +179,8 @@ def _domino_state(d: DominoPlay | PureDominoPlay) -> tuple[object, ...]:
 @pytest.mark.parametrize("variant", ONE_DECK)
 def test_compiled_domino_play_matches_the_pure_reference_card_by_card(variant: str) -> None:
     """Every lay and pass of the domino deals of seeded games, through the compiled state and
-    a pure one built alike, in lockstep: the same legal mask, fields, rows and copies."""
+    a pure one built alike, in lockstep: the same legal mask, fields, rows and copies, and the
+    same checked lay or pass (``play_logged``: what it refuses changes nothing)."""
     assert issubclass(DominoPlay, accel._require().DominoCore)
     rng = random.Random(f"domino:{variant}")
     steps = 0
@@ -214,10 +215,23 @@ def test_compiled_domino_play_matches_the_pure_reference_card_by_card(variant: s
                 after = shadow_ahead.play_next(card)
                 assert ahead.play_next(card) == after == (-1 if shadow_ahead.finished else shadow_ahead.legal_mask())
                 assert _domino_state(ahead) == _domino_state(shadow_ahead)
-                game.apply(Play(card) if card is not None else Pass())
-                shadow.play(card)
+                mask = d.legal_mask()
+                refused = [c for c in range(52) if not mask >> c & 1][:2]
+                turn = d.turn
+                attempts: list[tuple[object, object]] = [(card, turn + 1), (card, "0"), (True, None), (52, None)]
+                attempts += [(-1, None), (None if card is not None else 0, None), *((c, None) for c in refused)]
+                for attempt, who in attempts:
+                    logs: tuple[list[int | None], list[int]] = ([], [])
+                    assert d.play_logged(attempt, who, *logs) is None
+                    assert shadow.play_logged(attempt, who, *logs) is None and logs == ([], [])
+                    assert _domino_state(d) == _domino_state(shadow)
+                game.apply(Play(card) if card is not None else Pass(), turn)
+                shadow_logs: tuple[list[int | None], list[int]] = ([], [])
+                assert shadow.play_logged(card, turn, *shadow_logs) == turn
+                assert shadow_logs == ([card], [turn]) == (deal.plays[-1:], deal.play_seats[-1:])
                 steps += 1
                 assert _domino_state(d) == _domino_state(shadow)
+                assert deal.rank == d.rank  # the deal's rank is its domino play's (named by the first lay)
                 continue
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])
@@ -461,25 +475,34 @@ def test_the_search_bot_decides_identically(variant: str, monkeypatch: pytest.Mo
 _CHECKED_GAMES = """
 import hashlib, random, sys
 from barbu import Game, IllegalAction
-from barbu.actions import PLAYS
+from barbu.actions import PLAYS, Call, Pass
 out = hashlib.sha256()
+
+def state(game):
+    d = game.deals[-1]
+    return repr((game, d.plays, d.play_seats, d.rank, [d.hand(s) for s in range(d.players)], d.pairs()))
+
 for variant in sys.argv[1:]:
     game = Game.new(variant, seed=11)
     rng = random.Random(12)
-    while not game.is_over and len(game.deals) <= 8:
+    while not game.is_over and len(game.deals) <= 9:
         actions = game.legal_actions()
         out.update(repr(actions).encode())
-        if rng.random() < 0.2:  # a refused card or an action out of turn: the game is unchanged
+        if rng.random() < 0.3:  # a refused card, pass or call, or an action out of turn: the game is unchanged
             seat = game.to_act
+            other = None if seat is None else (seat + 1) % game.rules.players
             wrong = rng.choice(PLAYS)
-            for bad, by in ((wrong, seat), (actions[0], None if seat is None else (seat + 1) % game.rules.players)):
+            for bad, by in ((wrong, seat), (Pass(), seat), (Call(double=(seat,)), seat), (actions[0], other)):
                 if bad in actions and by == seat:
                     continue
+                before = state(game)
                 try:
                     game.apply(bad, by)
                 except IllegalAction as e:
                     out.update(str(e).encode())
+                assert state(game) == before, (variant, bad, by)
         game.apply(actions[rng.randrange(len(actions))])
+        out.update(state(game).encode())
     out.update(repr((game.history, game.totals, [d.final for d in game.deals])).encode())
 print(out.hexdigest())
 """
@@ -489,7 +512,7 @@ print(out.hexdigest())
 def test_the_checked_door_plays_identical_games_on_both_paths() -> None:
     """Game.legal_actions / Game.apply, refusals included, in this process (compiled) and under
     BARBU_PURE=1: the same legal actions, refusal texts, logs and scores."""
-    variants = ["classic", "french", "king", "salad", "five-player", "thirty-two"]
+    variants = ["classic", "french", "king", "salad", "five-player", "thirty-two", "french-two-decks"]
     digests = []
     for env in (dict(os.environ), dict(os.environ, BARBU_PURE="1")):
         out = subprocess.run(

@@ -1747,6 +1747,50 @@ static PyObject *dom_play_next(DominoCore *self, PyObject *arg) {
 
 /* ---- end of play_next (DominoCore) ---- */
 
+/* play_logged(card, seat, cards, seats): PureDominoPlay.play_logged, the checked door's lay or pass
+ * (card None): the seat to act (seat None or equal to it) lays a card it may lay, or passes when it
+ * may lay none; the card and the seat are appended to the two lists, the lay played (dom_play) and
+ * the seat returned. Anything else changes nothing and returns None. */
+static PyObject *dom_play_logged(DominoCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[2]) || !PyList_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "play_logged(card, seat, cards, seats) takes two lists to log into");
+        return NULL;
+    }
+    PyObject *card = args[0], *seat = args[1];
+    uint64_t hand;
+    if (dom_check(self) < 0 || dom_hand(self, self->turn, &hand) < 0) return NULL;
+    uint64_t legal = hand & self->playable;
+    if (card == Py_None) {
+        if (legal) Py_RETURN_NONE; /* a pass only when nothing can be laid */
+    } else {
+        if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
+        int overflow;
+        long c = PyLong_AsLongAndOverflow(card, &overflow);
+        if (overflow || c < 0 || c > 51 || !(legal >> c & 1)) Py_RETURN_NONE;
+    }
+    PyObject *turn = PyLong_FromLong(self->turn);
+    if (!turn) return NULL;
+    if (seat != Py_None) {
+        int eq = PyObject_RichCompareBool(seat, turn, Py_EQ);
+        if (eq <= 0) {
+            Py_DECREF(turn);
+            if (eq < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    if (PyList_Append(args[2], card) < 0 || PyList_Append(args[3], turn) < 0) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    PyObject *r = dom_play(self, card);
+    if (!r) {
+        Py_DECREF(turn);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return turn;
+}
+
 static PyMethodDef dom_methods[] = {
     {"legal_mask", (PyCFunction)dom_legal_mask, METH_NOARGS, "legal_mask() -> the cards the seat to act may lay (0: it must pass)"},
     {"play", (PyCFunction)dom_play, METH_O, "play(card) -> lay card for the seat to act, or pass with None; unchecked"},
@@ -1755,6 +1799,8 @@ static PyMethodDef dom_methods[] = {
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
     {"play_next", (PyCFunction)dom_play_next, METH_O,
      "play_next(card) -> lay card (None: pass) unchecked; the next legal mask, or -1 once the play is over"},
+    {"play_logged", (PyCFunction)(void (*)(void))dom_play_logged, METH_FASTCALL,
+     "play_logged(card, seat, cards, seats) -> the seat that laid card (None: passed) if that was legal, else None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -98,7 +98,8 @@ class Deal:
         self.forced = forced
         self.contract: Contract | None = None
         self.trump: int | None = None
-        self.rank: int | None = None
+        self._rank: int | None = None
+        """The rank named by the declarer (:class:`NameRank`), until the domino play starts."""
         self.doubling: Doubling | None = None
         self.tricks: TrickPlay | None = None
         self.domino: DominoPlay | None = None
@@ -126,6 +127,14 @@ class Deal:
     def players(self) -> int:
         """Number of seats."""
         return self.rules.players
+
+    @property
+    def rank(self) -> int | None:
+        """The domino's starting rank, named by the declarer or, under ``domino_start:
+        "first_card"``, by the first card laid (the domino play's own); None before it is
+        known and in any other contract."""
+        d = self.domino
+        return self._rank if d is None else d.rank
 
     @property
     def finished(self) -> bool:
@@ -229,33 +238,29 @@ class Deal:
         if self._twin and type(action) is Play:
             action = self.own_copy(action, self.to_act if seat is None else seat)
         phase = self.phase
-        if phase is _PLAY and type(action) is Play:
-            t = self.tricks
-            if t is not None:
-                played = t.play_logged(action.card, seat, self.plays, self.play_seats)
-                if played is not None:
-                    if t.finished:
-                        self.end_tricks()
-                    return played
-            else:
-                play = self.cardplay
-                assert play is not None
-                c = action.card
-                turn = play.turn
-                if (
-                    (seat is None or seat == turn)
-                    and type(c) is int
-                    and 0 <= c < TWIN * 2
-                    and play.legal_mask() >> c & 1
-                ):
-                    self.play_unchecked(c)
-                    return turn
-        elif phase is _PLAY and type(action) is Pass:
-            d = self.domino
-            if d is not None and (seat is None or seat == d.turn) and not d.legal_mask():  # a pass it must make
-                turn = d.turn
-                self.play_unchecked(None)
-                return turn
+        kind = type(action)
+        if phase is _PLAY and (kind is Play or kind is Pass):
+            play = self.cardplay
+            assert play is not None
+            # a legal card (or a domino pass it must make): checked, logged and played in one call
+            played = play.play_logged(action.card if kind is Play else None, seat, self.plays, self.play_seats)  # type: ignore[union-attr]
+            if played is not None:
+                if play.finished:
+                    self.end_play()
+                return played
+        elif phase is _CALL and kind is Call:
+            doubling = self.doubling
+            assert doubling is not None
+            called = doubling.take_listed(action, seat)  # type: ignore[arg-type]  # one of the calls listed: applied
+            if called is not None:
+                if doubling.finished:
+                    self._after_calls()
+                return called
+        elif phase is Phase.CONTRACT and kind is Declare and (seat is None or seat == self.declarer):
+            for contract in self.available:
+                if contract.id == action.contract:  # type: ignore[union-attr]  # one of the contracts left: named
+                    self._set_contract(contract)
+                    return self.declarer
         if phase is _DONE:
             raise IllegalAction("deal", N_("deal {n} is over", n=self.index + 1), seat)
         if isinstance(action, EnterTally):
@@ -273,8 +278,7 @@ class Deal:
             )
         if seat is not None and seat != actor:
             raise OutOfTurn(str(phase), N_(_NOT_YOUR_TURN[phase], seat=seat, actor=actor), seat)
-        kind = _ACTION_PHASE.get(type(action))
-        if kind is not phase and not (phase is Phase.PLAY and isinstance(action, Pass | Play)):
+        if _ACTION_PHASE.get(kind) is not phase and not (phase is Phase.PLAY and isinstance(action, Pass | Play)):
             raise IllegalAction(str(phase), N_(_MUST_NOW[phase], seat=actor, action=type(action).__name__), actor)
         if isinstance(action, Declare):
             ids = [c.id for c in self.available]
@@ -442,7 +446,7 @@ class Deal:
             self.trump = action.suit
             self._after_choice()
         elif isinstance(action, NameRank):
-            self.rank = action.rank
+            self._rank = action.rank
             self._after_choice()
         elif isinstance(action, Arrange):
             self.arrangements.append(normalize(action.cards))
@@ -454,23 +458,13 @@ class Deal:
 
     def play_unchecked(self, card: int | None) -> None:
         """Play ``card`` (None: a domino pass) for the seat to act, unchecked."""
+        play = self.cardplay
+        assert play is not None
         self.plays.append(card)
-        t = self.tricks
-        if t is not None:
-            assert card is not None
-            self.play_seats.append(t.turn)
-            t.play(card)
-            if t.finished:
-                self.end_tricks()
-        else:
-            d = self.domino
-            assert d is not None
-            self.play_seats.append(d.turn)
-            d.play(card)
-            if self.rank is None and d.rank is not None:
-                self.rank = d.rank
-            if d.finished:
-                self._set_tally({"order": list(d.order)})
+        self.play_seats.append(play.turn)
+        play.play(card)  # type: ignore[arg-type]  # a trick deal's cards are never None
+        if play.finished:
+            self.end_play()
 
     def play_cards_unchecked(self, cards: Sequence[int | None]) -> list[int]:
         """Play ``cards`` one after the other in a one-deck trick or domino deal (None: a domino
@@ -480,7 +474,7 @@ class Deal:
         """
         assert not self._twin
         t = self.tricks
-        if t is None:  # domino: each lay may name the rank or end the deal
+        if t is None:  # domino: each lay may end the deal
             start = len(self.play_seats)
             for lay in cards:
                 self.play_unchecked(lay)
@@ -492,16 +486,20 @@ class Deal:
         self.plays += cards
         self.play_seats += seats
         if t.finished:
-            self.end_tricks()
+            self.end_play()
         return seats
 
     # -- phase changes -------------------------------------------------------
 
-    def end_tricks(self) -> None:
-        """Score the deal once its trick play is finished (:attr:`TrickPlay.finished`): for
-        whoever plays its cards through the trick play itself (as :meth:`Game.apply` does)."""
-        assert self.contract is not None and self.tricks is not None
-        self._set_tally(self.contract.tally_from_tricks(self.tricks.result()))
+    def end_play(self) -> None:
+        """Score the deal once its trick or domino play is finished (its ``finished``): for
+        whoever plays its cards through the play itself (as :meth:`Game.apply` does)."""
+        assert self.contract is not None
+        if self.tricks is not None:
+            self._set_tally(self.contract.tally_from_tricks(self.tricks.result()))
+        else:
+            assert self.domino is not None
+            self._set_tally({"order": list(self.domino.order)})
 
     def _set_contract(self, contract: Contract) -> None:
         self.contract = contract

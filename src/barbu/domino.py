@@ -175,6 +175,33 @@ class PureDominoPlay(_DominoRows):
         self.play(card)
         return -1 if self.finished else self.legal_mask()
 
+    def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
+        """The checked door's lay or pass: if ``card`` is a card the seat to act may lay, or
+        None when it may lay none (a pass), and ``seat`` is None or that seat, log it to
+        ``cards`` and the seat to ``seats``, play it and return the seat; otherwise change
+        nothing and return None.
+
+        >>> from barbu.cards import parse_pbn, card, SEVEN
+        >>> d = PureDominoPlay([parse_pbn(h) for h in ("87...", "2...", "6...")], leader=0, rank=SEVEN)
+        >>> cards, seats = [], []
+        >>> d.play_logged(None, 0, cards, seats), d.play_logged(card("7S"), 0, cards, seats)
+        (None, 0)
+        >>> d.play_logged(card("2S"), 1, cards, seats), d.play_logged(None, 1, cards, seats)
+        (None, 1)
+        >>> cards, seats, d.turn
+        ([5, None], [0, 1], 2)
+        """
+        turn = self.turn
+        legal = self.legal_mask()
+        if (seat is None or seat == turn) and (
+            not legal if card is None else type(card) is int and card >= 0 and legal >> card & 1
+        ):
+            cards.append(card)  # type: ignore[arg-type]  # None or a card, checked above
+            seats.append(turn)
+            self.play(card)  # type: ignore[arg-type]
+            return turn
+        return None
+
     def play(self, card: int | None) -> None:
         """Lay ``card`` for the seat to act, or pass with None; unchecked."""
         seat = self.turn

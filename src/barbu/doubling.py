@@ -97,6 +97,10 @@ class Doubling:
         self._stamp: tuple[int, int] = (-1, -1)
         self._options: _Options = ((), (), ())
         """The last options given (of the seat and after the calls of ``_stamp``)."""
+        self._listed: tuple[_Options | None, _Listing | None] = (None, None)
+        """The last listing of legal calls given, with the options it was made from (:meth:`_listing`)."""
+        self._round_one_doubled: frozenset[int] = frozenset()
+        """:attr:`doubled_declarer`, written when round 1 ends (doubles are made in round 1 only)."""
 
     def copy(self) -> Doubling:
         """An independent copy (pairs and calls are immutable values)."""
@@ -105,6 +109,7 @@ class Doubling:
         other.calls = list(self.calls)
         other._pairs = dict(self._pairs)
         other._queue = list(self._queue)
+        other._listed = (None, None)  # a cache: a copy (a search's world) does not keep the listing alive
         return other
 
     # -- what may be said ---------------------------------------------------
@@ -178,6 +183,16 @@ class Doubling:
         self._stamp, self._options = stamp, found
         return found
 
+    def _listing(self, seat: int) -> _Listing:
+        """:func:`_legal_calls` of ``seat``'s :meth:`options`, remembered with them (a call is
+        listed, then taken: the second look costs no hashing of the options)."""
+        options = self.options(seat)
+        of, listing = self._listed
+        if of is not options or listing is None:
+            listing = _legal_calls(options)
+            self._listed = (options, listing)
+        return listing
+
     def _called_after(self, a: int, b: int) -> bool:
         return self.order.index(a) > self.order.index(b)
 
@@ -203,7 +218,7 @@ class Doubling:
             word is None
             and type(double) is tuple
             and type(redouble) is tuple
-            and (double, redouble) in _legal_calls(self.options(seat))[1]
+            and (double, redouble) in self._listing(seat)[1]
             and all(type(t) is int for t in (*double, *redouble))
         ):  # one of the listed legal calls, as listed: nothing more to check
             return double, redouble
@@ -347,8 +362,31 @@ class Doubling:
         self._queue.pop(0)
         if not self._queue and self.round == 1:
             self.round = 2
+            self._round_one_doubled = self._doubled_so_far()
             if self.flags.late_redouble:
                 self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
+
+    def take_listed(self, call: Call, seat: object) -> int | None:
+        """The checked door's call as listed: if ``call`` is one of the very objects
+        :meth:`legal_calls` lists for the seat to act and ``seat`` is None or that seat, apply
+        it and return the seat; otherwise change nothing and return None (:meth:`expand`
+        checks any other call, one equal to a listed one included).
+
+        >>> d = Doubling(players=4, declarer=0, negative=True, flags=Flags(), forced=frozenset())
+        >>> listed = d.legal_calls()[-1]
+        >>> d.take_listed(listed, 2), d.take_listed(Call(double=listed.double), 1), d.take_listed(listed, 1)
+        (None, None, 1)
+        >>> d.to_act, d.pairs()[0].doubler
+        (2, 1)
+        """
+        queue = self._queue
+        if not queue:
+            return None
+        turn = queue[0]
+        if (seat is None or seat == turn) and self._listing(turn)[2].get(id(call)) is call:
+            self.apply(turn, call.double, call.redouble, call)
+            return turn
+        return None
 
     def call(self, seat: int, call: Call) -> None:
         """Check and apply ``call`` by ``seat``."""
@@ -360,11 +398,15 @@ class Doubling:
         if not self._queue:
             return []
         seat = self._queue[0]
-        return list(_legal_calls(self.options(seat))[0])
+        return list(self._listing(seat)[0])
 
     @property
     def doubled_declarer(self) -> frozenset[int]:
-        """Seats that doubled the declarer in round 1 (for compulsory doubles)."""
+        """Seats that doubled the declarer in round 1 (for compulsory doubles): read once when
+        round 1 ends, since every later deal of the declarer asks again."""
+        return self._doubled_so_far() if self.round == 1 else self._round_one_doubled
+
+    def _doubled_so_far(self) -> frozenset[int]:
         return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
 
 
@@ -378,12 +420,14 @@ options of a seat are a function of these. Flat keys of small numbers, quick to 
 _OPTIONS_KEPT = 50_000
 """At most this many situations are remembered (random classic play reaches about 25,000)."""
 
-_LEGAL_CALLS: dict[_Options, tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
+_Listing = tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]], dict[int, Call]]
+"""The legal calls of a caller, as listed; their (doubles, redoubles); the same calls by their id."""
+
+_LEGAL_CALLS: dict[_Options, _Listing] = {}
+"""Kept for good: the calls listed stay alive, so an id in a listing is never another object's."""
 
 
-def _legal_calls(
-    options: _Options,
-) -> tuple[tuple[Call, ...], frozenset[tuple[tuple[int, ...], tuple[int, ...]]]]:
+def _legal_calls(options: _Options) -> _Listing:
     """The legal calls for (may double, may redouble, must double), remembered (calls are immutable)."""
     found = _LEGAL_CALLS.get(options)
     if found is None:
@@ -394,7 +438,11 @@ def _legal_calls(
             if not must or must[0] in dbl
             for rdbl in _subsets(rdbl_ok)
         )
-        found = _LEGAL_CALLS[options] = (calls, frozenset((c.double, c.redouble) for c in calls))
+        found = _LEGAL_CALLS[options] = (
+            calls,
+            frozenset((c.double, c.redouble) for c in calls),
+            {id(c): c for c in calls},
+        )
     return found
 
 

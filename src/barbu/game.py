@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, Play, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase, plays_of
+from barbu.domino import DominoPlay
 from barbu.doubling import forced_doublers
 from barbu.errors import N_, IllegalAction
 from barbu.rulesets import Rules, rules
@@ -40,6 +41,9 @@ _GAME_OVER = N_("the game is over: no action is possible")
 _new_tuple = tuple.__new__
 _PLAY_OR_PASS: dict[int | None, Action] = {**dict(enumerate(PLAYS)), None: Pass()}
 """The action of a card played (None: a domino pass), as the fast door logs it."""
+_ONE_DECK_PLAYS = (TrickPlay, DominoPlay)
+"""The card plays of one deck, whose cards the checked door plays without the deal's frame
+(with two decks a card is named by its face, and its action is logged as given)."""
 
 
 class Move(NamedTuple):
@@ -118,6 +122,9 @@ class Game:
         self._logged = 0
         """How many cards of the last deal are in ``_history`` or :attr:`_cards`."""
         self.totals = [0] * rules.players
+        self.is_over = False
+        """True after the last scheduled deal (set when it is scored: read at every action by
+        whoever drives a game, so a plain attribute rather than a look at the last deal)."""
         self._open_deal()
 
     @classmethod
@@ -162,6 +169,7 @@ class Game:
     def _open_deal(self) -> None:
         i = len(self.deals)
         if i >= self.rules.deal_count:
+            self.is_over = True
             return
         declarer = self.rules.declarer_of(i, self.first_declarer)
         own = [d for d in self.deals if d.declarer == declarer]
@@ -229,11 +237,6 @@ class Game:
         return None
 
     @property
-    def is_over(self) -> bool:
-        """True after the last scheduled deal."""
-        return self.deals[-1].phase is _DONE
-
-    @property
     def phase(self) -> str:
         """The phase of the deal in progress (``game_over`` at the end)."""
         deal = self.current
@@ -248,9 +251,11 @@ class Game:
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (see :meth:`Deal.legal_actions`)."""
         deal = self.deals[-1]
-        t = deal.tricks
-        if type(t) is TrickPlay and deal.phase is _PLAY:  # one deck's cards, the common case: as the deal lists them
-            return plays_of(t.legal_mask())
+        play = deal.cardplay
+        if type(play) in _ONE_DECK_PLAYS and deal.phase is _PLAY:  # one deck's cards, the common case
+            mask = play.legal_mask()  # type: ignore[union-attr]
+            if mask:  # as the deal lists them (none: a domino pass, listed by the deal)
+                return plays_of(mask)
         return deal.legal_actions()  # a finished deal has none
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
@@ -383,14 +388,17 @@ class Game:
         deal = self.deals[-1]
         if deal.phase is _DONE:
             raise IllegalAction("game", _GAME_OVER, seat)
-        t = deal.tricks
+        play = deal.cardplay
+        kind = type(action)
         if (
-            type(t) is TrickPlay
-            and type(action) is Play
-            and t.play_logged(action.card, seat, deal.plays, deal.play_seats) is not None
-        ):  # one deck's legal card, the common case: checked and played in one call, logged with the deal's cards
-            if t.finished:
-                deal.end_tricks()
+            type(play) in _ONE_DECK_PLAYS
+            and (kind is Play or kind is Pass)
+            and play.play_logged(action.card if kind is Play else None, seat, deal.plays, deal.play_seats)  # type: ignore[union-attr]
+            is not None
+        ):  # one deck's legal card or domino pass, the common case: checked and played in one call (as
+            # Deal.apply plays it), logged with the deal's cards
+            if play.finished:  # type: ignore[union-attr]
+                deal.end_play()
                 self._close_deal(deal)
             return
         before = len(deal.plays)
@@ -399,7 +407,8 @@ class Game:
         except IllegalAction as e:
             self._about(e, deal, action)
             raise
-        self._note_cards(before)  # a refused action changes nothing, the notes included
+        if before > self._logged:  # a refused action changes nothing, the notes included
+            self._note_cards(before)
         if len(deal.plays) == before or deal.rules.twin:  # not a card, or a card named by its face (two decks)
             self._log(deal, actor, action)
         if deal.phase is _DONE:
