@@ -14,7 +14,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
 
-from barbu import accel
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
 from barbu.deal import Phase
 from barbu.game import Game
@@ -66,11 +65,10 @@ def simulate(
     seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
     (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
     its view, which it would not read. When every seat is a ``random`` bot, the card play
-    of each trick or domino deal is drawn in compiled code (:func:`barbu.accel.random_cards`,
-    :func:`~barbu.accel.random_lays`: the same cards from the same generators) and played
-    through the fast door; a ``random`` bot's other actions, one of the legal actions it is
-    given, take the fast door too (:meth:`Game.apply_unchecked`). The records are made when
-    read (:attr:`GameResult.record`).
+    of each trick or domino deal is drawn and played in compiled code (:meth:`Game.play_random`:
+    the same cards from the same generators); a ``random`` bot's other actions, one of the
+    legal actions it is given, take the fast door (:meth:`Game.apply_unchecked`). The records
+    are made when read (:attr:`GameResult.record`).
     """
     table = rules(variant, options)  # resolved once: every game shares its rules and what they cache
     levels = lineup(bots, table.players)
@@ -92,15 +90,11 @@ def simulate(
         trusted = [type(p) is RandomBot for p in players]
         """A random bot picks one of the legal actions it is given: its action takes the fast door."""
         randoms = [p.rng for p in players if type(p) is RandomBot]
-        compiled = len(randoms) == len(players) and accel.supports(game.rules)
+        compiled = len(randoms) == len(players)
         while not game.is_over:
             deal = game.current
-            if compiled and deal is not None and deal.phase is _PLAY:
-                t, d = deal.tricks, deal.domino
-                cards = accel.random_cards(t, randoms) if t is not None else d and accel.random_lays(d, randoms)
-                if cards:  # legal cards by construction: the fast door
-                    game.play_cards_unchecked(cards)
-                    continue
+            if compiled and deal is not None and deal.phase is _PLAY and game.play_random(randoms):
+                continue  # the whole card play drawn in compiled code
             seat = game.to_act
             assert seat is not None
             chooser = choosers[seat]
