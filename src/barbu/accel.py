@@ -96,6 +96,8 @@ def _load() -> ModuleType | None:
 _native = _load()
 NATIVE = _native is not None
 """Whether the compiled kernels are in use."""
+_CORES: tuple[type, ...] = () if _native is None else (_native.TrickCore, _native.DominoCore)
+"""The compiled states of trick and domino play (none on the pure path)."""
 
 
 def status() -> str:
@@ -438,11 +440,7 @@ def play_random(
     >>> not NATIVE or (t.finished, len(cards), seats[:4]) == (True, 8, [0, 1, 2, 3])
     True
     """
-    if (
-        _native is None
-        or not isinstance(play, _native.TrickCore | _native.DominoCore)
-        or any(type(r) is not random.Random for r in rngs)
-    ):
+    if _native is None or not isinstance(play, _CORES) or any(type(r) is not random.Random for r in rngs):
         return False
     play.play_random(tuple(r.getrandbits for r in rngs), cards, seats)
     return True

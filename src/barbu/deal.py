@@ -419,13 +419,7 @@ class Deal:
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it."""
-        if isinstance(action, Play):
-            if self._twin:
-                action = self.own_copy(action, self.to_act)
-            self.play_unchecked(action.card)
-        elif isinstance(action, Pass):
-            self.play_unchecked(None)
-        elif isinstance(action, Call):
+        if isinstance(action, Call):  # first: a deal has more calls than any other action but cards
             assert self.doubling is not None
             seat = self.doubling.to_act
             assert seat is not None
@@ -437,6 +431,12 @@ class Deal:
             self.doubling.apply(seat, dbl, rdbl, action)
             if self.doubling.finished:
                 self._after_calls()
+        elif isinstance(action, Play):
+            if self._twin:
+                action = self.own_copy(action, self.to_act)
+            self.play_unchecked(action.card)
+        elif isinstance(action, Pass):
+            self.play_unchecked(None)
         elif isinstance(action, Declare):
             self._set_contract(next(c for c in self.available if c.id == action.contract))
         elif isinstance(action, NameTrump):

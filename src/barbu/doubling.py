@@ -94,6 +94,8 @@ class Doubling:
         self._calls_code = 1
         """The calls so far, two bits a seat each (the seats doubled, then those redoubled): with the
         setting, they say who made each call, hence every pair (the key of :data:`_OPTIONS`)."""
+        self._declarer_doublers: frozenset[int] = frozenset()
+        """The seats that doubled the declarer in round 1 so far (:attr:`doubled_declarer`)."""
         self._stamp: tuple[int, int] = (-1, -1)
         self._options: _Options = ((), (), ())
         """The last options given (of the seat and after the calls of ``_stamp``)."""
@@ -339,6 +341,8 @@ class Doubling:
         for t in doubles:
             pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (seat, t, 1))
             bits |= 1 << t
+            if t == self.declarer and self.round == 1:
+                self._declarer_doublers |= {seat}
         for t in redoubles:
             pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (t, seat, 2))
             bits |= 1 << (self.players + t)
@@ -364,8 +368,9 @@ class Doubling:
 
     @property
     def doubled_declarer(self) -> frozenset[int]:
-        """Seats that doubled the declarer in round 1 (for compulsory doubles)."""
-        return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
+        """Seats that doubled the declarer in round 1 (for compulsory doubles), noted as the
+        calls come: each new deal reads it for every earlier deal of its declarer."""
+        return self._declarer_doublers
 
 
 _SETTINGS: dict[tuple[int, int, tuple[int, ...], str], int] = {}

@@ -413,8 +413,8 @@ class Game:
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it (fast door)."""
-        deal = self.current
-        assert deal is not None
+        deal = self.deals[-1]
+        assert deal.phase is not _DONE
         actor = deal.to_act
         self._note_cards()
         deal.apply_unchecked(action)
