@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from barbu.contracts import Contract, DealShape, TrickResult
 
@@ -442,7 +442,8 @@ def play_random(
     """
     if _native is None or not isinstance(play, _CORES) or any(type(r) is not random.Random for r in rngs):
         return False
-    play.play_random(tuple(r.getrandbits for r in rngs), cards, seats)
+    compiled: Any = play  # one of _CORES, whose play_random the type checker cannot see
+    compiled.play_random(tuple(r.getrandbits for r in rngs), cards, seats)
     return True
 
 
