@@ -544,32 +544,44 @@ def test_score_models_match_the_contracts_on_every_rule_set() -> None:
             assert (model is None) == declined, contract.id
 
 
+def _random_bots_and_generators(deal: Deal) -> tuple[list[Any], list[random.Random]]:
+    """Random bots for the seats of ``deal``, and generators in the same states as theirs."""
+    from barbu.bots import RandomBot
+
+    bots = [RandomBot(len(deal.plays) * 10 + s) for s in range(deal.players)]
+    rngs = [random.Random() for _ in bots]
+    for r, bot in zip(rngs, bots, strict=True):
+        r.setstate(bot.rng.getstate())
+    return bots, rngs
+
+
+def _played_card_by_card(deal: Deal, bots: list[Any]) -> Deal:
+    """A copy of ``deal`` played to its end by ``bots``, one legal action at a time."""
+    d = deal.copy()
+    while not d.finished:
+        seat = d.to_act
+        assert seat is not None
+        d.apply_unchecked(bots[seat].choose(d.legal_actions()))
+    return d
+
+
 @needs_native
 @pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "thirty-two", *sorted(FLAG_SETS)])
 def test_compiled_random_cards_are_the_random_bots_cards(variant: str) -> None:
-    """From positions of seeded games, the compiled draw of a whole card play gives the cards
-    random bots play card by card from the same generators, and leaves them in the same state."""
-    from barbu.bots import RandomBot
-
+    """From positions of seeded games, the compiled draw of a whole card play plays the cards
+    random bots play card by card from the same generators, logs and scores the deal as they
+    do, and leaves the generators in the same state."""
     checked = 0
     for _, deal in _trick_games(variant, 1):
         if len(deal.plays) % 5:
             continue
-        t = deal.tricks
-        assert t is not None
-        bots = [RandomBot(len(deal.plays) * 10 + s) for s in range(deal.players)]
-        rngs = [random.Random() for _ in bots]
-        for r, bot in zip(rngs, bots, strict=True):
-            r.setstate(bot.rng.getstate())
-        cards = accel.random_cards(t, rngs)
-        assert cards is not None
-        d = deal.copy()
-        for card in cards:
-            seat = d.to_act
-            assert seat is not None
-            assert bots[seat].choose(d.legal_actions()) == Play(card)
-            d.play_unchecked(card)
-        assert d.finished
+        bots, rngs = _random_bots_and_generators(deal)
+        fast = deal.copy()
+        assert fast.play_random(rngs)
+        d = _played_card_by_card(deal, bots)
+        assert fast.finished and fast.tricks is not None and d.tricks is not None
+        assert _state(fast.tricks) == _state(d.tricks)
+        assert (fast.plays, fast.play_seats, fast.tally, fast.final) == (d.plays, d.play_seats, d.tally, d.final)
         assert [r.getstate() for r in rngs] == [b.rng.getstate() for b in bots]
         checked += 1
     assert checked > 0
@@ -579,10 +591,8 @@ def test_compiled_random_cards_are_the_random_bots_cards(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "thirty-two"])
 def test_compiled_random_lays_are_the_random_bots_lays(variant: str) -> None:
     """From positions of the domino deals of seeded games, the compiled draw of a whole domino
-    play gives the lays and passes random bots make one by one from the same generators, and
-    leaves them in the same state."""
-    from barbu.bots import RandomBot
-
+    play makes the lays and passes random bots make one by one from the same generators,
+    logs and scores the deal as they do, and leaves the generators in the same state."""
     rng = random.Random(f"lays:{variant}")
     checked = 0
     for g in range(3):
@@ -591,29 +601,45 @@ def test_compiled_random_lays_are_the_random_bots_lays(variant: str) -> None:
             deal = game.current
             assert deal is not None
             if deal.phase is Phase.PLAY and deal.domino is not None and len(deal.plays) % 7 == 0:
-                bots = [RandomBot(len(deal.plays) * 10 + s) for s in range(deal.players)]
-                rngs = [random.Random() for _ in bots]
-                for r, bot in zip(rngs, bots, strict=True):
-                    r.setstate(bot.rng.getstate())
-                before = _domino_state(deal.domino)
-                lays = accel.random_lays(deal.domino, rngs)
-                assert lays is not None and _domino_state(deal.domino) == before
-                d = deal.copy()
-                for lay in lays:
-                    seat = d.to_act
-                    assert seat is not None
-                    assert bots[seat].choose(d.legal_actions()) == (Play(lay) if lay is not None else Pass())
-                    d.play_unchecked(lay)
-                assert d.finished
-                assert [r.getstate() for r in rngs] == [b.rng.getstate() for b in bots]
+                bots, rngs = _random_bots_and_generators(deal)
                 fast = deal.copy()
-                fast.play_cards_unchecked(lays)
-                assert (fast.plays, fast.play_seats, fast.final) == (d.plays, d.play_seats, d.final)
+                assert fast.play_random(rngs)
+                d = _played_card_by_card(deal, bots)
+                assert fast.finished and fast.domino is not None and d.domino is not None
+                assert _domino_state(fast.domino) == _domino_state(d.domino)
+                assert (fast.plays, fast.play_seats, fast.rank, fast.tally, fast.final) == (
+                    d.plays,
+                    d.play_seats,
+                    d.rank,
+                    d.tally,
+                    d.final,
+                )
+                assert [r.getstate() for r in rngs] == [b.rng.getstate() for b in bots]
                 checked += 1
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])
     if any(c.play == "domino" for c in rules(variant).contracts):
         assert checked > 0
+
+
+def test_play_random_declines_without_a_compiled_path() -> None:
+    """Two decks, the pure path or a generator that may draw differently: nothing is played,
+    and the caller plays card by card."""
+
+    class Drawing(random.Random):
+        pass
+
+    for variant, rng_type in (("french-two-decks", random.Random), ("classic", Drawing)):
+        for _, deal in _trick_games(variant, 1):
+            before = (list(deal.plays), deal.phase)
+            assert not deal.play_random([rng_type(s) for s in range(deal.players)])
+            assert (deal.plays, deal.phase) == before
+            break
+    with pytest.MonkeyPatch.context() as m:
+        _without_native(m)
+        for _, deal in _trick_games("classic", 1):
+            assert not deal.play_random([random.Random(s) for s in range(deal.players)])
+            break
 
 
 @needs_native

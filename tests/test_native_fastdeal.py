@@ -16,6 +16,7 @@ import random
 import pytest
 
 from barbu import Game, accel
+from barbu.actions import Pass, Play
 from barbu.cards import cards_of
 from barbu.deal import Phase
 from barbu.fastdeal import CallTable, FastDeal, FastDealer
@@ -73,7 +74,7 @@ def _lockstep(variant: str, options: dict[str, object] | None, games: int) -> tu
                     assert mask == deal.legal_mask()
                     cards = cards_of(mask)
                     card = cards[rng.randrange(len(cards))] if cards else None
-                    game.play_cards_unchecked([card])
+                    game.apply_unchecked(Play(card) if card is not None else Pass())
                     mask = play.play_next(card)  # type: ignore[arg-type]
                 assert mask == -1 and play.finished
             else:

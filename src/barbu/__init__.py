@@ -10,6 +10,8 @@
 '0.2.0'
 """
 
+from typing import TYPE_CHECKING
+
 from barbu.actions import (
     Action,
     Arrange,
@@ -58,7 +60,27 @@ from barbu.errors import (
 )
 from barbu.game import Game
 from barbu.rulesets import RULE_SETS, Rules, rules
-from barbu.view import SeatView, seat_view
+
+if TYPE_CHECKING:
+    from barbu.view import SeatView, seat_view
+
+
+def __getattr__(name: str) -> object:
+    """:class:`~barbu.view.SeatView` and :func:`~barbu.view.seat_view`, imported when first
+    asked for: a command that builds no view (``barbu simulate`` of random bots) skips their import.
+
+    >>> import barbu
+    >>> barbu.seat_view.__module__
+    'barbu.view'
+    """
+    if name in ("SeatView", "seat_view"):
+        from barbu import view
+
+        found: object = getattr(view, name)
+        globals()[name] = found  # asked once: a plain module attribute from then on
+        return found
+    raise AttributeError(f"module 'barbu' has no attribute {name!r}")
+
 
 __version__ = "0.2.0"
 """The package's version (CHANGELOG.md); the one place it is written."""

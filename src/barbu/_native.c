@@ -1453,6 +1453,46 @@ static PyObject *core_play_next(TrickCore *self, PyObject *arg) {
 
 /* ---- end of play_next (TrickCore) ---- */
 
+/* ---- play_random: random bots' card play on the state itself (TrickCore) --------------- */
+
+static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long count, unsigned long *r);
+static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players);
+
+/* play_random(draws, cards, seats): play to the end of the deal, the seat to act always
+ * playing legal[rng.randrange(len(legal))] of its legal cards in ascending order, as
+ * barbu.bots.RandomBot does with a random.Random; draws[seat] is that generator's
+ * getrandbits (see draw_below). Each card is played by play (so the lists stay the state's
+ * truth) and appended to cards, its seat to seats: the deal's log, as play_logged writes it. */
+static PyObject *core_play_random(TrickCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (core_turn(self) < 0 || play_random_args(args, nargs, self->players) < 0) return NULL;
+    PyObject *bits = PyLong_FromLong(32);
+    if (!bits) return NULL;
+    while (!self->finished) {
+        if (core_legal(self) < 0) goto fail;
+        uint64_t legal = (uint64_t)self->legal;
+        if (!legal) break; /* hands that ran out before the last trick: not a state the core makes */
+        unsigned long r;
+        if (draw_below(PyTuple_GET_ITEM(args[0], self->turn), bits, (unsigned long)__builtin_popcountll(legal), &r) < 0)
+            goto fail;
+        while (r--) legal &= legal - 1;
+        PyObject *card = PyLong_FromLong(low_bit(legal)), *seat = PyLong_FromLong(self->turn);
+        PyObject *done = card && seat && PyList_Append(args[1], card) == 0 && PyList_Append(args[2], seat) == 0
+                             ? core_play(self, card)
+                             : NULL;
+        Py_XDECREF(card);
+        Py_XDECREF(seat);
+        if (!done) goto fail;
+        Py_DECREF(done);
+    }
+    Py_DECREF(bits);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(bits);
+    return NULL;
+}
+
+/* ---- end of play_random (TrickCore) ---- */
+
 static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
@@ -1464,6 +1504,9 @@ static PyMethodDef core_methods[] = {
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
     {"play_next", (PyCFunction)core_play_next, METH_O,
      "play_next(card) -> play card unchecked; the next legal mask, or -1 once the play is over"},
+    {"play_random", (PyCFunction)(void (*)(void))core_play_random, METH_FASTCALL,
+     "play_random(draws, cards, seats) -> play to the end as random bots drawing with draws[seat] "
+     "(getrandbits) would, each card appended to cards and its seat to seats"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1791,6 +1834,49 @@ static PyObject *dom_play_logged(DominoCore *self, PyObject *const *args, Py_ssi
     return turn;
 }
 
+/* ---- play_random: random bots' lays and passes on the state itself (DominoCore) -------- */
+
+/* play_random(draws, plays, seats): TrickCore.play_random for domino: the seat to act lays
+ * legal[rng.randrange(len(legal))] of its legal lays in ascending order, or passes after
+ * drawing randrange(1) when it has none, as barbu.bots.RandomBot does with the deal's legal
+ * actions ([Pass()] when it cannot lay); each lay (None: a pass) is played by play and
+ * appended to plays, its seat to seats. */
+static PyObject *dom_play_random(DominoCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (dom_check(self) < 0 || play_random_args(args, nargs, self->players) < 0) return NULL;
+    PyObject *bits = PyLong_FromLong(32);
+    if (!bits) return NULL;
+    for (long steps = 0; !self->finished; steps++) {
+        if (steps > 8L * 52 * self->players) { /* every seat passing for ever: not a position the core makes */
+            dom_bad_state();
+            goto fail;
+        }
+        uint64_t hand;
+        if (dom_hand(self, self->turn, &hand) < 0) goto fail;
+        uint64_t legal = hand & self->playable;
+        unsigned long r;
+        if (draw_below(PyTuple_GET_ITEM(args[0], self->turn), bits,
+                       legal ? (unsigned long)__builtin_popcountll(legal) : 1, &r) < 0)
+            goto fail;
+        while (legal && r--) legal &= legal - 1;
+        PyObject *lay = legal ? PyLong_FromLong(low_bit(legal)) : Py_NewRef(Py_None);
+        PyObject *seat = PyLong_FromLong(self->turn);
+        PyObject *done = lay && seat && PyList_Append(args[1], lay) == 0 && PyList_Append(args[2], seat) == 0
+                             ? dom_play(self, lay)
+                             : NULL;
+        Py_XDECREF(lay);
+        Py_XDECREF(seat);
+        if (!done) goto fail;
+        Py_DECREF(done);
+    }
+    Py_DECREF(bits);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(bits);
+    return NULL;
+}
+
+/* ---- end of play_random (DominoCore) ---- */
+
 static PyMethodDef dom_methods[] = {
     {"legal_mask", (PyCFunction)dom_legal_mask, METH_NOARGS, "legal_mask() -> the cards the seat to act may lay (0: it must pass)"},
     {"play", (PyCFunction)dom_play, METH_O, "play(card) -> lay card for the seat to act, or pass with None; unchecked"},
@@ -1801,6 +1887,9 @@ static PyMethodDef dom_methods[] = {
      "play_next(card) -> lay card (None: pass) unchecked; the next legal mask, or -1 once the play is over"},
     {"play_logged", (PyCFunction)(void (*)(void))dom_play_logged, METH_FASTCALL,
      "play_logged(card, seat, cards, seats) -> the seat that laid card (None: passed) if that was legal, else None"},
+    {"play_random", (PyCFunction)(void (*)(void))dom_play_random, METH_FASTCALL,
+     "play_random(draws, plays, seats) -> play to the end as random bots drawing with draws[seat] "
+     "(getrandbits) would, each lay (None: a pass) appended to plays and its seat to seats"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2991,100 +3080,18 @@ static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long cou
     return 0;
 }
 
-/* random_cards(state, draws) -> the cards played to the end of the deal when each seat plays
- * legal[rng.randrange(len(legal))] of its legal cards in ascending order, as barbu.bots.RandomBot
- * does with a random.Random: draws[seat] is that generator's getrandbits, called with 32 once
- * per word Random._randbelow_with_getrandbits draws (getrandbits(k) is the top k bits of one
- * word for k <= 32), so the generators advance exactly as they would card by card. */
-static PyObject *py_random_cards(PyObject *self, PyObject *args) {
-    PyObject *state, *draws;
-    if (!PyArg_ParseTuple(args, "OO!", &state, &PyTuple_Type, &draws)) return NULL;
-    TP s;
-    if (unpack(state, &s) < 0) return NULL;
-    if (PyTuple_GET_SIZE(draws) != s.players) {
-        PyErr_SetString(PyExc_ValueError, "random_cards takes one generator per seat");
-        return NULL;
+/* The arguments of play_random: one getrandbits per seat, and two lists to log into. */
+static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players) {
+    if (nargs != 3 || !PyTuple_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "play_random(draws, cards, seats) takes a tuple and two lists to log into");
+        return -1;
     }
-    PyObject *out = PyList_New(0), *bits = PyLong_FromLong(32);
-    if (!out || !bits) goto fail;
-    while (!s.finished) {
-        uint64_t legal = legal_for(&s, s.hands[s.turn], s.trick, s.tlen, s.played);
-        if (!legal) break; /* a state whose hands ran out before its last trick */
-        unsigned long count = (unsigned long)__builtin_popcountll(legal);
-        unsigned long r;
-        if (draw_below(PyTuple_GET_ITEM(draws, s.turn), bits, count, &r) < 0) goto fail;
-        while (r--) legal &= legal - 1;
-        int c = low_bit(legal);
-        PyObject *x = PyLong_FromLong(c);
-        if (!x || PyList_Append(out, x) < 0) {
-            Py_XDECREF(x);
-            goto fail;
-        }
-        Py_DECREF(x);
-        play(&s, c);
+    if (PyTuple_GET_SIZE(args[0]) != players) {
+        PyErr_SetString(PyExc_ValueError, "play_random takes one generator per seat");
+        return -1;
     }
-    Py_DECREF(bits);
-    return out;
-fail:
-    Py_XDECREF(out);
-    Py_XDECREF(bits);
-    return NULL;
+    return 0;
 }
-
-/* ---- random_lays: random bots' domino play drawn in one call ---------------------------- */
-
-/* random_lays(play, draws) -> the lays (None: a pass) from a DominoCore's position to the end
- * of its deal when each seat plays legal[rng.randrange(len(legal))] of its legal lays in
- * ascending order, or passes after drawing randrange(1) when it has none, as
- * barbu.bots.RandomBot does with the deal's legal actions ([Pass()] when it cannot lay);
- * draws[seat] is the seat's getrandbits, as for random_cards. The lays are played on a copy
- * through dom_play, so the rules are DominoCore's own; play is not changed. */
-static PyObject *py_random_lays(PyObject *self, PyObject *args) {
-    PyObject *play, *draws;
-    if (!PyArg_ParseTuple(args, "O!O!", &DominoCoreType, &play, &PyTuple_Type, &draws)) return NULL;
-    DominoCore *d = (DominoCore *)dom_copy((DominoCore *)play, NULL);
-    if (!d) return NULL;
-    PyObject *out = PyList_New(0), *bits = PyLong_FromLong(32);
-    if (!out || !bits || dom_check(d) < 0) goto fail;
-    if (PyTuple_GET_SIZE(draws) != d->players) {
-        PyErr_SetString(PyExc_ValueError, "random_lays takes one generator per seat");
-        goto fail;
-    }
-    for (long steps = 0; !d->finished; steps++) {
-        if (steps > 8L * 52 * d->players) { /* every seat passing for ever: not a position the core makes */
-            dom_bad_state();
-            goto fail;
-        }
-        uint64_t hand;
-        if (dom_hand(d, d->turn, &hand) < 0) goto fail;
-        uint64_t legal = hand & d->playable;
-        unsigned long r;
-        if (draw_below(PyTuple_GET_ITEM(draws, d->turn), bits, legal ? (unsigned long)__builtin_popcountll(legal) : 1,
-                       &r) < 0)
-            goto fail;
-        PyObject *x;
-        if (legal) {
-            while (r--) legal &= legal - 1;
-            x = PyLong_FromLong(low_bit(legal));
-            if (!x) goto fail;
-        } else
-            x = Py_NewRef(Py_None);
-        PyObject *done = PyList_Append(out, x) < 0 ? NULL : dom_play(d, x);
-        Py_DECREF(x);
-        if (!done) goto fail;
-        Py_DECREF(done);
-    }
-    Py_DECREF(bits);
-    Py_DECREF(d);
-    return out;
-fail:
-    Py_XDECREF(out);
-    Py_XDECREF(bits);
-    Py_DECREF(d);
-    return NULL;
-}
-
-/* ---- end of random_lays ---- */
 
 static PyMethodDef methods[] = {
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
@@ -3097,13 +3104,9 @@ static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(state, model, pairs, count, seed, record, guide) -> final scores of count completions"},
     {"solve", py_solve, METH_VARARGS, "solve(state, model, care, sign, cost, root) -> each seat's value"},
-    {"random_cards", py_random_cards, METH_VARARGS,
-     "random_cards(state, draws) -> the cards seats drawing with draws[seat] (getrandbits) play to the end"},
     {"choose", py_choose, METH_VARARGS, "choose(state, guide) -> the rules-of-thumb card of the seat to act"},
     {"finish", py_finish, METH_VARARGS,
      "finish(state, model, pairs, guide, care, sign, endgame, me) -> me's value of a rules-of-thumb finish"},
-    {"random_lays", py_random_lays, METH_VARARGS,
-     "random_lays(play, draws) -> the lays (None: a pass) seats drawing with draws[seat] make to the end"},
     {NULL, NULL, 0, NULL},
 };
 

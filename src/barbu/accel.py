@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from barbu.contracts import Contract, DealShape, TrickResult
 
@@ -49,9 +49,8 @@ __all__ = [
     "pack",
     "pack_guide",
     "picker",
+    "play_random",
     "playouts",
-    "random_cards",
-    "random_lays",
     "score_model",
     "shuffler",
     "solve",
@@ -97,6 +96,8 @@ def _load() -> ModuleType | None:
 _native = _load()
 NATIVE = _native is not None
 """Whether the compiled kernels are in use."""
+_CORES: tuple[type, ...] = () if _native is None else (_native.TrickCore, _native.DominoCore)
+"""The compiled states of trick and domino play (none on the pure path)."""
 
 
 def status() -> str:
@@ -417,48 +418,33 @@ def playouts(
     return list(_require().playouts(pack(t), model, pairs, count, seed & (2**64 - 1), record, policy))
 
 
-def random_cards(t: TrickPlay, rngs: Sequence[random.Random]) -> list[int] | None:
-    """The cards played from ``t`` to the end of its deal when the seat to act always plays
-    ``legal[rngs[seat].randrange(len(legal))]`` of its legal cards in ascending order, as
-    :class:`barbu.bots.RandomBot` does, worked out in compiled code. The generators advance
-    exactly as they would card by card (the compiled code draws each word through their own
-    ``getrandbits``); ``t`` is not changed. None when there is no compiled path: the pure
-    path, two decks, or a generator that is not a plain ``random.Random``.
+def play_random(
+    play: TrickPlay | DominoPlay, rngs: Sequence[random.Random], cards: list[int | None], seats: list[int]
+) -> bool:
+    """Play ``play`` to the end of its deal in compiled code as random bots would: the seat
+    to act always plays ``legal[rngs[seat].randrange(len(legal))]`` of its legal cards in
+    ascending order, or of a domino deal's legal lays, passing when it has none, as
+    :class:`barbu.bots.RandomBot` does with the deal's legal actions. Each card (None: a
+    pass) is appended to ``cards`` and its seat to ``seats``, as the deal logs its cards.
+    The generators advance exactly as they would card by card (the compiled code draws each
+    word through their own ``getrandbits``). False, with nothing played, when there is no
+    compiled path: the pure path, two decks, or a generator that is not a plain
+    ``random.Random``.
 
     >>> from barbu.tricks import TrickPlay, TrickRules
     >>> from barbu.cards import parse_pbn
     >>> t = TrickPlay([parse_pbn(h) for h in ("A2...", "K3...", "Q4...", "J5...")], leader=0, rules=TrickRules())
-    >>> rngs = [random.Random(s) for s in range(4)]
-    >>> cards = random_cards(t, rngs)
-    >>> cards is None or len(cards) == 8
+    >>> cards, seats = [], []
+    >>> play_random(t, [random.Random(s) for s in range(4)], cards, seats) == NATIVE
+    True
+    >>> not NATIVE or (t.finished, len(cards), seats[:4]) == (True, 8, [0, 1, 2, 3])
     True
     """
-    if _native is None or not supports(t.rules) or any(type(r) is not random.Random for r in rngs):
-        return None
-    cards: list[int] = _native.random_cards(pack(t), tuple(r.getrandbits for r in rngs))
-    return cards
-
-
-def random_lays(d: DominoPlay, rngs: Sequence[random.Random]) -> list[int | None] | None:
-    """The lays (None: a pass) made from ``d`` to the end of its domino deal when the seat to
-    act always plays ``legal[rngs[seat].randrange(len(legal))]`` of its legal actions (its
-    lays in ascending order, or the one pass when it has none), as
-    :class:`barbu.bots.RandomBot` does, worked out in compiled code: :func:`random_cards`
-    for domino, the generators advancing exactly as they would lay by lay; ``d`` is not
-    changed. None when there is no compiled path: the pure path, two decks, or a generator
-    that is not a plain ``random.Random``.
-
-    >>> from barbu.domino import DominoPlay
-    >>> from barbu.cards import parse_pbn
-    >>> d = DominoPlay([parse_pbn(h) for h in ("AK...", "QJ...")], leader=0, rank=11)
-    >>> lays = random_lays(d, [random.Random(s) for s in range(2)])
-    >>> lays is None or lays[0] == 11  # the king of spades opens its row
-    True
-    """
-    if _native is None or not isinstance(d, _native.DominoCore) or any(type(r) is not random.Random for r in rngs):
-        return None
-    lays: list[int | None] = _native.random_lays(d, tuple(r.getrandbits for r in rngs))
-    return lays
+    if _native is None or not isinstance(play, _CORES) or any(type(r) is not random.Random for r in rngs):
+        return False
+    compiled: Any = play  # one of _CORES, whose play_random the type checker cannot see
+    compiled.play_random(tuple(r.getrandbits for r in rngs), cards, seats)
+    return True
 
 
 def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float] | None:

@@ -13,10 +13,11 @@ declarer has left.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 
-from barbu.accel import picker
+from barbu.accel import picker, play_random
 from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements, normalize
 from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, twin_mask
@@ -422,13 +423,7 @@ class Deal:
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it."""
-        if isinstance(action, Play):
-            if self._twin:
-                action = self.own_copy(action, self.to_act)
-            self.play_unchecked(action.card)
-        elif isinstance(action, Pass):
-            self.play_unchecked(None)
-        elif isinstance(action, Call):
+        if isinstance(action, Call):  # first: a deal has more calls than any other action but cards
             assert self.doubling is not None
             seat = self.doubling.to_act
             assert seat is not None
@@ -440,6 +435,12 @@ class Deal:
             self.doubling.apply(seat, dbl, rdbl, action)
             if self.doubling.finished:
                 self._after_calls()
+        elif isinstance(action, Play):
+            if self._twin:
+                action = self.own_copy(action, self.to_act)
+            self.play_unchecked(action.card)
+        elif isinstance(action, Pass):
+            self.play_unchecked(None)
         elif isinstance(action, Declare):
             self._set_contract(next(c for c in self.available if c.id == action.contract))
         elif isinstance(action, NameTrump):
@@ -466,28 +467,30 @@ class Deal:
         if play.finished:
             self.end_play()
 
-    def play_cards_unchecked(self, cards: Sequence[int | None]) -> list[int]:
-        """Play ``cards`` one after the other in a one-deck trick or domino deal (None: a domino
-        pass), unchecked (the fast door for a run of legal cards, such as
-        :func:`barbu.accel.random_cards` and :func:`~barbu.accel.random_lays` draw), as
-        :meth:`play_unchecked` would card by card; returns the seat that played each.
+    def play_random(self, rngs: Sequence[random.Random]) -> bool:
+        """Play the rest of a one-deck trick or domino deal as random bots would, each seat
+        drawing from its own generator in ``rngs`` (:func:`barbu.accel.play_random`, in
+        compiled code), logged and scored as :meth:`play_unchecked` would card by card. False,
+        with nothing played, when there is no compiled path.
+
+        >>> from barbu.game import Game
+        >>> deal = Game.new("classic", seed=7).current
+        >>> deal.apply_unchecked(Declare("no-tricks"))
+        >>> while deal.phase != "play":
+        ...     deal.apply_unchecked(deal.legal_actions()[-1])  # every seat doubles what it may
+        >>> from barbu import accel
+        >>> deal.play_random([random.Random(s) for s in range(4)]) == accel.NATIVE
+        True
+        >>> not accel.NATIVE or (deal.finished, len(deal.plays)) == (True, 52)
+        True
         """
-        assert not self._twin
-        t = self.tricks
-        if t is None:  # domino: each lay may end the deal
-            start = len(self.play_seats)
-            for lay in cards:
-                self.play_unchecked(lay)
-            return self.play_seats[start:]
-        seats = []
-        for card in cards:
-            seats.append(t.turn)
-            t.play(card)  # type: ignore[arg-type]  # a trick deal's cards are never None
-        self.plays += cards
-        self.play_seats += seats
-        if t.finished:
+        play = self.cardplay
+        assert play is not None and self.phase is _PLAY
+        if not play_random(play, rngs, self.plays, self.play_seats):
+            return False
+        if play.finished:
             self.end_play()
-        return seats
+        return True
 
     # -- phase changes -------------------------------------------------------
 

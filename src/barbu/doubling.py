@@ -94,13 +94,13 @@ class Doubling:
         self._calls_code = 1
         """The calls so far, two bits a seat each (the seats doubled, then those redoubled): with the
         setting, they say who made each call, hence every pair (the key of :data:`_OPTIONS`)."""
+        self._declarer_doublers: frozenset[int] = frozenset()
+        """The seats that doubled the declarer in round 1 so far (:attr:`doubled_declarer`)."""
         self._stamp: tuple[int, int] = (-1, -1)
         self._options: _Options = ((), (), ())
         """The last options given (of the seat and after the calls of ``_stamp``)."""
         self._listed: tuple[_Options | None, _Listing | None] = (None, None)
         """The last listing of legal calls given, with the options it was made from (:meth:`_listing`)."""
-        self._round_one_doubled: frozenset[int] = frozenset()
-        """:attr:`doubled_declarer`, written when round 1 ends (doubles are made in round 1 only)."""
 
     def copy(self) -> Doubling:
         """An independent copy (pairs and calls are immutable values)."""
@@ -354,6 +354,8 @@ class Doubling:
         for t in doubles:
             pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (seat, t, 1))
             bits |= 1 << t
+            if t == self.declarer and self.round == 1:
+                self._declarer_doublers |= {seat}
         for t in redoubles:
             pairs[(seat, t) if seat < t else (t, seat)] = _new_tuple(Pair, (t, seat, 2))
             bits |= 1 << (self.players + t)
@@ -362,7 +364,6 @@ class Doubling:
         self._queue.pop(0)
         if not self._queue and self.round == 1:
             self.round = 2
-            self._round_one_doubled = self._doubled_so_far()
             if self.flags.late_redouble:
                 self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
 
@@ -402,12 +403,9 @@ class Doubling:
 
     @property
     def doubled_declarer(self) -> frozenset[int]:
-        """Seats that doubled the declarer in round 1 (for compulsory doubles): read once when
-        round 1 ends, since every later deal of the declarer asks again."""
-        return self._doubled_so_far() if self.round == 1 else self._round_one_doubled
-
-    def _doubled_so_far(self) -> frozenset[int]:
-        return frozenset(c.seat for c in self.calls if c.round == 1 and self.declarer in c.doubles)
+        """Seats that doubled the declarer in round 1 (for compulsory doubles), noted as the
+        calls come: each new deal reads it for every earlier deal of its declarer."""
+        return self._declarer_doublers
 
 
 _SETTINGS: dict[tuple[int, int, tuple[int, ...], str], int] = {}

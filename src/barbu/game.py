@@ -422,8 +422,8 @@ class Game:
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply a legal action without checking it (fast door)."""
-        deal = self.current
-        assert deal is not None
+        deal = self.deals[-1]
+        assert deal.phase is not _DONE
         actor = deal.to_act
         self._note_cards()
         deal.apply_unchecked(action)
@@ -431,27 +431,29 @@ class Game:
         if deal.phase is _DONE:
             self._close_deal(deal)
 
-    def play_cards_unchecked(self, cards: Sequence[int | None]) -> None:
-        """Play ``cards`` one after the other in the current one-deck trick or domino deal
-        (None: a domino pass), unchecked: the fast door for a run of legal cards, logged as
-        ``apply_unchecked(Play(card))`` (or ``Pass()``) would log each (see
-        :meth:`Deal.play_cards_unchecked`).
+    def play_random(self, rngs: Sequence[random.Random]) -> bool:
+        """Play the rest of the current one-deck trick or domino deal as random bots would,
+        each seat drawing from its own generator in ``rngs``, in compiled code (see
+        :meth:`Deal.play_random`), logged as ``apply_unchecked(Play(card))`` (or ``Pass()``)
+        would log each card. False, with nothing played, when there is no compiled path.
 
         >>> game = Game.new("classic", seed=7)
         >>> game.apply(Declare("no-tricks"))
         >>> while game.current.phase != "play":
         ...     game.apply(game.legal_actions()[-1])  # every seat doubles what it may
-        >>> card = game.legal_actions()[0].card
-        >>> game.play_cards_unchecked([card])
-        >>> from barbu.actions import Play
-        >>> game.history[-1].action == Play(card)
+        >>> from barbu import accel
+        >>> game.play_random([random.Random(s) for s in range(4)]) == accel.NATIVE
+        True
+        >>> not accel.NATIVE or (game.current.index, len(game.history)) == (1, 57)
         True
         """
         deal = self.current
         assert deal is not None
-        deal.play_cards_unchecked(cards)  # logged with the deal's cards (one deck: each card is its own Play)
+        if not deal.play_random(rngs):  # logged with the deal's cards (one deck: each card is its own Play)
+            return False
         if deal.phase is _DONE:
             self._close_deal(deal)
+        return True
 
     def _close_deal(self, deal: Deal) -> None:
         """Add a scored deal to the totals and open the next one."""

@@ -21,14 +21,16 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from barbu import errors as core
 from barbu.actions import Action
 from barbu.arrangement import Arrangements
 from barbu.bots.errors import BotError
 from barbu.language import N_
-from barbu.view import SeatView
+
+if TYPE_CHECKING:
+    from barbu.view import SeatView
 
 
 class Bot(Protocol):

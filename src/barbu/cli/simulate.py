@@ -11,10 +11,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any, cast
 
-from barbu import accel
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
 from barbu.deal import Phase
 from barbu.game import Game
@@ -22,7 +20,6 @@ from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
 from barbu.server.heap import set_aside_startup_objects
 from barbu.usage import CommandParser, UsageError, output_folder, whole_number
-from barbu.view import seat_view
 
 _PLAY = Phase.PLAY
 
@@ -66,11 +63,10 @@ def simulate(
     seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
     (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
     its view, which it would not read. When every seat is a ``random`` bot, the card play
-    of each trick or domino deal is drawn in compiled code (:func:`barbu.accel.random_cards`,
-    :func:`~barbu.accel.random_lays`: the same cards from the same generators) and played
-    through the fast door; a ``random`` bot's other actions, one of the legal actions it is
-    given, take the fast door too (:meth:`Game.apply_unchecked`). The records are made when
-    read (:attr:`GameResult.record`).
+    of each trick or domino deal is drawn and played in compiled code (:meth:`Game.play_random`:
+    the same cards from the same generators); a ``random`` bot's other actions, one of the
+    legal actions it is given, take the fast door (:meth:`Game.apply_unchecked`). The records
+    are made when read (:attr:`GameResult.record`).
     """
     table = rules(variant, options)  # resolved once: every game shares its rules and what they cache
     levels = lineup(bots, table.players)
@@ -92,15 +88,11 @@ def simulate(
         trusted = [type(p) is RandomBot for p in players]
         """A random bot picks one of the legal actions it is given: its action takes the fast door."""
         randoms = [p.rng for p in players if type(p) is RandomBot]
-        compiled = len(randoms) == len(players) and accel.supports(game.rules)
+        compiled = len(randoms) == len(players)
         while not game.is_over:
             deal = game.current
-            if compiled and deal is not None and deal.phase is _PLAY:
-                t, d = deal.tricks, deal.domino
-                cards = accel.random_cards(t, randoms) if t is not None else d and accel.random_lays(d, randoms)
-                if cards:  # legal cards by construction: the fast door
-                    game.play_cards_unchecked(cards)
-                    continue
+            if compiled and deal is not None and deal.phase is _PLAY and game.play_random(randoms):
+                continue  # the whole card play drawn in compiled code
             seat = game.to_act
             assert seat is not None
             chooser = choosers[seat]
@@ -110,6 +102,8 @@ def simulate(
                 else:
                     game.apply(chooser.choose(game.legal_actions()), seat)
             else:
+                from barbu.view import seat_view  # here: a run of random bots never imports the views
+
                 game.apply(players[seat].act(seat_view(game, seat)), seat)
         out.append(GameResult(game_seed, list(game.totals), game.ranking(), game, names))
     return out
@@ -152,7 +146,7 @@ def simulate_main(argv: list[str]) -> int:
         "with settings as LEVEL:key=value (e.g. search:seconds=0.2)",
     )
     bots_option.levels = _LevelNames()  # type: ignore[attr-defined]  # read by --help's %(levels)s
-    parser.add_argument("--records", type=Path, help="write each game as a barbu-record/1 file in this folder")
+    parser.add_argument("--records", help="write each game as a barbu-record/1 file in this folder")
     args = parser.parse_args(argv)
     options = parse_options(args.option)
     bots = _split_bots(args.bots)
@@ -166,7 +160,7 @@ def simulate_main(argv: list[str]) -> int:
     # The games are long-lived containers (moves, deals, calls) made by the hundred thousand:
     # with the collector's default young threshold its passes walked them again and again (a
     # third of the games' time). The server sets the same (barbu.server.heap explains it).
-    set_aside_startup_objects()
+    set_aside_startup_objects(collect=False)
     results = simulate(args.games, args.seed, args.variant, options, bots)
     n = len(results[0].totals)
     table = Table(title=f"{args.variant}: {args.games} game(s), seed {args.seed}")
@@ -177,12 +171,16 @@ def simulate_main(argv: list[str]) -> int:
         table.add_row(str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True)))
     means = [sum(r.totals[s] for r in results) / len(results) for s in range(n)]
     table.add_row("mean", *(f"{m:.1f}" for m in means))
-    Console(highlight=False).print(table)
+    # No emoji codes nor markup in the table's plain words: rich need not look for them (nor import its emoji table).
+    Console(highlight=False, emoji=False, markup=False).print(table)
     if args.records:
-        args.records.mkdir(parents=True, exist_ok=True)
+        from pathlib import Path  # here: a run that writes no records does not pay pathlib's import
+
+        folder = Path(args.records)
+        folder.mkdir(parents=True, exist_ok=True)
         for i, r in enumerate(results, 1):
-            (args.records / f"game-{args.seed}-{i}.json").write_text(json.dumps(r.record, indent=1) + "\n")
-        print(f"wrote {len(results)} record(s) to {args.records}")
+            (folder / f"game-{args.seed}-{i}.json").write_text(json.dumps(r.record, indent=1) + "\n")
+        print(f"wrote {len(results)} record(s) to {folder}")
     return 0
 
 

@@ -29,16 +29,17 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from barbu.errors import Text
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français"}
 """The languages of the catalogues, each named in itself."""
 DEFAULT = "en"
 DOMAIN = "barbu"
-LOCALE_DIR = Path(__file__).parent / "locale"
 COOKIE = "barbu_lang"
 """The cookie that holds a browser's chosen language (the pages' switch sets it)."""
 CONTEXT_SEPARATOR = "\x04"
@@ -114,8 +115,10 @@ class Catalogue:
 
 
 def catalogue_path(lang: str) -> Path:
-    """Where the catalogue of ``lang`` lives."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    """Where the catalogue of ``lang`` lives: ``locale/LANG/LC_MESSAGES/barbu.po`` beside this module."""
+    from pathlib import Path  # here: a command that reads no catalogue does not pay pathlib's import
+
+    return Path(__file__).parent / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 @cache

@@ -31,10 +31,12 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from barbu.errors import BarbuError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DATABASE_SCHEMES = ("sqlite", "postgresql", "postgres")
 """The schemes a ``--db`` URL may have (``postgresql+psycopg`` and the like are accepted too)."""
@@ -149,6 +151,8 @@ def output_file(path: str, option: str) -> None:
     ...
     barbu.usage.UsageError: --json /no-such-folder/report.json: the folder /no-such-folder does not exist; ...
     """
+    from pathlib import Path  # here: a command that reads or writes no file does not pay pathlib's import
+
     if path == "-":
         return
     p = Path(path)
@@ -178,6 +182,8 @@ def output_folder(path: str | os.PathLike[str], option: str) -> None:
     >>> import tempfile
     >>> output_folder(tempfile.gettempdir(), "--records")
     """
+    from pathlib import Path  # here: a command that reads or writes no file does not pay pathlib's import
+
     p = Path(path)
     existing = p
     while not existing.exists() and existing != existing.parent:
@@ -198,6 +204,8 @@ def read_text(path: str, what: str = "file") -> str:
     ...
     barbu.usage.UsageError: cannot read the record /no-such-file.json: no such file or directory; give a readable file
     """
+    from pathlib import Path  # here: a command that reads or writes no file does not pay pathlib's import
+
     try:
         if path == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
@@ -222,6 +230,8 @@ def database_url(url: str, option: str = "--db") -> str:
     >>> database_url("sqlite:///barbu.db"), database_url("postgresql://postgres@127.0.0.1/test")
     ('sqlite:///barbu.db', 'postgresql://postgres@127.0.0.1/test')
     """
+    from pathlib import Path  # here: a command that reads or writes no file does not pay pathlib's import
+
     scheme, sep, rest = url.partition("://")
     allowed = "give sqlite:///FILE or postgresql://USER@HOST:PORT/DB"
     if not sep or scheme.partition("+")[0] not in DATABASE_SCHEMES:
