@@ -192,6 +192,9 @@ def _compact_encoder() -> Callable[[Any], str]:
 _encode = _compact_encoder()
 """Compact JSON text, as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes it."""
 
+_NOTHING = object()
+"""No source kept yet for a field."""
+
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 _COMPARED = _SCALARS | {tuple, list, dict}
 """Types of a field's source compared by value: equal sources (same type) are the same text."""
@@ -254,10 +257,11 @@ class ViewTexts:
             known = self.known[audience] = ({}, {})
         sources, texts = known
         out: dict[str, str] = {}
+        values = view.__dict__
         for key, attribute, make in fields:
-            source = getattr(view, attribute)
-            if key in sources:
-                before = sources[key]
+            source = values[attribute]
+            before = sources.get(key, _NOTHING)
+            if before is not _NOTHING:
                 kind = type(source)
                 if before is source or (kind in _COMPARED and type(before) is kind and before == source):
                     out[key] = texts[key]
@@ -484,7 +488,6 @@ class LiveTable:
         legal actions) are made per seat. The views of every person's seat (connected or not)
         and of the watchers go to :attr:`views` as well, for the catch-up of a client that comes back.
         """
-        connected = dict(self.audiences())
         kept: list[int | None] = [s.index for s in self.seats if s.kind == "human" or s.connections]
         if self.spectators:
             kept.append(None)
@@ -511,7 +514,7 @@ class LiveTable:
                 self.views.record(seat, self.seq, fields, (previous, changed))
             else:
                 self.views.record(seat, self.seq, fields)
-            connections = connected.get(seat)
+            connections = self.seats[seat].connections if seat is not None else self.spectators
             if not connections:
                 continue
             before = self.sent.get(seat)
