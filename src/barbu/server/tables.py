@@ -183,7 +183,7 @@ def _compact_encoder() -> Callable[[Any], str]:
 
     def encode(value: Any) -> str:
         if type(value) is str:
-            return string(value)  # type: ignore[no-any-return]
+            return string(value)
         return "".join(write(value, 0))
 
     return encode
