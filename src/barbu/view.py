@@ -136,11 +136,7 @@ JSON_FIELDS: tuple[tuple[str, str, Callable[[SeatView], Any]], ...] = (
     ("contract", "contract", lambda v: v.contract),
     ("trump", "trump", lambda v: v.trump),
     ("rank", "rank", lambda v: v.rank),
-    (
-        "calls",
-        "calls",
-        lambda v: [{"seat": s, "round": r, "double": list(d), "redouble": list(rd)} for s, r, d, rd in v.calls],
-    ),
+    ("calls", "calls", lambda v: [_call_json(c) for c in v.calls]),
     ("pairs", "pairs", lambda v: [{"doubler": a, "doubled": b, "multiplier": m} for a, b, m in v.pairs]),
     ("tricks", "tricks", lambda v: [_trick_json(t) for t in v.tricks]),
     ("current_trick", "current_trick", lambda v: _trick_json(v.current_trick) if v.current_trick else None),
@@ -155,7 +151,7 @@ JSON_FIELDS: tuple[tuple[str, str, Callable[[SeatView], Any]], ...] = (
         ),
     ),
     ("domino_order", "domino_order", lambda v: list(v.domino_order)),
-    ("plays", "plays", lambda v: [[s, card_name(c) if c is not None else "pass"] for s, c in v.plays]),
+    ("plays", "plays", lambda v: [_play_json(p) for p in v.plays]),
     ("arrangements", "arrangements", lambda v: [[card_name(c) for c in a] if a else None for a in v.arrangements]),
     ("cards_left", "cards_left", lambda v: list(v.cards_left)),
     ("declared", "declared", lambda v: [list(d) for d in v.declared]),
@@ -213,12 +209,20 @@ def summary_json(h: DealSummary, detail: bool = False) -> dict[str, Any]:
         "arrangements": None if h.arrangements is None else [[card_name(c) for c in a] for a in h.arrangements],
     }
     if detail:
-        out["calls"] = [{"seat": c[0], "round": c[1], "double": list(c[2]), "redouble": list(c[3])} for c in h.calls]
+        out["calls"] = [_call_json(c) for c in h.calls]
         out["tricks"] = [_trick_json(t) for t in h.tricks]
-        out["plays"] = [] if h.tricks else [[p[0], card_name(p[1]) if p[1] is not None else "pass"] for p in h.plays]
+        out["plays"] = [] if h.tricks else [_play_json(p) for p in h.plays]
         out["domino_order"] = list(h.domino_order)
         out["settlement"] = [list(p) for p in h.settlement]
     return out
+
+
+def _call_json(c: tuple[int, int, tuple[int, ...], tuple[int, ...]]) -> dict[str, Any]:
+    return {"seat": c[0], "round": c[1], "double": list(c[2]), "redouble": list(c[3])}
+
+
+def _play_json(p: tuple[int, int | None]) -> list[Any]:
+    return [p[0], card_name(p[1]) if p[1] is not None else "pass"]
 
 
 def _trick_json(t: TrickView) -> dict[str, Any]:
@@ -228,6 +232,27 @@ def _trick_json(t: TrickView) -> dict[str, Any]:
         "seats": list(t.seats),
         "winner": t.winner,
     }
+
+
+GROWING_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "calls": _call_json,
+    "plays": _play_json,
+    "tricks": _trick_json,
+    "history": summary_json,
+}
+"""The fields of :data:`JSON_FIELDS` whose value is a list made item by item from a tuple that
+grows while a deal (or, for ``history``, the game) lasts, with how one item is made: a program
+that kept a field's JSON text can extend it with the new items instead of encoding it again.
+
+>>> from barbu.game import Game
+>>> game = Game.new("classic", seed=3)
+>>> for _ in range(9):
+...     game.apply(game.legal_actions()[0])
+>>> view = seat_view(game, 0)
+>>> made = dict((key, make) for key, _attribute, make in JSON_FIELDS)
+>>> all(made[key](view) == [item(x) for x in getattr(view, key)] for key, item in GROWING_FIELDS.items())
+True
+"""
 
 
 _SUMMARIES: WeakKeyDictionary[Deal, DealSummary] = WeakKeyDictionary()

@@ -72,18 +72,18 @@ class RecentViews:
         """
         log = self.logs.get(audience)
         if log is None or log.last != seq - 1:
-            self.logs[audience] = _Log(seq, fields, fields)
+            self.logs[audience] = _Log(seq, dict(fields), fields)
             return
         if change is not None and change[0] is log.current:
             log.patches.append(change[1])
         elif log.current.keys() != fields.keys():
-            self.logs[audience] = _Log(seq, fields, fields)
+            self.logs[audience] = _Log(seq, dict(fields), fields)
             return
         else:
             log.patches.append({k: v for k, v in fields.items() if log.current[k] != v})
         log.current = fields
         while len(log.patches) >= self.size:
-            log.base = {**log.base, **log.patches.popleft()}
+            log.base.update(log.patches.popleft())  # the log's own copy: nothing else holds it
             log.first += 1
 
     def current(self, audience: int | None, seq: int) -> Fields | None:

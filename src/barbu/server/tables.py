@@ -55,7 +55,7 @@ from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
 from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
-from barbu.view import JSON_FIELDS, OWN_ATTRIBUTES, SeatView, seat_view, seat_views, summary_json
+from barbu.view import GROWING_FIELDS, JSON_FIELDS, OWN_ATTRIBUTES, SeatView, seat_view, seat_views, summary_json
 
 CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
@@ -162,12 +162,62 @@ class LiveSeat:
         }
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+def _compact_encoder() -> Callable[[Any], str]:
+    """Compact JSON text, as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes it.
+
+    ``json.dumps`` and ``JSONEncoder.encode`` make a new C encoder for every value they write
+    (about 2 µs, more than a small field's encoding itself); the encoder made here is made once
+    and written with for every field of every view (no check for circular references: views hold
+    none). Where CPython's C accelerator is missing, ``JSONEncoder.encode`` does the same work.
+
+    >>> encode = _compact_encoder()
+    >>> encode({"a": [1, None, "é"]}), encode("QS"), encode(2.5)
+    ('{"a":[1,null,"é"]}', '"QS"', '2.5')
+    """
+    python = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+    c_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if c_encoder is None:  # pragma: no cover - CPython has its accelerator
+        return python.encode
+    write = c_encoder(None, python.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    string = json.encoder.encode_basestring
+
+    def encode(value: Any) -> str:
+        if type(value) is str:
+            return string(value)
+        return "".join(write(value, 0))
+
+    return encode
+
+
+_encode = _compact_encoder()
 """Compact JSON text, as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes it."""
 
+_NOTHING = object()
+"""No source kept yet for a field."""
+
 _SCALARS = frozenset({int, float, str, bool, type(None)})
-_COMPARED = _SCALARS | {tuple, list}
+_COMPARED = _SCALARS | {tuple, list, dict}
 """Types of a field's source compared by value: equal sources (same type) are the same text."""
+
+
+def _grown(text: str, before: tuple[Any, ...], source: tuple[Any, ...], item: Callable[[Any], Any]) -> str | None:
+    """The JSON text of the list made from ``source`` (``item`` makes each entry), extended from
+    ``text``, that of ``before``, when ``source`` is ``before`` and more items; else None.
+
+    A deal's plays, tricks and calls grow one at a time: the text of the new items is appended
+    instead of the whole list being encoded again (a deal's plays are 52 entries at its end).
+
+    >>> _grown("[1,2]", (1, 2), (1, 2, 3), lambda x: x), _grown("[]", (), (7,), str)
+    ('[1,2,3]', '["7"]')
+    >>> _grown("[1,2]", (1, 2), (1, 5, 3), lambda x: x) is None  # not a growth: encoded again
+    True
+    """
+    known = len(before)
+    if len(source) <= known or source[:known] != before:
+        return None
+    more = _encode([item(x) for x in source[known:]])
+    return f"{text[:-1]},{more[1:]}" if known else more
+
 
 _OWN_FIELDS = tuple(f for f in JSON_FIELDS if f[1] in OWN_ATTRIBUTES)
 _SHARED_FIELDS = tuple(f for f in JSON_FIELDS if f[1] not in OWN_ATTRIBUTES)
@@ -207,14 +257,22 @@ class ViewTexts:
             known = self.known[audience] = ({}, {})
         sources, texts = known
         out: dict[str, str] = {}
+        values = view.__dict__
         for key, attribute, make in fields:
-            source = getattr(view, attribute)
-            if key in sources:
-                before = sources[key]
+            source = values[attribute]
+            before = sources.get(key, _NOTHING)
+            if before is not _NOTHING:
                 kind = type(source)
                 if before is source or (kind in _COMPARED and type(before) is kind and before == source):
                     out[key] = texts[key]
                     continue
+                item = GROWING_FIELDS.get(key)
+                if item is not None and kind is tuple and type(before) is tuple:
+                    grown = _grown(texts[key], before, source, item)
+                    if grown is not None:
+                        sources[key] = source
+                        texts[key] = out[key] = grown
+                        continue
             sources[key] = source
             texts[key] = out[key] = _encode(make(view))
         return out
@@ -430,7 +488,6 @@ class LiveTable:
         legal actions) are made per seat. The views of every person's seat (connected or not)
         and of the watchers go to :attr:`views` as well, for the catch-up of a client that comes back.
         """
-        connected = dict(self.audiences())
         kept: list[int | None] = [s.index for s in self.seats if s.kind == "human" or s.connections]
         if self.spectators:
             kept.append(None)
@@ -457,7 +514,7 @@ class LiveTable:
                 self.views.record(seat, self.seq, fields, (previous, changed))
             else:
                 self.views.record(seat, self.seq, fields)
-            connections = connected.get(seat)
+            connections = self.seats[seat].connections if seat is not None else self.spectators
             if not connections:
                 continue
             before = self.sent.get(seat)
