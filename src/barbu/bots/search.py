@@ -54,7 +54,15 @@ from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
 from barbu.bots.estimates import best_trump, trump_order
-from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pick_call, play_by_rules, skip_would_apply
+from barbu.bots.rules_of_thumb import (
+    CallPlan,
+    CallTurn,
+    closest_call,
+    contract_value,
+    pick_call,
+    play_by_rules,
+    skip_would_apply,
+)
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
@@ -138,8 +146,10 @@ class CallEvidence:
     def __init__(self, view: SeatView, table: Rules, hidden: HiddenCards) -> None:
         self.table = table
         self.played = hidden.played
-        self.turns: list[tuple[CallTurn, set[int], set[int]]] | None = None
-        """Each other seat's call turn (with no hand yet), with the doubles and redoubles it made."""
+        self.turns: list[tuple[CallPlan, set[int], set[int], dict[float, int]]] | None = None
+        """Each other seat's call turn, read up to its hand (:class:`~barbu.bots.rules_of_thumb.CallPlan`),
+        with the doubles and redoubles it made and, by a hand's edge, how many of them the rules
+        of thumb would have called otherwise (remembered: many worlds give a seat hands of one edge)."""
         self._view = view
         self.contract = table.contract(view.contract) if view.contract is not None else None
         self.named_trump: int | None = None
@@ -163,7 +173,7 @@ class CallEvidence:
         mine = contract_value(hand, self.contract, self.table, self.forced)
         return any(contract_value(hand, c, self.table, self.forced) > mine for c in self.alternatives)
 
-    def _read_turns(self, dealt: list[int]) -> list[tuple[CallTurn, set[int], set[int]]]:
+    def _read_turns(self, dealt: list[int]) -> list[tuple[CallPlan, set[int], set[int], dict[float, int]]]:
         view, table = self._view, self.table
         assert view.declarer is not None and view.contract is not None
         contract = table.contract(view.contract)
@@ -173,8 +183,7 @@ class CallEvidence:
         turns = []
         for seat, _, doubles, redoubles in view.calls:
             if seat != view.seat and d.phase is Phase.CALL:
-                turn = replace(CallTurn.from_deal(d, seat), hand=0)
-                turns.append((turn, set(doubles), set(redoubles)))
+                turns.append((CallPlan(CallTurn.from_deal(d, seat), table), set(doubles), set(redoubles), {}))
             d.apply_unchecked(Call(double=doubles, redouble=redoubles))
         return turns
 
@@ -196,9 +205,12 @@ class CallEvidence:
             return weight
         if self.turns is None:
             self.turns = self._read_turns(dealt)
-        for turn, doubles, redoubles in self.turns:
-            guess = pick_call(replace(turn, hand=dealt[turn.seat]), self.table)
-            misses = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
+        for plan, doubles, redoubles, missed in self.turns:
+            edge = plan.edge(dealt[plan.seat])
+            misses = missed.get(edge)
+            if misses is None:
+                guess = plan.call(edge)
+                misses = missed[edge] = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
             weight *= CALL_EVIDENCE**misses
         return weight
 
