@@ -59,7 +59,6 @@ from barbu.bots.rules_of_thumb import (
     CallTurn,
     closest_call,
     contract_value,
-    pick_call,
     play_by_rules,
     skip_would_apply,
 )
@@ -321,6 +320,9 @@ class SearchBot:
         self._solved: dict[tuple[Any, ...], float] = {}
         """Endgames solved during the current decision (playouts of different moves
         sometimes reach the same position), by position, guide and seat."""
+        self._plans: dict[tuple[Any, ...], CallPlan] = {}
+        """The other seats' call turns met during the current decision, read up to the hand
+        (:meth:`_call_plan`), by the deal's public state."""
 
     def settings(self) -> dict[str, Any]:
         """The bot's settings, as :func:`~barbu.bots.make_bot` takes them."""
@@ -336,6 +338,7 @@ class SearchBot:
         table = view_rules(view)
         budget = Budget(self.iterations, self.seconds)
         self._solved.clear()
+        self._plans.clear()
         if view.phase == "arrange":
             return self._arrange(view, table, budget)
         legal = view.legal_actions
@@ -408,17 +411,28 @@ class SearchBot:
     def simulate(self, d: Deal, me: int, exact: bool = True) -> float:
         """Finish a deal from any phase after the trump or rank: calls and arrangements by the
         rules of thumb, then :meth:`finish`."""
-        table = d.rules
         while d.phase is Phase.CALL:
             seat = d.to_act
             assert seat is not None
-            d.apply_unchecked(pick_call(CallTurn.from_deal(d, seat), table))
+            plan = self._call_plan(d, seat)
+            d.apply_unchecked(plan.call(plan.edge(d.hand(seat))))
         while d.phase is Phase.ARRANGE:
             seat = d.to_act
             assert seat is not None and d.dealt is not None
             d.apply_unchecked(Arrange(best_arrangement(d.dealt[seat])))
         assert d.contract is not None
         return self.finish(d, PlayGuide.of(d), me, exact)
+
+    def _call_plan(self, d: Deal, seat: int) -> CallPlan:
+        """The rules of thumb's call of ``seat`` (to call) in ``d``, read up to its hand: the same
+        for every world of the decision that reached the same calls in the same contract."""
+        assert d.doubling is not None and d.contract is not None
+        # The rules' identity: a decision's deals share one or two rule sets, kept alive by it.
+        key = (id(d.rules), d.declarer, d.contract.id, d.trump, d.rank, d.forced, seat, tuple(d.doubling.calls))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = CallPlan(CallTurn.from_deal(d, seat), d.rules)
+        return plan
 
     # -- card play ---------------------------------------------------------------------------
 
