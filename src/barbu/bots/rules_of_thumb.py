@@ -164,6 +164,7 @@ class CallPlan:
     """
 
     __slots__ = (
+        "_calls",
         "contract",
         "declarer",
         "declarer_worth",
@@ -200,6 +201,8 @@ class CallPlan:
         self.declarer_worth = self.share + self.seat_edge + DECLARER_EDGE * self.unit
         self.skip = skip_would_apply(turn, turn.contract, table)
         self.split = sign * skip_split(total, table.players, turn.declarer)[turn.seat] if self.skip else 0.0
+        self._calls: dict[float, Call] = {}
+        """The calls worked out so far, by edge."""
 
     def edge(self, hand: int) -> float:
         """The edge of ``hand`` in this turn's contract (:func:`~barbu.bots.estimates.hand_edge`)."""
@@ -207,6 +210,12 @@ class CallPlan:
 
     def call(self, edge: float) -> Call:
         """The call of the turn's seat holding a hand of ``edge``."""
+        found = self._calls.get(edge)
+        if found is None:
+            found = self._calls[edge] = self._call(edge)
+        return found
+
+    def _call(self, edge: float) -> Call:
         seat, declarer, n = self.seat, self.declarer, self.table.players
         share, unit, seat_edge, declarer_worth = self.share, self.unit, self.seat_edge, self.declarer_worth
         mine = share + edge + (seat_edge if seat == declarer else -seat_edge / (n - 1))

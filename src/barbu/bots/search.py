@@ -145,10 +145,9 @@ class CallEvidence:
     def __init__(self, view: SeatView, table: Rules, hidden: HiddenCards) -> None:
         self.table = table
         self.played = hidden.played
-        self.turns: list[tuple[CallPlan, set[int], set[int], dict[float, int]]] | None = None
+        self.turns: list[tuple[CallPlan, set[int], set[int]]] | None = None
         """Each other seat's call turn, read up to its hand (:class:`~barbu.bots.rules_of_thumb.CallPlan`),
-        with the doubles and redoubles it made and, by a hand's edge, how many of them the rules
-        of thumb would have called otherwise (remembered: many worlds give a seat hands of one edge)."""
+        with the doubles and redoubles it made."""
         self._view = view
         self.contract = table.contract(view.contract) if view.contract is not None else None
         self.named_trump: int | None = None
@@ -172,7 +171,7 @@ class CallEvidence:
         mine = contract_value(hand, self.contract, self.table, self.forced)
         return any(contract_value(hand, c, self.table, self.forced) > mine for c in self.alternatives)
 
-    def _read_turns(self, dealt: list[int]) -> list[tuple[CallPlan, set[int], set[int], dict[float, int]]]:
+    def _read_turns(self, dealt: list[int]) -> list[tuple[CallPlan, set[int], set[int]]]:
         view, table = self._view, self.table
         assert view.declarer is not None and view.contract is not None
         contract = table.contract(view.contract)
@@ -182,7 +181,7 @@ class CallEvidence:
         turns = []
         for seat, _, doubles, redoubles in view.calls:
             if seat != view.seat and d.phase is Phase.CALL:
-                turns.append((CallPlan(CallTurn.from_deal(d, seat), table), set(doubles), set(redoubles), {}))
+                turns.append((CallPlan(CallTurn.from_deal(d, seat), table), set(doubles), set(redoubles)))
             d.apply_unchecked(Call(double=doubles, redouble=redoubles))
         return turns
 
@@ -204,12 +203,9 @@ class CallEvidence:
             return weight
         if self.turns is None:
             self.turns = self._read_turns(dealt)
-        for plan, doubles, redoubles, missed in self.turns:
-            edge = plan.edge(dealt[plan.seat])
-            misses = missed.get(edge)
-            if misses is None:
-                guess = plan.call(edge)
-                misses = missed[edge] = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
+        for plan, doubles, redoubles in self.turns:
+            guess = plan.call(plan.edge(dealt[plan.seat]))
+            misses = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
             weight *= CALL_EVIDENCE**misses
         return weight
 
