@@ -64,6 +64,7 @@ import bench_bots
 
 from barbu.arena.stats import Estimate
 from barbu.bots import Bot, make_bot
+from barbu.bots.search import DEFAULT_ITERATIONS, DEFAULT_SECONDS
 from barbu.rulesets import rules
 from barbu.view import SeatView
 
@@ -118,25 +119,57 @@ def worlds(variant: str, decisions: int, seed: int) -> int:
     return 0 if same == len(views) else 1
 
 
-def times(variant: str, decisions: int, seed: int, levels: list[str] | None = None) -> int:
+def times(
+    variant: str,
+    decisions: int,
+    seed: int,
+    levels: list[str] | None = None,
+    iterations: list[int] | None = None,
+    seconds: float | None = DEFAULT_SECONDS,
+) -> int:
     """Median, p95 and max decision time of each level, on the same positions: wall time, and
-    CPU time of the process (one core's work, whatever else the machine runs)."""
+    CPU time of the process (one core's work, whatever else the machine runs). With
+    ``iterations``, the search at each of those numbers of worlds (time cap ``seconds``, None
+    for none) instead of its default, with the mean of the worlds it searched a decision."""
+    from barbu.bots import search
+
     views = positions(variant, decisions, seed)
-    print(f"{variant}: {len(views)} decisions with a choice (seat 0 in heuristic games, seed {seed}); ms")
-    print(f"{'level':<24}{'wall median':>12}{'p95':>9}{'max':>9}{'CPU median':>12}{'p95':>9}{'max':>9}")
-    for level, settings in LEVELS:
-        if levels and level not in levels:
-            continue
-        bot = make_bot(level, seed=seed, **settings)
-        wall: list[float] = []
-        cpu: list[float] = []
-        for view in views:
-            t0, c0 = time.perf_counter(), time.process_time()
-            bot.act(view)
-            wall.append(1000 * (time.perf_counter() - t0))
-            cpu.append(1000 * (time.process_time() - c0))
-        name = level + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
-        print(f"{name:<24}" + "".join(_spread(taken) for taken in (wall, cpu)))
+    kinds = {p: sum(v.phase == p for v in views) for p in sorted({v.phase for v in views})}
+    print(f"{variant}: {len(views)} decisions with a choice {kinds} (seat 0 in heuristic games, seed {seed}); ms")
+    print(f"{'level':<32}{'wall median':>12}{'p95':>9}{'max':>9}{'CPU median':>12}{'p95':>9}{'max':>9}{'worlds':>8}")
+    runs = [(level, settings) for level, settings in LEVELS if not levels or level in levels]
+    if iterations:
+        runs = [(level, s) for level, s in runs if level != "search"]
+        runs += [("search", {"iterations": n, "seconds": seconds}) for n in iterations]
+    searched: list[int] = []
+
+    class Counted(search.Budget):
+        """The search's budget, counting the worlds each decision searched."""
+
+        def more(self) -> bool:
+            if super().more():
+                return True
+            searched.append(self.done)
+            return False
+
+    budget = search.Budget
+    search.Budget = Counted  # type: ignore[misc]
+    try:
+        for level, settings in runs:
+            bot = make_bot(level, seed=seed, **settings)
+            wall: list[float] = []
+            cpu: list[float] = []
+            searched.clear()
+            for view in views:
+                t0, c0 = time.perf_counter(), time.process_time()
+                bot.act(view)
+                wall.append(1000 * (time.perf_counter() - t0))
+                cpu.append(1000 * (time.process_time() - c0))
+            name = level + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
+            worlds = f"{statistics.fmean(searched):>8.0f}" if searched else f"{'':>8}"
+            print(f"{name:<32}" + "".join(_spread(taken) for taken in (wall, cpu)) + worlds, flush=True)
+    finally:
+        search.Budget = budget  # type: ignore[misc]
     return 0
 
 
@@ -350,7 +383,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", nargs="+", help="times: only these levels")
-    parser.add_argument("--worlds", type=int, default=320, help="strength: the hero's worlds a decision")
+    parser.add_argument("--iterations", type=int, nargs="+", help="times: the search at these numbers of worlds")
+    parser.add_argument("--seconds", default=str(DEFAULT_SECONDS), help="times: their time cap (null: none)")
+    parser.add_argument(
+        "--worlds", type=int, default=DEFAULT_ITERATIONS, help="strength: the hero's worlds a decision (the default's)"
+    )
     parser.add_argument("--against", type=int, default=64, help="strength: the field's worlds a decision")
     parser.add_argument("--deals", type=int, default=20, help="strength: duplicate deals of each contract")
     parser.add_argument("--first", type=int, default=0, help="strength: the first duplicate deal's number")
@@ -362,7 +399,8 @@ def main(argv: list[str]) -> int:
     if args.what == "worlds":
         return worlds(args.variant, args.decisions, args.seed)
     if args.what == "times":
-        return times(args.variant, args.decisions, args.seed, args.levels)
+        seconds = None if args.seconds == "null" else float(args.seconds)
+        return times(args.variant, args.decisions, args.seed, args.levels, args.iterations, seconds)
     return duel(args.files)
 
 

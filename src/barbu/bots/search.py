@@ -71,8 +71,10 @@ from barbu.rulesets import Rules
 from barbu.unseen import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
-DEFAULT_ITERATIONS = 64
-"""Worlds per decision by default (the time cap usually ends the search first)."""
+DEFAULT_ITERATIONS = 320
+"""Worlds per decision by default: the largest round number whose decisions all reach it within
+the web app's goal on one core (docs/bots.md: p95 at most 300 ms, max at most 1 s of CPU time,
+without the cap); a loaded machine's time cap ends the dearest first."""
 DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
