@@ -72,9 +72,9 @@ from barbu.unseen import HiddenCards, WorldDeals, forced_of, hidden_cards, sampl
 from barbu.view import SeatView
 
 DEFAULT_ITERATIONS = 320
-"""Worlds per decision by default: the largest round number whose decisions all reach it within
-the web app's goal on one core (docs/bots.md: p95 at most 300 ms, max at most 1 s of CPU time,
-without the cap); a loaded machine's time cap ends the dearest first."""
+"""Worlds per decision by default: the largest round number whose decision times meet the web
+app's goal on one core (docs/bots.md, "The default's worlds": p95 at most 300 ms and max at most
+1 s of CPU time); the time cap ends the dearest decisions (contract choices) on a loaded machine."""
 DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
