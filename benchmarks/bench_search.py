@@ -13,6 +13,13 @@ Four measures:
     Decision times of every level on the same positions (median, 95th percentile, max,
     in ms of wall time; decisions with one legal action are not counted: every level
     answers them at once).
+``decide``
+    The search's action on each position at ``--iterations`` worlds without a time cap (one
+    bot per position, seeded ``seed + i``; ``BARBU_PURE=1`` for the pure path), written to
+    ``--json`` with the CPU time of each; given two such files instead, how many actions
+    agree and the ratio of their times. Run with ``PYTHONPATH`` at another checkout's
+    ``src``, it proves that a change of the code keeps the decisions (docs/bots.md, "The
+    default's worlds").
 ``duel``
     Reads the JSON reports of arena runs of ``A B B B`` (one file per seed, e.g. written
     by the commands below), and prints A's lead over B per 28-deal game, with a 95%
@@ -36,6 +43,9 @@ Examples::
     python benchmarks/bench_search.py worlds --decisions 40
     python benchmarks/bench_search.py times --decisions 60
     python benchmarks/bench_search.py times --decisions 1000 --levels heuristic   # the web app's default
+    PYTHONPATH=../before/src python benchmarks/bench_search.py decide --iterations 320 --json before.json
+    python benchmarks/bench_search.py decide --iterations 320 --json after.json
+    python benchmarks/bench_search.py decide before.json after.json
     for s in $(seq 200 299); do barbu arena expert search:seconds=null search:seconds=null \\
         search:seconds=null --games 1 --seed $s --workers 1 --quiet --json expert/seed-$s.json; done
     python benchmarks/bench_search.py duel expert/*.json
@@ -170,6 +180,39 @@ def times(
             print(f"{name:<32}" + "".join(_spread(taken) for taken in (wall, cpu)) + worlds, flush=True)
     finally:
         search.Budget = budget  # type: ignore[misc]
+    return 0
+
+
+def decide(variant: str, decisions: int, seed: int, iterations: int, path: Path | None, files: list[str]) -> int:
+    """Write the search's actions on the positions to ``path``, or compare two such ``files``."""
+    if files:
+        if len(files) != 2:
+            raise SystemExit("decide compares two files: the actions of one code, then of the other")
+        a, b = (json.loads(Path(f).read_text()) for f in files)
+        if a["args"] != b["args"]:
+            raise SystemExit(f"the files decided other positions: {a['args']} and {b['args']}")
+        same = sum(x["action"] == y["action"] for x, y in zip(a["decisions"], b["decisions"], strict=True))
+        ta, tb = (math.fsum(d["cpu"] for d in f["decisions"]) for f in (a, b))
+        print(f"{a['args']}: identical actions {same}/{len(a['decisions'])}")
+        print(f"CPU {ta:.2f} s / {tb:.2f} s = {ta / tb:.2f}x")
+        for phase in sorted({d["phase"] for d in a["decisions"]}):
+            pa = [d["cpu"] for d in a["decisions"] if d["phase"] == phase]
+            pb = [d["cpu"] for d in b["decisions"] if d["phase"] == phase]
+            print(f"  {phase:<9}{len(pa):>4} decisions: {statistics.fmean(pa):.3f} s / {statistics.fmean(pb):.3f} s")
+        return 0 if same == len(a["decisions"]) else 1
+    views = positions(variant, decisions, seed)
+    out = []
+    for i, view in enumerate(views):
+        bot = make_bot("search", seed=seed + i, iterations=iterations, seconds=None)
+        started = time.process_time()
+        action = bot.act(view)
+        out.append({"phase": view.phase, "action": repr(action), "cpu": time.process_time() - started})
+    args = {"variant": variant, "decisions": decisions, "seed": seed, "iterations": iterations}
+    report = json.dumps({"args": args, "decisions": out})
+    if path is None:
+        print(report)
+    else:
+        path.write_text(report)
     return 0
 
 
@@ -377,13 +420,15 @@ def _interval(e: Estimate) -> str:
 def main(argv: list[str]) -> int:
     """Run the measure named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["worlds", "times", "duel", "strength"])
-    parser.add_argument("files", nargs="*", help="duel: arena JSON reports")
+    parser.add_argument("what", choices=["worlds", "times", "decide", "duel", "strength"])
+    parser.add_argument("files", nargs="*", help="duel: arena JSON reports; decide, strength: their files")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", nargs="+", help="times: only these levels")
-    parser.add_argument("--iterations", type=int, nargs="+", help="times: the search at these numbers of worlds")
+    parser.add_argument(
+        "--iterations", type=int, nargs="+", help="times: the search at these numbers of worlds; decide: at this one"
+    )
     parser.add_argument("--seconds", default=str(DEFAULT_SECONDS), help="times: their time cap (null: none)")
     parser.add_argument(
         "--worlds", type=int, default=DEFAULT_ITERATIONS, help="strength: the hero's worlds a decision (the default's)"
@@ -391,13 +436,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--against", type=int, default=64, help="strength: the field's worlds a decision")
     parser.add_argument("--deals", type=int, default=20, help="strength: duplicate deals of each contract")
     parser.add_argument("--first", type=int, default=0, help="strength: the first duplicate deal's number")
-    parser.add_argument("--json", type=Path, help="strength: the rotations, written as they end (resumable)")
+    parser.add_argument(
+        "--json", type=Path, help="strength: the rotations, written as they end (resumable); decide: the actions"
+    )
     args = parser.parse_args(argv)
     if args.what == "strength":
         files = [Path(f) for f in args.files]
         return strength(args.worlds, args.against, args.deals, args.seed, args.variant, args.json, args.first, files)
     if args.what == "worlds":
         return worlds(args.variant, args.decisions, args.seed)
+    if args.what == "decide":
+        iterations = args.iterations[0] if args.iterations else DEFAULT_ITERATIONS
+        return decide(args.variant, args.decisions, args.seed, iterations, args.json, args.files)
     if args.what == "times":
         seconds = None if args.seconds == "null" else float(args.seconds)
         return times(args.variant, args.decisions, args.seed, args.levels, args.iterations, seconds)
