@@ -11,8 +11,10 @@ Four measures:
     strength run below).
 ``times``
     Decision times of every level on the same positions (median, 95th percentile, max,
-    in ms of wall time; decisions with one legal action are not counted: every level
-    answers them at once).
+    in ms of wall time and of CPU time; decisions with one legal action are not counted:
+    every level answers them at once). With ``--iterations``, the search at each of those
+    numbers of worlds (time cap ``--seconds``, ``null`` for none) and the mean of the
+    worlds it searched a decision: how the default's worlds were chosen.
 ``decide``
     The search's action on each position at ``--iterations`` worlds without a time cap (one
     bot per position, seeded ``seed + i``; ``BARBU_PURE=1`` for the pure path), written to
@@ -42,6 +44,7 @@ Examples::
 
     python benchmarks/bench_search.py worlds --decisions 40
     python benchmarks/bench_search.py times --decisions 60
+    python benchmarks/bench_search.py times --decisions 400 --levels search --iterations 64 320 --seconds null
     python benchmarks/bench_search.py times --decisions 1000 --levels heuristic   # the web app's default
     PYTHONPATH=../before/src python benchmarks/bench_search.py decide --iterations 320 --json before.json
     python benchmarks/bench_search.py decide --iterations 320 --json after.json
