@@ -27,7 +27,7 @@ Four measures:
     by the commands below), and prints A's lead over B per 28-deal game, with a 95%
     Student interval over all the duplicate games together.
 ``strength``
-    The search at ``--worlds`` (320: what the compiled path affords in the old default's
+    The search at ``--worlds`` (the default, 320: what the compiled path affords in the old default's
     time) against three searches at ``--against`` (64: the old default), both without a
     time cap so that the result does not depend on the load, on duplicate *deals*: for
     each contract, ``--deals`` single deals (the contract imposed on the deal's declarer,
