@@ -11,14 +11,23 @@ Four measures:
     strength run below).
 ``times``
     Decision times of every level on the same positions (median, 95th percentile, max,
-    in ms of wall time; decisions with one legal action are not counted: every level
-    answers them at once).
+    in ms of wall time and of CPU time; decisions with one legal action are not counted:
+    every level answers them at once). With ``--iterations``, the search at each of those
+    numbers of worlds (time cap ``--seconds``, ``null`` for none) and the mean of the
+    worlds it searched a decision: how the default's worlds were chosen.
+``decide``
+    The search's action on each position at ``--iterations`` worlds without a time cap (one
+    bot per position, seeded ``seed + i``; ``BARBU_PURE=1`` for the pure path), written to
+    ``--json`` with the CPU time of each; given two such files instead, how many actions
+    agree and the ratio of their times. Run with ``PYTHONPATH`` at another checkout's
+    ``src``, it proves that a change of the code keeps the decisions (docs/bots.md, "The
+    default's worlds").
 ``duel``
     Reads the JSON reports of arena runs of ``A B B B`` (one file per seed, e.g. written
     by the commands below), and prints A's lead over B per 28-deal game, with a 95%
     Student interval over all the duplicate games together.
 ``strength``
-    The search at ``--worlds`` (320: what the compiled path affords in the old default's
+    The search at ``--worlds`` (the default, 320: what the compiled path affords in the old default's
     time) against three searches at ``--against`` (64: the old default), both without a
     time cap so that the result does not depend on the load, on duplicate *deals*: for
     each contract, ``--deals`` single deals (the contract imposed on the deal's declarer,
@@ -35,7 +44,11 @@ Examples::
 
     python benchmarks/bench_search.py worlds --decisions 40
     python benchmarks/bench_search.py times --decisions 60
+    python benchmarks/bench_search.py times --decisions 400 --levels search --iterations 64 320 --seconds null
     python benchmarks/bench_search.py times --decisions 1000 --levels heuristic   # the web app's default
+    PYTHONPATH=../before/src python benchmarks/bench_search.py decide --iterations 320 --json before.json
+    python benchmarks/bench_search.py decide --iterations 320 --json after.json
+    python benchmarks/bench_search.py decide before.json after.json
     for s in $(seq 200 299); do barbu arena expert search:seconds=null search:seconds=null \\
         search:seconds=null --games 1 --seed $s --workers 1 --quiet --json expert/seed-$s.json; done
     python benchmarks/bench_search.py duel expert/*.json
@@ -64,6 +77,7 @@ import bench_bots
 
 from barbu.arena.stats import Estimate
 from barbu.bots import Bot, make_bot
+from barbu.bots.search import DEFAULT_ITERATIONS, DEFAULT_SECONDS
 from barbu.rulesets import rules
 from barbu.view import SeatView
 
@@ -118,25 +132,90 @@ def worlds(variant: str, decisions: int, seed: int) -> int:
     return 0 if same == len(views) else 1
 
 
-def times(variant: str, decisions: int, seed: int, levels: list[str] | None = None) -> int:
+def times(
+    variant: str,
+    decisions: int,
+    seed: int,
+    levels: list[str] | None = None,
+    iterations: list[int] | None = None,
+    seconds: float | None = DEFAULT_SECONDS,
+) -> int:
     """Median, p95 and max decision time of each level, on the same positions: wall time, and
-    CPU time of the process (one core's work, whatever else the machine runs)."""
+    CPU time of the process (one core's work, whatever else the machine runs). With
+    ``iterations``, the search at each of those numbers of worlds (time cap ``seconds``, None
+    for none) instead of its default, with the mean of the worlds it searched a decision."""
+    from barbu.bots import search
+
     views = positions(variant, decisions, seed)
-    print(f"{variant}: {len(views)} decisions with a choice (seat 0 in heuristic games, seed {seed}); ms")
-    print(f"{'level':<24}{'wall median':>12}{'p95':>9}{'max':>9}{'CPU median':>12}{'p95':>9}{'max':>9}")
-    for level, settings in LEVELS:
-        if levels and level not in levels:
-            continue
-        bot = make_bot(level, seed=seed, **settings)
-        wall: list[float] = []
-        cpu: list[float] = []
-        for view in views:
-            t0, c0 = time.perf_counter(), time.process_time()
-            bot.act(view)
-            wall.append(1000 * (time.perf_counter() - t0))
-            cpu.append(1000 * (time.process_time() - c0))
-        name = level + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
-        print(f"{name:<24}" + "".join(_spread(taken) for taken in (wall, cpu)))
+    kinds = {p: sum(v.phase == p for v in views) for p in sorted({v.phase for v in views})}
+    print(f"{variant}: {len(views)} decisions with a choice {kinds} (seat 0 in heuristic games, seed {seed}); ms")
+    print(f"{'level':<32}{'wall median':>12}{'p95':>9}{'max':>9}{'CPU median':>12}{'p95':>9}{'max':>9}{'worlds':>8}")
+    runs = [(level, settings) for level, settings in LEVELS if not levels or level in levels]
+    if iterations:
+        runs = [(level, s) for level, s in runs if level != "search"]
+        runs += [("search", {"iterations": n, "seconds": seconds}) for n in iterations]
+    searched: list[int] = []
+
+    class Counted(search.Budget):
+        """The search's budget, counting the worlds each decision searched."""
+
+        def more(self) -> bool:
+            if super().more():
+                return True
+            searched.append(self.done)
+            return False
+
+    budget = search.Budget
+    search.Budget = Counted  # type: ignore[misc]
+    try:
+        for level, settings in runs:
+            bot = make_bot(level, seed=seed, **settings)
+            wall: list[float] = []
+            cpu: list[float] = []
+            searched.clear()
+            for view in views:
+                t0, c0 = time.perf_counter(), time.process_time()
+                bot.act(view)
+                wall.append(1000 * (time.perf_counter() - t0))
+                cpu.append(1000 * (time.process_time() - c0))
+            name = level + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
+            worlds = f"{statistics.fmean(searched):>8.0f}" if searched else f"{'':>8}"
+            print(f"{name:<32}" + "".join(_spread(taken) for taken in (wall, cpu)) + worlds, flush=True)
+    finally:
+        search.Budget = budget  # type: ignore[misc]
+    return 0
+
+
+def decide(variant: str, decisions: int, seed: int, iterations: int, path: Path | None, files: list[str]) -> int:
+    """Write the search's actions on the positions to ``path``, or compare two such ``files``."""
+    if files:
+        if len(files) != 2:
+            raise SystemExit("decide compares two files: the actions of one code, then of the other")
+        a, b = (json.loads(Path(f).read_text()) for f in files)
+        if a["args"] != b["args"]:
+            raise SystemExit(f"the files decided other positions: {a['args']} and {b['args']}")
+        same = sum(x["action"] == y["action"] for x, y in zip(a["decisions"], b["decisions"], strict=True))
+        ta, tb = (math.fsum(d["cpu"] for d in f["decisions"]) for f in (a, b))
+        print(f"{a['args']}: identical actions {same}/{len(a['decisions'])}")
+        print(f"CPU {ta:.2f} s / {tb:.2f} s = {ta / tb:.2f}x")
+        for phase in sorted({d["phase"] for d in a["decisions"]}):
+            pa = [d["cpu"] for d in a["decisions"] if d["phase"] == phase]
+            pb = [d["cpu"] for d in b["decisions"] if d["phase"] == phase]
+            print(f"  {phase:<9}{len(pa):>4} decisions: {statistics.fmean(pa):.3f} s / {statistics.fmean(pb):.3f} s")
+        return 0 if same == len(a["decisions"]) else 1
+    views = positions(variant, decisions, seed)
+    out = []
+    for i, view in enumerate(views):
+        bot = make_bot("search", seed=seed + i, iterations=iterations, seconds=None)
+        started = time.process_time()
+        action = bot.act(view)
+        out.append({"phase": view.phase, "action": repr(action), "cpu": time.process_time() - started})
+    args = {"variant": variant, "decisions": decisions, "seed": seed, "iterations": iterations}
+    report = json.dumps({"args": args, "decisions": out})
+    if path is None:
+        print(report)
+    else:
+        path.write_text(report)
     return 0
 
 
@@ -344,25 +423,37 @@ def _interval(e: Estimate) -> str:
 def main(argv: list[str]) -> int:
     """Run the measure named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["worlds", "times", "duel", "strength"])
-    parser.add_argument("files", nargs="*", help="duel: arena JSON reports")
+    parser.add_argument("what", choices=["worlds", "times", "decide", "duel", "strength"])
+    parser.add_argument("files", nargs="*", help="duel: arena JSON reports; decide, strength: their files")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", nargs="+", help="times: only these levels")
-    parser.add_argument("--worlds", type=int, default=320, help="strength: the hero's worlds a decision")
+    parser.add_argument(
+        "--iterations", type=int, nargs="+", help="times: the search at these numbers of worlds; decide: at this one"
+    )
+    parser.add_argument("--seconds", default=str(DEFAULT_SECONDS), help="times: their time cap (null: none)")
+    parser.add_argument(
+        "--worlds", type=int, default=DEFAULT_ITERATIONS, help="strength: the hero's worlds a decision (the default's)"
+    )
     parser.add_argument("--against", type=int, default=64, help="strength: the field's worlds a decision")
     parser.add_argument("--deals", type=int, default=20, help="strength: duplicate deals of each contract")
     parser.add_argument("--first", type=int, default=0, help="strength: the first duplicate deal's number")
-    parser.add_argument("--json", type=Path, help="strength: the rotations, written as they end (resumable)")
+    parser.add_argument(
+        "--json", type=Path, help="strength: the rotations, written as they end (resumable); decide: the actions"
+    )
     args = parser.parse_args(argv)
     if args.what == "strength":
         files = [Path(f) for f in args.files]
         return strength(args.worlds, args.against, args.deals, args.seed, args.variant, args.json, args.first, files)
     if args.what == "worlds":
         return worlds(args.variant, args.decisions, args.seed)
+    if args.what == "decide":
+        iterations = args.iterations[0] if args.iterations else DEFAULT_ITERATIONS
+        return decide(args.variant, args.decisions, args.seed, iterations, args.json, args.files)
     if args.what == "times":
-        return times(args.variant, args.decisions, args.seed, args.levels)
+        seconds = None if args.seconds == "null" else float(args.seconds)
+        return times(args.variant, args.decisions, args.seed, args.levels, args.iterations, seconds)
     return duel(args.files)
 
 

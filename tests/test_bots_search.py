@@ -8,9 +8,10 @@ import random
 import pytest
 
 from barbu import Game, seat_view
-from barbu.actions import Action, Call, Declare, NameRank, NameTrump, Play
+from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import Bot, bot_levels, make_bot
 from barbu.bots.card_play import PlayGuide
+from barbu.bots.chinese_poker import best_arrangement
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.estimates import best_trump, trump_order
 from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call
@@ -414,3 +415,47 @@ def test_the_search_tries_trump_suits_in_the_order_that_names_the_declarer_s_sui
     assert best_trump(hand, trumps, table)[0] == SUITS.index("D")
     assert SearchBot(seed=0)._choices(hand, trumps, table, 4) == trump_order(hand)
     assert SearchBot(seed=0)._best_choice(hand, trumps, table) == SUITS.index("D")
+
+
+CALLING = [(v, o) for v, o in CASES if rules(v).doubling]
+"""The rule sets with calls."""
+
+
+@pytest.mark.parametrize(("variant", "options"), CALLING, ids=[f"{v}-{o}" for v, o in CALLING])
+def test_simulated_calls_read_once_are_the_rules_of_thumb_calls(variant: str, options: dict[str, object]) -> None:
+    """A search decision reads each call turn its simulated deals meet once (by the deal's
+    public state) and remembers the call by the hand's edge: every simulated deal is called
+    as the rules of thumb call it from scratch, and so plays out to the same score."""
+    game = Game.new(variant, options, seed=5)
+    table = game.rules
+    bots = [make_bot("heuristic", seed=s) for s in range(table.players)]
+    rng = random.Random(variant)
+    checked = 0
+    while not game.is_over and len(game.deals) <= 1:
+        seat = game.to_act
+        assert seat is not None
+        view = seat_view(game, seat)
+        if view.phase == "call" and len(view.legal_actions) > 1:
+            hidden = hidden_cards(view, table)
+            worlds = WorldDeals(view, table, hidden)
+            bot = SearchBot(seed=0, iterations=1, seconds=None)
+            for _ in range(3):
+                hands = sample_hands(hidden, rng)
+                remembered, plain = worlds.deal(hands), worlds.deal(hands)
+                call = rng.choice(view.legal_actions)
+                remembered.apply_unchecked(call)
+                plain.apply_unchecked(call)
+                score = bot.simulate(remembered, seat, exact=False)
+                while plain.phase is Phase.CALL:
+                    caller = plain.to_act
+                    assert caller is not None
+                    plain.apply_unchecked(pick_call(CallTurn.from_deal(plain, caller), table))
+                while plain.phase is Phase.ARRANGE:
+                    arranger = plain.to_act
+                    assert arranger is not None and plain.dealt is not None
+                    plain.apply_unchecked(Arrange(best_arrangement(plain.dealt[arranger])))
+                assert remembered.pairs() == plain.pairs()
+                assert score == bot.finish(plain, PlayGuide.of(plain), seat, exact=False)
+                checked += 1
+        game.apply(bots[seat].act(view), seat)
+    assert checked > 0

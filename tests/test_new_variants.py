@@ -216,10 +216,16 @@ def test_french_chooser_doubled_on_the_score_sheet(
 # -- whole games by every bot level, records and replay -------------------------------------------
 
 
-def play_game(variant: str, options: dict[str, Any], level: str, seed: int, deals: int | None = None) -> Game:
-    """A game between four bots of ``level`` (``deals``: stop after so many deals)."""
+FEW_WORLDS: dict[str, Any] = {"iterations": 64}
+"""The search bot's worlds in the tests of whole deals: they check what it plays, not how well."""
+
+
+def play_game(
+    variant: str, options: dict[str, Any], level: str, seed: int, deals: int | None = None, **settings: Any
+) -> Game:
+    """A game between four bots of ``level`` with ``settings`` (``deals``: stop after so many deals)."""
     game = Game.new(variant, options, seed)
-    bots = [make_bot(level, seed=seed + s) for s in range(game.rules.players)]
+    bots = [make_bot(level, seed=seed + s, **settings) for s in range(game.rules.players)]
     while not game.is_over and (deals is None or len(game.finished_deals()) < deals):
         seat = game.to_act
         assert seat is not None
@@ -246,7 +252,7 @@ def test_king_seventh_and_last_whole_games(level: str, seed: int) -> None:
 def test_king_seventh_and_last_search_bot_plays_its_deals() -> None:
     """The search bot declares and plays the new contract (the deals up to its first one)."""
     game = Game.new("king", SEVENTH, seed=8)
-    bots = [make_bot("search", seed=s) for s in range(4)]
+    bots = [make_bot("search", seed=s, **FEW_WORLDS) for s in range(4)]
     while not game.is_over:
         deal = game.current
         assert deal is not None
@@ -277,7 +283,7 @@ def test_french_chooser_whole_games(level: str, seed: int) -> None:
 
 def test_french_chooser_search_bot_plays_its_deals() -> None:
     """The search bot chooses and plays the first two deals."""
-    game = play_game("french", DOUBLED, "search", 6, deals=2)
+    game = play_game("french", DOUBLED, "search", 6, deals=2, **FEW_WORLDS)
     assert len(game.finished_deals()) == 2
     assert_replays(game)
 

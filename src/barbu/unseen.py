@@ -279,25 +279,35 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
     """
     n = hidden.players
     seat = hidden.seat
-    others, allowed = _places(hidden)
-    cards = cards_of(hidden.unseen)
+    others, allowed, unseen, room = _places(hidden)
+    cards = list(unseen)
     rng.shuffle(cards)
-    cards.sort(key=lambda c: len(allowed[c]))
+    cards.sort(key=room.__getitem__)
+    randrange = rng.randrange
     for _ in range(8):
         left = list(hidden.counts)
         hands = [0] * n
         for c in cards:
-            options = [s for s in allowed[c] if left[s]]
-            if not options:
-                break
-            if len(options) == 1:
-                s = options[0]
+            places = allowed[c]
+            if len(places) == 1:
+                s = places[0]
+                if not left[s]:
+                    break
             else:
-                x = rng.randrange(sum(left[s] for s in options))
-                for s in options:
-                    x -= left[s]
-                    if x < 0:
-                        break
+                options = [s for s in places if left[s]]
+                if not options:
+                    break
+                if len(options) == 1:
+                    s = options[0]
+                else:
+                    total = 0
+                    for s in options:
+                        total += left[s]
+                    x = randrange(total)
+                    for s in options:
+                        x -= left[s]
+                        if x < 0:
+                            break
             hands[s] |= 1 << c
             left[s] -= 1
         else:
@@ -307,12 +317,14 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
 
 
 @lru_cache(maxsize=16)
-def _places(hidden: HiddenCards) -> tuple[list[int], dict[int, list[int]]]:
-    """The seats that hold unseen cards, and the seats each unseen card may lie with
-    (remembered: a search samples many deals from the same facts; read only)."""
+def _places(hidden: HiddenCards) -> tuple[list[int], dict[int, list[int]], tuple[int, ...], dict[int, int]]:
+    """The seats that hold unseen cards, the seats each unseen card may lie with, the unseen
+    cards in order and how many seats each may lie with (remembered: a search samples many
+    deals from the same facts; read only)."""
     others = [s for s in range(hidden.players) if s != hidden.seat and hidden.counts[s]]
-    allowed = {c: [s for s in others if not hidden.excluded[s] >> c & 1] for c in cards_of(hidden.unseen)}
-    return others, allowed
+    unseen = tuple(cards_of(hidden.unseen))
+    allowed = {c: [s for s in others if not hidden.excluded[s] >> c & 1] for c in unseen}
+    return others, allowed, unseen, {c: len(seats) for c, seats in allowed.items()}
 
 
 def _matched_hands(

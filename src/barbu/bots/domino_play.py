@@ -24,7 +24,9 @@ True
 
 from __future__ import annotations
 
-from barbu.cards import ACE, cards_of, fold, make_card
+from functools import lru_cache
+
+from barbu.cards import ACE, cards_of, fold
 from barbu.domino import DominoPlay
 
 
@@ -32,13 +34,31 @@ def dependency(hand: int, rank: int, low_rank: int, laid: int) -> int:
     """How many cards held by others must be laid before each of ``hand``'s cards, summed,
     if the rows start from ``rank`` (``laid``: cards already laid or removed)."""
     total = 0
-    for c in cards_of(hand):
-        s, r = divmod(c, 13)
+    shift = 0
+    while hand >> shift:
+        row = hand >> shift & _ROW
+        if row:
+            total += _row_dependency(row, (hand | laid) >> shift & _ROW, rank, low_rank)
+        shift += 13
+    return total
+
+
+_ROW = (1 << 13) - 1
+"""One suit's ranks, as a mask (a suit's row of a card mask shifted down by 13 per suit)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _row_dependency(row: int, known: int, rank: int, low_rank: int) -> int:
+    """:func:`dependency` of one suit: ``row`` the ranks held, ``known`` those held or laid
+    (remembered: the playouts of a search ask about the same rows again and again)."""
+    total = 0
+    for r in range(13):
+        if not row >> r & 1:
+            continue
         step = 1 if r > rank else -1
         x = rank
         while x != r:
-            b = 1 << make_card(s, x)
-            if not (hand | laid) & b:
+            if not known >> x & 1:
                 total += 1
             x += step
         if r < low_rank:  # pragma: no cover - cards below the deck do not exist
@@ -108,13 +128,20 @@ def _choose_face(d: DominoPlay, legal: int, hand: int) -> int:
 
 def _direction_value(hand: int, laid: int, suit: int, rank: int, step: int, low_rank: int) -> float:
     """What laying (suit, rank) is worth going ``step`` (+1 up, -1 down) along its row."""
+    shift = 13 * suit
+    return _row_value(hand >> shift & _ROW, laid >> shift & _ROW, rank, step, low_rank)
+
+
+@lru_cache(maxsize=1 << 16)
+def _row_value(held: int, laid: int, rank: int, step: int, low_rank: int) -> float:
+    """:func:`_direction_value` on one suit's ranks held and laid (remembered, as :func:`_row_dependency`)."""
     value = 0.0
     gap = 0
     x = rank + step
     first = True
     while low_rank <= x <= ACE:
-        b = 1 << make_card(suit, x)
-        if hand & b:
+        b = 1 << x
+        if held & b:
             value += 2.0 / (1 + gap)
         elif not laid & b:
             if first:

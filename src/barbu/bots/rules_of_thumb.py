@@ -141,39 +141,102 @@ class CallTurn:
 
 def pick_call(turn: CallTurn, table: Rules) -> Call:
     """Doubles and redoubles by expected lead over each seat; see the module docstring."""
-    seat, declarer, n = turn.seat, turn.declarer, table.players
-    contract = turn.contract
-    calls = turn.legal
-    may_double = sorted({t for c in calls for t in c.double})
-    may_redouble = sorted({t for c in calls for t in c.redouble})
-    sign = float(table.sign)
-    total = table.total(contract)
-    share = sign * total / n
-    unit = max(1.0, abs(share))
-    seat_edge = SEAT_EDGE.get(contract.id, 0.0) * unit
-    edge = hand_edge(turn.hand, contract, table, turn.trump, turn.rank, chooser=seat == declarer)
-    mine = share + edge + (seat_edge if seat == declarer else -seat_edge / (n - 1))
-    declarer_worth = share + seat_edge + DECLARER_EDGE * unit
-    # What the other seats should make on average, given this hand and the declarer's edge.
-    rest = (share * n - mine) / (n - 1) if seat == declarer else (share * n - mine - declarer_worth) / max(1, n - 2)
+    plan = CallPlan(turn, table)
+    return plan.call(plan.edge(turn.hand))
 
-    def worth_of(t: int) -> float:
-        return declarer_worth if t == declarer else rest
 
-    doubles = [t for t in may_double if mine - worth_of(t) > DOUBLE_MARGIN * unit]
-    if turn.must_double and turn.must_double[0] not in doubles:
-        doubles.append(turn.must_double[0])
-    if not doubles and skip_would_apply(turn, contract, table):
-        split = sign * skip_split(total, n, declarer)[seat]
-        if mine > split:
-            doubles.append(max(may_double, key=lambda t: mine - worth_of(t)))
-    redoubles = []
-    for t in may_redouble:
-        was_forced = t in turn.forced and seat == declarer
-        them = share if was_forced else share + DOUBLER_EDGE * unit
-        if mine - them > (0.0 if was_forced else 0.05 * unit):
-            redoubles.append(t)
-    return closest_call(calls, doubles, redoubles)
+class CallPlan:
+    """:func:`pick_call` for one call turn, worked out up to the hand: what the turn fixes
+    (the legal calls, the shares, the declarer's worth) is read once, and :meth:`call` gives
+    the call for a hand's edge (:meth:`edge`), the one thing a hand changes. A search that
+    asks what a seat would have called in each of its worlds reads the turn once.
+
+    >>> from barbu.actions import Call
+    >>> from barbu.cards import parse_pbn
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> turn = CallTurn(seat=1, declarer=0, hand=parse_pbn("AK2.AK2.AK32.AK2"), contract=r.contract("trumps"),
+    ...     trump=0, rank=None, legal=(Call(), Call(double=(0,))), must_double=(), forced=frozenset(),
+    ...     any_pair=False, last_to_double=False)
+    >>> plan = CallPlan(turn, r)
+    >>> plan.call(plan.edge(turn.hand)) == pick_call(turn, r)
+    True
+    """
+
+    __slots__ = (
+        "_calls",
+        "contract",
+        "declarer",
+        "declarer_worth",
+        "forced",
+        "legal",
+        "may_double",
+        "may_redouble",
+        "must_double",
+        "rank",
+        "seat",
+        "seat_edge",
+        "share",
+        "skip",
+        "split",
+        "table",
+        "trump",
+        "unit",
+    )
+
+    def __init__(self, turn: CallTurn, table: Rules) -> None:
+        self.table = table
+        self.seat, self.declarer = turn.seat, turn.declarer
+        self.contract, self.trump, self.rank = turn.contract, turn.trump, turn.rank
+        self.legal = turn.legal
+        self.must_double = turn.must_double
+        self.forced = turn.forced
+        self.may_double = sorted({t for c in turn.legal for t in c.double})
+        self.may_redouble = sorted({t for c in turn.legal for t in c.redouble})
+        sign = float(table.sign)
+        total = table.total(turn.contract)
+        self.share = sign * total / table.players
+        self.unit = max(1.0, abs(self.share))
+        self.seat_edge = SEAT_EDGE.get(turn.contract.id, 0.0) * self.unit
+        self.declarer_worth = self.share + self.seat_edge + DECLARER_EDGE * self.unit
+        self.skip = skip_would_apply(turn, turn.contract, table)
+        self.split = sign * skip_split(total, table.players, turn.declarer)[turn.seat] if self.skip else 0.0
+        self._calls: dict[float, Call] = {}
+        """The calls worked out so far, by edge."""
+
+    def edge(self, hand: int) -> float:
+        """The edge of ``hand`` in this turn's contract (:func:`~barbu.bots.estimates.hand_edge`)."""
+        return hand_edge(hand, self.contract, self.table, self.trump, self.rank, chooser=self.seat == self.declarer)
+
+    def call(self, edge: float) -> Call:
+        """The call of the turn's seat holding a hand of ``edge``."""
+        found = self._calls.get(edge)
+        if found is None:
+            found = self._calls[edge] = self._call(edge)
+        return found
+
+    def _call(self, edge: float) -> Call:
+        seat, declarer, n = self.seat, self.declarer, self.table.players
+        share, unit, seat_edge, declarer_worth = self.share, self.unit, self.seat_edge, self.declarer_worth
+        mine = share + edge + (seat_edge if seat == declarer else -seat_edge / (n - 1))
+        # What the other seats should make on average, given this hand and the declarer's edge.
+        rest = (share * n - mine) / (n - 1) if seat == declarer else (share * n - mine - declarer_worth) / max(1, n - 2)
+
+        def worth_of(t: int) -> float:
+            return declarer_worth if t == declarer else rest
+
+        doubles = [t for t in self.may_double if mine - worth_of(t) > DOUBLE_MARGIN * unit]
+        if self.must_double and self.must_double[0] not in doubles:
+            doubles.append(self.must_double[0])
+        if not doubles and self.skip and mine > self.split:
+            doubles.append(max(self.may_double, key=lambda t: mine - worth_of(t)))
+        redoubles = []
+        for t in self.may_redouble:
+            was_forced = t in self.forced and seat == declarer
+            them = share if was_forced else share + DOUBLER_EDGE * unit
+            if mine - them > (0.0 if was_forced else 0.05 * unit):
+                redoubles.append(t)
+        return closest_call(self.legal, doubles, redoubles)
 
 
 def skip_would_apply(turn: CallTurn, contract: Contract, table: Rules) -> bool:

@@ -54,7 +54,14 @@ from barbu.bots.domino_play import choose_domino_card, dependency
 from barbu.bots.endgame import distinct_cards, solve
 from barbu.bots.errors import BotError
 from barbu.bots.estimates import best_trump, trump_order
-from barbu.bots.rules_of_thumb import CallTurn, closest_call, contract_value, pick_call, play_by_rules, skip_would_apply
+from barbu.bots.rules_of_thumb import (
+    CallPlan,
+    CallTurn,
+    closest_call,
+    contract_value,
+    play_by_rules,
+    skip_would_apply,
+)
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.contracts import Contract
 from barbu.deal import Deal, Phase
@@ -64,8 +71,10 @@ from barbu.rulesets import Rules
 from barbu.unseen import HiddenCards, WorldDeals, forced_of, hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
-DEFAULT_ITERATIONS = 64
-"""Worlds per decision by default (the time cap usually ends the search first)."""
+DEFAULT_ITERATIONS = 320
+"""Worlds per decision by default: the largest round number whose decision times meet the web
+app's goal on one core (docs/bots.md, "The default's worlds": p95 at most 300 ms and max at most
+1 s of CPU time); the time cap ends the dearest decisions (contract choices) on a loaded machine."""
 DEFAULT_SECONDS = 0.9
 """Time cap per decision by default, in seconds."""
 CALL_EVIDENCE = 0.5
@@ -138,8 +147,9 @@ class CallEvidence:
     def __init__(self, view: SeatView, table: Rules, hidden: HiddenCards) -> None:
         self.table = table
         self.played = hidden.played
-        self.turns: list[tuple[CallTurn, set[int], set[int]]] | None = None
-        """Each other seat's call turn (with no hand yet), with the doubles and redoubles it made."""
+        self.turns: list[tuple[CallPlan, set[int], set[int]]] | None = None
+        """Each other seat's call turn, read up to its hand (:class:`~barbu.bots.rules_of_thumb.CallPlan`),
+        with the doubles and redoubles it made."""
         self._view = view
         self.contract = table.contract(view.contract) if view.contract is not None else None
         self.named_trump: int | None = None
@@ -163,7 +173,7 @@ class CallEvidence:
         mine = contract_value(hand, self.contract, self.table, self.forced)
         return any(contract_value(hand, c, self.table, self.forced) > mine for c in self.alternatives)
 
-    def _read_turns(self, dealt: list[int]) -> list[tuple[CallTurn, set[int], set[int]]]:
+    def _read_turns(self, dealt: list[int]) -> list[tuple[CallPlan, set[int], set[int]]]:
         view, table = self._view, self.table
         assert view.declarer is not None and view.contract is not None
         contract = table.contract(view.contract)
@@ -173,8 +183,7 @@ class CallEvidence:
         turns = []
         for seat, _, doubles, redoubles in view.calls:
             if seat != view.seat and d.phase is Phase.CALL:
-                turn = replace(CallTurn.from_deal(d, seat), hand=0)
-                turns.append((turn, set(doubles), set(redoubles)))
+                turns.append((CallPlan(CallTurn.from_deal(d, seat), table), set(doubles), set(redoubles)))
             d.apply_unchecked(Call(double=doubles, redouble=redoubles))
         return turns
 
@@ -196,8 +205,8 @@ class CallEvidence:
             return weight
         if self.turns is None:
             self.turns = self._read_turns(dealt)
-        for turn, doubles, redoubles in self.turns:
-            guess = pick_call(replace(turn, hand=dealt[turn.seat]), self.table)
+        for plan, doubles, redoubles in self.turns:
+            guess = plan.call(plan.edge(dealt[plan.seat]))
             misses = len(set(guess.double) ^ doubles) + len(set(guess.redouble) ^ redoubles)
             weight *= CALL_EVIDENCE**misses
         return weight
@@ -309,6 +318,9 @@ class SearchBot:
         self._solved: dict[tuple[Any, ...], float] = {}
         """Endgames solved during the current decision (playouts of different moves
         sometimes reach the same position), by position, guide and seat."""
+        self._plans: dict[tuple[Any, ...], CallPlan] = {}
+        """The other seats' call turns met during the current decision, read up to the hand
+        (:meth:`_call_plan`), by the deal's public state."""
 
     def settings(self) -> dict[str, Any]:
         """The bot's settings, as :func:`~barbu.bots.make_bot` takes them."""
@@ -324,6 +336,7 @@ class SearchBot:
         table = view_rules(view)
         budget = Budget(self.iterations, self.seconds)
         self._solved.clear()
+        self._plans.clear()
         if view.phase == "arrange":
             return self._arrange(view, table, budget)
         legal = view.legal_actions
@@ -396,17 +409,28 @@ class SearchBot:
     def simulate(self, d: Deal, me: int, exact: bool = True) -> float:
         """Finish a deal from any phase after the trump or rank: calls and arrangements by the
         rules of thumb, then :meth:`finish`."""
-        table = d.rules
         while d.phase is Phase.CALL:
             seat = d.to_act
             assert seat is not None
-            d.apply_unchecked(pick_call(CallTurn.from_deal(d, seat), table))
+            plan = self._call_plan(d, seat)
+            d.apply_unchecked(plan.call(plan.edge(d.hand(seat))))
         while d.phase is Phase.ARRANGE:
             seat = d.to_act
             assert seat is not None and d.dealt is not None
             d.apply_unchecked(Arrange(best_arrangement(d.dealt[seat])))
         assert d.contract is not None
         return self.finish(d, PlayGuide.of(d), me, exact)
+
+    def _call_plan(self, d: Deal, seat: int) -> CallPlan:
+        """The rules of thumb's call of ``seat`` (to call) in ``d``, read up to its hand: the same
+        for every world of the decision that reached the same calls in the same contract."""
+        assert d.doubling is not None and d.contract is not None
+        # The rules' identity: a decision's deals share one or two rule sets, kept alive by it.
+        key = (id(d.rules), d.declarer, d.contract.id, d.trump, d.rank, d.forced, seat, tuple(d.doubling.calls))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = CallPlan(CallTurn.from_deal(d, seat), d.rules)
+        return plan
 
     # -- card play ---------------------------------------------------------------------------
 
