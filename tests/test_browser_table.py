@@ -224,6 +224,7 @@ def test_the_page_offers_no_action_while_its_connection_is_down(server: ServerPr
     assert page.inner_text("#conn-text") in ("reconnecting…", "connecting…")
     assert page.locator("#actions button:not([disabled])").count() == 0
     assert page.locator("#hand button.card.legal").count() == 0  # no card looks playable
+    assert "Connection lost: your turn waits until it is back." in page.inner_text("#center")
     assert page.locator('#hand button.card[aria-disabled="true"]').count() == len(view(page)["hand"])
     page.locator("#hand button.card").first.click(force=True)  # pressed all the same: nothing is sent
     assert page.evaluate("window.barbu.pending") is None

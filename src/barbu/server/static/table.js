@@ -749,6 +749,7 @@ function renderCenter(v) {
       p(mine ? t("Your lead.") : t("{name} leads.", { name: actor }));
     }
   }
+  if (mine && !state.welcomed && !v.game_over) p(t("Connection lost: your turn waits until it is back."));
   const last = v.last_deal;
   if (last && !state.review && (v.phase === "contract" || v.phase === "trump" || v.phase === "rank" || v.phase === "call") && !v.game_over) {
     c.appendChild(el("p", { class: "prompt small" }, button(t("Review deal {n}", { n: last.deal }), () => openReview(last), { focus: "review-open", always: true })));
