@@ -1340,47 +1340,48 @@ static PyObject *core_play(TrickCore *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* The checked door's log of a legal card (or domino pass): if seat is None or equal to turn (the
+ * seat to act), append card and turn to the lists cards and seats and return the seat (a new
+ * reference); Py_None (a new reference, nothing changed) for another seat; NULL on error. */
+static PyObject *log_turn(int turn, PyObject *seat, PyObject *card, PyObject *cards, PyObject *seats) {
+    PyObject *who = PyLong_FromLong(turn);
+    if (!who) return NULL;
+    if (seat != Py_None) {
+        int eq = PyObject_RichCompareBool(seat, who, Py_EQ);
+        if (eq <= 0) {
+            Py_DECREF(who);
+            return eq < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    if (PyList_Append(cards, card) < 0 || PyList_Append(seats, who) < 0) {
+        Py_DECREF(who);
+        return NULL;
+    }
+    return who;
+}
+
 /* play_logged(card, seat, cards, seats): PureTrickPlay.play_logged, the checked door's card. */
 static PyObject *core_play_logged(TrickCore *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4 || !PyList_Check(args[2]) || !PyList_Check(args[3])) {
         PyErr_SetString(PyExc_TypeError, "play_logged(card, seat, cards, seats) takes two lists to log into");
         return NULL;
     }
-    PyObject *card = args[0], *seat = args[1];
+    PyObject *card = args[0];
     if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
     int overflow;
     long c = PyLong_AsLongAndOverflow(card, &overflow);
     if (overflow || c < 0 || c > 51) Py_RETURN_NONE;
-    if (core_turn(self) < 0) return NULL;
-    PyObject *turn = PyLong_FromLong(self->turn);
-    if (!turn) return NULL;
-    if (seat != Py_None) {
-        int eq = PyObject_RichCompareBool(seat, turn, Py_EQ);
-        if (eq <= 0) {
-            Py_DECREF(turn);
-            if (eq < 0) return NULL;
-            Py_RETURN_NONE;
-        }
-    }
-    if (core_legal(self) < 0) {
-        Py_DECREF(turn);
-        return NULL;
-    }
-    if (!((uint64_t)self->legal >> c & 1)) {
-        Py_DECREF(turn);
-        Py_RETURN_NONE;
-    }
-    if (PyList_Append(args[2], card) < 0 || PyList_Append(args[3], turn) < 0) {
-        Py_DECREF(turn);
-        return NULL;
-    }
+    if (core_turn(self) < 0 || core_legal(self) < 0) return NULL;
+    if (!((uint64_t)self->legal >> c & 1)) Py_RETURN_NONE;
+    PyObject *who = log_turn(self->turn, args[1], card, args[2], args[3]);
+    if (who == NULL || who == Py_None) return who;
     PyObject *r = core_play(self, card);
     if (!r) {
-        Py_DECREF(turn);
+        Py_DECREF(who);
         return NULL;
     }
     Py_DECREF(r);
-    return turn;
+    return who;
 }
 
 static PyObject *core_copy(TrickCore *self, PyObject *unused) {
@@ -1799,7 +1800,7 @@ static PyObject *dom_play_logged(DominoCore *self, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_TypeError, "play_logged(card, seat, cards, seats) takes two lists to log into");
         return NULL;
     }
-    PyObject *card = args[0], *seat = args[1];
+    PyObject *card = args[0];
     uint64_t hand;
     if (dom_check(self) < 0 || dom_hand(self, self->turn, &hand) < 0) return NULL;
     uint64_t legal = hand & self->playable;
@@ -1811,27 +1812,15 @@ static PyObject *dom_play_logged(DominoCore *self, PyObject *const *args, Py_ssi
         long c = PyLong_AsLongAndOverflow(card, &overflow);
         if (overflow || c < 0 || c > 51 || !(legal >> c & 1)) Py_RETURN_NONE;
     }
-    PyObject *turn = PyLong_FromLong(self->turn);
-    if (!turn) return NULL;
-    if (seat != Py_None) {
-        int eq = PyObject_RichCompareBool(seat, turn, Py_EQ);
-        if (eq <= 0) {
-            Py_DECREF(turn);
-            if (eq < 0) return NULL;
-            Py_RETURN_NONE;
-        }
-    }
-    if (PyList_Append(args[2], card) < 0 || PyList_Append(args[3], turn) < 0) {
-        Py_DECREF(turn);
-        return NULL;
-    }
+    PyObject *who = log_turn(self->turn, args[1], card, args[2], args[3]);
+    if (who == NULL || who == Py_None) return who;
     PyObject *r = dom_play(self, card);
     if (!r) {
-        Py_DECREF(turn);
+        Py_DECREF(who);
         return NULL;
     }
     Py_DECREF(r);
-    return turn;
+    return who;
 }
 
 /* ---- play_random: random bots' lays and passes on the state itself (DominoCore) -------- */
