@@ -461,7 +461,7 @@ def strength(
     for contract, e in table.items():
         interval = "n/a" if e["half_width"] is None else f"{e['low']:+.2f} to {e['high']:+.2f}"
         label = f"per game ({game_deals})" if contract == "game" else contract
-        print(f"{label:<14}{e['n']:>6}{e['mean']:>+10.2f} ± {e['half_width'] or math.nan:<5.2f}{interval:>20}")
+        print(f"{label:<14}{e['n']:>6}{e['mean']:>+10.2f} ± {e['half_width'] or math.nan:<7.2f} {interval:>20}")
     hero_times = sorted(t for r in runs for t in r["times"])
     if hero_times:
         p95 = hero_times[min(len(hero_times) - 1, int(0.95 * len(hero_times)))]
