@@ -10,11 +10,12 @@ Four measures:
     searches in the pure path's time (issue 13's question; ``--iterations`` of the
     strength run below).
 ``times``
-    Decision times of every level on the same positions (median, 95th percentile, max,
+    Decision times of every level (or of the ``--levels`` given, each with settings if
+    written ``level:key=value,…``) on the same positions (median, 95th percentile, max,
     in ms of wall time and of CPU time; decisions with one legal action are not counted:
-    every level answers them at once). With ``--iterations``, the search at each of those
-    numbers of worlds (time cap ``--seconds``, ``null`` for none) and the mean of the
-    worlds it searched a decision: how the default's worlds were chosen.
+    every level answers them at once), with the mean of the worlds a search level
+    searched a decision. With ``--iterations``, the search at each of those numbers of
+    worlds (time cap ``--seconds``, ``null`` for none): how the default's worlds were chosen.
 ``decide``
     The search's action on each position at ``--iterations`` worlds without a time cap (one
     bot per position, seeded ``seed + i``; ``BARBU_PURE=1`` for the pure path), written to
@@ -27,18 +28,21 @@ Four measures:
     by the commands below), and prints A's lead over B per 28-deal game, with a 95%
     Student interval over all the duplicate games together.
 ``strength``
-    The search at ``--worlds`` (the default, 320: what the compiled path affords in the old default's
-    time) against three searches at ``--against`` (64: the old default), both without a
-    time cap so that the result does not depend on the load, on duplicate *deals*: for
-    each contract, ``--deals`` single deals (the contract imposed on the deal's declarer,
-    the calls and the play the bots'), each played once per seat with the stronger bot
-    rotated through the seats on the same cards (:func:`bench_bots.play_rotation`). A
-    deal's sample is the hero's lead (its points minus the mean of the three others at
-    its table) averaged over its rotations; per contract the mean lead per deal with a
-    Student 95% interval, and per 28-deal game four times the sum of the contracts'
-    means, the intervals combined as independent (every deal has its own cards). Every
-    rotation is saved to ``--json`` as it ends, and a rerun with the same arguments
-    resumes where the file stops.
+    Two bots on duplicate *deals*: ``--hero`` rotated through the seats against three
+    ``--field`` bots, each written as on ``barbu arena``'s command line
+    (``level:key=value,…``, e.g. ``expert:worlds=320,ms=null``); by default the search at
+    320 worlds (what the compiled path affords in the old default's time) against three at
+    64 (the old default), and ``--worlds``/``--against`` set those numbers of the search's
+    worlds. Give fixed worlds and no time cap (``seconds=null``, ``ms=null``) so that the
+    result does not depend on the load and a rerun is the same. For each contract,
+    ``--deals`` single deals (the contract imposed on the deal's declarer, the calls and the
+    play the bots'), each played once per seat with the hero rotated through the seats on
+    the same cards (:func:`bench_bots.play_rotation`). A deal's sample is the hero's lead
+    (its points minus the mean of the three others at its table) averaged over its
+    rotations; per contract the mean lead per deal with a Student 95% interval, and per
+    28-deal game four times the sum of the contracts' means, the intervals combined as
+    independent (every deal has its own cards). Every rotation is saved to ``--json`` as it
+    ends, and a rerun with the same arguments resumes where the file stops.
 
 Examples::
 
@@ -46,6 +50,7 @@ Examples::
     python benchmarks/bench_search.py times --decisions 60
     python benchmarks/bench_search.py times --decisions 400 --levels search --iterations 64 320 --seconds null
     python benchmarks/bench_search.py times --decisions 1000 --levels heuristic   # the web app's default
+    python benchmarks/bench_search.py times --decisions 200 --levels expert expert:worlds=320,ms=null
     PYTHONPATH=../before/src python benchmarks/bench_search.py decide --iterations 320 --json before.json
     python benchmarks/bench_search.py decide --iterations 320 --json after.json
     python benchmarks/bench_search.py decide before.json after.json
@@ -55,6 +60,8 @@ Examples::
     python benchmarks/bench_search.py strength --deals 40 --json strength.json     # resumable
     python benchmarks/bench_search.py strength --first 100 --deals 40 --json more.json  # a second process
     python benchmarks/bench_search.py strength strength.json more.json              # the table of both
+    python benchmarks/bench_search.py strength --hero expert:worlds=320,ms=null \\
+        --field search:iterations=320,seconds=null --deals 40 --json expert.json
 
 Figures of record are in docs/bots.md and docs/native.md.
 """
@@ -76,7 +83,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_bots
 
 from barbu.arena.stats import Estimate
-from barbu.bots import Bot, make_bot
+from barbu.bots import Bot, make_bot, parse_bot
+from barbu.bots.errors import BotError
 from barbu.bots.search import DEFAULT_ITERATIONS, DEFAULT_SECONDS
 from barbu.rulesets import rules
 from barbu.view import SeatView
@@ -140,17 +148,19 @@ def times(
     iterations: list[int] | None = None,
     seconds: float | None = DEFAULT_SECONDS,
 ) -> int:
-    """Median, p95 and max decision time of each level, on the same positions: wall time, and
-    CPU time of the process (one core's work, whatever else the machine runs). With
-    ``iterations``, the search at each of those numbers of worlds (time cap ``seconds``, None
-    for none) instead of its default, with the mean of the worlds it searched a decision."""
+    """Median, p95 and max decision time of each level (``levels``: bot specs, ``level`` or
+    ``level:key=value,…``; None for every level at its defaults), on the same positions:
+    wall time, and CPU time of the process (one core's work, whatever else the machine
+    runs), with the mean of the worlds a search level searched a decision. With
+    ``iterations``, the search at each of those numbers of worlds (time cap ``seconds``,
+    None for none) instead of its default."""
     from barbu.bots import search
 
     views = positions(variant, decisions, seed)
     kinds = {p: sum(v.phase == p for v in views) for p in sorted({v.phase for v in views})}
     print(f"{variant}: {len(views)} decisions with a choice {kinds} (seat 0 in heuristic games, seed {seed}); ms")
     print(f"{'level':<32}{'wall median':>12}{'p95':>9}{'max':>9}{'CPU median':>12}{'p95':>9}{'max':>9}{'worlds':>8}")
-    runs = [(level, settings) for level, settings in LEVELS if not levels or level in levels]
+    runs = [parse_bot(spec) for spec in levels] if levels else list(LEVELS)
     if iterations:
         runs = [(level, s) for level, s in runs if level != "search"]
         runs += [("search", {"iterations": n, "seconds": seconds}) for n in iterations]
@@ -254,19 +264,40 @@ def duel(files: list[str]) -> int:
     return 0
 
 
-def worlds_bot(level: str, seed: int | None = 0) -> Bot:
-    """The search bot at ``level`` worlds a decision, without a time cap (the ``make`` of the
-    strength measure's duplicate deals, whose levels are numbers of worlds).
+def search_spec(worlds: int) -> str:
+    """The search at ``worlds`` worlds a decision without a time cap, as a bot spec.
 
-    >>> {k: v for k, v in worlds_bot("320").settings().items() if k in ("iterations", "seconds")}
-    {'iterations': 320, 'seconds': None}
+    >>> search_spec(320)
+    'search:iterations=320,seconds=null'
     """
-    return make_bot("search", seed=seed, iterations=int(level), seconds=None)
+    return f"search:iterations={worlds},seconds=null"
+
+
+def spec_bot(spec: str, seed: int | None = 0) -> Bot:
+    """The bot written ``spec`` (``level:key=value,…``, :func:`barbu.bots.parse_bot`): the
+    ``make`` of the strength measure's duplicate deals, whose levels are such specs.
+
+    >>> bot = spec_bot("expert:worlds=320,ms=null", seed=4)
+    >>> bot.name, bot.settings()["worlds"], bot.settings()["ms"]
+    ('expert', 320, None)
+    """
+    level, settings = parse_bot(spec)
+    return make_bot(level, seed=seed, **settings)
+
+
+def clock_settings(spec: str) -> list[str]:
+    """The settings of ``spec`` that let the clock end a decision (so the load changes the
+    result): the search's ``seconds`` and the expert's ``ms`` unless null.
+
+    >>> clock_settings("search:iterations=320,seconds=null"), clock_settings("expert")
+    ([], ['ms'])
+    """
+    return [k for k, v in spec_bot(spec).settings().items() if k in ("seconds", "ms") and v is not None]
 
 
 def strength_runs(
-    hero: int,
-    field: int,
+    hero: str,
+    field: str,
     deals: int,
     seed: int,
     variant: str,
@@ -276,7 +307,7 @@ def strength_runs(
 ) -> list[dict[str, Any]]:
     """Every rotation of the strength measure: duplicate deals ``first`` to ``first + deals - 1``
     of each contract (contract by contract in turn, so that a stopped run has them all), the
-    search at ``hero`` worlds rotated through the seats against searches at ``field`` worlds.
+    bot ``hero`` (a spec, :func:`spec_bot`) rotated through the seats against three ``field``.
     With ``path``, the rotations already in that file are kept and each new one is written as
     it ends (a run stopped at any point resumes); two processes given other ``first`` deals
     and files share the work (:func:`strength_files` reads their files together)."""
@@ -295,15 +326,15 @@ def strength_runs(
                 started = time.process_time()
                 # One game index per (deal, contract): its own cards, and declarers in turn.
                 r = bench_bots.play_rotation(
-                    str(hero),
-                    str(field),
+                    hero,
+                    field,
                     variant,
                     {},
                     deal * len(contracts) + k,
                     seed,
                     seat,
                     {},
-                    make=worlds_bot,
+                    make=spec_bot,
                     contract=contract,
                     clock=time.process_time,
                 )
@@ -333,9 +364,30 @@ def strength_runs(
     return runs
 
 
-def strength_args(hero: int, field: int, seed: int, variant: str) -> dict[str, Any]:
-    """What a strength file measures: only files of the same measure are read together."""
-    return {"worlds": hero, "against": field, "seed": seed, "variant": variant}
+def strength_args(hero: str, field: str, seed: int, variant: str) -> dict[str, Any]:
+    """What a strength file measures: only files of the same measure are read together.
+
+    The bots are kept as their specs' level and settings (so that ``search:seconds=null,
+    iterations=64`` and ``search:iterations=64,seconds=null`` are one measure).
+
+    >>> strength_args("search:iterations=2,seconds=null", "search:iterations=1,seconds=null", 5, "classic")["hero"]
+    ['search', {'iterations': 2, 'seconds': None}]
+    """
+    return {"hero": _spec_args(hero), "field": _spec_args(field), "seed": seed, "variant": variant}
+
+
+def _spec_args(spec: str) -> list[Any]:
+    level, settings = parse_bot(spec)
+    return [level, dict(sorted(settings.items()))]
+
+
+def _saved_args(saved: dict[str, Any]) -> dict[str, Any]:
+    """The args of a strength file; files written before bots were specs name the search's
+    worlds (``worlds``, ``against``): the same measure as the search specs of those worlds."""
+    if "worlds" in saved:
+        rest = {k: v for k, v in saved.items() if k not in ("worlds", "against")}
+        return strength_args(search_spec(saved["worlds"]), search_spec(saved["against"]), **rest)
+    return saved
 
 
 def strength_files(paths: list[Path], args: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -343,9 +395,10 @@ def strength_files(paths: list[Path], args: dict[str, Any] | None = None) -> lis
     runs: dict[tuple[str, int, int], dict[str, Any]] = {}
     for path in paths:
         saved = json.loads(path.read_text())
-        args = args or saved["args"]
-        if saved["args"] != args:
-            raise SystemExit(f"{path} was written by a run with {saved['args']}, not {args}: use another file")
+        found = _saved_args(saved["args"])
+        args = args or found
+        if found != args:
+            raise SystemExit(f"{path} was written by a run with {found}, not {args}: use another file")
         for r in saved["rotations"]:
             runs.setdefault((r["contract"], r["deal"], r["seat"]), r)
     return list(runs.values())
@@ -384,25 +437,31 @@ def strength_table(runs: list[dict[str, Any]], deals_per_contract: int = 4) -> d
 
 
 def strength(
-    hero: int, field: int, deals: int, seed: int, variant: str, path: Path | None, first: int, files: list[Path]
+    hero: str, field: str, deals: int, seed: int, variant: str, path: Path | None, first: int, files: list[Path]
 ) -> int:
     """Run (or resume) the strength measure into ``path``, or with ``files`` only read them
     (the files of several processes), and print the table and the hero's decision times."""
     if files:
         runs = strength_files(files)
-        args = json.loads(files[0].read_text())["args"]
-        hero, field, seed, variant = args["worlds"], args["against"], args["seed"], args["variant"]
+        args = _saved_args(json.loads(files[0].read_text())["args"])
+        seed, variant = args["seed"], args["variant"]
+        hero, field = (_spec_text(*args[who]) for who in ("hero", "field"))
     else:
+        for spec in (hero, field):
+            if clock_settings(spec):
+                print(
+                    f"note: {spec} lets the clock end a decision ({', '.join(clock_settings(spec))}): load changes it"
+                )
         runs = strength_runs(hero, field, deals, seed, variant, path, first=first)
     # Every seat declares every contract once in a game: a contract's deals in a game are the players.
     table = strength_table(runs, rules(variant).players)
     game_deals = rules(variant).players * len(rules(variant).contracts)
-    print(f"search at {hero} worlds against three at {field} (no time cap), {variant}, seed {seed}")
+    print(f"{hero} against three {field}, {variant}, seed {seed}")
     print(f"{'contract':<14}{'deals':>6}{'lead per deal':>16}{'95% interval':>22}")
     for contract, e in table.items():
         interval = "n/a" if e["half_width"] is None else f"{e['low']:+.2f} to {e['high']:+.2f}"
         label = f"per game ({game_deals})" if contract == "game" else contract
-        print(f"{label:<14}{e['n']:>6}{e['mean']:>+10.2f} ± {e['half_width'] or math.nan:<5.2f}{interval:>20}")
+        print(f"{label:<14}{e['n']:>6}{e['mean']:>+10.2f} ± {e['half_width'] or math.nan:<7.2f} {interval:>20}")
     hero_times = sorted(t for r in runs for t in r["times"])
     if hero_times:
         p95 = hero_times[min(len(hero_times) - 1, int(0.95 * len(hero_times)))]
@@ -414,10 +473,34 @@ def strength(
     return 0
 
 
+def _spec_text(level: str, settings: dict[str, Any]) -> str:
+    """A bot spec written back from its level and settings (``null`` for None)."""
+    written = ",".join(f"{k}={json.dumps(v)}" for k, v in settings.items())
+    return f"{level}:{written}" if written else level
+
+
 def _interval(e: Estimate) -> str:
     if e.low is None or e.high is None:
         return "n/a"
     return f"{e.low:+.1f} to {e.high:+.1f}"
+
+
+def strength_bots(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, str]:
+    """The strength measure's hero and field specs from the command line: ``--hero`` and
+    ``--field``, else the search at ``--worlds`` and ``--against`` worlds; a spec that names
+    no level or setting of it stops with the bots' own message."""
+    if args.hero and args.worlds is not None:
+        parser.error("give the hero as --hero or as --worlds, not both")
+    if args.field and args.against is not None:
+        parser.error("give the field as --field or as --against, not both")
+    hero = args.hero or search_spec(DEFAULT_ITERATIONS if args.worlds is None else args.worlds)
+    field = args.field or search_spec(64 if args.against is None else args.against)
+    for spec in (hero, field):
+        try:
+            spec_bot(spec)
+        except BotError as refused:
+            parser.error(f"{spec}: {refused}")
+    return hero, field
 
 
 def main(argv: list[str]) -> int:
@@ -428,15 +511,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--levels", nargs="+", help="times: only these levels")
+    parser.add_argument(
+        "--levels", nargs="+", help="times: only these levels, with settings if given (e.g. expert:worlds=320,ms=null)"
+    )
     parser.add_argument(
         "--iterations", type=int, nargs="+", help="times: the search at these numbers of worlds; decide: at this one"
     )
     parser.add_argument("--seconds", default=str(DEFAULT_SECONDS), help="times: their time cap (null: none)")
     parser.add_argument(
-        "--worlds", type=int, default=DEFAULT_ITERATIONS, help="strength: the hero's worlds a decision (the default's)"
+        "--worlds", type=int, help=f"strength: the hero, the search at this many worlds ({DEFAULT_ITERATIONS})"
     )
-    parser.add_argument("--against", type=int, default=64, help="strength: the field's worlds a decision")
+    parser.add_argument("--against", type=int, help="strength: the field, the search at this many worlds (64)")
+    parser.add_argument(
+        "--hero", help="strength: the hero as a bot spec, e.g. expert:worlds=320,ms=null (instead of --worlds)"
+    )
+    parser.add_argument(
+        "--field", help="strength: the field as a bot spec, e.g. search:iterations=320,seconds=null (not --against)"
+    )
     parser.add_argument("--deals", type=int, default=20, help="strength: duplicate deals of each contract")
     parser.add_argument("--first", type=int, default=0, help="strength: the first duplicate deal's number")
     parser.add_argument(
@@ -445,7 +536,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.what == "strength":
         files = [Path(f) for f in args.files]
-        return strength(args.worlds, args.against, args.deals, args.seed, args.variant, args.json, args.first, files)
+        hero, field = strength_bots(parser, args)
+        return strength(hero, field, args.deals, args.seed, args.variant, args.json, args.first, files)
     if args.what == "worlds":
         return worlds(args.variant, args.decisions, args.seed)
     if args.what == "decide":

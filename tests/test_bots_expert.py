@@ -22,7 +22,11 @@ FIXED = {"ms": None, "worlds": 3}
 
 def test_the_expert_level_is_registered_with_its_settings() -> None:
     assert "expert" in bot_levels()
-    assert bot_settings("expert") == {"ms": 250.0, "worlds": None, "endgame": 3, "inference": PLAY_EVIDENCE}
+    assert bot_settings("expert") == {"ms": 900.0, "worlds": 320, "endgame": 3, "inference": PLAY_EVIDENCE}
+    # Never fewer worlds nor less time than the search's default allows.
+    search = bot_settings("search")
+    assert bot_settings("expert")["worlds"] >= search["iterations"]
+    assert bot_settings("expert")["ms"] >= 1000 * search["seconds"]
     bot = make_bot("expert", seed=2, ms=100, worlds=9, endgame=2, inference=1.0)
     assert isinstance(bot, ExpertBot) and bot.name == "expert"
     assert bot.settings() == {"ms": 100, "worlds": 9, "endgame": 2, "inference": 1.0}

@@ -20,10 +20,11 @@ exact endgame to finish each world), with three differences:
   the same evaluation as the card play and the calls (what the deal brings with this
   hand minus what it would bring later with a random one).
 
-Settings: ``ms`` (time budget per decision, milliseconds, or None), ``worlds`` (worlds
-per decision at most, or None), ``endgame`` (tricks left at which the exact solver
-takes over), ``inference`` (the weight of a world per card it does not explain: 1.0
-reads nothing from the play).
+Settings: ``ms`` (time budget per decision, milliseconds, or None; by default the
+search's cap, 900), ``worlds`` (worlds per decision at most, or None; by default the
+search's default, 320: the first limit reached ends a decision), ``endgame`` (tricks left
+at which the exact solver takes over), ``inference`` (the weight of a world per card it
+does not explain: 1.0 reads nothing from the play).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=3)
@@ -42,7 +43,7 @@ from barbu import accel
 from barbu.actions import Action
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.errors import BotError
-from barbu.bots.search import CallEvidence, SearchBot
+from barbu.bots.search import DEFAULT_ITERATIONS, DEFAULT_SECONDS, CallEvidence, SearchBot
 from barbu.cards import suit_of
 from barbu.deal import Deal
 from barbu.errors import N_
@@ -51,8 +52,12 @@ from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards, forced_of, replay_choices
 from barbu.view import SeatView
 
-DEFAULT_MS = 250.0
-"""Time budget per decision by default, in milliseconds."""
+DEFAULT_WORLDS = DEFAULT_ITERATIONS
+"""Worlds per decision at most by default: the search's default, so that the expert, which
+reads more from the same worlds, never searches fewer of them where its clock allows."""
+DEFAULT_MS = 1000 * DEFAULT_SECONDS
+"""Time budget per decision by default, in milliseconds: the search's cap, which a quiet core
+reaches before the default's worlds only in the dearest decisions (docs/bots.md, "expert")."""
 PLAY_EVIDENCE = 0.75
 """Weight of a world for each card played by another seat that it does not explain."""
 UNBOUNDED = 1 << 30
@@ -150,7 +155,7 @@ class ExpertBot(SearchBot):
         self,
         seed: int | None = 0,
         ms: float | None = DEFAULT_MS,
-        worlds: int | None = None,
+        worlds: int | None = DEFAULT_WORLDS,
         endgame: int = 3,
         inference: float = PLAY_EVIDENCE,
     ) -> None:
