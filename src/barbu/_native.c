@@ -1459,6 +1459,24 @@ static PyObject *core_play_next(TrickCore *self, PyObject *arg) {
 static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long count, unsigned long *r);
 static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players);
 
+/* A random bot's card: legal[rng.randrange(len(legal))] of the legal cards in ascending order
+ * (draw: the seat's generator's getrandbits, see draw_below), or a domino pass (None) after
+ * randrange(1) when legal is 0; appended to cards, and turn to seats. A new reference, or NULL. */
+static PyObject *draw_logged(PyObject *draw, PyObject *bits, uint64_t legal, int turn, PyObject *cards, PyObject *seats) {
+    unsigned long r;
+    if (draw_below(draw, bits, legal ? (unsigned long)__builtin_popcountll(legal) : 1, &r) < 0) return NULL;
+    while (legal && r--) legal &= legal - 1;
+    PyObject *card = legal ? PyLong_FromLong(low_bit(legal)) : Py_NewRef(Py_None);
+    PyObject *seat = PyLong_FromLong(turn);
+    if (!card || !seat || PyList_Append(cards, card) < 0 || PyList_Append(seats, seat) < 0) {
+        Py_XDECREF(card);
+        Py_XDECREF(seat);
+        return NULL;
+    }
+    Py_DECREF(seat);
+    return card;
+}
+
 /* play_random(draws, cards, seats): play to the end of the deal, the seat to act always
  * playing legal[rng.randrange(len(legal))] of its legal cards in ascending order, as
  * barbu.bots.RandomBot does with a random.Random; draws[seat] is that generator's
@@ -1472,16 +1490,9 @@ static PyObject *core_play_random(TrickCore *self, PyObject *const *args, Py_ssi
         if (core_legal(self) < 0) goto fail;
         uint64_t legal = (uint64_t)self->legal;
         if (!legal) break; /* hands that ran out before the last trick: not a state the core makes */
-        unsigned long r;
-        if (draw_below(PyTuple_GET_ITEM(args[0], self->turn), bits, (unsigned long)__builtin_popcountll(legal), &r) < 0)
-            goto fail;
-        while (r--) legal &= legal - 1;
-        PyObject *card = PyLong_FromLong(low_bit(legal)), *seat = PyLong_FromLong(self->turn);
-        PyObject *done = card && seat && PyList_Append(args[1], card) == 0 && PyList_Append(args[2], seat) == 0
-                             ? core_play(self, card)
-                             : NULL;
+        PyObject *card = draw_logged(PyTuple_GET_ITEM(args[0], self->turn), bits, legal, self->turn, args[1], args[2]);
+        PyObject *done = card ? core_play(self, card) : NULL;
         Py_XDECREF(card);
-        Py_XDECREF(seat);
         if (!done) goto fail;
         Py_DECREF(done);
     }
@@ -1842,18 +1853,9 @@ static PyObject *dom_play_random(DominoCore *self, PyObject *const *args, Py_ssi
         uint64_t hand;
         if (dom_hand(self, self->turn, &hand) < 0) goto fail;
         uint64_t legal = hand & self->playable;
-        unsigned long r;
-        if (draw_below(PyTuple_GET_ITEM(args[0], self->turn), bits,
-                       legal ? (unsigned long)__builtin_popcountll(legal) : 1, &r) < 0)
-            goto fail;
-        while (legal && r--) legal &= legal - 1;
-        PyObject *lay = legal ? PyLong_FromLong(low_bit(legal)) : Py_NewRef(Py_None);
-        PyObject *seat = PyLong_FromLong(self->turn);
-        PyObject *done = lay && seat && PyList_Append(args[1], lay) == 0 && PyList_Append(args[2], seat) == 0
-                             ? dom_play(self, lay)
-                             : NULL;
+        PyObject *lay = draw_logged(PyTuple_GET_ITEM(args[0], self->turn), bits, legal, self->turn, args[1], args[2]);
+        PyObject *done = lay ? dom_play(self, lay) : NULL;
         Py_XDECREF(lay);
-        Py_XDECREF(seat);
         if (!done) goto fail;
         Py_DECREF(done);
     }
