@@ -1,9 +1,12 @@
-"""The table page in Chromium over two server processes: the process serving its table is killed.
+"""The table page in Chromium over two server processes, when a process or Redis goes away.
 
 A person plays from a page on the first process (which serves the table); a watcher's page is on
 the second (relayed). The first process is killed with SIGKILL and started again on its port:
 the second takes the table over, the watcher's page goes on without noticing, and the player's
 page reconnects by itself and plays on, with nothing it was acknowledged lost.
+
+Redis stops under a French page relayed by the second process: the page is told in French, offers
+nothing while its hellos are refused, keeps trying, and plays on by itself once Redis is back.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from barbu.server.client import ServerProcess
 from barbu.storage import Store
 from conftest import postgres_schema
 from test_browser_table import click_something, my_turn
+from test_server_cluster_outage import RedisServer
 
 REDIS = os.environ.get("BARBU_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -93,3 +97,62 @@ def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
     finally:
         one.stop()
         two.stop()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A Redis server of this test's own, so that stopping it touches no other test."""
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def test_the_page_tries_again_while_redis_is_away_and_plays_on_when_it_is_back(
+    own_redis: RedisServer, browser: Browser
+) -> None:
+    serve = ("--redis", own_redis.url, "--redis-prefix", "page-outage", "--lease-seconds", "3", "--bot-delay", "0.05")
+    with postgres_schema() as db, ServerProcess(db, *serve) as one, ServerProcess(db, *serve) as two:
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+        made = httpx.post(one.http + "/api/tables", json={"variant": "king", "seats": seats}).json()
+        errors: list[str] = []
+        watcher = browser.new_page(viewport={"width": 900, "height": 800})
+        watcher.goto(f"{one.http}/t/{made['table']}")  # the first process serves the table from now on
+        watcher.wait_for_function("() => window.barbu && window.barbu.view !== null")
+        context = browser.new_context(viewport={"width": 1200, "height": 850}, locale="fr-FR")
+        player = context.new_page()
+        player.on("pageerror", lambda e: errors.append(str(e)))
+        # every toast the page shows, kept: each one goes away after a few seconds
+        player.add_init_script(
+            """window.toasts = []; document.addEventListener("DOMContentLoaded", () => {
+            const el = document.getElementById("toast");
+            new MutationObserver(() => window.toasts.push(el.textContent)).observe(el, { childList: true });
+            });"""
+        )
+        player.goto(two.http + made["seats"][0]["link"])  # relayed by the second process
+        player.wait_for_function("() => window.barbu && window.barbu.view !== null && window.barbu.seat === 0")
+        play_until(player, 8)
+        player.wait_for_function("() => { const s = window.barbu; return s.view.to_act === s.seat && s.welcomed; }")
+        before = seq(player)
+
+        own_redis.kill()
+        # told in the page's language, then refused again and again while Redis is away
+        player.wait_for_function("() => window.toasts.some((t) => t.includes('perdu le contact'))", timeout=60000)
+        player.wait_for_function(
+            "() => window.toasts.some((t) => t.includes('reprennent contact')) && window.barbu.retry >= 2",
+            timeout=60000,
+        )
+        # meanwhile nothing is offered: no card to play, no button to press, and the dot says why
+        assert player.evaluate("() => window.barbu.welcomed") is False
+        assert player.locator("#hand button.card.legal").count() == 0
+        assert player.locator("#actions button:not([disabled])").count() == 0
+        assert "Connexion perdue : votre tour attend son retour." in player.inner_text("#center")
+        assert seq(player) == before  # the table waited for its person: nothing was played for them
+
+        own_redis.start()  # back, empty: the page comes back by itself and plays on
+        player.wait_for_function("() => window.barbu.welcomed", timeout=60000)
+        play_until(player, before + 8)
+        assert errors == []
+        context.close()
+        watcher.close()
