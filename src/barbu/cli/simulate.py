@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
+from barbu.cli.table import Column, print_table
 from barbu.deal import Phase
 from barbu.game import Game
 from barbu.record import game_to_record
@@ -131,9 +132,6 @@ def lineup(bots: Sequence[str], players: int) -> list[tuple[str, dict[str, Any]]
 
 def simulate_main(argv: list[str]) -> int:
     """Run ``barbu simulate``; every argument is checked before the first game is played."""
-    from rich.console import Console
-    from rich.table import Table
-
     parser = CommandParser(prog="barbu simulate", description="Play whole games between bots.")
     parser.add_argument("--games", type=whole_number(1), default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
@@ -163,16 +161,14 @@ def simulate_main(argv: list[str]) -> int:
     set_aside_startup_objects(collect=False)
     results = simulate(args.games, args.seed, args.variant, options, bots)
     n = len(results[0].totals)
-    table = Table(title=f"{args.variant}: {args.games} game(s), seed {args.seed}")
-    table.add_column("game", justify="right")
-    for s in range(n):
-        table.add_column(f"seat {s}", justify="right")
-    for i, r in enumerate(results, 1):
-        table.add_row(str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True)))
+    rows = [
+        [str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True))]
+        for i, r in enumerate(results, 1)
+    ]
     means = [sum(r.totals[s] for r in results) / len(results) for s in range(n)]
-    table.add_row("mean", *(f"{m:.1f}" for m in means))
-    # No emoji codes nor markup in the table's plain words: rich need not look for them (nor import its emoji table).
-    Console(highlight=False, emoji=False, markup=False).print(table)
+    rows.append(["mean", *(f"{m:.1f}" for m in means)])
+    columns = [Column("game"), *(Column(f"seat {s}") for s in range(n))]
+    print_table(f"{args.variant}: {args.games} game(s), seed {args.seed}", columns, rows)
     if args.records:
         from pathlib import Path  # here: a run that writes no records does not pay pathlib's import
 
