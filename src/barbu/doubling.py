@@ -24,6 +24,7 @@ redouble whom, expands the spoken shorthands and checks compulsory doubles.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 from typing import NamedTuple
 
 from barbu.actions import CALL_WORDS, Call
@@ -393,6 +394,24 @@ class Doubling:
         """Check and apply ``call`` by ``seat``."""
         dbl, rdbl = self.expand(seat, call)
         self.apply(seat, dbl, rdbl, call)
+
+    def call_random(self, rngs: Sequence[Random]) -> None:
+        """Make the rest of the calls as random bots would: each caller takes
+        ``calls[rngs[seat].randrange(len(calls))]`` of its :meth:`legal_calls`, as
+        :class:`barbu.bots.RandomBot` chooses among the legal actions it is given (the call
+        taken as listed, as :meth:`take_listed` takes it).
+
+        >>> from random import Random
+        >>> d = Doubling(players=4, declarer=0, negative=True, flags=Flags(), forced=frozenset())
+        >>> d.call_random([Random(s) for s in range(4)])
+        >>> d.finished, [c.seat for c in d.calls][:4]
+        (True, [1, 2, 3, 0])
+        """
+        while self._queue:
+            seat = self._queue[0]
+            calls = self._listing(seat)[0]
+            call = calls[rngs[seat].randrange(len(calls))]
+            self.apply(seat, call.double, call.redouble, call)
 
     def legal_calls(self) -> list[Call]:
         """Every distinct legal call of the seat to act, as explicit lists."""

@@ -431,6 +431,23 @@ class Game:
         if deal.phase is _DONE:
             self._close_deal(deal)
 
+    def call_random(self, rngs: Sequence[random.Random]) -> None:
+        """Make the current deal's contract choice, trump or rank and calls as random bots
+        would, each seat drawing from its own generator in ``rngs`` (see :meth:`Deal.call_random`),
+        logged as :meth:`apply_unchecked` would log each action; the deal is then at its cards
+        or arrangements, or scored and the next one open.
+
+        >>> game = Game.new("classic", seed=7)
+        >>> game.call_random([random.Random(s) for s in range(4)])
+        >>> game.phase, game.history[0] == Move(0, game.first_declarer, Declare(game.current.contract.id))
+        ('play', True)
+        """
+        deal = self.deals[-1]
+        index = deal.index
+        self._history += [_new_tuple(Move, (index, seat, action)) for seat, action in deal.call_random(rngs)]
+        if deal.phase is _DONE:
+            self._close_deal(deal)
+
     def play_random(self, rngs: Sequence[random.Random]) -> bool:
         """Play the rest of the current one-deck trick or domino deal as random bots would,
         each seat drawing from its own generator in ``rngs``, in compiled code (see

@@ -23,6 +23,7 @@ from barbu.server.heap import set_aside_startup_objects
 from barbu.usage import CommandParser, UsageError, output_folder, whole_number
 
 _PLAY = Phase.PLAY
+_BEFORE_CARDS = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK, Phase.CALL)
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,11 +64,12 @@ def simulate(
     ``bots`` names the bot of each seat, ``level`` or ``level:key=value,…`` (one: every
     seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
     (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
-    its view, which it would not read. When every seat is a ``random`` bot, the card play
-    of each trick or domino deal is drawn and played in compiled code (:meth:`Game.play_random`:
-    the same cards from the same generators); a ``random`` bot's other actions, one of the
-    legal actions it is given, take the fast door (:meth:`Game.apply_unchecked`). The records
-    are made when read (:attr:`GameResult.record`).
+    its view, which it would not read. When every seat is a ``random`` bot, each deal's
+    contract choice and calls are drawn in one call to the core (:meth:`Game.call_random`) and
+    the card play of each trick or domino deal is drawn and played in compiled code
+    (:meth:`Game.play_random`): the same actions from the same generators. Otherwise a
+    ``random`` bot's actions, one of the legal actions it is given, take the fast door
+    (:meth:`Game.apply_unchecked`). The records are made when read (:attr:`GameResult.record`).
     """
     table = rules(variant, options)  # resolved once: every game shares its rules and what they cache
     levels = lineup(bots, table.players)
@@ -89,11 +91,15 @@ def simulate(
         trusted = [type(p) is RandomBot for p in players]
         """A random bot picks one of the legal actions it is given: its action takes the fast door."""
         randoms = [p.rng for p in players if type(p) is RandomBot]
-        compiled = len(randoms) == len(players)
+        all_random = len(randoms) == len(players)
         while not game.is_over:
-            deal = game.current
-            if compiled and deal is not None and deal.phase is _PLAY and game.play_random(randoms):
-                continue  # the whole card play drawn in compiled code
+            phase = game.deals[-1].phase
+            if all_random:
+                if phase in _BEFORE_CARDS:
+                    game.call_random(randoms)  # the contract, trump or rank and calls, through the core
+                    continue
+                if phase is _PLAY and game.play_random(randoms):
+                    continue  # the whole card play drawn in compiled code
             seat = game.to_act
             assert seat is not None
             chooser = choosers[seat]
