@@ -171,6 +171,13 @@ class Doubling:
         stamp = (seat, len(self.calls))
         if self._stamp == stamp:  # asked again before the next call (legal calls, then the call)
             return self._options
+        found = self._situation(seat)
+        self._stamp, self._options = stamp, found
+        return found
+
+    def _situation(self, seat: int) -> _Options:
+        """:meth:`options` looked up in :data:`_OPTIONS` (worked out the first time), without
+        remembering them for the next question (for a caller that asks each seat once)."""
         key = (self._setting, seat, seat in self.forced, self.round, self._calls_code)
         found = _OPTIONS.get(key)
         if found is None:
@@ -181,7 +188,6 @@ class Doubling:
                 tuple(self.may_redouble(seat)),
                 tuple(self.must_double(seat)),
             )
-        self._stamp, self._options = stamp, found
         return found
 
     def _listing(self, seat: int) -> _Listing:
@@ -366,7 +372,7 @@ class Doubling:
         if not self._queue and self.round == 1:
             self.round = 2
             if self.flags.late_redouble:
-                self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
+                self._queue = [p for p in self.order if p != self.declarer and self._situation(p)[1]]  # may redouble
 
     def take_listed(self, call: Call, seat: object) -> int | None:
         """The checked door's call as listed: if ``call`` is one of the very objects
@@ -409,7 +415,7 @@ class Doubling:
         """
         while self._queue:
             seat = self._queue[0]
-            calls = self._listing(seat)[0]
+            calls = _legal_calls(self._situation(seat))[0]  # each caller is asked once: no listing kept
             call = calls[rngs[seat].randrange(len(calls))]
             self.apply(seat, call.double, call.redouble, call)
 
