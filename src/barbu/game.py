@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from itertools import repeat, starmap
 from typing import Any, NamedTuple
 
+from barbu.accel import deal_drawn
 from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, Play, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase, plays_of
@@ -79,7 +80,11 @@ class Dealer:
         return self._rng.randrange(players)
 
     def deal(self, rules: Rules, declarer: int) -> list[int]:
-        """Shuffle the deck and deal it one card at a time from the declarer."""
+        """Shuffle the deck and deal it one card at a time from the declarer (in compiled code
+        when the accelerator is in use, :func:`barbu.accel.deal_drawn`: the same draws and hands)."""
+        hands = deal_drawn(self._rng, rules, declarer)
+        if hands is not None:
+            return hands
         bits = rules.deck_bits
         count = len(bits)
         # the draws sorted(cards, key=lambda _: rand()) makes, in order (drawn and sorted in C)
