@@ -372,7 +372,7 @@ class Doubling:
         if not self._queue and self.round == 1:
             self.round = 2
             if self.flags.late_redouble:
-                self._queue = [p for p in self.order if p != self.declarer and self._situation(p)[1]]  # may redouble
+                self._queue = [p for p in self.order if p != self.declarer and self.may_redouble(p)]
 
     def take_listed(self, call: Call, seat: object) -> int | None:
         """The checked door's call as listed: if ``call`` is one of the very objects
