@@ -89,6 +89,20 @@ def test_simulate_prints_the_table_it_printed_with_rich() -> None:
     assert done.stdout == SIMULATE_3_1
 
 
+def test_simulate_of_random_bots_imports_neither_rich_nor_the_views() -> None:
+    """The start-up is a large part of a short ``barbu simulate`` (docs/native.md): its table is
+    printed by ``barbu.cli.table`` and random bots decide without views."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from barbu.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['simulate', '--games', '1'])\n"
+        "print(sorted(m for m in ('rich', 'barbu.view') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "[]\n")
+
+
 def test_simulate_draws_its_table_in_ascii_where_the_output_cannot_encode_lines() -> None:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     command = [sys.executable, "-m", "barbu", "simulate", "--games", "3", "--seed", "1"]
