@@ -66,6 +66,70 @@ def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == first
 
 
+SIMULATE_3_1 = (
+    "                classic: 3 game(s), seed 1                 \n"
+    "┏━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┓\n"
+    "┃ game ┃    seat 0 ┃     seat 1 ┃     seat 2 ┃     seat 3 ┃\n"
+    "┡━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━┩\n"
+    "│    1 │  -6 (2nd) │  -34 (3rd) │ -126 (4th) │  166 (1st) │\n"
+    "│    2 │ -74 (3rd) │ -124 (4th) │  -14 (2nd) │  212 (1st) │\n"
+    "│    3 │  90 (2nd) │  391 (1st) │ -173 (3rd) │ -308 (4th) │\n"
+    "│ mean │       3.3 │       77.7 │     -104.3 │       23.3 │\n"
+    "└──────┴───────────┴────────────┴────────────┴────────────┘\n"
+)
+"""``barbu simulate --games 3 --seed 1``'s output as rich printed it (piped, 80 columns), before the
+commands printed their tables themselves (barbu.cli.table): the same text, byte for byte."""
+
+
+def test_simulate_prints_the_table_it_printed_with_rich() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")}
+    command = [sys.executable, "-m", "barbu", "simulate", "--games", "3", "--seed", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=60, check=False, env=env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == SIMULATE_3_1
+
+
+def test_simulate_of_random_bots_imports_neither_rich_nor_the_views() -> None:
+    """The start-up is a large part of a short ``barbu simulate`` (docs/native.md): its table is
+    printed by ``barbu.cli.table`` and random bots decide without views."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from barbu.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['simulate', '--games', '1'])\n"
+        "print(sorted(m for m in ('rich', 'barbu.view') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "[]\n")
+
+
+def test_simulate_draws_its_table_in_ascii_where_the_output_cannot_encode_lines() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    command = [sys.executable, "-m", "barbu", "simulate", "--games", "3", "--seed", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert (done.returncode, done.stderr) == (0, "")
+    expected = SIMULATE_3_1.translate(str.maketrans("┏┳┓┃┡╇┩│└┴┘━─", "+++||+||+++--"))
+    assert done.stdout == expected
+
+
+def test_simulate_cuts_a_table_too_wide_for_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five seats in 50 columns: two tables one under the other, each with the games, no cell broken."""
+    monkeypatch.setenv("COLUMNS", "50")
+    assert main(["simulate", "--games", "2", "--seed", "1", "--variant", "five-player"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 50
+    headings = [line for line in lines if "game" in line and "seat" in line]
+    assert [re.findall(r"seat \d", line) for line in headings] == [["seat 0", "seat 1", "seat 2"], ["seat 3", "seat 4"]]
+    assert sum(1 for line in lines if line.startswith("│ mean │")) == 2
+    assert all(
+        re.fullmatch(r"│ +(\d+|mean) │( +-?[\d.]+( \(\d(st|nd|rd|th)\))? │)+", line)
+        for line in lines
+        if line.startswith("│")
+    )
+
+
 def test_refusals(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["dance"]) == 2
     assert "unknown command" in capsys.readouterr().err

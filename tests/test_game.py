@@ -428,3 +428,38 @@ def test_check_says_what_apply_would_do_without_changing_the_game(variant: str) 
             assert len(game.history) == history
         game.apply(chosen, seat)
         steps += 1
+
+
+@pytest.mark.parametrize("variant", list(RULE_SETS))
+def test_call_random_makes_the_choices_and_calls_random_bots_make(variant: str) -> None:
+    """Whole games where the contract choices, trumps, ranks and calls are drawn by
+    ``Game.call_random`` and every other action by random bots one at a time give the same log,
+    scores and generator states as games where the bots make every action one at a time."""
+    from barbu.bots import RandomBot
+
+    options = {"compulsory_doubles": 1} if variant == "classic" else None
+    for g in range(2):
+        seed = f"calls:{variant}:{g}"
+        games, states = [], []
+        for drawn in (False, True):
+            game = Game.new(variant, options, seed=seed)
+            bots = [RandomBot(g * 10 + s) for s in range(game.rules.players)]
+            rngs = [b.rng for b in bots]
+            while not game.is_over:
+                deal = game.current
+                assert deal is not None
+                if drawn and deal.phase in ("contract", "trump", "rank", "call"):
+                    game.call_random(rngs)
+                    assert deal.phase in ("arrange", "play", "done")  # at its cards, or scored unplayed
+                else:
+                    seat = game.to_act
+                    assert seat is not None
+                    game.apply_unchecked(bots[seat].choose(game.legal_actions()))
+            games.append(game)
+            states.append([r.getstate() for r in rngs])
+        by_bots, by_draws = games
+        assert by_draws.history == by_bots.history
+        assert [d.final for d in by_draws.deals] == [d.final for d in by_bots.deals]
+        assert [d.pairs() for d in by_draws.deals] == [d.pairs() for d in by_bots.deals]
+        assert by_draws.totals == by_bots.totals
+        assert states[0] == states[1]

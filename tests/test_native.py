@@ -657,3 +657,43 @@ def test_simulate_writes_the_same_games_with_compiled_random_cards(
         _without_native(m)
         reference = simulate(games=2, seed=3, variant=variant, bots=seats)
     assert compiled == reference
+
+
+@needs_native
+@pytest.mark.parametrize("variant", sorted(set(RULE_SETS) - {"french-two-decks"}))
+def test_the_compiled_deal_is_the_dealers_deal(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Dealer.deal`` in compiled code (``accel.deal_drawn``) deals the hands of the pure
+    ``Dealer.deal`` from generators in the same state, and leaves them in the same state, for
+    every rule set of one deck, seed kind and declarer; two decks stay on the pure path."""
+    from barbu.game import Dealer
+
+    r = rules(variant)
+    for seed in (0, 7, "3:11", 2**70 + 5):
+        compiled, pure = Dealer(seed), Dealer(seed)
+        dealt = []
+        for declarer in [*range(r.players), 0, 1]:
+            hands = compiled.deal(r, declarer)
+            with monkeypatch.context() as m:
+                _without_native(m)
+                assert pure.deal(r, declarer) == hands
+            assert sum(hands) == r.deck and sum(h.bit_count() for h in hands) == len(r.deck_cards)
+            dealt.append(hands)
+        assert compiled._rng.getstate() == pure._rng.getstate()
+        assert len({tuple(h) for h in dealt}) == len(dealt)  # every deal a new shuffle
+    assert accel.deal_drawn(random.Random(1), rules("french-two-decks"), 0) is None
+
+
+@needs_native
+def test_the_compiled_deal_refuses_what_the_dealer_could_not_draw() -> None:
+    """A generator whose random() is not k / 2**53, or a deck or seat the dealer could not hold, is
+    refused with a ValueError before any hand is made."""
+    native = accel._require()
+    deck = tuple(range(52))
+    with pytest.raises(ValueError, match="k / 2\\*\\*53"):
+        native.deal_drawn(lambda: 0.1 + 2**-60, 4, deck, 1, 0)
+    with pytest.raises(ValueError, match="k / 2\\*\\*53"):
+        native.deal_drawn(lambda: 1.0, 4, deck, 1, 0)
+    with pytest.raises(ValueError, match="distinct cards"):
+        native.deal_drawn(random.random, 4, (1, 1), 1, 0)
+    with pytest.raises(ValueError, match="declarer among the seats"):
+        native.deal_drawn(random.random, 4, deck, 1, 4)

@@ -2349,24 +2349,35 @@ static void batch_enter(TrickBatch *self, int i, int k) {
 /* barbu.game.Dealer.deal(rules, declarer) from generator r: the deck of nd cards shuffled (one
  * random() per card, the cards sorted by their draws, stably) and dealt one card at a time from
  * the declarer in the direction `step`, into out[0 .. p). */
-static void deal_cards(MT *r, int p, int nd, const int *deck, int declarer, int step, uint64_t *out) {
-    uint64_t keys[64]; /* each card's draw (53 bits) then its place in the deck (6 bits): a stable sort */
-    for (int c = 0; c < nd; c++) {
-        uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6; /* random(): (a * 2**26 + b) / 2**53 */
-        uint64_t key = ((((uint64_t)a << 26) | b) << 6) | (uint64_t)c;
-        int j = c;
-        while (j > 0 && keys[j - 1] > key) {
-            keys[j] = keys[j - 1];
-            j--;
-        }
-        keys[j] = key;
+/* Puts `key` in place among the `c` sorted keys before it (an insertion sort: a deck is short). */
+static void insert_key(uint64_t *keys, int c, uint64_t key) {
+    int j = c;
+    while (j > 0 && keys[j - 1] > key) {
+        keys[j] = keys[j - 1];
+        j--;
     }
+    keys[j] = key;
+}
+
+/* Deals the deck in the order of the sorted keys (each a card's place in the deck in its low 6 bits)
+ * one card at a time from the declarer, as Dealer.deal deals. */
+static void deal_sorted(const uint64_t *keys, int p, int nd, const int *deck, int declarer, int step,
+                        uint64_t *out) {
     memset(out, 0, sizeof(uint64_t) * (size_t)p);
     int seat = declarer;
     for (int k = 0; k < nd; k++) { /* seat (declarer + direction * (k mod p)) mod p */
         out[seat] |= 1ULL << deck[keys[k] & 63];
         seat = k % p == p - 1 ? declarer : (seat + step + p) % p;
     }
+}
+
+static void deal_cards(MT *r, int p, int nd, const int *deck, int declarer, int step, uint64_t *out) {
+    uint64_t keys[64]; /* each card's draw (53 bits) then its place in the deck (6 bits): a stable sort */
+    for (int c = 0; c < nd; c++) {
+        uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6; /* random(): (a * 2**26 + b) / 2**53 */
+        insert_key(keys, c, ((((uint64_t)a << 26) | b) << 6) | (uint64_t)c);
+    }
+    deal_sorted(keys, p, nd, deck, declarer, step, out);
 }
 
 /* Deals game i from generator r, as barbu.game.Dealer does (see the top of this section). */
@@ -2963,34 +2974,37 @@ static int shuffler_init(Shuffler *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-/* deal(players, deck, direction, declarer) -> the hands Dealer.deal(rules, declarer) deals next. */
-static PyObject *shuffler_deal(Shuffler *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4 || !PyTuple_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "deal(players, deck, direction, declarer) takes a tuple of cards");
-        return NULL;
+/* Reads deal's (players, deck, direction, declarer) from args; -1 with an exception set if they are not
+ * 2 to 6 seats, a tuple of at most 52 distinct cards 0-51, a direction of 1 or -1 and a seat. */
+static int deal_args(PyObject *const *args, int *p, int *nd, int *deck, int *direction, int *declarer) {
+    if (!PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "a deal's deck is a tuple of cards");
+        return -1;
     }
-    long p = PyLong_AsLong(args[0]), direction = PyLong_AsLong(args[2]), declarer = PyLong_AsLong(args[3]);
-    if (PyErr_Occurred()) return NULL;
-    Py_ssize_t nd = PyTuple_GET_SIZE(args[1]);
-    if (p < 2 || p > MAXP || (direction != 1 && direction != -1) || declarer < 0 || declarer >= p || nd > 52) {
+    long lp = PyLong_AsLong(args[0]), ldir = PyLong_AsLong(args[2]), ldecl = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(args[1]);
+    if (lp < 2 || lp > MAXP || (ldir != 1 && ldir != -1) || ldecl < 0 || ldecl >= lp || n > 52) {
         PyErr_SetString(PyExc_ValueError, "a deal needs 2 to 6 seats, a direction of 1 or -1, a declarer among the "
                                           "seats and at most 52 cards");
-        return NULL;
+        return -1;
     }
-    int deck[64];
     uint64_t seen = 0;
-    for (Py_ssize_t k = 0; k < nd; k++) {
+    for (Py_ssize_t k = 0; k < n; k++) {
         long c = PyLong_AsLong(PyTuple_GET_ITEM(args[1], k));
-        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c == -1 && PyErr_Occurred()) return -1;
         if (c < 0 || c > 51 || (seen >> c & 1)) {
             PyErr_SetString(PyExc_ValueError, "the deck is a tuple of distinct cards 0 to 51");
-            return NULL;
+            return -1;
         }
         seen |= 1ULL << c;
         deck[k] = (int)c;
     }
-    uint64_t hands[MAXP];
-    deal_cards(&self->r, (int)p, (int)nd, deck, (int)declarer, (int)direction, hands);
+    *p = (int)lp, *nd = (int)n, *direction = (int)ldir, *declarer = (int)ldecl;
+    return 0;
+}
+
+static PyObject *hands_list(const uint64_t *hands, int p) {
     PyObject *out = PyList_New(p);
     if (!out) return NULL;
     for (int k = 0; k < p; k++) {
@@ -3002,6 +3016,19 @@ static PyObject *shuffler_deal(Shuffler *self, PyObject *const *args, Py_ssize_t
         PyList_SET_ITEM(out, k, h);
     }
     return out;
+}
+
+/* deal(players, deck, direction, declarer) -> the hands Dealer.deal(rules, declarer) deals next. */
+static PyObject *shuffler_deal(Shuffler *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "deal(players, deck, direction, declarer) takes 4 arguments");
+        return NULL;
+    }
+    int p, nd, direction, declarer, deck[64];
+    if (deal_args(args, &p, &nd, deck, &direction, &declarer) < 0) return NULL;
+    uint64_t hands[MAXP];
+    deal_cards(&self->r, p, nd, deck, declarer, direction, hands);
+    return hands_list(hands, p);
 }
 
 /* below(n) -> randrange(n) for 2 <= n <= 6 (Dealer.first_declarer). */
@@ -3071,6 +3098,37 @@ static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long cou
     return 0;
 }
 
+/* deal_drawn(random, players, deck, direction, declarer) -> the hands Dealer.deal deals from a
+ * generator whose random method is `random`: called once per card of the deck, in order, as Dealer.deal
+ * calls it, the deck sorted by the draws (stably: equal draws keep the deck's order) and dealt one card
+ * at a time from the declarer. A draw of random() is k / 2**53 for a whole k, kept exactly as k. */
+static PyObject *py_deal_drawn(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "deal_drawn(random, players, deck, direction, declarer) takes 5 arguments");
+        return NULL;
+    }
+    int p, nd, direction, declarer, deck[64];
+    if (deal_args(args + 1, &p, &nd, deck, &direction, &declarer) < 0) return NULL;
+    uint64_t keys[64];
+    for (int c = 0; c < nd; c++) {
+        PyObject *f = PyObject_CallNoArgs(args[0]);
+        if (!f) return NULL;
+        double x = PyFloat_AsDouble(f);
+        Py_DECREF(f);
+        if (x == -1.0 && PyErr_Occurred()) return NULL;
+        double k = x * 9007199254740992.0; /* 2**53 */
+        if (!(k >= 0.0 && k < 9007199254740992.0) || k != (double)(uint64_t)k) {
+            PyErr_SetString(PyExc_ValueError, "deal_drawn's random() must return k / 2**53 for a whole k, as random.Random does");
+            return NULL;
+        }
+        insert_key(keys, c, ((uint64_t)k << 6) | (uint64_t)c);
+    }
+    uint64_t hands[MAXP];
+    deal_sorted(keys, p, nd, deck, declarer, direction, hands);
+    return hands_list(hands, p);
+}
+
 /* The arguments of play_random: one getrandbits per seat, and two lists to log into. */
 static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players) {
     if (nargs != 3 || !PyTuple_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2])) {
@@ -3087,6 +3145,8 @@ static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players
 static PyMethodDef methods[] = {
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
+    {"deal_drawn", (PyCFunction)(void (*)(void))py_deal_drawn, METH_FASTCALL,
+     "deal_drawn(random, players, deck, direction, declarer) -> the hands Dealer.deal deals with random"},
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
     {"final", (PyCFunction)(void (*)(void))py_final, METH_FASTCALL,

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NATIVE",
     "choose",
+    "deal_drawn",
     "domino_core",
     "final_points",
     "finish",
@@ -194,6 +195,25 @@ def shuffler(rules: Rules, seed: int) -> Callable[[int], list[int]] | None:
     if _native is None or not supports(rules) or type(seed) is not int or not -(1 << 64) < seed < 1 << 64:
         return None
     return partial(_native.Shuffler(seed).deal, rules.players, rules.deck_cards, rules.direction)
+
+
+def deal_drawn(rng: random.Random, rules: Rules, declarer: int) -> list[int] | None:
+    """:meth:`barbu.game.Dealer.deal` in compiled code: ``rng.random()`` drawn once per card of
+    the deck in its order, the deck sorted by the draws and dealt one card at a time from the
+    declarer; the same hands, the generator advanced as Dealer.deal advances it (its own
+    ``random`` is called). None where there is no compiled path: the pure path, two decks.
+
+    >>> from barbu.game import Dealer
+    >>> from barbu.rulesets import rules
+    >>> r = rules("classic")
+    >>> hands = deal_drawn(random.Random(5), r, 2)
+    >>> hands is None or hands == Dealer(5).deal(r, 2)
+    True
+    """
+    if _native is None or rules.twin:
+        return None
+    hands: list[int] = _native.deal_drawn(rng.random, rules.players, rules.deck_cards, rules.direction, declarer)
+    return hands
 
 
 def final_points(t: TrickPlay, model: tuple[int, ...], pairs: tuple[Pair, ...]) -> list[int]:

@@ -73,6 +73,8 @@ class Phase(StrEnum):
 
 _PLAY, _CALL, _DONE = Phase.PLAY, Phase.CALL, Phase.DONE
 """The phases the hot paths test, read once (an enum member costs a class look-up each time)."""
+_CHOOSING = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK)
+"""The phases where the declarer chooses (the contract, then its trump or rank)."""
 
 
 class Deal:
@@ -491,6 +493,35 @@ class Deal:
         if play.finished:
             self.end_play()
         return True
+
+    def call_random(self, rngs: Sequence[random.Random]) -> list[tuple[int, Action]]:
+        """Make the contract choice, the trump or rank and the calls left as random bots would,
+        each seat drawing from its own generator in ``rngs``: the seat to act takes
+        ``legal[rngs[seat].randrange(len(legal))]`` of its :meth:`legal_actions`, as
+        :class:`barbu.bots.RandomBot` does (the calls through :meth:`Doubling.call_random`).
+        Returns each action taken with its seat, in order; the deal is then at its cards (or
+        its arrangements), or scored if it is not played (RULES.md §2.8).
+
+        >>> from barbu.game import Game
+        >>> deal = Game.new("classic", seed=7).current
+        >>> moves = deal.call_random([random.Random(s) for s in range(4)])
+        >>> str(deal.phase), moves[0] == (deal.declarer, Declare(deal.contract.id))
+        ('play', True)
+        """
+        moves: list[tuple[int, Action]] = []
+        while self.phase in _CHOOSING:
+            seat = self.declarer
+            actions = self.legal_actions()
+            action = actions[rngs[seat].randrange(len(actions))]
+            self.apply_unchecked(action)
+            moves.append((seat, action))
+        doubling = self.doubling
+        if self.phase is _CALL and doubling is not None:
+            start = len(doubling.calls)
+            doubling.call_random(rngs)
+            moves += [(c.seat, c.said) for c in doubling.calls[start:]]
+            self._after_calls()
+        return moves
 
     # -- phase changes -------------------------------------------------------
 

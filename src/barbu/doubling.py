@@ -24,6 +24,7 @@ redouble whom, expands the spoken shorthands and checks compulsory doubles.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 from typing import NamedTuple
 
 from barbu.actions import CALL_WORDS, Call
@@ -170,6 +171,13 @@ class Doubling:
         stamp = (seat, len(self.calls))
         if self._stamp == stamp:  # asked again before the next call (legal calls, then the call)
             return self._options
+        found = self._situation(seat)
+        self._stamp, self._options = stamp, found
+        return found
+
+    def _situation(self, seat: int) -> _Options:
+        """:meth:`options` looked up in :data:`_OPTIONS` (worked out the first time), without
+        remembering them for the next question (for a caller that asks each seat once)."""
         key = (self._setting, seat, seat in self.forced, self.round, self._calls_code)
         found = _OPTIONS.get(key)
         if found is None:
@@ -180,7 +188,6 @@ class Doubling:
                 tuple(self.may_redouble(seat)),
                 tuple(self.must_double(seat)),
             )
-        self._stamp, self._options = stamp, found
         return found
 
     def _listing(self, seat: int) -> _Listing:
@@ -365,7 +372,7 @@ class Doubling:
         if not self._queue and self.round == 1:
             self.round = 2
             if self.flags.late_redouble:
-                self._queue = [p for p in self.order if p != self.declarer and self.options(p)[1]]  # may redouble
+                self._queue = [p for p in self.order if p != self.declarer and self.may_redouble(p)]
 
     def take_listed(self, call: Call, seat: object) -> int | None:
         """The checked door's call as listed: if ``call`` is one of the very objects
@@ -393,6 +400,24 @@ class Doubling:
         """Check and apply ``call`` by ``seat``."""
         dbl, rdbl = self.expand(seat, call)
         self.apply(seat, dbl, rdbl, call)
+
+    def call_random(self, rngs: Sequence[Random]) -> None:
+        """Make the rest of the calls as random bots would: each caller takes
+        ``calls[rngs[seat].randrange(len(calls))]`` of its :meth:`legal_calls`, as
+        :class:`barbu.bots.RandomBot` chooses among the legal actions it is given (the call
+        taken as listed, as :meth:`take_listed` takes it).
+
+        >>> from random import Random
+        >>> d = Doubling(players=4, declarer=0, negative=True, flags=Flags(), forced=frozenset())
+        >>> d.call_random([Random(s) for s in range(4)])
+        >>> d.finished, [c.seat for c in d.calls][:4]
+        (True, [1, 2, 3, 0])
+        """
+        while self._queue:
+            seat = self._queue[0]
+            calls = _legal_calls(self._situation(seat))[0]  # each caller is asked once: no listing kept
+            call = calls[rngs[seat].randrange(len(calls))]
+            self.apply(seat, call.double, call.redouble, call)
 
     def legal_calls(self) -> list[Call]:
         """Every distinct legal call of the seat to act, as explicit lists."""

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from itertools import repeat, starmap
 from typing import Any, NamedTuple
 
+from barbu.accel import deal_drawn
 from barbu.actions import PLAYS, Action, Declare, EnterTally, Pass, Play, action_words
 from barbu.contracts import Contract
 from barbu.deal import _VERB, Deal, Phase, plays_of
@@ -79,7 +80,11 @@ class Dealer:
         return self._rng.randrange(players)
 
     def deal(self, rules: Rules, declarer: int) -> list[int]:
-        """Shuffle the deck and deal it one card at a time from the declarer."""
+        """Shuffle the deck and deal it one card at a time from the declarer (in compiled code
+        when the accelerator is in use, :func:`barbu.accel.deal_drawn`: the same draws and hands)."""
+        hands = deal_drawn(self._rng, rules, declarer)
+        if hands is not None:
+            return hands
         bits = rules.deck_bits
         count = len(bits)
         # the draws sorted(cards, key=lambda _: rand()) makes, in order (drawn and sorted in C)
@@ -428,6 +433,23 @@ class Game:
         self._note_cards()
         deal.apply_unchecked(action)
         self._log(deal, actor, action)
+        if deal.phase is _DONE:
+            self._close_deal(deal)
+
+    def call_random(self, rngs: Sequence[random.Random]) -> None:
+        """Make the current deal's contract choice, trump or rank and calls as random bots
+        would, each seat drawing from its own generator in ``rngs`` (see :meth:`Deal.call_random`),
+        logged as :meth:`apply_unchecked` would log each action; the deal is then at its cards
+        or arrangements, or scored and the next one open.
+
+        >>> game = Game.new("classic", seed=7)
+        >>> game.call_random([random.Random(s) for s in range(4)])
+        >>> game.phase, game.history[0] == Move(0, game.first_declarer, Declare(game.current.contract.id))
+        ('play', True)
+        """
+        deal = self.deals[-1]
+        index = deal.index
+        self._history += [_new_tuple(Move, (index, seat, action)) for seat, action in deal.call_random(rngs)]
         if deal.phase is _DONE:
             self._close_deal(deal)
 

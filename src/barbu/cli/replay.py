@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from barbu.cli.table import Column, print_table
 from barbu.errors import RecordUsageError
 from barbu.replay import replay_json
 from barbu.usage import CommandParser, UsageError, name_seats, read_text
@@ -18,31 +19,24 @@ from barbu.usage import CommandParser, UsageError, name_seats, read_text
 
 def _print_human(out: dict[str, Any], stream: TextIO, players: list[str] | None = None) -> None:
     """The result for a person: a table of the deals, by the players' names when the record gives them."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(file=stream, highlight=False, soft_wrap=True)
     if not out["valid"]:
-        console.print(f"invalid: {name_seats(out['error']['message'], players)}", markup=False)
+        print(f"invalid: {name_seats(out['error']['message'], players)}", file=stream)
         return
     n = len(out["totals"])
     names = players if players is not None and len(players) == n else [f"seat {s}" for s in range(n)]
-    table = Table(title=f"{out['variant']}: {len(out['deals'])} deals", show_lines=False)
-    table.add_column("deal", justify="right")
-    table.add_column("contract")
-    for name in names:
-        table.add_column(name, justify="right", overflow="fold")
+    rows = []
     for i, d in enumerate(out["deals"], 1):
         mark = "" if d["played"] else " (not played)"
-        table.add_row(str(i), f"{d['contract']} by {names[d['declarer']]}{mark}", *(str(v) for v in d["final"]))
-    table.add_row("", "totals", *(str(v) for v in out["totals"]))
-    console.print(table)
+        rows.append([str(i), f"{d['contract']} by {names[d['declarer']]}{mark}", *(str(v) for v in d["final"])])
+    rows.append(["", "totals", *(str(v) for v in out["totals"])])
+    columns = [Column("deal"), Column("contract", right=False), *(Column(name) for name in names)]
+    print_table(f"{out['variant']}: {len(out['deals'])} deals", columns, rows, keep=2, out=stream)
     if out["complete"]:
-        console.print(f"game over; winners: {', '.join(names[s] for s in out['winners'])}", markup=False)
+        print(f"game over; winners: {', '.join(names[s] for s in out['winners'])}", file=stream)
     else:
         nxt = out["next"]
         who = "the scorekeeper" if nxt["seat"] is None else names[nxt["seat"]]
-        console.print(f"valid, in progress: deal {nxt['deal']}, {nxt['phase']} by {who}", markup=False)
+        print(f"valid, in progress: deal {nxt['deal']}, {nxt['phase']} by {who}", file=stream)
 
 
 def _players(doc: object) -> list[str] | None:

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
+from barbu.cli.table import Column, print_table
 from barbu.deal import Phase
 from barbu.game import Game
 from barbu.record import game_to_record
@@ -22,6 +23,7 @@ from barbu.server.heap import set_aside_startup_objects
 from barbu.usage import CommandParser, UsageError, output_folder, whole_number
 
 _PLAY = Phase.PLAY
+_BEFORE_CARDS = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK, Phase.CALL)
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,11 +64,12 @@ def simulate(
     ``bots`` names the bot of each seat, ``level`` or ``level:key=value,…`` (one: every
     seat); :func:`lineup` checks them first. A bot that decides from its legal actions alone
     (a :class:`~barbu.bots.LegalChooser`, such as ``random``) is given them without the rest of
-    its view, which it would not read. When every seat is a ``random`` bot, the card play
-    of each trick or domino deal is drawn and played in compiled code (:meth:`Game.play_random`:
-    the same cards from the same generators); a ``random`` bot's other actions, one of the
-    legal actions it is given, take the fast door (:meth:`Game.apply_unchecked`). The records
-    are made when read (:attr:`GameResult.record`).
+    its view, which it would not read. When every seat is a ``random`` bot, each deal's
+    contract choice and calls are drawn in one call to the core (:meth:`Game.call_random`) and
+    the card play of each trick or domino deal is drawn and played in compiled code
+    (:meth:`Game.play_random`): the same actions from the same generators. Otherwise a
+    ``random`` bot's actions, one of the legal actions it is given, take the fast door
+    (:meth:`Game.apply_unchecked`). The records are made when read (:attr:`GameResult.record`).
     """
     table = rules(variant, options)  # resolved once: every game shares its rules and what they cache
     levels = lineup(bots, table.players)
@@ -88,11 +91,15 @@ def simulate(
         trusted = [type(p) is RandomBot for p in players]
         """A random bot picks one of the legal actions it is given: its action takes the fast door."""
         randoms = [p.rng for p in players if type(p) is RandomBot]
-        compiled = len(randoms) == len(players)
+        all_random = len(randoms) == len(players)
         while not game.is_over:
-            deal = game.current
-            if compiled and deal is not None and deal.phase is _PLAY and game.play_random(randoms):
-                continue  # the whole card play drawn in compiled code
+            phase = game.deals[-1].phase
+            if all_random:
+                if phase in _BEFORE_CARDS:
+                    game.call_random(randoms)  # the contract, trump or rank and calls, through the core
+                    continue
+                if phase is _PLAY and game.play_random(randoms):
+                    continue  # the whole card play drawn in compiled code
             seat = game.to_act
             assert seat is not None
             chooser = choosers[seat]
@@ -131,9 +138,6 @@ def lineup(bots: Sequence[str], players: int) -> list[tuple[str, dict[str, Any]]
 
 def simulate_main(argv: list[str]) -> int:
     """Run ``barbu simulate``; every argument is checked before the first game is played."""
-    from rich.console import Console
-    from rich.table import Table
-
     parser = CommandParser(prog="barbu simulate", description="Play whole games between bots.")
     parser.add_argument("--games", type=whole_number(1), default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
@@ -163,16 +167,14 @@ def simulate_main(argv: list[str]) -> int:
     set_aside_startup_objects(collect=False)
     results = simulate(args.games, args.seed, args.variant, options, bots)
     n = len(results[0].totals)
-    table = Table(title=f"{args.variant}: {args.games} game(s), seed {args.seed}")
-    table.add_column("game", justify="right")
-    for s in range(n):
-        table.add_column(f"seat {s}", justify="right")
-    for i, r in enumerate(results, 1):
-        table.add_row(str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True)))
+    rows = [
+        [str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True))]
+        for i, r in enumerate(results, 1)
+    ]
     means = [sum(r.totals[s] for r in results) / len(results) for s in range(n)]
-    table.add_row("mean", *(f"{m:.1f}" for m in means))
-    # No emoji codes nor markup in the table's plain words: rich need not look for them (nor import its emoji table).
-    Console(highlight=False, emoji=False, markup=False).print(table)
+    rows.append(["mean", *(f"{m:.1f}" for m in means)])
+    columns = [Column("game"), *(Column(f"seat {s}") for s in range(n))]
+    print_table(f"{args.variant}: {args.games} game(s), seed {args.seed}", columns, rows)
     if args.records:
         from pathlib import Path  # here: a run that writes no records does not pay pathlib's import
 
