@@ -33,6 +33,7 @@ SAME_IN_FRENCH = {
     "total",
     "six",
     "score",
+    "options",
     "Barbu — {title}",
     "total {n}",
     "{name} ×{m}",

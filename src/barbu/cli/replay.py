@@ -12,6 +12,7 @@ import sys
 from typing import Any, TextIO
 
 from barbu.errors import RecordUsageError
+from barbu.language import N_, _, error_text
 from barbu.replay import replay_json
 from barbu.usage import CommandParser, UsageError, name_seats, read_text
 
@@ -60,22 +61,29 @@ def replay_main(argv: list[str]) -> int:
     answer is ``{"valid": false, "usage": …}`` on standard output, else a
     :class:`~barbu.usage.UsageError` that ``barbu`` prints on one line.
     """
-    parser = CommandParser(prog="barbu replay", description="Check a barbu-record/1 file and score it.")
-    parser.add_argument("file", help="the record (JSON, UTF-8); - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser = CommandParser(prog="barbu replay", description=N_("Check a barbu-record/1 file and score it."))
+    parser.add_argument("file", help=N_("the record (JSON, UTF-8); - reads standard input"))
+    parser.add_argument("--json", action="store_true", help=N_("print one JSON object"))
+    parser.add_language()
     args = parser.parse_args(argv)
     try:
-        text = read_text(args.file, "record")
+        text = read_text(args.file, N_("record"))
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise UsageError(
-                f"{args.file} is not JSON ({e.msg} at line {e.lineno}, column {e.colno}); a record is a JSON object"
+                _(
+                    "{file} is not JSON ({why} at line {line}, column {column}); a record is a JSON object",
+                    file=args.file,
+                    why=e.msg,
+                    line=e.lineno,
+                    column=e.colno,
+                )
             ) from None
         try:
             out = replay_json(doc)
         except RecordUsageError as e:
-            raise UsageError(f"{args.file}: {e}") from None
+            raise UsageError(_("{file}: {why}", file=args.file, why=error_text(e))) from None
     except UsageError as e:
         if not args.json:
             raise
