@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from barbu.language import N_, _
+from barbu.language import N_, _, _p
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", parents=[common], help=N_("list the sheets"))
     add = sub.add_parser("add", parents=[common], help=N_("enter the next deal (missing parts are asked)"))
     edit = sub.add_parser("edit", parents=[common], help=N_("change deal N (later deals are replayed)"))
-    edit.add_argument("deal", type=whole_number(1), help=N_("the deal's number"))
+    edit.add_argument("deal", type=whole_number(1), metavar="DEAL", help=N_("the deal's number"))
     for p in (add, edit):
         p.add_argument("--sheet", "-s")
         p.add_argument("--contract")
@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--tally", help=N_("the tally as JSON, e.g. '{\"tricks\": [6, 3, 2, 2]}'"))
         p.add_argument("--drop-later", action="store_true", help=N_("keep the change and drop later deals that break"))
     delete = sub.add_parser("delete", parents=[common], help=N_("delete deal N (later deals move up)"))
-    delete.add_argument("deal", type=whole_number(1), help=N_("the deal's number"))
+    delete.add_argument("deal", type=whole_number(1), metavar="DEAL", help=N_("the deal's number"))
     delete.add_argument("--sheet", "-s")
     delete.add_argument("--drop-later", action="store_true")
     exp = sub.add_parser("export", parents=[common], help=N_("write a sheet as a record, CSV, HTML or PDF"))
@@ -125,14 +125,19 @@ def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> Store
     if args.players:
         names = [p.strip() for p in args.players.split(",")]
     else:
-        names = [console.ask(f"name of seat {s}") for s in range(r.players)]
+        names = [console.ask(_("name of seat {n}", n=s)) for s in range(r.players)]
     sheet = Sheet.new(args.variant, r.as_options(), names)
     first = parse_player(args.first, sheet.players)
     sheet = Sheet.new(args.variant, r.as_options(), sheet.players, first)
     stored = store.create(SheetHistory(sheet), args.title)
     console.say(
-        f"new sheet {stored.id!r}: {sheet.rules.ruleset.title}, {', '.join(sheet.players)}; "
-        f"first declarer {sheet.players[first]}"
+        _(
+            "new sheet {sheet}: {variant}, {players}; first declarer {first}",
+            sheet=repr(stored.id),
+            variant=_p("variant", sheet.rules.ruleset.title),
+            players=", ".join(sheet.players),
+            first=sheet.players[first],
+        )
     )
     return stored
 
