@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from barbu.language import N_, _, _p
+from barbu.language import N_, _, _n, _p
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
@@ -269,8 +269,10 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
     command = args.command
     if command is None:
         if not store.count():
-            console.say("no sheet yet: let us start one")
-            variant = console.until_valid(f"rule set ({', '.join(RULE_SETS)})", _variant, "classic")
+            console.say(_("no sheet yet: let us start one"))
+            variant = console.until_valid(
+                _("rule set ({variants})", variants=", ".join(RULE_SETS)), _variant, "classic"
+            )
             ns = argparse.Namespace(variant=variant, option=[], players=None, first="0", title=None)
             return Session(console, store, _new(console, store, ns)).run()
         return Session(console, store, store.open()).run()
@@ -279,14 +281,24 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         return 0 if args.no_play else Session(console, store, stored).run()
     if command == "list":
         for s in store.list():
-            console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {s.deals:>3} deals  {', '.join(s.players)}")
+            deals = _n("{n} deal", "{n} deals", s.deals, n=str(s.deals).rjust(3))
+            console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {deals}  {', '.join(s.players)}")
         return 0
     if command == "import":
         sheet = _read_record(args.text)
         stored = store.create(SheetHistory(sheet), args.title or Path(args.file).stem)
-        console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
+        console.say(
+            _n(
+                "imported {file} as {sheet}: {n} deal",
+                "imported {file} as {sheet}: {n} deals",
+                len(sheet.rows),
+                file=args.file,
+                sheet=repr(stored.id),
+                n=len(sheet.rows),
+            )
+        )
         for note in sheet.notes:
-            console.say(f"note: {note}")
+            console.say(_("note: {note}", note=note))
         return 0
     if command == "link":
         sheet_id = store.resolve(args.sheet)
@@ -298,7 +310,7 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         )
         return 0
     if command == "remove":
-        console.say(f"removed sheet {store.remove(args.sheet)!r}")
+        console.say(_("removed sheet {sheet}", sheet=repr(store.remove(args.sheet))))
         return 0
     if command == "stats" and args.all:
         stats = stats_across(store.open(s.id).history.sheet for s in store.list())
@@ -328,7 +340,16 @@ def _on_sheet(console: Console, store: SheetStore, stored: StoredSheet, args: ar
     elif command in ("undo", "redo"):
         sheet = history.undo() if command == "undo" else history.redo()
         store.save(stored)
-        console.say(f"{command} done; the sheet has {len(sheet.rows)} deals")
+        done = _("undo done") if command == "undo" else _("redo done")
+        console.say(
+            _n(
+                "{done}; the sheet has {n} deal",
+                "{done}; the sheet has {n} deals",
+                len(sheet.rows),
+                done=done,
+                n=len(sheet.rows),
+            )
+        )
     elif command == "add":
         sheet = history.sheet
         if sheet.pending is not None and args.tally is not None and args.contract is None:
@@ -342,11 +363,21 @@ def _on_sheet(console: Console, store: SheetStore, stored: StoredSheet, args: ar
         sheet.row(args.deal)
         sheet = history.edit({args.deal: _one_shot_entry(console, sheet, args, args.deal)}, args.drop_later)
         store.save(stored)
-        console.say(f"deal {args.deal} changed; totals: {', '.join(map(str, sheet.totals))}")
+        console.say(
+            _("deal {deal} changed; totals: {totals}", deal=args.deal, totals=", ".join(map(str, sheet.totals)))
+        )
     elif command == "delete":
         sheet = history.delete(args.deal, args.drop_later)
         store.save(stored)
-        console.say(f"deal {args.deal} deleted; the sheet has {len(sheet.rows)} deals")
+        console.say(
+            _n(
+                "deal {deal} deleted; the sheet has {n} deal",
+                "deal {deal} deleted; the sheet has {n} deals",
+                len(sheet.rows),
+                deal=args.deal,
+                n=len(sheet.rows),
+            )
+        )
     return 0
 
 
