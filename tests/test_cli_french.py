@@ -18,6 +18,8 @@ from barbu.language import catalogue
 from test_tui_french import english_of_the_catalogue
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
+RECORD = str(Path(__file__).resolve().parent / "records" / "recordmd-w4-played.json")
+REFUSED = str(Path(__file__).resolve().parent / "spec_records" / "e_call_compulsory_pass.json")
 
 ENGLISH_WORDS = re.compile(
     r"\b(the|you|your|seat|seats|must|deal|deals|trick|tricks|is|not|and|of|with|play|pass|give|"
@@ -48,6 +50,8 @@ CASES = {
     "rules --help": (["rules", "--help"], 0),
     "replay /nonexistent": (["replay", "/nonexistent"], 2),
     "replay a folder": (["replay", "/"], 2),
+    "replay a record": (["replay", RECORD], 0),
+    "replay a refused record": (["replay", REFUSED], 1),
     "analyse --iterations 0": (["analyse", "x.json", "--iterations", "0"], 2),
     "advise --help": (["advise", "--help"], 0),
 }
@@ -116,6 +120,10 @@ def test_lang_wins_over_the_environment_and_english_stays_as_it_was(tmp_path: Pa
     missing = barbu(["replay", "/nonexistent"], {}, tmp_path)
     assert missing.stderr == (
         "barbu replay: error: cannot read the record /nonexistent: no such file or directory; give a readable file\n"
+    )
+    assert barbu(["replay", RECORD], {}, tmp_path).stdout.endswith("\nvalid, in progress: deal 2, contract by Ann\n")
+    assert barbu(["replay", RECORD, "--lang", "fr"], {}, tmp_path).stdout.endswith(
+        "\nvalide, en cours : donne 2, contrat par Ann\n"
     )
     assert barbu(["score", "edit"], {}, tmp_path).stderr == (
         "barbu score edit: error: the following arguments are required: DEAL; "

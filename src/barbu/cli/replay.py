@@ -11,39 +11,60 @@ import json
 import sys
 from typing import Any, TextIO
 
-from barbu.errors import RecordUsageError
-from barbu.language import N_, _, error_text
+from barbu.errors import RecordError, RecordUsageError
+from barbu.language import N_, _, _n, error_text
 from barbu.replay import replay_json
 from barbu.usage import CommandParser, UsageError, name_seats, read_text
 
+PHASES = {
+    "contract": N_("contract"),
+    "trump": N_("trump"),
+    "rank": N_("rank"),
+    "call": N_("call"),
+    "arrange": N_("arrange"),
+    "play": N_("play"),
+    "tally": N_("tally"),
+}
+"""The word for each phase of ``next.phase`` (:class:`barbu.deal.Phase`), for a person: in
+English the phase's own name."""
+
 
 def _print_human(out: dict[str, Any], stream: TextIO, players: list[str] | None = None) -> None:
-    """The result for a person: a table of the deals, by the players' names when the record gives them."""
+    """The result of a valid record for a person, in the language of the moment: a table of the
+    deals, by the players' names when the record gives them."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console(file=stream, highlight=False, soft_wrap=True)
-    if not out["valid"]:
-        console.print(f"invalid: {name_seats(out['error']['message'], players)}", markup=False)
-        return
     n = len(out["totals"])
-    names = players if players is not None and len(players) == n else [f"seat {s}" for s in range(n)]
-    table = Table(title=f"{out['variant']}: {len(out['deals'])} deals", show_lines=False)
-    table.add_column("deal", justify="right")
-    table.add_column("contract")
+    names = players if players is not None and len(players) == n else [_("seat {n}", n=s) for s in range(n)]
+    deals = len(out["deals"])
+    table = Table(title=_n("{variant}: {n} deal", "{variant}: {n} deals", deals, variant=out["variant"], n=deals))
+    table.add_column(_("deal"), justify="right")
+    table.add_column(_("contract"))
     for name in names:
         table.add_column(name, justify="right", overflow="fold")
     for i, d in enumerate(out["deals"], 1):
-        mark = "" if d["played"] else " (not played)"
-        table.add_row(str(i), f"{d['contract']} by {names[d['declarer']]}{mark}", *(str(v) for v in d["final"]))
-    table.add_row("", "totals", *(str(v) for v in out["totals"]))
+        played = "" if d["played"] else " " + _("(not played)")
+        by = _("{contract} by {player}", contract=d["contract"], player=names[d["declarer"]])
+        table.add_row(str(i), by + played, *(str(v) for v in d["final"]))
+    table.add_row("", _("totals"), *(str(v) for v in out["totals"]))
     console.print(table)
     if out["complete"]:
-        console.print(f"game over; winners: {', '.join(names[s] for s in out['winners'])}", markup=False)
+        winners = ", ".join(names[s] for s in out["winners"])
+        console.print(_("game over; winners: {winners}", winners=winners), markup=False)
     else:
         nxt = out["next"]
-        who = "the scorekeeper" if nxt["seat"] is None else names[nxt["seat"]]
-        console.print(f"valid, in progress: deal {nxt['deal']}, {nxt['phase']} by {who}", markup=False)
+        who = _("the scorekeeper") if nxt["seat"] is None else names[nxt["seat"]]
+        console.print(
+            _(
+                "valid, in progress: deal {deal}, {phase} by {who}",
+                deal=nxt["deal"],
+                phase=_(PHASES.get(nxt["phase"], nxt["phase"])),
+                who=who,
+            ),
+            markup=False,
+        )
 
 
 def _players(doc: object) -> list[str] | None:
@@ -81,7 +102,7 @@ def replay_main(argv: list[str]) -> int:
                 )
             ) from None
         try:
-            out = replay_json(doc)
+            out = replay_json(doc, raising=not args.json)
         except RecordUsageError as e:
             raise UsageError(_("{file}: {why}", file=args.file, why=error_text(e))) from None
     except UsageError as e:
@@ -89,6 +110,9 @@ def replay_main(argv: list[str]) -> int:
             raise
         print(json.dumps({"valid": False, "usage": e.message}))
         return 2
+    except RecordError as e:  # refused by the rules: said in the language of the moment
+        print(_("invalid: {why}", why=name_seats(error_text(e), _players(doc))))
+        return 1
     if args.json:
         print(json.dumps(out))
     else:
