@@ -37,6 +37,10 @@ from barbu.usage import (
 )
 
 
+HOLDERS = {"owner": N_("an owner"), "editor": N_("an editor"), "viewer": N_("a viewer")}
+"""Who holds a sheet's link of each role (``barbu score link --role``), for a person."""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = CommandParser(
         prog="barbu score",
@@ -304,9 +308,14 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         sheet_id = store.resolve(args.sheet)
         _link, key = store.add_link(sheet_id, args.role)
         console.say(
-            f"a new {args.role} link to sheet {sheet_id!r}, shown this once (keep it; anyone holding it is "
-            f"{'a' if args.role == 'viewer' else 'an'} {args.role} of the sheet):\n  /sheets/{sheet_id}#key={key}\n"
-            "open it on the server's address, e.g. http://127.0.0.1:8000/sheets/…"
+            _(
+                "a new {role} link to sheet {sheet}, shown this once (keep it; anyone holding it is {holder} "
+                "of the sheet):\n  {link}\nopen it on the server's address, e.g. http://127.0.0.1:8000/sheets/…",
+                role=args.role,
+                sheet=repr(sheet_id),
+                holder=_(HOLDERS[args.role]),
+                link=f"/sheets/{sheet_id}#key={key}",
+            )
         )
         return 0
     if command == "remove":
