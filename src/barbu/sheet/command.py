@@ -36,7 +36,6 @@ from barbu.usage import (
     whole_number,
 )
 
-
 HOLDERS = {"owner": N_("an owner"), "editor": N_("an editor"), "viewer": N_("a viewer")}
 """Who holds a sheet's link of each role (``barbu score link --role``), for a person."""
 
