@@ -194,7 +194,11 @@ class HelpFormatter(argparse.HelpFormatter):
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
     def start_section(self, heading: str | None) -> None:
-        super().start_section(spoken(heading) if heading else heading)
+        # argparse writes "HEADING:"; the catalogue's "{heading}:" says how the language writes it
+        # (French: "options :"), and argparse's own colon ends it.
+        if heading:
+            heading = _("{heading}:", heading=spoken(heading)).removesuffix(":")
+        super().start_section(heading)
 
     def add_text(self, text: str | None) -> None:
         super().add_text(spoken(text) if text and text is not argparse.SUPPRESS else text)
