@@ -74,6 +74,7 @@ MODULES = {
     "test_arena_ray": "cli",
     "test_cli": "cli",
     "test_cli_errors": "cli",
+    "test_cli_french": "cli",
     "test_coach": "cli",
     "test_strategy": "bots",
     "test_language": "cli",

@@ -306,7 +306,7 @@ def test_advise_refuses_in_the_language_asked(capsys: pytest.CaptureFixture[str]
 
     assert main(["advise", "AKQ...", "--lang", "fr"]) == 2
     line = capsys.readouterr().err.strip()
-    assert line == "barbu advise: error: la main a 3 cartes ; une main de classic en compte 13", line
+    assert line == "barbu advise : erreur : la main a 3 cartes ; une main de classic en compte 13", line
     assert main(["advise", "AKQ...", "--lang", "en"]) == 2
     line = capsys.readouterr().err.strip()
     assert line == "barbu advise: error: the hand has 3 cards; a hand of classic holds 13", line

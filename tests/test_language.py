@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 
-from barbu.language import LANGUAGES, catalogue, core_words, from_environment, negotiate, speaking
+from barbu.language import LANGUAGES, _n, catalogue, core_words, from_environment, negotiate, speaking
 from barbu.language.catalogues import main as catalogues_main
 from barbu.language.catalogues import template
 from barbu.language.extract import core_messages
@@ -33,6 +33,7 @@ SAME_IN_FRENCH = {
     "total",
     "six",
     "score",
+    "options",
     "Barbu — {title}",
     "total {n}",
     "{name} ×{m}",
@@ -93,6 +94,20 @@ def test_french_is_not_english_left_in_place(pot: list[tuple[str | None, str, st
         if first == msgid and msgid not in SAME_IN_FRENCH and re.search(r"[a-z]{3}", msgid):
             same.append(msgid)
     assert not same, f"French texts equal to their English: {same[:10]}"
+
+
+def test_english_is_the_message_ids(pot: list[tuple[str | None, str, str | None]]) -> None:
+    """``_``, ``_p`` and ``_n`` answer English from the ids without reading the English catalogue:
+    that catalogue must say exactly its ids."""
+    en = catalogue("en").messages
+    differ = []
+    for context, msgid, plural in pot:
+        text = en.get(f"{context}\x04{msgid}" if context else msgid)
+        if text != ((msgid, plural) if plural else msgid):
+            differ.append((context, msgid, text))
+    assert differ == []
+    with speaking("en"):
+        assert _n("{n} deal", "{n} deals", 2, n=2) == catalogue("en").ngettext("{n} deal", "{n} deals", 2, n=2)
 
 
 def test_the_core_facts_have_their_french_names() -> None:

@@ -72,14 +72,17 @@ def next_action(game: Game, written: int) -> dict[str, Any]:
     return out
 
 
-def replay_json(doc: object) -> dict[str, Any]:
+def replay_json(doc: object, raising: bool = False) -> dict[str, Any]:
     """The output of ``barbu replay --json`` for a parsed document.
 
-    Raises :class:`RecordUsageError` when ``doc`` is not a record at all.
+    Raises :class:`RecordUsageError` when ``doc`` is not a record at all; with ``raising``, a
+    record the rules refuse raises its :class:`RecordError` too (for a reader who wants its text).
     """
     try:
         game = game_from_record(doc)
     except RecordError as e:
+        if raising:
+            raise
         return {"valid": False, "error": e.as_json()}
     out: dict[str, Any] = {
         "valid": True,

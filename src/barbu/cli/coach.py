@@ -14,7 +14,7 @@ from typing import Any
 
 from barbu.coach import AdviceError, AnalysisError, Settings, advise, analyse
 from barbu.coach.words import action_words, text
-from barbu.language import error_text, from_environment, use
+from barbu.language import N_, _, error_text
 from barbu.usage import CommandParser, UsageError, name_seats, read_text, whole_number
 
 
@@ -24,7 +24,10 @@ def _thresholds(value: str) -> tuple[float, float, float]:
         a, b, c = (float(p) for p in parts)
     except ValueError:
         raise UsageError(
-            f"--thresholds {value!r}: give three numbers of points, inaccuracy,mistake,blunder, e.g. 4,10,20"
+            _(
+                "--thresholds {value}: give three numbers of points, inaccuracy,mistake,blunder, e.g. 4,10,20",
+                value=repr(value),
+            )
         ) from None
     return (a, b, c)
 
@@ -113,49 +116,58 @@ def analysis_text(doc: dict[str, Any]) -> str:
 
 def analyse_main(argv: list[str]) -> int:
     """Run ``barbu analyse RECORD``; return the exit code (2: bad arguments or a record that does not replay)."""
-    parser = CommandParser(prog="barbu analyse", description="Value every decision of a recorded game.")
-    parser.add_argument("file", help="the record (barbu-record/1 JSON); - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print the record with its analysis (docs/coach.md)")
-    parser.add_argument("--output", "-O", help="also write the record with its analysis to this file")
+    parser = CommandParser(prog="barbu analyse", description=N_("Value every decision of a recorded game."))
+    parser.add_argument("file", help=N_("the record (barbu-record/1 JSON); - reads standard input"))
+    parser.add_argument("--json", action="store_true", help=N_("print the record with its analysis (docs/coach.md)"))
+    parser.add_argument("--output", "-O", help=N_("also write the record with its analysis to this file"))
     parser.add_argument(
         "--iterations",
         type=whole_number(1, 10000),
         default=Settings.iterations,
-        help=f"worlds per decision (default {Settings.iterations})",
+        help=N_("worlds per decision (default %(default)s)"),
     )
     parser.add_argument(
         "--exact-tricks",
         type=whole_number(0, 6),
         default=Settings.exact_tricks,
-        help=f"tricks left from which cards are solved exactly (default {Settings.exact_tricks})",
+        help=N_("tricks left from which cards are solved exactly (default %(default)s)"),
     )
     parser.add_argument(
         "--thresholds",
         type=_thresholds,
         default=Settings.thresholds,
-        help="points lost from which a decision is an inaccuracy, a mistake, a blunder (default 4,10,20)",
+        help=N_("points lost from which a decision is an inaccuracy, a mistake, a blunder (default 4,10,20)"),
     )
-    parser.add_argument("--seed", type=whole_number(0), default=0, help="seed of the worlds (default 0)")
+    parser.add_argument("--seed", type=whole_number(0), default=0, help=N_("seed of the worlds (default 0)"))
     parser.add_argument(
-        "--workers", type=whole_number(0, 256), default=1, help="processes side by side (default 1; 0: one per core)"
+        "--workers",
+        type=whole_number(0, 256),
+        default=1,
+        help=N_("processes side by side (default 1; 0: one per core)"),
     )
-    parser.add_argument("--lang", choices=["en", "fr"], help="language of the text (default from LANG)")
+    parser.add_language()
     args = parser.parse_args(argv)
-    use(args.lang or from_environment())
-    raw = read_text(args.file, "record")
+    raw = read_text(args.file, N_("record"))
     try:
         doc = json.loads(raw)
     except json.JSONDecodeError as e:
-        raise UsageError(f"{args.file} is not JSON ({e.msg} at line {e.lineno}); a record is a JSON object") from None
+        raise UsageError(
+            _(
+                "{file} is not JSON ({why} at line {line}); a record is a JSON object",
+                file=args.file,
+                why=e.msg,
+                line=e.lineno,
+            )
+        ) from None
     if not isinstance(doc, dict):
-        raise UsageError(f"{args.file} is not a record: a record is a JSON object")
+        raise UsageError(_("{file} is not a record: a record is a JSON object", file=args.file))
     settings = Settings(
         iterations=args.iterations, exact_tricks=args.exact_tricks, thresholds=args.thresholds, seed=args.seed
     )
     try:
         out = _run(doc, settings, args.workers or min(256, os.cpu_count() or 1))
     except AnalysisError as e:
-        raise UsageError(f"{args.file}: {error_text(e)}") from None
+        raise UsageError(_("{file}: {why}", file=args.file, why=error_text(e))) from None
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
@@ -189,7 +201,7 @@ def _doubled(value: str) -> dict[int, int]:
     for part in filter(None, value.split(",")):
         seat, eq, count = part.partition("=")
         if not eq or not seat.strip().isdigit() or not count.strip().isdigit():
-            raise UsageError(f"--doubled {value!r}: write SEAT=COUNT pairs, e.g. 1=0,2=1,3=2")
+            raise UsageError(_("--doubled {value}: write SEAT=COUNT pairs, e.g. 1=0,2=1,3=2", value=repr(value)))
         out[int(seat)] = int(count)
     return out
 
@@ -198,7 +210,9 @@ def _scores(value: str) -> list[int]:
     try:
         return [int(v) for v in value.split(",")]
     except ValueError:
-        raise UsageError(f"--scores {value!r}: give whole numbers separated by commas, one per seat") from None
+        raise UsageError(
+            _("--scores {value}: give whole numbers separated by commas, one per seat", value=repr(value))
+        ) from None
 
 
 def advice_text(out: dict[str, Any]) -> str:
@@ -219,38 +233,43 @@ def advice_text(out: dict[str, Any]) -> str:
 
 def advise_main(argv: list[str]) -> int:
     """Run ``barbu advise HAND``; return the exit code (2: a hand or situation the rules do not allow)."""
-    parser = CommandParser(prog="barbu advise", description="What each contract, trump, double is worth to a hand.")
-    parser.add_argument("hand", help="the hand in the record's notation, S.H.D.C, e.g. AK32.QJ5.T98.876")
-    parser.add_argument("--variant", default="classic", help="the rule set (default classic)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
-    parser.add_argument("--seat", type=whole_number(0), default=0, help="the seat holding the hand (default 0)")
-    parser.add_argument("--declarer", type=whole_number(0), help="the declarer (default: the seat)")
+    parser = CommandParser(prog="barbu advise", description=N_("What each contract, trump, double is worth to a hand."))
+    parser.add_argument("hand", help=N_("the hand in the record's notation, S.H.D.C, e.g. AK32.QJ5.T98.876"))
+    parser.add_argument("--variant", default="classic", help=N_("the rule set (default classic)"))
     parser.add_argument(
-        "--declared", default="", help="contracts the declarer has already named, by id, comma-separated"
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help=N_("a rule flag; repeat for more")
+    )
+    parser.add_argument("--seat", type=whole_number(0), default=0, help=N_("the seat holding the hand (default 0)"))
+    parser.add_argument("--declarer", type=whole_number(0), help=N_("the declarer (default: the seat)"))
+    parser.add_argument(
+        "--declared", default="", help=N_("contracts the declarer has already named, by id, comma-separated")
     )
     parser.add_argument(
-        "--doubled", type=_doubled, default={}, help="SEAT=COUNT: doubles of the declarer so far this set"
+        "--doubled", type=_doubled, default={}, help=N_("SEAT=COUNT: doubles of the declarer so far this set")
     )
-    parser.add_argument("--contract", help="the contract declared (advice on the trump, rank or calls)")
-    parser.add_argument("--choice", help="the trump suit or domino rank named")
+    parser.add_argument("--contract", help=N_("the contract declared (advice on the trump, rank or calls)"))
+    parser.add_argument("--choice", help=N_("the trump suit or domino rank named"))
     parser.add_argument(
-        "--calls", default="[]", help='the calls so far as in a record, e.g. \'[{"seat": 1, "double": [0]}]\''
+        "--calls",
+        default="[]",
+        help=N_('the calls so far as in a record, e.g. \'[{"seat": 1, "double": [0]}]\''),
     )
-    parser.add_argument("--scores", type=_scores, help="the scores so far, one per seat")
-    parser.add_argument("--iterations", type=whole_number(1, 1000), default=16, help="worlds (default 16)")
-    parser.add_argument("--seed", type=whole_number(0), default=0, help="seed of the worlds (default 0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--lang", choices=["en", "fr"], help="language of the text (default from LANG)")
+    parser.add_argument("--scores", type=_scores, help=N_("the scores so far, one per seat"))
+    parser.add_argument("--iterations", type=whole_number(1, 1000), default=16, help=N_("worlds (default 16)"))
+    parser.add_argument("--seed", type=whole_number(0), default=0, help=N_("seed of the worlds (default 0)"))
+    parser.add_argument("--json", action="store_true", help=N_("print one JSON object"))
+    parser.add_language()
     args = parser.parse_args(argv)
     from barbu.rulesets import parse_options
 
     try:
         calls = json.loads(args.calls)
     except json.JSONDecodeError:
-        raise UsageError(f"--calls {args.calls!r} is not JSON; write a list of calls as in a record") from None
+        raise UsageError(
+            _("--calls {calls} is not JSON; write a list of calls as in a record", calls=repr(args.calls))
+        ) from None
     if not isinstance(calls, list):
-        raise UsageError("--calls must be a JSON list of calls as in a record")
-    use(args.lang or from_environment())  # before the advice: its refusals speak the language too
+        raise UsageError(_("--calls must be a JSON list of calls as in a record"))
     try:
         out = advise(
             args.variant,

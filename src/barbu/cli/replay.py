@@ -12,31 +12,49 @@ import sys
 from typing import Any, TextIO
 
 from barbu.cli.table import Column, print_table
-from barbu.errors import RecordUsageError
+from barbu.errors import RecordError, RecordUsageError
+from barbu.language import N_, _, _n, error_text
 from barbu.replay import replay_json
 from barbu.usage import CommandParser, UsageError, name_seats, read_text
 
+PHASES = {
+    "contract": N_("contract"),
+    "trump": N_("trump"),
+    "rank": N_("rank"),
+    "call": N_("call"),
+    "arrange": N_("arrange"),
+    "play": N_("play"),
+    "tally": N_("tally"),
+}
+"""The word for each phase of ``next.phase`` (:class:`barbu.deal.Phase`), for a person: in
+English the phase's own name."""
+
 
 def _print_human(out: dict[str, Any], stream: TextIO, players: list[str] | None = None) -> None:
-    """The result for a person: a table of the deals, by the players' names when the record gives them."""
-    if not out["valid"]:
-        print(f"invalid: {name_seats(out['error']['message'], players)}", file=stream)
-        return
+    """The result of a valid record for a person, in the language of the moment: a table of the
+    deals, by the players' names when the record gives them."""
     n = len(out["totals"])
-    names = players if players is not None and len(players) == n else [f"seat {s}" for s in range(n)]
+    names = players if players is not None and len(players) == n else [_("seat {n}", n=s) for s in range(n)]
+    deals = len(out["deals"])
     rows = []
     for i, d in enumerate(out["deals"], 1):
-        mark = "" if d["played"] else " (not played)"
-        rows.append([str(i), f"{d['contract']} by {names[d['declarer']]}{mark}", *(str(v) for v in d["final"])])
-    rows.append(["", "totals", *(str(v) for v in out["totals"])])
-    columns = [Column("deal"), Column("contract", right=False), *(Column(name) for name in names)]
-    print_table(f"{out['variant']}: {len(out['deals'])} deals", columns, rows, keep=2, out=stream)
+        played = "" if d["played"] else " " + _("(not played)")
+        by = _("{contract} by {player}", contract=d["contract"], player=names[d["declarer"]])
+        rows.append([str(i), by + played, *(str(v) for v in d["final"])])
+    rows.append(["", _("totals"), *(str(v) for v in out["totals"])])
+    columns = [Column(_("deal")), Column(_("contract"), right=False), *(Column(name) for name in names)]
+    title = _n("{variant}: {n} deal", "{variant}: {n} deals", deals, variant=out["variant"], n=deals)
+    print_table(title, columns, rows, keep=2, out=stream)
     if out["complete"]:
-        print(f"game over; winners: {', '.join(names[s] for s in out['winners'])}", file=stream)
+        winners = ", ".join(names[s] for s in out["winners"])
+        print(_("game over; winners: {winners}", winners=winners), file=stream)
     else:
         nxt = out["next"]
-        who = "the scorekeeper" if nxt["seat"] is None else names[nxt["seat"]]
-        print(f"valid, in progress: deal {nxt['deal']}, {nxt['phase']} by {who}", file=stream)
+        who = _("the scorekeeper") if nxt["seat"] is None else names[nxt["seat"]]
+        phase = _(PHASES.get(nxt["phase"], nxt["phase"]))
+        print(
+            _("valid, in progress: deal {deal}, {phase} by {who}", deal=nxt["deal"], phase=phase, who=who), file=stream
+        )
 
 
 def _players(doc: object) -> list[str] | None:
@@ -54,27 +72,37 @@ def replay_main(argv: list[str]) -> int:
     answer is ``{"valid": false, "usage": …}`` on standard output, else a
     :class:`~barbu.usage.UsageError` that ``barbu`` prints on one line.
     """
-    parser = CommandParser(prog="barbu replay", description="Check a barbu-record/1 file and score it.")
-    parser.add_argument("file", help="the record (JSON, UTF-8); - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser = CommandParser(prog="barbu replay", description=N_("Check a barbu-record/1 file and score it."))
+    parser.add_argument("file", help=N_("the record (JSON, UTF-8); - reads standard input"))
+    parser.add_argument("--json", action="store_true", help=N_("print one JSON object"))
+    parser.add_language()
     args = parser.parse_args(argv)
     try:
-        text = read_text(args.file, "record")
+        text = read_text(args.file, N_("record"))
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise UsageError(
-                f"{args.file} is not JSON ({e.msg} at line {e.lineno}, column {e.colno}); a record is a JSON object"
+                _(
+                    "{file} is not JSON ({why} at line {line}, column {column}); a record is a JSON object",
+                    file=args.file,
+                    why=e.msg,
+                    line=e.lineno,
+                    column=e.colno,
+                )
             ) from None
         try:
-            out = replay_json(doc)
+            out = replay_json(doc, raising=not args.json)
         except RecordUsageError as e:
-            raise UsageError(f"{args.file}: {e}") from None
+            raise UsageError(_("{file}: {why}", file=args.file, why=error_text(e))) from None
     except UsageError as e:
         if not args.json:
             raise
         print(json.dumps({"valid": False, "usage": e.message}))
         return 2
+    except RecordError as e:  # refused by the rules: said in the language of the moment
+        print(_("invalid: {why}", why=name_seats(error_text(e), _players(doc))))
+        return 1
     if args.json:
         print(json.dumps(out))
     else:

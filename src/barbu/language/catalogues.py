@@ -1,7 +1,7 @@
 """Keeping the catalogues up to date: extract every message with Babel, merge it into each language.
 
 ``python -m barbu.language.catalogues`` extracts the messages of the Python modules (``_``,
-``_p``, ``_n``, ``N_``), of the page scripts (``t``, ``tp``, ``tn``), of the pages
+``_p``, ``_n``, ``N_``, ``Phrase``), of the page scripts (``t``, ``tp``, ``tn``), of the pages
 (``data-i18n``) and of the core's facts, then updates ``en`` (a new message's English is its
 id) and ``fr`` (a new message waits, empty, for its French), and says which are missing;
 ``--check`` changes nothing and fails if a catalogue is behind or a French text is missing.
@@ -45,8 +45,10 @@ KEYWORDS = {
     "t": None,
     "tp": ((1, "c"), 2),
     "tn": (1, 2),
+    "Phrase": None,
 }
-"""The translating functions: Python's ``_``, ``_p``, ``_n``, ``N_`` and the pages' ``t``, ``tp``, ``tn``."""
+"""The translating functions: Python's ``_``, ``_p``, ``_n``, ``N_``, the commands' help lines with
+values (:class:`barbu.usage.Phrase`) and the pages' ``t``, ``tp``, ``tn``."""
 
 OPTIONS = {"server/static/**.js": {"parse_template_string": "false"}}
 

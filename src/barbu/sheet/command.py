@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from barbu.language import LANGUAGES, from_environment, use
+from barbu.language import N_, _, _n, _p
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
@@ -25,80 +25,100 @@ from barbu.sheet.store import DEFAULT_DB, SheetStore, StoredSheet
 from barbu.sheet.tables import deal_line, sheet_text, stats_text
 from barbu.sheet.terminal import Cancelled, Console, Session, contract_of, enter_deal
 from barbu.storage import StoreError
-from barbu.usage import CommandParser, UsageError, database_url, name_seats, output_file, read_text, whole_number
+from barbu.usage import (
+    CommandParser,
+    Phrase,
+    UsageError,
+    database_url,
+    name_seats,
+    output_file,
+    read_text,
+    whole_number,
+)
+
+HOLDERS = {"owner": N_("an owner"), "editor": N_("an editor"), "viewer": N_("a viewer")}
+"""Who holds a sheet's link of each role (``barbu score link --role``), for a person."""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = CommandParser(
         prog="barbu score",
-        description="Keep the score of a game played with real cards. With no command: continue the latest sheet.",
+        description=N_("Keep the score of a game played with real cards. With no command: continue the latest sheet."),
     )
     parser.add_argument(
         "--db",
         default=DEFAULT_DB,
-        help=f"the app's database, shared with `barbu serve`: sqlite:///FILE or postgresql://… (default {DEFAULT_DB})",
+        help=N_(
+            "the app's database, shared with `barbu serve`: sqlite:///FILE or postgresql://… (default %(default)s)"
+        ),
     )
-    parser.add_argument("--from", dest="from_file", metavar="FILE", help="print the sheet of a record (- for stdin)")
-    parser.add_argument("--to", choices=FORMATS, help="with --from: write this format instead of the table")
-    parser.add_argument("-o", "--output", help="with --from --to: the file to write")
     parser.add_argument(
-        "--lang", choices=sorted(LANGUAGES), default=None, help="the language (default: LANGUAGE, LC_ALL or LANG)"
+        "--from", dest="from_file", metavar="FILE", help=N_("print the sheet of a record (- for stdin)")
     )
+    parser.add_argument("--to", choices=FORMATS, help=N_("with --from: write this format instead of the table"))
+    parser.add_argument("-o", "--output", help=N_("with --from --to: the file to write"))
+    parser.add_language()
     common = CommandParser(add_help=False)
-    common.add_argument("--db", default=argparse.SUPPRESS, help="the app's database (default sqlite:///barbu.db)")
+    common.add_argument("--db", default=argparse.SUPPRESS, help=N_("the app's database (default sqlite:///barbu.db)"))
+    common.add_language(default=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command")
-    new = sub.add_parser("new", parents=[common], help="start a sheet, then enter its deals")
-    new.add_argument("--variant", default="classic", help=f"rule set: {', '.join(RULE_SETS)}")
-    new.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE")
-    new.add_argument("--players", help="names, one per seat, separated by commas (asked if missing)")
-    new.add_argument("--first", default="0", help="first declarer: a name or a seat (default seat 0)")
-    new.add_argument("--title", help="the sheet's title (default: the players)")
-    new.add_argument("--no-play", action="store_true", help="only create the sheet")
+    new = sub.add_parser("new", parents=[common], help=N_("start a sheet, then enter its deals"))
+    new.add_argument("--variant", default="classic", help=Phrase("rule set: {variants}", variants=", ".join(RULE_SETS)))
+    new.add_argument(
+        "--option", "-O", action="append", default=[], metavar="KEY=VALUE", help=N_("a rule flag; repeat for more")
+    )
+    new.add_argument("--players", help=N_("names, one per seat, separated by commas (asked if missing)"))
+    new.add_argument("--first", default="0", help=N_("first declarer: a name or a seat (default seat 0)"))
+    new.add_argument("--title", help=N_("the sheet's title (default: the players)"))
+    new.add_argument("--no-play", action="store_true", help=N_("only create the sheet"))
     for name, text in (
-        ("play", "enter deals on a sheet"),
-        ("show", "print a sheet"),
-        ("undo", "undo the last change"),
-        ("redo", "redo an undone change"),
+        ("play", N_("enter deals on a sheet")),
+        ("show", N_("print a sheet")),
+        ("undo", N_("undo the last change")),
+        ("redo", N_("redo an undone change")),
     ):
         p = sub.add_parser(name, parents=[common], help=text)
-        p.add_argument("--sheet", "-s", help="sheet id, its start or title (default: the latest)")
-    sub.add_parser("list", parents=[common], help="list the sheets")
-    add = sub.add_parser("add", parents=[common], help="enter the next deal (missing parts are asked)")
-    edit = sub.add_parser("edit", parents=[common], help="change deal N (later deals are replayed)")
-    edit.add_argument("deal", type=whole_number(1))
+        p.add_argument("--sheet", "-s", help=N_("sheet id, its start or title (default: the latest)"))
+    sub.add_parser("list", parents=[common], help=N_("list the sheets"))
+    add = sub.add_parser("add", parents=[common], help=N_("enter the next deal (missing parts are asked)"))
+    edit = sub.add_parser("edit", parents=[common], help=N_("change deal N (later deals are replayed)"))
+    edit.add_argument("deal", type=whole_number(1), metavar="DEAL", help=N_("the deal's number"))
     for p in (add, edit):
         p.add_argument("--sheet", "-s")
         p.add_argument("--contract")
         p.add_argument("--trump")
         p.add_argument("--rank")
-        p.add_argument("--doubles", help="e.g. 'bob>ann cat>>ann', 'max', '-'")
-        p.add_argument("--tally", help="the tally as JSON, e.g. '{\"tricks\": [6, 3, 2, 2]}'")
-        p.add_argument("--drop-later", action="store_true", help="keep the change and drop later deals that break")
-    delete = sub.add_parser("delete", parents=[common], help="delete deal N (later deals move up)")
-    delete.add_argument("deal", type=whole_number(1))
+        p.add_argument("--doubles", help=N_("e.g. 'bob>ann cat>>ann', 'max', '-'"))
+        p.add_argument("--tally", help=N_("the tally as JSON, e.g. '{\"tricks\": [6, 3, 2, 2]}'"))
+        p.add_argument("--drop-later", action="store_true", help=N_("keep the change and drop later deals that break"))
+    delete = sub.add_parser("delete", parents=[common], help=N_("delete deal N (later deals move up)"))
+    delete.add_argument("deal", type=whole_number(1), metavar="DEAL", help=N_("the deal's number"))
     delete.add_argument("--sheet", "-s")
     delete.add_argument("--drop-later", action="store_true")
-    exp = sub.add_parser("export", parents=[common], help="write a sheet as a record, CSV, HTML or PDF")
+    exp = sub.add_parser("export", parents=[common], help=N_("write a sheet as a record, CSV, HTML or PDF"))
     exp.add_argument("--sheet", "-s")
     exp.add_argument("--to", choices=FORMATS, default="record")
-    exp.add_argument("-o", "--output", help="the file (default: standard output; required for pdf)")
-    imp = sub.add_parser("import", parents=[common], help="store a record file as a new sheet")
-    imp.add_argument("file")
+    exp.add_argument("-o", "--output", help=N_("the file (default: standard output; required for pdf)"))
+    imp = sub.add_parser("import", parents=[common], help=N_("store a record file as a new sheet"))
+    imp.add_argument("file", help=N_("the record (JSON, UTF-8)"))
     imp.add_argument("--title")
-    stats = sub.add_parser("stats", parents=[common], help="statistics of a sheet, or of all sheets with --all")
+    stats = sub.add_parser("stats", parents=[common], help=N_("statistics of a sheet, or of all sheets with --all"))
     stats.add_argument("--sheet", "-s")
     stats.add_argument("--all", action="store_true")
     stats.add_argument("--json", action="store_true")
-    remove = sub.add_parser("remove", parents=[common], help="delete a whole sheet and its history")
-    remove.add_argument("sheet")
+    remove = sub.add_parser("remove", parents=[common], help=N_("delete a whole sheet and its history"))
+    remove.add_argument("sheet", help=N_("sheet id, its start or title"))
     link = sub.add_parser(
         "link",
         parents=[common],
-        help="print a new link to a sheet for the web app (barbu serve); sheets made here have none until then",
+        help=N_("print a new link to a sheet for the web app (barbu serve); sheets made here have none until then"),
     )
-    link.add_argument("--sheet", "-s", help="sheet id, its start or title (default: the latest)")
+    link.add_argument("--sheet", "-s", help=N_("sheet id, its start or title (default: the latest)"))
     link.add_argument(
-        "--role", choices=("owner", "editor", "viewer"), default="owner", help="what the link lets do (default owner)"
+        "--role",
+        choices=("owner", "editor", "viewer"),
+        default="owner",
+        help=N_("what the link lets do (default owner)"),
     )
     return parser
 
@@ -108,14 +128,19 @@ def _new(console: Console, store: SheetStore, args: argparse.Namespace) -> Store
     if args.players:
         names = [p.strip() for p in args.players.split(",")]
     else:
-        names = [console.ask(f"name of seat {s}") for s in range(r.players)]
+        names = [console.ask(_("name of seat {n}", n=s)) for s in range(r.players)]
     sheet = Sheet.new(args.variant, r.as_options(), names)
     first = parse_player(args.first, sheet.players)
     sheet = Sheet.new(args.variant, r.as_options(), sheet.players, first)
     stored = store.create(SheetHistory(sheet), args.title)
     console.say(
-        f"new sheet {stored.id!r}: {sheet.rules.ruleset.title}, {', '.join(sheet.players)}; "
-        f"first declarer {sheet.players[first]}"
+        _(
+            "new sheet {sheet}: {variant}, {players}; first declarer {first}",
+            sheet=repr(stored.id),
+            variant=_p("variant", sheet.rules.ruleset.title),
+            players=", ".join(sheet.players),
+            first=sheet.players[first],
+        )
     )
     return stored
 
@@ -164,7 +189,6 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
     except SystemExit as e:  # --help
         return int(e.code or 0)
     _check_arguments(args)
-    use(args.lang or from_environment())
     err = sys.stderr if stdout is None else console.stdout
     store: SheetStore | None = None
     try:
@@ -190,16 +214,23 @@ def _check_arguments(args: argparse.Namespace) -> None:
     output = getattr(args, "output", None)
     fmt = args.to if args.from_file or args.command == "export" else None
     if args.to and not fmt:
-        raise UsageError(f"--to {args.to} goes with --from FILE; to write a stored sheet use: barbu score export --to")
+        raise UsageError(
+            _(
+                "--to {format} goes with --from FILE; to write a stored sheet use: barbu score export --to",
+                format=args.to,
+            )
+        )
     if output and not fmt:
-        raise UsageError(f"-o {output} goes with --to; add --to and one of {', '.join(FORMATS)}")
+        raise UsageError(
+            _("-o {output} goes with --to; add --to and one of {formats}", output=output, formats=", ".join(FORMATS))
+        )
     if fmt == "pdf" and not output:
-        raise UsageError("--to pdf needs a file; add -o FILE.pdf")
+        raise UsageError(_("--to pdf needs a file; add -o FILE.pdf"))
     if output and fmt:
         output_file(output, "-o")
     if args.from_file:
         if args.from_file != "-":
-            args.text = read_text(args.from_file, "record")
+            args.text = read_text(args.from_file, N_("record"))
         return
     database_url(args.db)
     if args.command == "new":
@@ -208,15 +239,21 @@ def _check_arguments(args: argparse.Namespace) -> None:
             names = [p.strip() for p in args.players.split(",")]
             if len(names) != r.players or not all(names):
                 raise UsageError(
-                    f"--players {args.players} names {len(names)} players; "
-                    f"{r.ruleset.name} needs {r.players} names, none empty, separated by commas"
+                    _(
+                        "--players {players} names {count} players; "
+                        "{variant} needs {needed} names, none empty, separated by commas",
+                        players=args.players,
+                        count=len(names),
+                        variant=r.ruleset.name,
+                        needed=r.players,
+                    )
                 )
             try:
                 parse_player(args.first, names)
             except SheetError as e:
-                raise UsageError(f"--first {args.first}: {e.message}") from None
+                raise UsageError(_("--first {first}: {why}", first=args.first, why=e.message)) from None
     if args.command == "import":
-        args.text = read_text(args.file, "record")
+        args.text = read_text(args.file, N_("record"))
     if getattr(args, "tally", None) is not None:
         args.tally = _tally(args.tally)
 
@@ -235,8 +272,10 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
     command = args.command
     if command is None:
         if not store.count():
-            console.say("no sheet yet: let us start one")
-            variant = console.until_valid(f"rule set ({', '.join(RULE_SETS)})", _variant, "classic")
+            console.say(_("no sheet yet: let us start one"))
+            variant = console.until_valid(
+                _("rule set ({variants})", variants=", ".join(RULE_SETS)), _variant, "classic"
+            )
             ns = argparse.Namespace(variant=variant, option=[], players=None, first="0", title=None)
             return Session(console, store, _new(console, store, ns)).run()
         return Session(console, store, store.open()).run()
@@ -245,26 +284,41 @@ def _run(console: Console, store: SheetStore, args: argparse.Namespace) -> int:
         return 0 if args.no_play else Session(console, store, stored).run()
     if command == "list":
         for s in store.list():
-            console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {s.deals:>3} deals  {', '.join(s.players)}")
+            deals = _n("{n} deal", "{n} deals", s.deals, n=str(s.deals).rjust(3))
+            console.say(f"{s.id:<28} {s.title:<32} {s.variant:<13} {deals}  {', '.join(s.players)}")
         return 0
     if command == "import":
         sheet = _read_record(args.text)
         stored = store.create(SheetHistory(sheet), args.title or Path(args.file).stem)
-        console.say(f"imported {args.file} as {stored.id!r}: {len(sheet.rows)} deals")
+        console.say(
+            _n(
+                "imported {file} as {sheet}: {n} deal",
+                "imported {file} as {sheet}: {n} deals",
+                len(sheet.rows),
+                file=args.file,
+                sheet=repr(stored.id),
+                n=len(sheet.rows),
+            )
+        )
         for note in sheet.notes:
-            console.say(f"note: {note}")
+            console.say(_("note: {note}", note=note))
         return 0
     if command == "link":
         sheet_id = store.resolve(args.sheet)
         _link, key = store.add_link(sheet_id, args.role)
         console.say(
-            f"a new {args.role} link to sheet {sheet_id!r}, shown this once (keep it; anyone holding it is "
-            f"{'a' if args.role == 'viewer' else 'an'} {args.role} of the sheet):\n  /sheets/{sheet_id}#key={key}\n"
-            "open it on the server's address, e.g. http://127.0.0.1:8000/sheets/…"
+            _(
+                "a new {role} link to sheet {sheet}, shown this once (keep it; anyone holding it is {holder} "
+                "of the sheet):\n  {link}\nopen it on the server's address, e.g. http://127.0.0.1:8000/sheets/…",
+                role=args.role,
+                sheet=repr(sheet_id),
+                holder=_(HOLDERS[args.role]),
+                link=f"/sheets/{sheet_id}#key={key}",
+            )
         )
         return 0
     if command == "remove":
-        console.say(f"removed sheet {store.remove(args.sheet)!r}")
+        console.say(_("removed sheet {sheet}", sheet=repr(store.remove(args.sheet))))
         return 0
     if command == "stats" and args.all:
         stats = stats_across(store.open(s.id).history.sheet for s in store.list())
@@ -294,7 +348,16 @@ def _on_sheet(console: Console, store: SheetStore, stored: StoredSheet, args: ar
     elif command in ("undo", "redo"):
         sheet = history.undo() if command == "undo" else history.redo()
         store.save(stored)
-        console.say(f"{command} done; the sheet has {len(sheet.rows)} deals")
+        done = _("undo done") if command == "undo" else _("redo done")
+        console.say(
+            _n(
+                "{done}; the sheet has {n} deal",
+                "{done}; the sheet has {n} deals",
+                len(sheet.rows),
+                done=done,
+                n=len(sheet.rows),
+            )
+        )
     elif command == "add":
         sheet = history.sheet
         if sheet.pending is not None and args.tally is not None and args.contract is None:
@@ -308,11 +371,21 @@ def _on_sheet(console: Console, store: SheetStore, stored: StoredSheet, args: ar
         sheet.row(args.deal)
         sheet = history.edit({args.deal: _one_shot_entry(console, sheet, args, args.deal)}, args.drop_later)
         store.save(stored)
-        console.say(f"deal {args.deal} changed; totals: {', '.join(map(str, sheet.totals))}")
+        console.say(
+            _("deal {deal} changed; totals: {totals}", deal=args.deal, totals=", ".join(map(str, sheet.totals)))
+        )
     elif command == "delete":
         sheet = history.delete(args.deal, args.drop_later)
         store.save(stored)
-        console.say(f"deal {args.deal} deleted; the sheet has {len(sheet.rows)} deals")
+        console.say(
+            _n(
+                "deal {deal} deleted; the sheet has {n} deal",
+                "deal {deal} deleted; the sheet has {n} deals",
+                len(sheet.rows),
+                deal=args.deal,
+                n=len(sheet.rows),
+            )
+        )
     return 0
 
 
@@ -336,15 +409,27 @@ def _tally(text: str) -> dict[str, Any]:
     >>> _tally('{"tricks": [6, 3, 2, 2]}')
     {'tricks': [6, 3, 2, 2]}
     """
-    example = "e.g. '{\"tricks\": [6, 3, 2, 2]}'"
+    example = _("e.g. {json}", json="""'{"tricks": [6, 3, 2, 2]}'""")
     try:
         tally = json.loads(text)
     except json.JSONDecodeError as e:
         raise UsageError(
-            f"--tally {text} is not JSON ({e.msg} at column {e.colno}); give a JSON object, {example}"
+            _(
+                "--tally {text} is not JSON ({why} at column {column}); give a JSON object, {example}",
+                text=text,
+                why=e.msg,
+                column=e.colno,
+                example=example,
+            )
         ) from None
     if not isinstance(tally, dict):
-        raise UsageError(f"--tally {text} is not a JSON object; give one keyed as the contract needs, {example}")
+        raise UsageError(
+            _(
+                "--tally {text} is not a JSON object; give one keyed as the contract needs, {example}",
+                text=text,
+                example=example,
+            )
+        )
     return tally
 
 

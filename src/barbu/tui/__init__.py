@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from barbu.errors import BarbuError
-from barbu.language import LANGUAGES, _, error_text, from_environment, use
+from barbu.language import N_, _, error_text
 from barbu.rulesets import RULE_SETS, parse_options, rules
-from barbu.usage import CommandParser, UsageError, number, output_file
+from barbu.usage import CommandParser, Phrase, UsageError, number, output_file, whole_number
 
 if TYPE_CHECKING:
     from barbu.tui.app import BarbuApp
@@ -32,10 +32,12 @@ if TYPE_CHECKING:
 def _parser() -> argparse.ArgumentParser:
     p = CommandParser(
         prog="barbu play",
-        description="Play Barbu in the terminal against three bots (full screen; F1 shows the keys).",
+        description=N_("Play Barbu in the terminal against three bots (full screen; F1 shows the keys)."),
     )
     p.add_argument(
-        "--variant", default=None, help=f"rule set: {', '.join(RULE_SETS)} (default classic; none: the setup screen)"
+        "--variant",
+        default=None,
+        help=Phrase("rule set: {variants} (default classic; none: the setup screen)", variants=", ".join(RULE_SETS)),
     )
     p.add_argument(
         "--option",
@@ -43,26 +45,26 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a rule flag, value in JSON (e.g. rotation=quick, compulsory_doubles=1); repeat for more",
+        help=N_("a rule flag, value in JSON (e.g. rotation=quick, compulsory_doubles=1); repeat for more"),
     )
-    p.add_argument("--seat", type=int, default=None, help="your seat number (default 0; you sit at the bottom)")
+    p.add_argument(
+        "--seat", type=whole_number(0), default=None, help=N_("your seat number (default 0; you sit at the bottom)")
+    )
     p.add_argument(
         "--bots",
         "--bot-level",
         dest="bots",
         default=None,
         metavar="LEVEL[,LEVEL,...]",
-        help="the bots' level, or one per bot from your left (default heuristic when available, else random)",
+        help=N_("the bots' level, or one per bot from your left (default heuristic when available, else random)"),
     )
-    p.add_argument("--seed", default=None, help="deal from this seed (an integer or a word) for reproducible deals")
-    p.add_argument("--resume", metavar="FILE", default=None, help="go on with a game saved in FILE")
-    p.add_argument("--save", metavar="FILE", default=None, help="save to FILE with Ctrl+S and when quitting")
+    p.add_argument("--seed", default=None, help=N_("deal from this seed (an integer or a word) for reproducible deals"))
+    p.add_argument("--resume", metavar="FILE", default=None, help=N_("go on with a game saved in FILE"))
+    p.add_argument("--save", metavar="FILE", default=None, help=N_("save to FILE with Ctrl+S and when quitting"))
     p.add_argument(
-        "--pace", type=number(0), default=1.0, help="how long the bots pause (1 normal, 0 no pause; 0 or more)"
+        "--pace", type=number(0), default=1.0, help=N_("how long the bots pause (1 normal, 0 no pause; 0 or more)")
     )
-    p.add_argument(
-        "--lang", choices=sorted(LANGUAGES), default=None, help="the language (default: LANGUAGE, LC_ALL or LANG)"
-    )
+    p.add_language()
     return p
 
 
@@ -97,7 +99,6 @@ def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
         args = _parser().parse_args(list(argv) if argv is not None else None)
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
-    use(args.lang or from_environment())
     if args.save:
         output_file(args.save, "--save")
     if not chooses_game(args):
@@ -116,7 +117,8 @@ def make_app(argv: Sequence[str] | None = None) -> BarbuApp | int:
     try:
         table = open_table(choice)
     except (BarbuError, ValueError) as e:
-        raise UsageError(f"--resume {args.resume}: {error_text(e)}" if args.resume else error_text(e)) from None
+        why = error_text(e)
+        raise UsageError(_("--resume {file}: {why}", file=args.resume, why=why) if args.resume else why) from None
     notice = _("Resumed {file}.", file=args.resume) if args.resume else ""
     return BarbuApp(table, save_path=args.save or args.resume, pace=args.pace, notice=notice)
 
@@ -129,16 +131,23 @@ def _resumed_players(args: argparse.Namespace) -> int:
     try:
         saved = load_table(args.resume).game.rules
     except (BarbuError, ValueError) as e:
-        raise UsageError(f"--resume {args.resume}: {error_text(e)}") from None
+        raise UsageError(_("--resume {file}: {why}", file=args.resume, why=error_text(e))) from None
     if args.variant is not None and args.variant != saved.name:
         raise UsageError(
-            f"--variant {args.variant} differs from the saved game's rule set, {saved.name}; "
-            "leave out --variant to resume, or start a new game without --resume"
+            _(
+                "--variant {variant} differs from the saved game's rule set, {saved}; "
+                "leave out --variant to resume, or start a new game without --resume",
+                variant=args.variant,
+                saved=saved.name,
+            )
         )
     if args.option:
         raise UsageError(
-            f"--option {' '.join(args.option)} cannot change a saved game: it goes on under its own options; "
-            "leave out --option to resume"
+            _(
+                "--option {options} cannot change a saved game: it goes on under its own options; "
+                "leave out --option to resume",
+                options=" ".join(args.option),
+            )
         )
     return saved.players
 
@@ -147,7 +156,13 @@ def _check_seat_and_bots(args: argparse.Namespace, bots: list[str], players: int
     from barbu.tui.table import bot_levels_for
 
     if args.seat is not None and not 0 <= args.seat < players:
-        raise UsageError(f"--seat {args.seat} is not a seat of this table; give a seat from 0 to {players - 1}")
+        raise UsageError(
+            _(
+                "--seat {seat} is not a seat of this table; give a seat from 0 to {last}",
+                seat=args.seat,
+                last=players - 1,
+            )
+        )
     if bots:
         try:
             bot_levels_for(bots, players)
