@@ -146,6 +146,33 @@ def test_an_observation_is_the_seats_view_and_nothing_more() -> None:
         assert int(hand.sum()) == 13 and all(deal.hand(seat) >> int(c) & 1 for c in np.flatnonzero(hand))
 
 
+@pytest.mark.parametrize(
+    ("variant", "episode"), [("classic", "game"), ("classic", "deal"), ("five-player", "deal"), ("french", "deal")]
+)
+def test_every_observation_along_episodes_is_the_seats_view(variant: str, episode: str) -> None:
+    """The acting seat's observation at every step (written in place during a card play, without a
+    view: ObservationBuffer.update_play), and now and then another seat's, are the encoding of its
+    view, and the action mask the view's."""
+    e = BarbuEnv(variant, episode=episode)
+    rng = np.random.default_rng(3)
+    for seed in range(2):
+        e.reset(seed=seed)
+        for steps, agent in enumerate(e.agent_iter()):
+            if steps > 400:
+                break
+            seats = [agent] if steps % 3 else [agent, e.possible_agents[int(rng.integers(len(e.possible_agents)))]]
+            for a in seats:
+                observed = e.observe(a)
+                view = e.view(a)
+                assert np.array_equal(observed["observation"], e.observations.encode(view)), (seed, steps, a)
+                assert np.array_equal(observed["action_mask"], e.actions.mask(view)), (seed, steps, a)
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     e = BarbuEnv("classic", episode="deal", contract="no-queens")
     e.reset(seed=8)

@@ -50,9 +50,11 @@ from operator import attrgetter
 
 import numpy as np
 
+from barbu import accel
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements
 from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
+from barbu.deal import Deal, Phase
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
@@ -372,13 +374,16 @@ class ObservationBuffer:
     True
     """
 
-    __slots__ = ("_keys", "encoding", "vector")
+    __slots__ = ("_keys", "_playing", "encoding", "vector")
 
     def __init__(self, encoding: ObservationEncoding) -> None:
         self.encoding = encoding
         self.vector = np.zeros(encoding.size, np.float32)
         """The vector of the last view written (read it, do not change it)."""
         self._keys: list[tuple[object, ...]] | None = None
+        self._playing: tuple[Deal, int, int] | None = None
+        """The trick deal in its card play the vector was last written from (:meth:`follow`),
+        with how many plays and complete tricks it holds."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
         """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
@@ -386,6 +391,7 @@ class ObservationBuffer:
             raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
         parts = self.encoding._parts
         out = self.vector
+        self._playing = None
         placed_key = tuple(placed)
         keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
         old = self._keys
@@ -412,6 +418,102 @@ class ObservationBuffer:
     def reset(self) -> None:
         """Forget the last view: the next :meth:`update` writes every section."""
         self._keys = None
+        self._playing = None
+
+    def follow(self, deal: Deal) -> None:
+        """Say that the view :meth:`update` last wrote is of ``deal``, a trick deal in its card
+        play: :meth:`playing` then answers for it, and :meth:`update_play` writes its later
+        views without one."""
+        t = deal.tricks
+        assert t is not None and deal.phase is Phase.PLAY
+        self._playing = (deal, len(deal.plays), len(t.winners))
+
+    def playing(self, deal: Deal) -> bool:
+        """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
+        from this very deal (:meth:`follow`), which is still in its card play."""
+        playing = self._playing
+        return playing is not None and playing[0] is deal and deal.phase is Phase.PLAY
+
+    def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
+        """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
+        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view: in a trick
+        deal's card play only the seat to act, the hand, the new plays, the captured cards
+        (when a trick was completed) and the cards left change. Set ``mask``'s entries of the
+        cards ``seat`` may play when it is to act (card ``i`` is action ``i``: :class:`ActionEncoding`).
+        Written by :data:`write_play` (compiled when the accelerator is in use). The
+        sections the view's keys describe are no longer known: the next :meth:`update`
+        writes every section."""
+        playing = self._playing
+        assert playing is not None and playing[0] is deal
+        t = deal.tricks
+        assert t is not None
+        plays = deal.plays
+        done = len(t.winners)
+        turn = t.turn
+        write_play(
+            self.vector,
+            mask,
+            self.encoding._play_at,
+            seat,
+            turn,
+            t.hands,
+            t.captured if done != playing[2] else None,
+            plays,
+            deal.play_seats,
+            playing[1],
+            t.legal_mask() if turn == seat else 0,
+        )
+        self._playing = (deal, len(plays), done)
+        self._keys = None
+        return self.vector
+
+
+def write_play_pure(
+    out: np.ndarray,
+    mask: np.ndarray,
+    at: tuple[int, int, int, int, int],
+    me: int,
+    turn: int,
+    hands: Sequence[int],
+    captured: Sequence[int] | None,
+    plays: Sequence[int | None],
+    seats: Sequence[int],
+    start: int,
+    legal: int,
+) -> None:
+    """What changes in seat ``me``'s vector ``out`` during a trick deal's card play
+    (:meth:`ObservationBuffer.update_play`): ``at`` holds the offsets of the sections
+    ``to_act``, ``hand``, ``plays``, ``captured`` and ``cards_left``. The seat to act is
+    ``turn``, the hands ``hands``; ``captured`` (None: unchanged) the cards each seat won;
+    the rows of ``plays`` (their ``seats``) from the ``start``-th on are added. The entries
+    of ``legal``'s cards are set in ``mask``. The reference of the compiled ``write_play``
+    (``tests/test_native.py``)."""
+    to_act, hand, rows, taken, left = at
+    n = len(hands)
+    out[to_act : to_act + n] = 0.0
+    out[hand : hand + 52] = 0.0
+    ones = [to_act + (turn - me) % n]
+    ones += [hand + c for c in cards_of(hands[me])]
+    width = 52 + n
+    for i in range(start, len(plays)):
+        row = rows + i * width
+        card = plays[i]
+        assert card is not None
+        ones += (row + card, row + 52 + (seats[i] - me) % n)
+    if captured is not None:
+        out[taken : taken + 52 * n] = 0.0
+        for s, won in enumerate(captured):
+            base = taken + ((s - me) % n) * 52
+            ones += [base + c for c in cards_of(won)]
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    for s in range(n):
+        out[left + (s - me) % n] = hands[s].bit_count()
+    if legal:
+        mask[list(cards_of(legal))] = 1
+
+
+write_play: Callable[..., None] = accel.play_writer() or write_play_pure
+""":func:`write_play_pure`, compiled when the accelerator is in use."""
 
 
 def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
@@ -496,6 +598,9 @@ class ObservationEncoding:
         plays_section = self.sections["plays"]
         self._play_rows = [plays_section.offset + i * plays_section.shape[1] for i in range(plays_section.shape[0])]
         self._parts = self._layout_parts()
+        at = self._at
+        self._play_at = (at["to_act"], at["hand"], at["plays"], at["captured"], at["cards_left"])
+        """The offsets :data:`write_play` writes at."""
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""

@@ -196,10 +196,20 @@ class BarbuEnv(AECEnv, EzPickle):
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
+        buffer = self._buffers[seat]
+        if self._ended is None:
+            deal = self.game.deals[-1]
+            if buffer.playing(deal):  # a trick deal's card play, last written from a view of it
+                mask = np.zeros(self.actions.size, np.int8)
+                written = buffer.update_play(deal, seat, mask)
+                vector = written / self.scale if self.normalize else written.copy()
+                return {"observation": vector, "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         view = seat_view(game, seat)
         placed = self._placed(seat)
-        written = self._buffers[seat].update(view, placed)
+        written = buffer.update(view, placed)
+        if self._ended is None and view.phase == "play" and deal.tricks is not None:
+            buffer.follow(deal)
         vector = written / self.scale if self.normalize else written.copy()
         return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
 
