@@ -147,13 +147,22 @@ def test_an_observation_is_the_seats_view_and_nothing_more() -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "episode"), [("classic", "game"), ("classic", "deal"), ("five-player", "deal"), ("french", "deal")]
+    ("variant", "episode", "contract"),
+    [
+        ("classic", "game", None),
+        ("classic", "deal", None),
+        ("classic", "deal", "domino"),
+        ("classic+first_card", "deal", "domino"),
+        ("five-player", "deal", None),
+        ("french", "deal", None),
+    ],
 )
-def test_every_observation_along_episodes_is_the_seats_view(variant: str, episode: str) -> None:
+def test_every_observation_along_episodes_is_the_seats_view(variant: str, episode: str, contract: str | None) -> None:
     """The acting seat's observation at every step (written in place during a card play, without a
     view: ObservationBuffer.update_play), and now and then another seat's, are the encoding of its
     view, and the action mask the view's."""
-    e = BarbuEnv(variant, episode=episode)
+    name, _, flag = variant.partition("+")
+    e = BarbuEnv(name, {"domino_start": flag} if flag else None, episode=episode, contract=contract)
     rng = np.random.default_rng(3)
     for seed in range(2):
         e.reset(seed=seed)

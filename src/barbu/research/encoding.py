@@ -421,12 +421,13 @@ class ObservationBuffer:
         self._playing = None
 
     def follow(self, deal: Deal) -> None:
-        """Say that the view :meth:`update` last wrote is of ``deal``, a trick deal in its card
-        play: :meth:`playing` then answers for it, and :meth:`update_play` writes its later
-        views without one."""
+        """Say that the view :meth:`update` last wrote is of ``deal``, a trick or domino deal in
+        its card play: :meth:`playing` then answers for it, and :meth:`update_play` writes its
+        later views without one."""
+        assert deal.cardplay is not None and deal.phase is Phase.PLAY
+        plays = deal.plays
         t = deal.tricks
-        assert t is not None and deal.phase is Phase.PLAY
-        self._playing = (deal, len(deal.plays), len(t.winners))
+        self._playing = (deal, len(plays), len(t.winners) if t is not None else len(plays) - plays.count(None))
 
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
@@ -436,18 +437,41 @@ class ObservationBuffer:
 
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
-        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view: in a trick
-        deal's card play only the seat to act, the hand, the new plays, the captured cards
-        (when a trick was completed) and the cards left change. Set ``mask``'s entries of the
-        cards ``seat`` may play when it is to act (card ``i`` is action ``i``: :class:`ActionEncoding`).
-        Written by :data:`write_play` (compiled when the accelerator is in use). The
-        sections the view's keys describe are no longer known: the next :meth:`update`
+        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view: in a card
+        play only the seat to act, the hand, the new plays and the cards left change, and the
+        captured cards when a trick was completed, or the domino's passes, rows, placings and
+        starting rank. Set ``mask``'s entries of the actions ``seat`` may take when it is to act
+        (card ``i`` is action ``i``, a domino pass :attr:`ActionEncoding.PASS`). Written by
+        :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
+        The sections the view's keys describe are no longer known: the next :meth:`update`
         writes every section."""
         playing = self._playing
         assert playing is not None and playing[0] is deal
-        t = deal.tricks
-        assert t is not None
         plays = deal.plays
+        t = deal.tricks
+        if t is None:
+            d = deal.domino
+            assert d is not None
+            turn = d.turn
+            lays = write_lays_pure(
+                self.vector,
+                mask,
+                self.encoding._lay_at,
+                seat,
+                turn,
+                d.hands,
+                d.rank,
+                d.shown_rows() if len(plays) - plays.count(None) != playing[2] else None,
+                d.order,
+                plays,
+                deal.play_seats,
+                playing[1],
+                playing[2],
+                d.legal_mask() if turn == seat else -1,
+            )
+            self._playing = (deal, len(plays), lays)
+            self._keys = None
+            return self.vector
         done = len(t.winners)
         turn = t.turn
         write_play(
@@ -514,6 +538,71 @@ def write_play_pure(
 
 write_play: Callable[..., None] = accel.play_writer() or write_play_pure
 """:func:`write_play_pure`, compiled when the accelerator is in use."""
+
+
+def write_lays_pure(
+    out: np.ndarray,
+    mask: np.ndarray,
+    at: tuple[int, int, int, int, int, int, int, int],
+    me: int,
+    turn: int,
+    hands: Sequence[int],
+    rank: int | None,
+    rows: Sequence[tuple[int, int] | None] | None,
+    order: Sequence[int],
+    plays: Sequence[int | None],
+    seats: Sequence[int],
+    start: int,
+    lays: int,
+    legal: int,
+) -> int:
+    """What changes in seat ``me``'s vector ``out`` during a domino deal's card play
+    (:meth:`ObservationBuffer.update_play`); return how many cards are laid. ``at`` holds the
+    offsets of the sections ``to_act``, ``rank``, ``hand``, ``plays``, ``passes``,
+    ``domino_rows``, ``domino_order`` and ``cards_left``. The seat to act is ``turn``, the
+    hands ``hands``, the starting rank ``rank``, the rows ``rows`` (None: unchanged), the
+    seats out ``order``; the plays (None: a pass) of ``seats`` from the ``start``-th on are
+    added after ``lays`` cards laid. In ``mask``, ``legal``'s cards are set, or the pass
+    (entry 52) when ``legal`` is 0 (-1: ``me`` is not to act). In Python only: a domino deal
+    is one of seven in a classic game, and this writer a few percent of its steps."""
+    to_act, rank_at, hand, rows_at, passes, row_at, order_at, left = at
+    n = len(hands)
+    width = 52 + n
+    ones = [to_act + (turn - me) % n]
+    ones += [hand + c for c in cards_of(hands[me])]
+    if rank is not None:
+        ones.append(rank_at + rank)
+    for i in range(start, len(plays)):
+        card = plays[i]
+        rel = (seats[i] - me) % n
+        if card is None:
+            bit = passes + lays * n + rel
+            if out[bit] or bit in ones:
+                raise ValueError(f"seat {seats[i]} passed twice between two lays: the encoding cannot say so")
+            ones.append(bit)
+            continue
+        row = rows_at + lays * width
+        ones += (row + card, row + 52 + rel)
+        lays += 1
+    out[to_act : to_act + n] = 0.0
+    out[rank_at : rank_at + 13] = 0.0
+    out[hand : hand + 52] = 0.0
+    if rows is not None:
+        out[row_at : row_at + 52] = 0.0
+        for suit, shown in enumerate(rows):
+            if shown is not None:
+                ones += range(row_at + 13 * suit + shown[0], row_at + 13 * suit + shown[1] + 1)
+    out[order_at : order_at + n * n] = 0.0
+    ones += [order_at + place * n + (seat - me) % n for place, seat in enumerate(order)]
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    for s in range(n):
+        out[left + (s - me) % n] = hands[s].bit_count()
+    if legal > 0:
+        mask[list(cards_of(legal))] = 1
+    elif legal == 0:
+        mask[52] = 1
+    return lays
+
 
 
 def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
@@ -601,6 +690,13 @@ class ObservationEncoding:
         at = self._at
         self._play_at = (at["to_act"], at["hand"], at["plays"], at["captured"], at["cards_left"])
         """The offsets :data:`write_play` writes at."""
+        self._lay_at = (
+            (at["to_act"], at["rank"], at["hand"], at["plays"], at["passes"])
+            + (at["domino_rows"], at["domino_order"], at["cards_left"])
+            if self.domino
+            else ()
+        )
+        """The offsets :func:`write_lays_pure` writes at (domino rule sets)."""
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""

@@ -208,7 +208,7 @@ class BarbuEnv(AECEnv, EzPickle):
         view = seat_view(game, seat)
         placed = self._placed(seat)
         written = buffer.update(view, placed)
-        if self._ended is None and view.phase == "play" and deal.tricks is not None:
+        if self._ended is None and view.phase == "play" and deal.cardplay is not None:
             buffer.follow(deal)
         vector = written / self.scale if self.normalize else written.copy()
         return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
