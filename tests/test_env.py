@@ -154,6 +154,10 @@ def test_an_observation_is_the_seats_view_and_nothing_more() -> None:
         ("classic", "deal", "domino"),
         ("classic+first_card", "deal", "domino"),
         ("five-player", "deal", None),
+        ("five-player", "deal", "domino"),
+        ("thirty-two", "deal", "domino"),
+        ("thirty-two", "game", None),
+        ("king", "deal", None),
         ("french", "deal", None),
     ],
 )

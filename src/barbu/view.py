@@ -406,6 +406,14 @@ def _play_log(d: Deal) -> _PlayLog:
     return log
 
 
+def calls_shown(d: Deal) -> tuple[tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...], tuple[tuple[int, int, int], ...]]:
+    """The calls and business pairs of ``d`` as every view of it shows them (:attr:`SeatView.calls`,
+    :attr:`SeatView.pairs`), read again only after a call."""
+    log = _play_log(d)
+    log.business(d)
+    return log.call_list, log.pairs
+
+
 class _GameLog:
     """What views show of a game's finished deals, grown deal by deal."""
 

@@ -45,20 +45,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 from functools import lru_cache
 from operator import attrgetter
 
 import numpy as np
 
 from barbu import accel
-from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu.actions import PLAYS, Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements
 from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
 from barbu.deal import Deal, Phase
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
-from barbu.view import SeatView
+from barbu.view import SeatView, calls_shown
 
 PHASES = ("deal", "contract", "trump", "rank", "call", "arrange", "play", "over")
 """The phases an observation names: ``deal`` while the cards are being dealt (OpenSpiel's
@@ -270,7 +271,7 @@ class ActionEncoding:
         if not 0 <= index < self.size:
             raise ValueError(f"action {index} is out of range: actions are 0 to {self.size - 1}")
         if index < 52:
-            return Play(index)
+            return PLAYS[index]
         if index == self.PASS:
             return Pass()
         if index < self._trump:
@@ -381,9 +382,9 @@ class ObservationBuffer:
         self.vector = np.zeros(encoding.size, np.float32)
         """The vector of the last view written (read it, do not change it)."""
         self._keys: list[tuple[object, ...]] | None = None
-        self._playing: tuple[Deal, int, int] | None = None
-        """The trick deal in its card play the vector was last written from (:meth:`follow`),
-        with how many plays and complete tricks it holds."""
+        self._playing: tuple[Deal, bool, int, int] | None = None
+        """The deal in its calls or card play the vector was last written from (:meth:`follow`):
+        whether in its card play, and how many plays and complete tricks (or cards laid) it held."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
         """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
@@ -421,32 +422,46 @@ class ObservationBuffer:
         self._playing = None
 
     def follow(self, deal: Deal) -> None:
-        """Say that the view :meth:`update` last wrote is of ``deal``, a trick or domino deal in
-        its card play: :meth:`playing` then answers for it, and :meth:`update_play` writes its
-        later views without one."""
-        assert deal.cardplay is not None and deal.phase is Phase.PLAY
+        """Say that the view :meth:`update` last wrote is of ``deal``, in its calls or its card
+        play (tricks or domino): :meth:`playing` then answers for it, and :meth:`update_play`
+        writes its later views without one."""
+        assert deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
         plays = deal.plays
         t = deal.tricks
-        self._playing = (deal, len(plays), len(t.winners) if t is not None else len(plays) - plays.count(None))
+        done = len(t.winners) if t is not None else len(plays) - plays.count(None)
+        self._playing = (deal, deal.phase is Phase.PLAY, len(plays), done)
 
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
-        from this very deal (:meth:`follow`), which is still in its card play."""
+        from this very deal (:meth:`follow`), which is still in its calls or has gone straight
+        on to its card play."""
         playing = self._playing
-        return playing is not None and playing[0] is deal and deal.phase is Phase.PLAY
+        if playing is None or playing[0] is not deal:
+            return False
+        phase = deal.phase
+        return phase is Phase.PLAY or (phase is Phase.CALL and not playing[1])
 
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
-        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view: in a card
-        play only the seat to act, the hand, the new plays and the cards left change, and the
-        captured cards when a trick was completed, or the domino's passes, rows, placings and
-        starting rank. Set ``mask``'s entries of the actions ``seat`` may take when it is to act
-        (card ``i`` is action ``i``, a domino pass :attr:`ActionEncoding.PASS`). Written by
+        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view. In the
+        calls only the public facts and the calls change (written by the encoding's own part
+        writers from the deal); in a card play only the seat to act, the hand, the new plays
+        and the cards left change, and the captured cards when a trick was completed, or the
+        domino's passes, rows, placings and starting rank. In the card play, set ``mask``'s
+        entries of the actions ``seat`` may take when it is to act (card ``i`` is action ``i``,
+        a domino pass :attr:`ActionEncoding.PASS`); the caller sets those of calls. Written by
         :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
         The sections the view's keys describe are no longer known: the next :meth:`update`
         writes every section."""
         playing = self._playing
         assert playing is not None and playing[0] is deal
+        self._keys = None
+        start, done = playing[2], playing[3]
+        if not playing[1]:  # written in the calls: the public facts and the calls again
+            self._write_calls(deal, seat)
+            if deal.phase is Phase.CALL:
+                return self.vector
+            start, done = 0, -1  # every play, the captured cards or the domino rows
         plays = deal.plays
         t = deal.tricks
         if t is None:
@@ -461,18 +476,17 @@ class ObservationBuffer:
                 turn,
                 d.hands,
                 d.rank,
-                d.shown_rows() if len(plays) - plays.count(None) != playing[2] else None,
+                d.shown_rows() if len(plays) - plays.count(None) != done else None,
                 d.order,
                 plays,
                 deal.play_seats,
-                playing[1],
-                playing[2],
+                start,
+                max(done, 0),
                 d.legal_mask() if turn == seat else -1,
             )
-            self._playing = (deal, len(plays), lays)
-            self._keys = None
+            self._playing = (deal, True, len(plays), lays)
             return self.vector
-        done = len(t.winners)
+        tricks = len(t.winners)
         turn = t.turn
         write_play(
             self.vector,
@@ -481,15 +495,65 @@ class ObservationBuffer:
             seat,
             turn,
             t.hands,
-            t.captured if done != playing[2] else None,
+            t.captured if tricks != done else None,
             plays,
             deal.play_seats,
-            playing[1],
+            start,
             t.legal_mask() if turn == seat else 0,
         )
-        self._playing = (deal, len(plays), done)
-        self._keys = None
+        self._playing = (deal, True, len(plays), tricks)
         return self.vector
+
+    def _write_calls(self, deal: Deal, seat: int) -> None:
+        """Write the public facts and the calls of ``deal`` (its parts' sections zeroed first)."""
+        encoding = self.encoding
+        calls, pairs = calls_shown(deal)
+        doubling = deal.doubling
+        to_act = deal.to_act
+        must = (
+            tuple(doubling.must_double(seat))
+            if doubling is not None and deal.phase is Phase.CALL and to_act == seat
+            else ()
+        )
+        facts = _DealFacts(
+            seat=seat,
+            phase=str(deal.phase),
+            to_act=to_act,
+            declarer=deal.declarer,
+            deal_number=deal.index + 1,
+            contract=deal.contract.id if deal.contract is not None else None,
+            trump=SUITS[deal.trump] if deal.trump is not None else None,
+            rank=RANKS[deal.rank] if deal.rank is not None else None,
+            calls=calls,
+            pairs=pairs,
+            must_double=must,
+        )
+        view = cast(SeatView, facts)
+        out = self.vector
+        found = _Found()
+        for part in encoding._calls_parts:
+            for begin, stop in part.spans:
+                out[begin:stop] = 0.0
+            part.write(view, (), found)
+        found.write(out)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _DealFacts:
+    """The fields of a seat's view the public and calls parts of the vector are written from
+    (:meth:`ObservationBuffer.update_play`), read from the deal as :func:`~barbu.view.seat_views` reads them."""
+
+    seat: int
+    phase: str
+    to_act: int | None
+    declarer: int
+    deal_number: int
+    contract: str | None
+    trump: str | None
+    rank: str | None
+    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]
+    pairs: tuple[tuple[int, int, int], ...]
+    must_double: tuple[int, ...]
 
 
 def write_play_pure(
@@ -690,6 +754,8 @@ class ObservationEncoding:
         at = self._at
         self._play_at = (at["to_act"], at["hand"], at["plays"], at["captured"], at["cards_left"])
         """The offsets :data:`write_play` writes at."""
+        self._calls_parts = tuple(p for p in self._parts if p.write in (self._write_public, self._write_calls))
+        """The parts of the public facts and of the calls (:meth:`ObservationBuffer.update_play`)."""
         self._lay_at = (
             (at["to_act"], at["rank"], at["hand"], at["plays"], at["passes"])
             + (at["domino_rows"], at["domino_order"], at["cards_left"])

@@ -199,16 +199,18 @@ class BarbuEnv(AECEnv, EzPickle):
         buffer = self._buffers[seat]
         if self._ended is None:
             deal = self.game.deals[-1]
-            if buffer.playing(deal):  # a trick deal's card play, last written from a view of it
+            if buffer.playing(deal):  # a deal's calls or card play, last written from a view of it
                 mask = np.zeros(self.actions.size, np.int8)
                 written = buffer.update_play(deal, seat, mask)
+                if deal.phase is Phase.CALL and deal.to_act == seat:
+                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
                 vector = written / self.scale if self.normalize else written.copy()
                 return {"observation": vector, "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         view = seat_view(game, seat)
         placed = self._placed(seat)
         written = buffer.update(view, placed)
-        if self._ended is None and view.phase == "play" and deal.cardplay is not None:
+        if self._ended is None and (deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)):
             buffer.follow(deal)
         vector = written / self.scale if self.normalize else written.copy()
         return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
