@@ -554,7 +554,16 @@ def test_the_compiled_play_writer_writes_the_pure_writers_vectors(variant: str) 
                 legal = t.legal_mask() if t.turn == me else 0
                 captured = list(t.captured) if rng.random() < 0.5 else None
                 masks = [np.zeros(encoding.size, np.int8) for _ in range(2)]
-                args = (me, t.turn, list(t.hands), captured, list(deal.plays), list(deal.play_seats), written[me], legal)
+                args = (
+                    me,
+                    t.turn,
+                    list(t.hands),
+                    captured,
+                    list(deal.plays),
+                    list(deal.play_seats),
+                    written[me],
+                    legal,
+                )
                 native(vectors[me], masks[0], at, *args)
                 write_play_pure(copies[me], masks[1], at, *args)
                 assert np.array_equal(vectors[me], copies[me]) and np.array_equal(masks[0], masks[1])

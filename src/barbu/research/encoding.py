@@ -45,9 +45,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
 from functools import lru_cache
 from operator import attrgetter
+from typing import cast
 
 import numpy as np
 
@@ -668,7 +668,6 @@ def write_lays_pure(
     return lays
 
 
-
 def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
     """Whether the key ``(seat, plays, domino_rows)`` of a trick deal only has plays added."""
     seat, plays, rows = now
@@ -757,12 +756,16 @@ class ObservationEncoding:
         self._calls_parts = tuple(p for p in self._parts if p.write in (self._write_public, self._write_calls))
         """The parts of the public facts and of the calls (:meth:`ObservationBuffer.update_play`)."""
         self._lay_at = (
-            (at["to_act"], at["rank"], at["hand"], at["plays"], at["passes"])
-            + (at["domino_rows"], at["domino_order"], at["cards_left"])
-            if self.domino
-            else ()
+            at["to_act"],
+            at["rank"],
+            at["hand"],
+            at["plays"],
+            at.get("passes", -1),
+            at.get("domino_rows", -1),
+            at.get("domino_order", -1),
+            at["cards_left"],
         )
-        """The offsets :func:`write_lays_pure` writes at (domino rule sets)."""
+        """The offsets :func:`write_lays_pure` writes at (-1: a section of domino rule sets only)."""
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""

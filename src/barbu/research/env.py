@@ -210,7 +210,9 @@ class BarbuEnv(AECEnv, EzPickle):
         view = seat_view(game, seat)
         placed = self._placed(seat)
         written = buffer.update(view, placed)
-        if self._ended is None and (deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)):
+        if self._ended is None and (
+            deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
+        ):
             buffer.follow(deal)
         vector = written / self.scale if self.normalize else written.copy()
         return {"observation": vector, "action_mask": self.actions.mask(view, placed)}

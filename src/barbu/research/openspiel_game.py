@@ -52,7 +52,7 @@ import numpy as np
 import pyspiel
 
 from barbu import accel
-from barbu.actions import PLAYS, Declare, Play
+from barbu.actions import PLAYS, Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
