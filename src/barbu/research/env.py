@@ -44,6 +44,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import card_name, mask_of
@@ -154,6 +155,8 @@ class BarbuEnv(AECEnv, EzPickle):
         self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
         """The space of :meth:`state`: every seat's observation, seat 0 first."""
         self._seeds: random.Random | None = None
+        self._paid = False
+        """Whether :attr:`rewards` may hold a reward given since they were last cleared."""
         self.game: Game | None = None
         self._ended: Game | None = None
         self._placing: PartialArrangement | None = None
@@ -184,6 +187,7 @@ class BarbuEnv(AECEnv, EzPickle):
         self._placing = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._paid = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -264,6 +268,7 @@ class BarbuEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.truncations, 0)
         self.rewards[agent] = float(reward)
+        self._paid = True
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -292,14 +297,14 @@ class BarbuEnv(AECEnv, EzPickle):
             arrangement = placing.place(chosen.card)
             if arrangement is None:
                 self._cumulative_rewards[agent] = 0.0
-                self._clear_rewards()
+                self._unpay()
                 return
             self._placing = None
             game.apply(arrangement, seat)
         else:
             game.apply(chosen, seat)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self._unpay()
         finished = game.is_over or len(game.deals) > deals_before
         over = game.is_over or (self.episode == "deal" and finished)
         if finished and self.reward_kind == "deal":
@@ -307,10 +312,12 @@ class BarbuEnv(AECEnv, EzPickle):
             assert deal.final is not None
             for a, s in self.agent_name_mapping.items():
                 self.rewards[a] = float(self.sign * deal.final[s]) / self.reward_unit
+            self._paid = True
         if over:
             if self.reward_kind == "game":
                 for a, s in self.agent_name_mapping.items():
                     self.rewards[a] = float(self.sign * game.totals[s]) / self.reward_unit
+                self._paid = True
             if not game.is_over:
                 ended = game.copy()
                 ended.deals = ended.deals[:deals_before]
@@ -319,9 +326,17 @@ class BarbuEnv(AECEnv, EzPickle):
         else:
             assert game.to_act is not None
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _unpay(self) -> None:
+        """PettingZoo's ``_clear_rewards``, skipped while no reward was given since the last one
+        (most steps: rewards come at the end of a deal), as is ``_accumulate_rewards`` then."""
+        if self._paid:
+            self._clear_rewards()
+            self._paid = False
 
     def render(self) -> str | None:
         """``ansi``: the acting seat's observation in words; ``human``: print it."""
@@ -405,8 +420,36 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         else:
             super().step(action)
 
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's ``agent_iter`` with the same order check, reading the environment's
+        ``agents`` and ``agent_selection`` without the wrapper's attribute forwarding."""
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's wrapper shows itself
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's ``AECOrderEnforcingIterator``: the agent to act until every agent is done,
+    each after a ``step`` (or the ``reset``), read from the wrapped environment at once."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = inner.agent_selection
+        return agent
 
 
 ILLEGAL_REWARD = -1.0
