@@ -431,12 +431,12 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return str(self.env)  # as PettingZoo's wrapper shows itself
 
 
-class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+class _AgentIterable(AECOrderEnforcingIterable):
     def __iter__(self) -> _AgentIterator:
         return _AgentIterator(self.env, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+class _AgentIterator(AECOrderEnforcingIterator):
     """PettingZoo's ``AECOrderEnforcingIterator``: the agent to act until every agent is done,
     each after a ``step`` (or the ``reset``), read from the wrapped environment at once."""
 
