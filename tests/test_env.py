@@ -186,6 +186,25 @@ def test_every_observation_along_episodes_is_the_seats_view(variant: str, episod
             e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
 
 
+def test_the_agent_iteration_keeps_pettingzoos_order_check() -> None:
+    """The wrapped environment's agent_iter (read without attribute forwarding) stops at the end
+    of the episode and, as PettingZoo's, refuses to go on to the next agent before a step."""
+    e = env("classic", episode="deal", contract="no-hearts")
+    e.reset(seed=2)
+    agents = iter(e.agent_iter())
+    first = next(agents)
+    assert first == e.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    e.reset(seed=2)
+    seen = []
+    for agent in e.agent_iter():
+        seen.append(agent)
+        observation, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[-1]))
+    assert not e.agents and len(seen) == 52 + 4 + 4  # four calls, 52 cards, each seat's last word
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     e = BarbuEnv("classic", episode="deal", contract="no-queens")
     e.reset(seed=8)

@@ -401,10 +401,11 @@ class BarbuEnv(AECEnv, EzPickle):
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper``, with :meth:`last` and :meth:`step` read from the
-    environment at once once it has been reset: the wrapper's own ``last`` reads six attributes
-    through its forwarding ``__getattr__`` at every decision. Before ``reset`` (and after the last
-    agent is done, for ``step``) they are the wrapper's, with its errors and warnings."""
+    """PettingZoo's ``OrderEnforcingWrapper``, with :meth:`last`, :meth:`step` and
+    :meth:`agent_iter` read from the environment at once once it has been reset: the wrapper's
+    own ``last`` reads six attributes through its forwarding ``__getattr__`` at every decision,
+    its iterator two. Before ``reset`` (and after the last agent is done, for ``step``) they are
+    the wrapper's, with its errors and warnings."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The acting agent's observation, cumulative reward, terminated, truncated and info."""
@@ -466,7 +467,7 @@ def env(variant: str = "classic", options: dict[str, Any] | None = None, **kwarg
     (``illegal_reward``), as PettingZoo's ``TerminateIllegalWrapper`` and
     ``AssertOutOfBoundsWrapper`` would, without their two layers of attribute forwarding
     at every call; ``OrderEnforcingWrapper`` stays (:class:`OrderEnforcing`, which reads
-    ``last`` and ``step`` without forwarding). The bare class (:data:`raw_env`) raises
+    ``last``, ``step`` and the agent iteration without forwarding). The bare class (:data:`raw_env`) raises
     :class:`~barbu.errors.IllegalAction` instead.
     """
     kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
