@@ -146,6 +146,65 @@ def test_an_observation_is_the_seats_view_and_nothing_more() -> None:
         assert int(hand.sum()) == 13 and all(deal.hand(seat) >> int(c) & 1 for c in np.flatnonzero(hand))
 
 
+@pytest.mark.parametrize(
+    ("variant", "episode", "contract"),
+    [
+        ("classic", "game", None),
+        ("classic", "deal", None),
+        ("classic", "deal", "domino"),
+        ("classic+first_card", "deal", "domino"),
+        ("five-player", "deal", None),
+        ("five-player", "deal", "domino"),
+        ("thirty-two", "deal", "domino"),
+        ("thirty-two", "game", None),
+        ("king", "deal", None),
+        ("french", "deal", None),
+    ],
+)
+def test_every_observation_along_episodes_is_the_seats_view(variant: str, episode: str, contract: str | None) -> None:
+    """The acting seat's observation at every step (written in place during a card play, without a
+    view: ObservationBuffer.update_play), and now and then another seat's, are the encoding of its
+    view, and the action mask the view's."""
+    name, _, flag = variant.partition("+")
+    e = BarbuEnv(name, {"domino_start": flag} if flag else None, episode=episode, contract=contract)
+    rng = np.random.default_rng(3)
+    for seed in range(2):
+        e.reset(seed=seed)
+        for steps, agent in enumerate(e.agent_iter()):
+            if steps > 400:
+                break
+            seats = [agent] if steps % 3 else [agent, e.possible_agents[int(rng.integers(len(e.possible_agents)))]]
+            for a in seats:
+                observed = e.observe(a)
+                view = e.view(a)
+                assert np.array_equal(observed["observation"], e.observations.encode(view)), (seed, steps, a)
+                assert np.array_equal(observed["action_mask"], e.actions.mask(view)), (seed, steps, a)
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def test_the_agent_iteration_keeps_pettingzoos_order_check() -> None:
+    """The wrapped environment's agent_iter (read without attribute forwarding) stops at the end
+    of the episode and, as PettingZoo's, refuses to go on to the next agent before a step."""
+    e = env("classic", episode="deal", contract="no-hearts")
+    e.reset(seed=2)
+    agents = iter(e.agent_iter())
+    first = next(agents)
+    assert first == e.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    e.reset(seed=2)
+    seen = []
+    for agent in e.agent_iter():
+        seen.append(agent)
+        observation, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[-1]))
+    assert not e.agents and len(seen) == 52 + 4 + 4  # four calls, 52 cards, each seat's last word
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     e = BarbuEnv("classic", episode="deal", contract="no-queens")
     e.reset(seed=8)

@@ -3142,7 +3142,122 @@ static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players
     return 0;
 }
 
+/* ---- write_play: a seat's observation during a trick deal's card play ----------------------
+ *
+ * barbu.research.encoding.write_play_pure in C, its reference (tests/test_native.py): the
+ * sections of a seat's observation vector that change while a trick deal's cards are played
+ * (the seat to act, the hand, the new play rows, the captured cards, the cards left) written
+ * into the float32 vector in place, and the legal cards into the int8 action mask. */
+
+/* A writable C-contiguous buffer of `count` items of `itemsize` bytes at least. */
+static int writable(PyObject *o, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(o, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != itemsize || view->format == NULL ||
+        (itemsize == 4 ? strcmp(view->format, "f") != 0 : (strcmp(view->format, "b") != 0 && strcmp(view->format, "B") != 0))) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "write_play: %s must be a contiguous %s array", what,
+                     itemsize == 4 ? "float32" : "int8");
+        return -1;
+    }
+    return 0;
+}
+
+static int list_u64(PyObject *seq, Py_ssize_t i, uint64_t *out) {
+    PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
+    return get_u64(v, out);
+}
+
+static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError,
+                        "write_play(out, mask, at, me, turn, hands, captured, plays, seats, start, legal) takes 11 arguments");
+        return NULL;
+    }
+    PyObject *at_o = args[2], *hands_o = args[5], *captured_o = args[6], *plays_o = args[7], *seats_o = args[8];
+    if (!PyTuple_Check(at_o) || PyTuple_GET_SIZE(at_o) != 5 || !PyList_Check(hands_o) || !PyList_Check(plays_o) ||
+        !PyList_Check(seats_o) || (captured_o != Py_None && !PyList_Check(captured_o))) {
+        PyErr_SetString(PyExc_TypeError, "write_play: at is a tuple of 5 offsets; hands, captured, plays, seats lists");
+        return NULL;
+    }
+    long at[5];
+    for (int k = 0; k < 5; k++)
+        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    long me = PyLong_AsLong(args[3]), turn = PyLong_AsLong(args[4]);
+    Py_ssize_t start = PyLong_AsSsize_t(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    uint64_t legal;
+    if (get_u64(args[10], &legal) < 0) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(hands_o), count = PyList_GET_SIZE(plays_o);
+    if (n < 1 || n > MAXP || me < 0 || me >= n || turn < 0 || turn >= n || start < 0 || start > count ||
+        PyList_GET_SIZE(seats_o) != count || (captured_o != Py_None && PyList_GET_SIZE(captured_o) != n)) {
+        PyErr_SetString(PyExc_ValueError, "write_play: seats, plays or lengths out of range");
+        return NULL;
+    }
+    uint64_t hands[MAXP], captured[MAXP];
+    for (Py_ssize_t s = 0; s < n; s++) {
+        if (list_u64(hands_o, s, &hands[s]) < 0) return NULL;
+        if (captured_o != Py_None && list_u64(captured_o, s, &captured[s]) < 0) return NULL;
+    }
+    Py_buffer ob, mb;
+    if (writable(args[0], &ob, 4, "out") < 0) return NULL;
+    if (writable(args[1], &mb, 1, "mask") < 0) {
+        PyBuffer_Release(&ob);
+        return NULL;
+    }
+    float *out = (float *)ob.buf;
+    char *mask = (char *)mb.buf;
+    Py_ssize_t size = ob.len / 4, width = 52 + n;
+    long top = at[0] + n;
+    if (at[1] + 52 > top) top = at[1] + 52;
+    if (at[2] + count * width > top) top = at[2] + count * width;
+    if (at[3] + 52 * n > top) top = at[3] + 52 * n;
+    if (at[4] + n > top) top = at[4] + n;
+    int bad = top > size || mb.len < 52 || at[0] < 0 || at[1] < 0 || at[2] < 0 || at[3] < 0 || at[4] < 0 ||
+              (hands[me] >> 52) || (legal >> 52);
+    for (Py_ssize_t s = 0; s < n && !bad; s++) bad = captured_o != Py_None && (captured[s] >> 52);
+    for (Py_ssize_t i = start; i < count && !bad; i++) { /* checked before anything is written */
+        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
+        if (PyErr_Occurred()) {
+            PyBuffer_Release(&ob);
+            PyBuffer_Release(&mb);
+            return NULL;
+        }
+        bad = c < 0 || c >= 52 || seat < 0 || seat >= n;
+    }
+    if (bad) {
+        PyBuffer_Release(&ob);
+        PyBuffer_Release(&mb);
+        PyErr_SetString(PyExc_ValueError, "write_play: an offset, card or seat is out of the vector's range");
+        return NULL;
+    }
+    for (Py_ssize_t i = start; i < count; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
+        float *row = out + at[2] + i * width;
+        row[c] = 1.0f;
+        row[52 + ((seat - me) % n + n) % n] = 1.0f;
+    }
+    memset(out + at[0], 0, sizeof(float) * (size_t)n);
+    out[at[0] + ((turn - me) % n + n) % n] = 1.0f;
+    memset(out + at[1], 0, sizeof(float) * 52);
+    for (uint64_t m = hands[me]; m; m &= m - 1) out[at[1] + low_bit(m)] = 1.0f;
+    if (captured_o != Py_None) {
+        memset(out + at[3], 0, sizeof(float) * 52 * (size_t)n);
+        for (Py_ssize_t s = 0; s < n; s++) {
+            float *base = out + at[3] + ((s - me) % n + n) % n * 52;
+            for (uint64_t m = captured[s]; m; m &= m - 1) base[low_bit(m)] = 1.0f;
+        }
+    }
+    for (Py_ssize_t s = 0; s < n; s++) out[at[4] + ((s - me) % n + n) % n] = (float)__builtin_popcountll(hands[s]);
+    for (uint64_t m = legal; m; m &= m - 1) mask[low_bit(m)] = 1;
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"write_play", (PyCFunction)(void (*)(void))py_write_play, METH_FASTCALL,
+     "write_play(out, mask, at, me, turn, hands, captured, plays, seats, start, legal): a seat's observation "
+     "during a trick deal's card play, in place"},
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"deal_drawn", (PyCFunction)(void (*)(void))py_deal_drawn, METH_FASTCALL,

@@ -255,6 +255,16 @@ def picker(table: tuple[T, ...]) -> Callable[[int], list[T]] | None:
     return None if _native is None else partial(_native.pick, table)
 
 
+def play_writer() -> Callable[..., None] | None:
+    """The compiled :func:`barbu.research.encoding.write_play_pure` (None on the pure path): a
+    seat's observation vector brought up to date in place during a trick deal's card play.
+
+    >>> play_writer() is None or play_writer().__name__ == "write_play"
+    True
+    """
+    return None if _native is None else getattr(_native, "write_play", None)
+
+
 def _require() -> ModuleType:
     if _native is None:
         raise RuntimeError("the compiled accelerator is not in use (not built, or BARBU_PURE=1)")

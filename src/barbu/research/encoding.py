@@ -47,16 +47,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
+from typing import cast
 
 import numpy as np
 
-from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
+from barbu import accel
+from barbu.actions import PLAYS, Action, Arrange, Call, Declare, NameRank, NameTrump, Pass, Play
 from barbu.arrangement import Arrangements
 from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
+from barbu.deal import Deal, Phase
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
-from barbu.view import SeatView
+from barbu.view import SeatView, calls_shown
 
 PHASES = ("deal", "contract", "trump", "rank", "call", "arrange", "play", "over")
 """The phases an observation names: ``deal`` while the cards are being dealt (OpenSpiel's
@@ -268,7 +271,7 @@ class ActionEncoding:
         if not 0 <= index < self.size:
             raise ValueError(f"action {index} is out of range: actions are 0 to {self.size - 1}")
         if index < 52:
-            return Play(index)
+            return PLAYS[index]
         if index == self.PASS:
             return Pass()
         if index < self._trump:
@@ -372,13 +375,16 @@ class ObservationBuffer:
     True
     """
 
-    __slots__ = ("_keys", "encoding", "vector")
+    __slots__ = ("_keys", "_playing", "encoding", "vector")
 
     def __init__(self, encoding: ObservationEncoding) -> None:
         self.encoding = encoding
         self.vector = np.zeros(encoding.size, np.float32)
         """The vector of the last view written (read it, do not change it)."""
         self._keys: list[tuple[object, ...]] | None = None
+        self._playing: tuple[Deal, bool, int, int] | None = None
+        """The deal in its calls or card play the vector was last written from (:meth:`follow`):
+        whether in its card play, and how many plays and complete tricks (or cards laid) it held."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
         """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
@@ -386,6 +392,7 @@ class ObservationBuffer:
             raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
         parts = self.encoding._parts
         out = self.vector
+        self._playing = None
         placed_key = tuple(placed)
         keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
         old = self._keys
@@ -412,6 +419,253 @@ class ObservationBuffer:
     def reset(self) -> None:
         """Forget the last view: the next :meth:`update` writes every section."""
         self._keys = None
+        self._playing = None
+
+    def follow(self, deal: Deal) -> None:
+        """Say that the view :meth:`update` last wrote is of ``deal``, in its calls or its card
+        play (tricks or domino): :meth:`playing` then answers for it, and :meth:`update_play`
+        writes its later views without one."""
+        assert deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
+        plays = deal.plays
+        t = deal.tricks
+        done = len(t.winners) if t is not None else len(plays) - plays.count(None)
+        self._playing = (deal, deal.phase is Phase.PLAY, len(plays), done)
+
+    def playing(self, deal: Deal) -> bool:
+        """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
+        from this very deal (:meth:`follow`), which is still in its calls or has gone straight
+        on to its card play."""
+        playing = self._playing
+        if playing is None or playing[0] is not deal:
+            return False
+        phase = deal.phase
+        return phase is Phase.PLAY or (phase is Phase.CALL and not playing[1])
+
+    def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
+        """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
+        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view. In the
+        calls only the public facts and the calls change (written by the encoding's own part
+        writers from the deal); in a card play only the seat to act, the hand, the new plays
+        and the cards left change, and the captured cards when a trick was completed, or the
+        domino's passes, rows, placings and starting rank. In the card play, set ``mask``'s
+        entries of the actions ``seat`` may take when it is to act (card ``i`` is action ``i``,
+        a domino pass :attr:`ActionEncoding.PASS`); the caller sets those of calls. Written by
+        :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
+        The sections the view's keys describe are no longer known: the next :meth:`update`
+        writes every section."""
+        playing = self._playing
+        assert playing is not None and playing[0] is deal
+        self._keys = None
+        start, done = playing[2], playing[3]
+        if not playing[1]:  # written in the calls: the public facts and the calls again
+            self._write_calls(deal, seat)
+            if deal.phase is Phase.CALL:
+                return self.vector
+            start, done = 0, -1  # every play, the captured cards or the domino rows
+        plays = deal.plays
+        t = deal.tricks
+        if t is None:
+            d = deal.domino
+            assert d is not None
+            turn = d.turn
+            lays = write_lays_pure(
+                self.vector,
+                mask,
+                self.encoding._lay_at,
+                seat,
+                turn,
+                d.hands,
+                d.rank,
+                d.shown_rows() if len(plays) - plays.count(None) != done else None,
+                d.order,
+                plays,
+                deal.play_seats,
+                start,
+                max(done, 0),
+                d.legal_mask() if turn == seat else -1,
+            )
+            self._playing = (deal, True, len(plays), lays)
+            return self.vector
+        tricks = len(t.winners)
+        turn = t.turn
+        write_play(
+            self.vector,
+            mask,
+            self.encoding._play_at,
+            seat,
+            turn,
+            t.hands,
+            t.captured if tricks != done else None,
+            plays,
+            deal.play_seats,
+            start,
+            t.legal_mask() if turn == seat else 0,
+        )
+        self._playing = (deal, True, len(plays), tricks)
+        return self.vector
+
+    def _write_calls(self, deal: Deal, seat: int) -> None:
+        """Write the public facts and the calls of ``deal`` (its parts' sections zeroed first)."""
+        encoding = self.encoding
+        calls, pairs = calls_shown(deal)
+        doubling = deal.doubling
+        to_act = deal.to_act
+        must = (
+            tuple(doubling.must_double(seat))
+            if doubling is not None and deal.phase is Phase.CALL and to_act == seat
+            else ()
+        )
+        facts = _DealFacts(
+            seat=seat,
+            phase=str(deal.phase),
+            to_act=to_act,
+            declarer=deal.declarer,
+            deal_number=deal.index + 1,
+            contract=deal.contract.id if deal.contract is not None else None,
+            trump=SUITS[deal.trump] if deal.trump is not None else None,
+            rank=RANKS[deal.rank] if deal.rank is not None else None,
+            calls=calls,
+            pairs=pairs,
+            must_double=must,
+        )
+        view = cast(SeatView, facts)
+        out = self.vector
+        found = _Found()
+        for part in encoding._calls_parts:
+            for begin, stop in part.spans:
+                out[begin:stop] = 0.0
+            part.write(view, (), found)
+        found.write(out)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _DealFacts:
+    """The fields of a seat's view the public and calls parts of the vector are written from
+    (:meth:`ObservationBuffer.update_play`), read from the deal as :func:`~barbu.view.seat_views` reads them."""
+
+    seat: int
+    phase: str
+    to_act: int | None
+    declarer: int
+    deal_number: int
+    contract: str | None
+    trump: str | None
+    rank: str | None
+    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]
+    pairs: tuple[tuple[int, int, int], ...]
+    must_double: tuple[int, ...]
+
+
+def write_play_pure(
+    out: np.ndarray,
+    mask: np.ndarray,
+    at: tuple[int, int, int, int, int],
+    me: int,
+    turn: int,
+    hands: Sequence[int],
+    captured: Sequence[int] | None,
+    plays: Sequence[int | None],
+    seats: Sequence[int],
+    start: int,
+    legal: int,
+) -> None:
+    """What changes in seat ``me``'s vector ``out`` during a trick deal's card play
+    (:meth:`ObservationBuffer.update_play`): ``at`` holds the offsets of the sections
+    ``to_act``, ``hand``, ``plays``, ``captured`` and ``cards_left``. The seat to act is
+    ``turn``, the hands ``hands``; ``captured`` (None: unchanged) the cards each seat won;
+    the rows of ``plays`` (their ``seats``) from the ``start``-th on are added. The entries
+    of ``legal``'s cards are set in ``mask``. The reference of the compiled ``write_play``
+    (``tests/test_native.py``)."""
+    to_act, hand, rows, taken, left = at
+    n = len(hands)
+    out[to_act : to_act + n] = 0.0
+    out[hand : hand + 52] = 0.0
+    ones = [to_act + (turn - me) % n]
+    ones += [hand + c for c in cards_of(hands[me])]
+    width = 52 + n
+    for i in range(start, len(plays)):
+        row = rows + i * width
+        card = plays[i]
+        assert card is not None
+        ones += (row + card, row + 52 + (seats[i] - me) % n)
+    if captured is not None:
+        out[taken : taken + 52 * n] = 0.0
+        for s, won in enumerate(captured):
+            base = taken + ((s - me) % n) * 52
+            ones += [base + c for c in cards_of(won)]
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    for s in range(n):
+        out[left + (s - me) % n] = hands[s].bit_count()
+    if legal:
+        mask[list(cards_of(legal))] = 1
+
+
+write_play: Callable[..., None] = accel.play_writer() or write_play_pure
+""":func:`write_play_pure`, compiled when the accelerator is in use."""
+
+
+def write_lays_pure(
+    out: np.ndarray,
+    mask: np.ndarray,
+    at: tuple[int, int, int, int, int, int, int, int],
+    me: int,
+    turn: int,
+    hands: Sequence[int],
+    rank: int | None,
+    rows: Sequence[tuple[int, int] | None] | None,
+    order: Sequence[int],
+    plays: Sequence[int | None],
+    seats: Sequence[int],
+    start: int,
+    lays: int,
+    legal: int,
+) -> int:
+    """What changes in seat ``me``'s vector ``out`` during a domino deal's card play
+    (:meth:`ObservationBuffer.update_play`); return how many cards are laid. ``at`` holds the
+    offsets of the sections ``to_act``, ``rank``, ``hand``, ``plays``, ``passes``,
+    ``domino_rows``, ``domino_order`` and ``cards_left``. The seat to act is ``turn``, the
+    hands ``hands``, the starting rank ``rank``, the rows ``rows`` (None: unchanged), the
+    seats out ``order``; the plays (None: a pass) of ``seats`` from the ``start``-th on are
+    added after ``lays`` cards laid. In ``mask``, ``legal``'s cards are set, or the pass
+    (entry 52) when ``legal`` is 0 (-1: ``me`` is not to act). In Python only: a domino deal
+    is one of seven in a classic game, and this writer a few percent of its steps."""
+    to_act, rank_at, hand, rows_at, passes, row_at, order_at, left = at
+    n = len(hands)
+    width = 52 + n
+    ones = [to_act + (turn - me) % n]
+    ones += [hand + c for c in cards_of(hands[me])]
+    if rank is not None:
+        ones.append(rank_at + rank)
+    for i in range(start, len(plays)):
+        card = plays[i]
+        rel = (seats[i] - me) % n
+        if card is None:
+            bit = passes + lays * n + rel
+            if out[bit] or bit in ones:
+                raise ValueError(f"seat {seats[i]} passed twice between two lays: the encoding cannot say so")
+            ones.append(bit)
+            continue
+        row = rows_at + lays * width
+        ones += (row + card, row + 52 + rel)
+        lays += 1
+    out[to_act : to_act + n] = 0.0
+    out[rank_at : rank_at + 13] = 0.0
+    out[hand : hand + 52] = 0.0
+    if rows is not None:
+        out[row_at : row_at + 52] = 0.0
+        for suit, shown in enumerate(rows):
+            if shown is not None:
+                ones += range(row_at + 13 * suit + shown[0], row_at + 13 * suit + shown[1] + 1)
+    out[order_at : order_at + n * n] = 0.0
+    ones += [order_at + place * n + (seat - me) % n for place, seat in enumerate(order)]
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    for s in range(n):
+        out[left + (s - me) % n] = hands[s].bit_count()
+    if legal > 0:
+        mask[list(cards_of(legal))] = 1
+    elif legal == 0:
+        mask[52] = 1
+    return lays
 
 
 def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
@@ -496,6 +750,22 @@ class ObservationEncoding:
         plays_section = self.sections["plays"]
         self._play_rows = [plays_section.offset + i * plays_section.shape[1] for i in range(plays_section.shape[0])]
         self._parts = self._layout_parts()
+        at = self._at
+        self._play_at = (at["to_act"], at["hand"], at["plays"], at["captured"], at["cards_left"])
+        """The offsets :data:`write_play` writes at."""
+        self._calls_parts = tuple(p for p in self._parts if p.write in (self._write_public, self._write_calls))
+        """The parts of the public facts and of the calls (:meth:`ObservationBuffer.update_play`)."""
+        self._lay_at = (
+            at["to_act"],
+            at["rank"],
+            at["hand"],
+            at["plays"],
+            at.get("passes", -1),
+            at.get("domino_rows", -1),
+            at.get("domino_order", -1),
+            at["cards_left"],
+        )
+        """The offsets :func:`write_lays_pure` writes at (-1: a section of domino rule sets only)."""
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""

@@ -44,6 +44,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import card_name, mask_of
@@ -154,6 +155,8 @@ class BarbuEnv(AECEnv, EzPickle):
         self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
         """The space of :meth:`state`: every seat's observation, seat 0 first."""
         self._seeds: random.Random | None = None
+        self._paid = False
+        """Whether :attr:`rewards` may hold a reward given since they were last cleared."""
         self.game: Game | None = None
         self._ended: Game | None = None
         self._placing: PartialArrangement | None = None
@@ -184,6 +187,7 @@ class BarbuEnv(AECEnv, EzPickle):
         self._placing = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._paid = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -196,10 +200,24 @@ class BarbuEnv(AECEnv, EzPickle):
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
+        buffer = self._buffers[seat]
+        if self._ended is None:
+            deal = self.game.deals[-1]
+            if buffer.playing(deal):  # a deal's calls or card play, last written from a view of it
+                mask = np.zeros(self.actions.size, np.int8)
+                written = buffer.update_play(deal, seat, mask)
+                if deal.phase is Phase.CALL and deal.to_act == seat:
+                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
+                vector = written / self.scale if self.normalize else written.copy()
+                return {"observation": vector, "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         view = seat_view(game, seat)
         placed = self._placed(seat)
-        written = self._buffers[seat].update(view, placed)
+        written = buffer.update(view, placed)
+        if self._ended is None and (
+            deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
+        ):
+            buffer.follow(deal)
         vector = written / self.scale if self.normalize else written.copy()
         return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
 
@@ -250,6 +268,7 @@ class BarbuEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.truncations, 0)
         self.rewards[agent] = float(reward)
+        self._paid = True
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -278,14 +297,14 @@ class BarbuEnv(AECEnv, EzPickle):
             arrangement = placing.place(chosen.card)
             if arrangement is None:
                 self._cumulative_rewards[agent] = 0.0
-                self._clear_rewards()
+                self._unpay()
                 return
             self._placing = None
             game.apply(arrangement, seat)
         else:
             game.apply(chosen, seat)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self._unpay()
         finished = game.is_over or len(game.deals) > deals_before
         over = game.is_over or (self.episode == "deal" and finished)
         if finished and self.reward_kind == "deal":
@@ -293,10 +312,12 @@ class BarbuEnv(AECEnv, EzPickle):
             assert deal.final is not None
             for a, s in self.agent_name_mapping.items():
                 self.rewards[a] = float(self.sign * deal.final[s]) / self.reward_unit
+            self._paid = True
         if over:
             if self.reward_kind == "game":
                 for a, s in self.agent_name_mapping.items():
                     self.rewards[a] = float(self.sign * game.totals[s]) / self.reward_unit
+                self._paid = True
             if not game.is_over:
                 ended = game.copy()
                 ended.deals = ended.deals[:deals_before]
@@ -305,9 +326,17 @@ class BarbuEnv(AECEnv, EzPickle):
         else:
             assert game.to_act is not None
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _unpay(self) -> None:
+        """PettingZoo's ``_clear_rewards``, skipped while no reward was given since the last one
+        (most steps: rewards come at the end of a deal), as is ``_accumulate_rewards`` then."""
+        if self._paid:
+            self._clear_rewards()
+            self._paid = False
 
     def render(self) -> str | None:
         """``ansi``: the acting seat's observation in words; ``human``: print it."""
@@ -372,10 +401,11 @@ class BarbuEnv(AECEnv, EzPickle):
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper``, with :meth:`last` and :meth:`step` read from the
-    environment at once once it has been reset: the wrapper's own ``last`` reads six attributes
-    through its forwarding ``__getattr__`` at every decision. Before ``reset`` (and after the last
-    agent is done, for ``step``) they are the wrapper's, with its errors and warnings."""
+    """PettingZoo's ``OrderEnforcingWrapper``, with :meth:`last`, :meth:`step` and
+    :meth:`agent_iter` read from the environment at once once it has been reset: the wrapper's
+    own ``last`` reads six attributes through its forwarding ``__getattr__`` at every decision,
+    its iterator two. Before ``reset`` (and after the last agent is done, for ``step``) they are
+    the wrapper's, with its errors and warnings."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The acting agent's observation, cumulative reward, terminated, truncated and info."""
@@ -391,8 +421,36 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         else:
             super().step(action)
 
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's ``agent_iter`` with the same order check, reading the environment's
+        ``agents`` and ``agent_selection`` without the wrapper's attribute forwarding."""
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's wrapper shows itself
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's ``AECOrderEnforcingIterator``: the agent to act until every agent is done,
+    each after a ``step`` (or the ``reset``), read from the wrapped environment at once."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = inner.agent_selection
+        return agent
 
 
 ILLEGAL_REWARD = -1.0
@@ -409,7 +467,7 @@ def env(variant: str = "classic", options: dict[str, Any] | None = None, **kwarg
     (``illegal_reward``), as PettingZoo's ``TerminateIllegalWrapper`` and
     ``AssertOutOfBoundsWrapper`` would, without their two layers of attribute forwarding
     at every call; ``OrderEnforcingWrapper`` stays (:class:`OrderEnforcing`, which reads
-    ``last`` and ``step`` without forwarding). The bare class (:data:`raw_env`) raises
+    ``last``, ``step`` and the agent iteration without forwarding). The bare class (:data:`raw_env`) raises
     :class:`~barbu.errors.IllegalAction` instead.
     """
     kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)

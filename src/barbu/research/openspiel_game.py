@@ -52,7 +52,7 @@ import numpy as np
 import pyspiel
 
 from barbu import accel
-from barbu.actions import PLAYS, Declare, Play
+from barbu.actions import PLAYS, Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
@@ -393,23 +393,27 @@ class BarbuState(pyspiel.State):
             t.known = {}
         if any(t.rewards):
             t.rewards = [0.0] * static.players
-        if t.game is None:
+        game = t.game
+        if game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
             return
         if t.hands is not None:
             self._deal_card(int(action))
             return
-        game = t.game
         deals_before = len(game.deals)
         deal = game.deals[-1]
         if seat is None or seat < 0:
             seat = deal.to_act
             assert seat is not None
-        chosen = PLAYS[action] if 0 <= action < 52 else static.actions.action(int(action), seat)
-        if type(chosen) is Play:
-            game.apply(chosen, seat)
-        elif isinstance(chosen, Place):
+        if 0 <= action < 52:  # a card, the common case
+            game.apply(PLAYS[action], seat)
+            if deal.phase is not Phase.DONE:
+                return
+            self._deal_over(game, deal, deals_before)
+            return
+        chosen = static.actions.action(int(action), seat)
+        if isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
                 raise ValueError(f"{chosen} is not legal: it is the {game.phase} phase")
             if t.placing is None:
@@ -423,6 +427,12 @@ class BarbuState(pyspiel.State):
             game.apply(chosen, seat)
         if deal.phase is not Phase.DONE:  # the deal goes on
             return
+        self._deal_over(game, deal, deals_before)
+
+    def _deal_over(self, game: Game, deal: Deal, deals_before: int) -> None:
+        """Pay a deal just finished, and end the episode or start dealing the next deal."""
+        t = self._t
+        static = t.static
         assert deal.final is not None
         scores = [float(static.sign * f) for f in deal.final]
         if game.is_over or static.episode == "deal":
