@@ -194,8 +194,11 @@ def serve_main(argv: list[str]) -> int:
         from barbu.server.club.operations import use_json_logs
 
         use_json_logs(getattr(logging, args.log_level.upper(), logging.WARNING))
+    from barbu.server.frames import DirectFrames
+
     uvicorn.run(
         app,
+        ws=DirectFrames,  # uvicorn's sans-io WebSocket protocol, frames written without a task's wake-up
         log_config=None if args.log_json else uvicorn.config.LOGGING_CONFIG,
         host=args.host,
         port=args.port,

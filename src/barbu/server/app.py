@@ -70,6 +70,7 @@ from barbu.server.credentials import (
     holder_of,
     set_browser_cookie,
 )
+from barbu.server.frames import writer
 from barbu.server.headers import SecurityHeaders
 from barbu.server.heap import set_aside_startup_objects
 from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
@@ -128,14 +129,19 @@ def _invalid_parameter(_request: Request, exc: Exception) -> JSONResponse:
 
 
 class Connection:
-    """One WebSocket client: an outbox drained by its own task, so a slow reader slows no table.
+    """One WebSocket client: a frame goes out at once, or waits in an outbox drained by its own task.
 
-    The outbox is bounded (``outbox_bytes`` characters, ``outbox_frames`` frames): a client
-    that lets more pile up is dropped, closed with a reason, and its frames are forgotten.
+    Served by :class:`~barbu.server.frames.DirectFrames` (``barbu serve``), a frame is written
+    to the socket as it is sent, while nothing waits before it and the socket's buffer is under
+    its high mark: no task is woken for it. Otherwise (a slow reader, or another ASGI server)
+    it waits in the outbox, so a slow reader slows no table. The outbox is bounded
+    (``outbox_bytes`` characters, ``outbox_frames`` frames): a client that lets more pile up is
+    dropped, closed with a reason, and its frames are forgotten.
     """
 
     def __init__(self, websocket: WebSocket, limits: Limits, budget: ConnectionBudget) -> None:
         self.websocket = websocket
+        self.write_now = writer(websocket.scope)
         self.limits = limits
         self.budget = budget
         self.seat: int | None = None
@@ -154,6 +160,8 @@ class Connection:
         """Queue a frame; a client that lets too many pile up is dropped."""
         if self.reason is not None:
             return
+        if not self.outbox and self.write_now is not None and self.write_now(text.encode()):
+            return  # written: the pump is idle whenever the outbox is empty, so the order holds
         if self.queued_bytes + len(text) > self.limits.outbox_bytes or len(self.outbox) >= self.limits.outbox_frames:
             self.drop("too many unread frames: the client does not read what it is sent")
             return

@@ -220,6 +220,7 @@ class ServerThread:
         import uvicorn
 
         from barbu.server import WS_PING_INTERVAL
+        from barbu.server.frames import DirectFrames
 
         self.port = port or free_port()
         config = uvicorn.Config(
@@ -227,6 +228,7 @@ class ServerThread:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
+            ws=DirectFrames,
             ws_max_size=65536,
             ws_per_message_deflate=False,
             ws_ping_interval=WS_PING_INTERVAL,

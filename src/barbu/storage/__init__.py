@@ -103,6 +103,16 @@ actions = Table(
 )
 """The action log: one row per accepted action, numbered from 1 within its table."""
 
+_ACTION_COLUMNS = ("table_id", "seq", "seat", "action", "action_id", "actor")
+"""The action log's columns, in the order :meth:`Store.append_actions` gives their values: the
+table's order, which its compiled INSERT follows for drivers whose parameters are positional.
+
+>>> tuple(c.name for c in actions.columns) == _ACTION_COLUMNS
+True
+>>> tuple(insert(actions).compile(dialect=make_engine("sqlite://").dialect).positiontup or ()) == _ACTION_COLUMNS
+True
+"""
+
 sheets = Table(
     "sheets",
     metadata,
@@ -389,6 +399,12 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        compiled = insert(actions).compile(dialect=self.engine.dialect)
+        self._action_insert = str(compiled)
+        """The action log's INSERT in the database's own SQL, compiled once: each commit of the
+        journal hands it to the driver with its rows (one ``executemany``), without building and
+        compiling a statement per commit (about a third of a commit's CPU on SQLite)."""
+        self._action_positional = bool(compiled.positional)
 
     @contextmanager
     def writing(self, doing: str) -> Iterator[Connection]:
@@ -502,20 +518,13 @@ class Store:
         rows = list(rows)
         with self.writing("the action") as conn:
             if rows:
-                conn.execute(
-                    insert(actions),
-                    [
-                        {
-                            "table_id": r.table_id,
-                            "seq": r.seq,
-                            "seat": r.seat,
-                            "action": json.dumps(r.intent, separators=(",", ":")),
-                            "action_id": r.action_id,
-                            "actor": r.actor,
-                        }
-                        for r in rows
-                    ],
-                )
+                values = [
+                    (r.table_id, r.seq, r.seat, json.dumps(r.intent, separators=(",", ":")), r.action_id, r.actor)
+                    for r in rows
+                ]
+                if not self._action_positional:  # named parameters (PostgreSQL's driver)
+                    values = [dict(zip(_ACTION_COLUMNS, v, strict=True)) for v in values]  # type: ignore[misc]
+                conn.exec_driver_sql(self._action_insert, values)
             for table_id, status, finished in statuses:
                 conn.execute(update(tables).where(tables.c.id == table_id).values(status=status, finished=finished))
 
