@@ -30,6 +30,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 
+# uvicorn 0.54 or later (pyproject): its sans-io protocol and the attributes read below are its own
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
