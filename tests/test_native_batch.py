@@ -1,4 +1,5 @@
-"""The batch simulator's compiled card play (``TrickBatch``) against its pure path, array by array.
+"""The research layer's compiled code against its pure path, array by array: the batch simulator's
+card play (``TrickBatch``) and the observation writer of a trick deal's card play (``write_play``).
 
 In the research layer: it needs numpy, which the core's fast lane does without.
 """
@@ -7,11 +8,15 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 
 import numpy as np
 import pytest
 
-from barbu import accel
+from barbu import Game, accel
+from barbu.actions import Play
+from barbu.cards import cards_of
+from barbu.deal import Phase
 from barbu.research.tasks import TASKS, Task
 from test_native import _without_native, needs_native
 
@@ -185,3 +190,55 @@ def test_the_compiled_batch_simulator_copies_and_pickles_with_its_games() -> Non
         rebuild(*args).__setstate__((*state[:7], bytes(nodes), *state[8:]))
     with pytest.raises(ValueError, match="does not fit"):
         rebuild(*args).__setstate__((*state[:2], state[2][:-1], *state[3:]))
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "five-player", "thirty-two"])
+def test_the_compiled_play_writer_writes_the_pure_writers_vectors(variant: str) -> None:
+    """write_play (an observation brought up to date during a trick deal's card play) compiled
+    and pure, from the same vectors and card plays: the same vectors and masks, for every seat."""
+    from barbu.research.encoding import ObservationEncoding, write_play_pure
+
+    native = accel.play_writer()
+    assert native is not None
+    rng = random.Random(8)
+    for seed in range(6):
+        game = Game.new(variant, seed=seed)
+        encoding = ObservationEncoding(game.rules)
+        at = encoding._play_at
+        while game.phase != Phase.PLAY or game.current is None or game.current.tricks is None:
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+        deal = game.current
+        n = game.rules.players
+        vectors = [np.asarray(rng.choices((0.0, 1.0, 2.5), k=encoding.size), np.float32) for _ in range(n)]
+        copies = [v.copy() for v in vectors]
+        written = [0] * n
+        while deal.phase is Phase.PLAY:
+            t = deal.tricks
+            assert t is not None
+            for me in range(n):
+                if rng.random() < 0.5:
+                    continue
+                legal = t.legal_mask() if t.turn == me else 0
+                captured = list(t.captured) if rng.random() < 0.5 else None
+                masks = [np.zeros(encoding.size, np.int8) for _ in range(2)]
+                args = (
+                    me,
+                    t.turn,
+                    list(t.hands),
+                    captured,
+                    list(deal.plays),
+                    list(deal.play_seats),
+                    written[me],
+                    legal,
+                )
+                native(vectors[me], masks[0], at, *args)
+                write_play_pure(copies[me], masks[1], at, *args)
+                assert np.array_equal(vectors[me], copies[me]) and np.array_equal(masks[0], masks[1])
+                written[me] = len(deal.plays)
+            game.apply(Play(rng.choice(list(cards_of(t.legal_mask())))))
+    with pytest.raises(ValueError, match="out of"):
+        native(np.zeros(10, np.float32), np.zeros(60, np.int8), (0, 0, 0, 0, 0), 0, 0, [1, 1, 1, 1], None, [], [], 0, 0)
+    with pytest.raises(TypeError, match="float32"):
+        native(np.zeros(4000, np.float64), np.zeros(60, np.int8), at, 0, 0, [1, 1, 1, 1], None, [], [], 0, 0)
