@@ -23,8 +23,10 @@ exact endgame to finish each world), with three differences:
 Settings: ``ms`` (time budget per decision, milliseconds, or None; by default the
 search's cap, 900), ``worlds`` (worlds per decision at most, or None; by default the
 search's default, 320: the first limit reached ends a decision), ``endgame`` (tricks left
-at which the exact solver takes over), ``inference`` (the weight of a world per card it
-does not explain: 1.0 reads nothing from the play).
+at which the exact solver takes over in the card play: 4 by default, one more than the
+search's, within 16 cards; the deals simulated ahead from a contract keep at most 3),
+``inference`` (the weight of a world per card it does not explain: 1.0 reads nothing from
+the play).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=3)
@@ -58,6 +60,13 @@ reads more from the same worlds, never searches fewer of them where its clock al
 DEFAULT_MS = 1000 * DEFAULT_SECONDS
 """Time budget per decision by default, in milliseconds: the search's cap, which a quiet core
 reaches before the default's worlds only in the dearest decisions (docs/bots.md, "expert")."""
+ENDGAME = 4
+"""Tricks left at which the exact solver takes over in the card play by default: one more than
+the search's (docs/bots.md, "The expert's deeper endgame")."""
+AHEAD_ENDGAME = 3
+"""Tricks solved exactly at most in the deals simulated ahead from a contract, a trump or a
+rank: every contract is weighed with four trumps or ranks there, and a fourth trick would
+double the cost of a decision that the time budget already ends first."""
 PLAY_EVIDENCE = 0.75
 """Weight of a world for each card played by another seat that it does not explain."""
 UNBOUNDED = 1 << 30
@@ -150,13 +159,14 @@ class ExpertBot(SearchBot):
 
     contract_candidates = None
     choice_candidates = 4
+    endgame_cards = 16
 
     def __init__(
         self,
         seed: int | None = 0,
         ms: float | None = DEFAULT_MS,
         worlds: int | None = DEFAULT_WORLDS,
-        endgame: int = 3,
+        endgame: int = ENDGAME,
         inference: float = PLAY_EVIDENCE,
     ) -> None:
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int | float) or not ms > 0):
@@ -184,6 +194,7 @@ class ExpertBot(SearchBot):
             endgame=endgame,
         )
         self.name = "expert"
+        self.ahead = min(endgame, AHEAD_ENDGAME)
         self.seed = seed
         self.ms = ms
         self.worlds = worlds
