@@ -24,7 +24,7 @@ FIXED = {"ms": None, "worlds": 3}
 
 def test_the_expert_level_is_registered_with_its_settings() -> None:
     assert "expert" in bot_levels()
-    assert bot_settings("expert") == {"ms": 900.0, "worlds": 320, "endgame": ENDGAME, "inference": PLAY_EVIDENCE}
+    assert bot_settings("expert") == {"ms": 1500, "worlds": 320, "endgame": ENDGAME, "inference": PLAY_EVIDENCE}
     assert ENDGAME == 4 and AHEAD_ENDGAME == 3
     # Never fewer worlds nor less time than the search's default allows.
     search = bot_settings("search")
