@@ -64,7 +64,7 @@ reads more from the same worlds, never searches fewer of them where its clock al
 DEFAULT_MS = 1500
 """Time budget per decision by default, in milliseconds (the search's cap is 0.9 s), so that a
 quiet core reaches the default's worlds in every card decision, where the expert solves a trick
-more than the search (p95 about 0.7 s, max about 1.3 s of CPU time; docs/bots.md, "The
+more than the search (p95 about 0.8 s, max about 1.4 s of CPU time; docs/bots.md, "The
 expert's deeper endgame"), within what a person waits for at a table (p95 at most 1 s, max at
 most 3 s)."""
 ENDGAME = 4
