@@ -51,6 +51,8 @@ Examples::
     python benchmarks/bench_search.py times --decisions 400 --levels search --iterations 64 320 --seconds null
     python benchmarks/bench_search.py times --decisions 1000 --levels heuristic   # the web app's default
     python benchmarks/bench_search.py times --decisions 200 --levels expert expert:worlds=320,ms=null
+    python benchmarks/bench_search.py times --decisions 150 --by-phase --levels expert:worlds=320,ms=null,endgame=3 \\
+        expert:worlds=320,ms=null
     PYTHONPATH=../before/src python benchmarks/bench_search.py decide --iterations 320 --json before.json
     python benchmarks/bench_search.py decide --iterations 320 --json after.json
     python benchmarks/bench_search.py decide before.json after.json
@@ -147,13 +149,15 @@ def times(
     levels: list[str] | None = None,
     iterations: list[int] | None = None,
     seconds: float | None = DEFAULT_SECONDS,
+    by_phase: bool = False,
 ) -> int:
     """Median, p95 and max decision time of each level (``levels``: bot specs, ``level`` or
     ``level:key=value,…``; None for every level at its defaults), on the same positions:
     wall time, and CPU time of the process (one core's work, whatever else the machine
     runs), with the mean of the worlds a search level searched a decision. With
     ``iterations``, the search at each of those numbers of worlds (time cap ``seconds``,
-    None for none) instead of its default."""
+    None for none) instead of its default. With ``by_phase``, each kind of decision (card,
+    call, contract, trump, rank) on a line of its own under its level's."""
     from barbu.bots import search
 
     views = positions(variant, decisions, seed)
@@ -191,6 +195,10 @@ def times(
             name = level + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
             worlds = f"{statistics.fmean(searched):>8.0f}" if searched else f"{'':>8}"
             print(f"{name:<32}" + "".join(_spread(taken) for taken in (wall, cpu)) + worlds, flush=True)
+            for phase in kinds if by_phase else ():
+                mine = [i for i, v in enumerate(views) if v.phase == phase]
+                spread = "".join(_spread([taken[i] for i in mine]) for taken in (wall, cpu))
+                print(f"{'  ' + phase + f' ({len(mine)})':<32}{spread}", flush=True)
     finally:
         search.Budget = budget  # type: ignore[misc]
     return 0
@@ -518,6 +526,7 @@ def main(argv: list[str]) -> int:
         "--iterations", type=int, nargs="+", help="times: the search at these numbers of worlds; decide: at this one"
     )
     parser.add_argument("--seconds", default=str(DEFAULT_SECONDS), help="times: their time cap (null: none)")
+    parser.add_argument("--by-phase", action="store_true", help="times: each kind of decision on a line of its own")
     parser.add_argument(
         "--worlds", type=int, help=f"strength: the hero, the search at this many worlds ({DEFAULT_ITERATIONS})"
     )
@@ -545,7 +554,7 @@ def main(argv: list[str]) -> int:
         return decide(args.variant, args.decisions, args.seed, iterations, args.json, args.files)
     if args.what == "times":
         seconds = None if args.seconds == "null" else float(args.seconds)
-        return times(args.variant, args.decisions, args.seed, args.levels, args.iterations, seconds)
+        return times(args.variant, args.decisions, args.seed, args.levels, args.iterations, seconds, args.by_phase)
     return duel(args.files)
 
 

@@ -13,7 +13,9 @@ from barbu.actions import Action, Play
 from barbu.bots import bot_levels, bot_settings, make_bot
 from barbu.bots import search as search_module
 from barbu.bots.card_play import PlayGuide, choose_card
-from barbu.bots.expert import PLAY_EVIDENCE, ExpertBot, PlayEvidence
+from barbu.bots.endgame import solve
+from barbu.bots.expert import AHEAD_ENDGAME, ENDGAME, PLAY_EVIDENCE, ExpertBot, PlayEvidence
+from barbu.deal import Deal
 from barbu.unseen import hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
 
@@ -22,7 +24,8 @@ FIXED = {"ms": None, "worlds": 3}
 
 def test_the_expert_level_is_registered_with_its_settings() -> None:
     assert "expert" in bot_levels()
-    assert bot_settings("expert") == {"ms": 900.0, "worlds": 320, "endgame": 3, "inference": PLAY_EVIDENCE}
+    assert bot_settings("expert") == {"ms": 1500, "worlds": 320, "endgame": ENDGAME, "inference": PLAY_EVIDENCE}
+    assert ENDGAME == 4 and AHEAD_ENDGAME == 3
     # Never fewer worlds nor less time than the search's default allows.
     search = bot_settings("search")
     assert bot_settings("expert")["worlds"] >= search["iterations"]
@@ -96,6 +99,54 @@ def test_the_budget_is_worlds_or_milliseconds(monkeypatch: pytest.MonkeyPatch) -
     assert searched[-1] >= 1 and time.perf_counter() - start < 2.0
     make_bot("expert", seed=1, ms=1000, worlds=5).act(view)
     assert searched[-1] == 5
+
+
+def _deal_with_tricks_left(left: int, seed: int) -> Deal:
+    """A classic deal between heuristic bots at the start of a trick, ``left`` tricks before its end."""
+    game = Game.new("classic", seed=seed)
+    helpers = [make_bot("heuristic", seed=s) for s in range(4)]
+    while True:
+        deal = game.current
+        t = deal.tricks if deal is not None else None
+        if deal is not None and t is not None and not t.trick and t.tricks_total - len(t.winners) == left:
+            return deal.copy()
+        seat = game.to_act
+        assert seat is not None
+        game.apply(helpers[seat].act(seat_view(game, seat)), seat)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_card_play_solves_four_tricks_and_the_deals_ahead_three(seed: int) -> None:
+    """The expert's playouts solve the last four tricks exactly (the search's stop at three,
+    whatever its ``endgame``); the deals simulated ahead from a contract keep three."""
+    deal = _deal_with_tricks_left(4, seed)
+    t = deal.tricks
+    assert t is not None and deal.contract is not None
+    guide = PlayGuide.of(deal)
+    me = t.turn
+    exact = solve(t, deal.contract, deal.rules, guide, me)[me]
+    expert = ExpertBot(seed=0, ms=None, worlds=1)
+    assert expert.finish(deal.copy(), guide, me) == exact
+    capped = make_bot("search", seed=0, seconds=None, endgame=4)
+    three = make_bot("search", seed=0, seconds=None)
+    assert isinstance(capped, search_module.SearchBot) and isinstance(three, search_module.SearchBot)
+    assert capped.finish(deal.copy(), guide, me) == three.finish(deal.copy(), guide, me)
+    assert ExpertBot(seed=0, ms=None, worlds=1, endgame=3).finish(deal.copy(), guide, me) == three.finish(
+        deal.copy(), guide, me
+    )
+    depths: list[int | None] = []
+    original = ExpertBot.finish
+
+    def recording(
+        bot: ExpertBot, d: Deal, g: PlayGuide, m: int, exact: bool = True, endgame: int | None = None
+    ) -> float:
+        depths.append(endgame)
+        return original(bot, d, g, m, exact, endgame)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ExpertBot, "finish", recording)
+        expert.simulate(deal.copy(), me)
+    assert depths == [AHEAD_ENDGAME] and expert.ahead == AHEAD_ENDGAME
 
 
 class _Rules:

@@ -143,8 +143,9 @@ _BUNDLED: dict[str, BotLevel] = {
     "expert": BotLevel(
         _expert,
         N_(
-            "Expert: searches like Search, as many times within the same time limit, and reads what each "
-            "card played tells about the hidden hands; the strongest, and the slowest."
+            "Expert: searches like Search, as many times, within one and a half seconds a move, works out "
+            "the last four tricks exactly and reads what each card played tells about the hidden hands; "
+            "the strongest, and the slowest."
         ),
         budget=("ms", "worlds"),
     ),

@@ -2,7 +2,7 @@
 
 It decides as the ``search`` bot does (worlds dealt by the core's sampler,
 :mod:`barbu.unseen`; every candidate tried in every world; the rules of thumb and the
-exact endgame to finish each world), with three differences:
+exact endgame to finish each world), with four differences:
 
 - **Anytime, by the clock.** ``ms`` is a time budget per decision in milliseconds: the
   bot searches worlds until the next one would end after it, so a larger budget buys
@@ -19,12 +19,18 @@ exact endgame to finish each world), with three differences:
 - **Every declarable contract is weighed**, with its four best trump suits or ranks, by
   the same evaluation as the card play and the calls (what the deal brings with this
   hand minus what it would bring later with a random one).
+- **A deeper exact endgame in the card play**: the last :data:`ENDGAME` tricks of each
+  world are solved exactly (the search solves three), within a budget of :data:`DEFAULT_MS`
+  that a quiet core's slowest card decisions need (the simulations ahead from a contract
+  keep :data:`AHEAD_ENDGAME`).
 
-Settings: ``ms`` (time budget per decision, milliseconds, or None; by default the
-search's cap, 900), ``worlds`` (worlds per decision at most, or None; by default the
+Settings: ``ms`` (time budget per decision, milliseconds, or None; by default 1500,
+where the search's cap is 0.9 s), ``worlds`` (worlds per decision at most, or None; by default the
 search's default, 320: the first limit reached ends a decision), ``endgame`` (tricks left
-at which the exact solver takes over), ``inference`` (the weight of a world per card it
-does not explain: 1.0 reads nothing from the play).
+at which the exact solver takes over in the card play: 4 by default, one more than the
+search's, within 16 cards; the deals simulated ahead from a contract keep at most 3),
+``inference`` (the weight of a world per card it does not explain: 1.0 reads nothing from
+the play).
 
 >>> from barbu import Game, seat_view
 >>> game = Game.new("classic", seed=3)
@@ -43,7 +49,7 @@ from barbu import accel
 from barbu.actions import Action
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.errors import BotError
-from barbu.bots.search import DEFAULT_ITERATIONS, DEFAULT_SECONDS, CallEvidence, SearchBot
+from barbu.bots.search import DEFAULT_ITERATIONS, CallEvidence, SearchBot
 from barbu.cards import suit_of
 from barbu.deal import Deal
 from barbu.errors import N_
@@ -55,9 +61,19 @@ from barbu.view import SeatView
 DEFAULT_WORLDS = DEFAULT_ITERATIONS
 """Worlds per decision at most by default: the search's default, so that the expert, which
 reads more from the same worlds, never searches fewer of them where its clock allows."""
-DEFAULT_MS = 1000 * DEFAULT_SECONDS
-"""Time budget per decision by default, in milliseconds: the search's cap, which a quiet core
-reaches before the default's worlds only in the dearest decisions (docs/bots.md, "expert")."""
+DEFAULT_MS = 1500
+"""Time budget per decision by default, in milliseconds (the search's cap is 0.9 s), so that a
+quiet core reaches the default's worlds in every card decision, where the expert solves a trick
+more than the search (p95 about 0.8 s, max about 1.4 s of CPU time; docs/bots.md, "The
+expert's deeper endgame"), within what a person waits for at a table (p95 at most 1 s, max at
+most 3 s)."""
+ENDGAME = 4
+"""Tricks left at which the exact solver takes over in the card play by default: one more than
+the search's (docs/bots.md, "The expert's deeper endgame")."""
+AHEAD_ENDGAME = 3
+"""Tricks solved exactly at most in the deals simulated ahead from a contract, a trump or a
+rank: every contract is weighed with four trumps or ranks there, and a fourth trick would
+double the cost of a decision that the time budget already ends first."""
 PLAY_EVIDENCE = 0.75
 """Weight of a world for each card played by another seat that it does not explain."""
 UNBOUNDED = 1 << 30
@@ -150,13 +166,14 @@ class ExpertBot(SearchBot):
 
     contract_candidates = None
     choice_candidates = 4
+    endgame_cards = 16
 
     def __init__(
         self,
         seed: int | None = 0,
         ms: float | None = DEFAULT_MS,
         worlds: int | None = DEFAULT_WORLDS,
-        endgame: int = 3,
+        endgame: int = ENDGAME,
         inference: float = PLAY_EVIDENCE,
     ) -> None:
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int | float) or not ms > 0):
@@ -184,6 +201,7 @@ class ExpertBot(SearchBot):
             endgame=endgame,
         )
         self.name = "expert"
+        self.ahead = min(endgame, AHEAD_ENDGAME)
         self.seed = seed
         self.ms = ms
         self.worlds = worlds

@@ -284,6 +284,9 @@ class SearchBot:
     """Contracts simulated ahead when declaring (the heuristic's best first; None: all)."""
     choice_candidates = 2
     """Trump suits or domino ranks simulated ahead for each of them."""
+    endgame_cards = 15
+    """Cards the exact solver plays out at most: ``endgame`` is cut to the whole tricks that
+    fit (3 with four seats, 5 with three, 1 with eight), as its search grows with them."""
 
     def __init__(
         self,
@@ -313,6 +316,9 @@ class SearchBot:
         self.iterations = iterations
         self.seconds = seconds
         self.endgame = endgame
+        self.ahead = endgame
+        """Tricks left at which the exact solver takes over in the deals simulated ahead from
+        a contract, a trump or rank (:meth:`simulate`); the card play's is ``endgame``."""
         self.rollout = rollout
         self._plan: tuple[Any, ...] | None = None
         self._solved: dict[tuple[Any, ...], float] = {}
@@ -356,17 +362,18 @@ class SearchBot:
 
     # -- finishing a deal in one world ------------------------------------------------------
 
-    def finish(self, d: Deal, guide: PlayGuide, me: int, exact: bool = True) -> float:
+    def finish(self, d: Deal, guide: PlayGuide, me: int, exact: bool = True, endgame: int | None = None) -> float:
         """Play ``d`` (in its play phase, or done) to the end; ``me``'s final score in own points.
 
-        With ``exact`` the last tricks are solved (and ``d`` is left unfinished);
-        without, ``d`` is played to its end by the playout rules.
+        With ``exact`` the last ``endgame`` tricks (by default the bot's) are solved (and
+        ``d`` is left unfinished), as many as :attr:`endgame_cards` allows; without, ``d``
+        is played to its end by the playout rules.
         """
         t = d.tricks
         heuristic = self.rollout == "heuristic"
         if t is not None:
-            # the exact search grows with the seats: at most 15 plies' worth of tricks (1 with 8 seats)
-            endgame = min(self.endgame, 15 // d.players) if exact else 0
+            depth = self.endgame if endgame is None else endgame
+            endgame = min(depth, self.endgame_cards // d.players) if exact else 0
             if heuristic and exact:
                 compiled = accel.finish(d, guide, me, endgame)
                 if compiled is not None:
@@ -419,7 +426,7 @@ class SearchBot:
             assert seat is not None and d.dealt is not None
             d.apply_unchecked(Arrange(best_arrangement(d.dealt[seat])))
         assert d.contract is not None
-        return self.finish(d, PlayGuide.of(d), me, exact)
+        return self.finish(d, PlayGuide.of(d), me, exact, self.ahead)
 
     def _call_plan(self, d: Deal, seat: int) -> CallPlan:
         """The rules of thumb's call of ``seat`` (to call) in ``d``, read up to its hand: the same
