@@ -73,7 +73,7 @@ function renderFlags() {
   const rs = currentRuleSet();
   const n = playerCount();
   const deals = rs.players.length > 1 ? " " + tn("With {n} players: {deals} deal.", "With {n} players: {deals} deals.", rs.deals[String(n)], { n, deals: rs.deals[String(n)] }) : "";
-  $("blurb").replaceChildren(`${rs.title}: ${rs.blurb}${deals} `, el("a", { href: `/rules/${encodeURIComponent(rs.name)}` }, t("Rules of {title}", { title: rs.title })));
+  $("blurb").replaceChildren(`${t("{title}: {blurb}", { title: rs.title, blurb: rs.blurb })}${deals} `, el("a", { href: `/rules/${encodeURIComponent(rs.name)}` }, t("Rules of {title}", { title: rs.title })));
   flagsInto(rs, $("flags"));
 }
 

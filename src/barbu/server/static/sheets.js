@@ -49,7 +49,7 @@ function onCount() {
   const rs = ruleSet();
   const n = count();
   const deals = rs.players.length > 1 ? " " + tn("With {n} players: {deals} deal.", "With {n} players: {deals} deals.", rs.deals[String(n)], { n, deals: rs.deals[String(n)] }) : "";
-  $("blurb").textContent = `${rs.title}: ${rs.blurb}${deals}`;
+  $("blurb").textContent = `${t("{title}: {blurb}", { title: rs.title, blurb: rs.blurb })}${deals}`;
   renderFlags(rs, $("flags"));
   renderNames();
 }
