@@ -194,3 +194,17 @@ def test_replay_without_json_prints_text_with_the_same_exit_codes() -> None:
         command = [sys.executable, "-m", "barbu", "replay", str(SPEC_RECORDS / f"{name}.json")]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == code, (name, done.stderr)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["rules", "classic"]])
+def test_a_reader_that_went_away_costs_no_traceback(args: list[str]) -> None:
+    """``barbu --help | head -1``: the reader closed its end before the text was written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "barbu", *args], stdout=write, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 0 and done.stderr == ""

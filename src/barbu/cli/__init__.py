@@ -159,8 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     (2, "barbu simulate: error: argument --games: '0' is out of range; give a whole number 1 or more\\n")
     """
     args = sys.argv[1:] if argv is None else argv
-    with speaking(from_environment()):
-        return _main(args)
+    try:
+        with speaking(from_environment()):
+            return _main(args)
+    except BrokenPipeError:  # the reader went away (barbu rules | head, barbu --help | head)
+        sys.stderr.close()
+        return 0
 
 
 def _main(args: list[str]) -> int:
@@ -203,9 +207,6 @@ def _main(args: list[str]) -> int:
             refusal = UsageError(error_text(e))
         print(refusal.line(f"barbu {name}"), file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader went away (barbu rules | head)
-        sys.stderr.close()
-        return 0
     except KeyboardInterrupt:  # Ctrl+C: stopped on purpose, not a fault
         print(_("{command}: interrupted", command="barbu " + name), file=sys.stderr)
         return 130
