@@ -24,7 +24,7 @@ from barbu.server.client import ServerProcess
 from barbu.storage import Store
 from conftest import postgres_schema
 from test_browser_table import click_something, my_turn
-from test_server_cluster_outage import RedisServer
+from test_server_cluster_outage import RedisServer, running_redis
 
 REDIS = os.environ.get("BARBU_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -99,14 +99,7 @@ def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
         two.stop()
 
 
-@pytest.fixture
-def own_redis() -> Iterator[RedisServer]:
-    """A Redis server of this test's own, so that stopping it touches no other test."""
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.kill()
+own_redis = pytest.fixture(running_redis, name="own_redis")
 
 
 def test_the_page_tries_again_while_redis_is_away_and_plays_on_when_it_is_back(

@@ -67,13 +67,16 @@ def _answers(client: redis.Redis) -> bool:
         return False
 
 
-@pytest.fixture
-def own_redis() -> Iterator[RedisServer]:
+def running_redis() -> Iterator[RedisServer]:
+    """A Redis server of the test's own, killed at its end: stopping it touches no other test."""
     server = RedisServer().start()
     try:
         yield server
     finally:
         server.kill()
+
+
+own_redis = pytest.fixture(running_redis, name="own_redis")
 
 
 def ready(server: ServerProcess) -> tuple[int, Any]:
