@@ -418,6 +418,14 @@ def calls_shown(d: Deal) -> tuple[CallsShown, tuple[tuple[int, int, int], ...]]:
     return log.call_list, log.pairs
 
 
+def must_double_shown(d: Deal, seat: int) -> tuple[int, ...]:
+    """The seats ``seat`` must still double, as its view shows them (:attr:`SeatView.must_double`):
+    only while it is that seat's call."""
+    if d.doubling is None or d.phase is not Phase.CALL or d.to_act != seat:
+        return ()
+    return tuple(d.doubling.must_double(seat))
+
+
 class _GameLog:
     """What views show of a game's finished deals, grown deal by deal."""
 
@@ -567,9 +575,7 @@ def seat_views(game: Game, seats: Iterable[int | None]) -> dict[int | None, Seat
         hand = log.hand(deal.hand(seat)) if seat is not None else ()
         if arranging and seat is not None and seat in set_already:
             hand = ()
-        must: tuple[int, ...] = ()
-        if deal.doubling is not None and seat is not None and deal.phase is Phase.CALL and to_act == seat:
-            must = tuple(deal.doubling.must_double(seat))
+        must = must_double_shown(deal, seat) if seat is not None else ()
         out[seat] = _view(
             seat=seat,
             hand=hand,

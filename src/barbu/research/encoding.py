@@ -59,7 +59,7 @@ from barbu.deal import Deal, Phase
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
-from barbu.view import SeatView, calls_shown
+from barbu.view import SeatView, calls_shown, must_double_shown
 
 PHASES = ("deal", "contract", "trump", "rank", "call", "arrange", "play", "over")
 """The phases an observation names: ``deal`` while the cards are being dealt (OpenSpiel's
@@ -508,13 +508,8 @@ class ObservationBuffer:
         """Write the public facts and the calls of ``deal`` (its parts' sections zeroed first)."""
         encoding = self.encoding
         calls, pairs = calls_shown(deal)
-        doubling = deal.doubling
         to_act = deal.to_act
-        must = (
-            tuple(doubling.must_double(seat))
-            if doubling is not None and deal.phase is Phase.CALL and to_act == seat
-            else ()
-        )
+        must = must_double_shown(deal, seat)
         facts = _DealFacts(
             seat=seat,
             phase=str(deal.phase),
