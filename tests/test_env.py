@@ -380,3 +380,98 @@ def test_env_gives_what_pettingzoos_classic_wrappers_give(settings: dict[str, An
             e.step(10_000)
         with pytest.raises(AssertionError, match="not in action space"):
             e.step(None)
+
+
+_ENV_EPISODES = """
+import hashlib, sys
+import numpy as np
+from barbu.research.env import env
+out = hashlib.sha256()
+EPISODES = (
+    ("classic", "game", None),
+    ("classic", "deal", "no-queens"),
+    ("five-player", "deal", None),
+    ("thirty-two", "deal", "domino"),
+)
+for variant, episode, contract in EPISODES:
+    e = env(variant, episode=episode, contract=contract)
+    rng = np.random.default_rng(4)
+    for seed in range(2):
+        e.reset(seed=seed)
+        for steps, agent in enumerate(e.agent_iter(900)):
+            observation, reward, terminated, truncated, _ = e.last()
+            out.update(observation["observation"].tobytes() + observation["action_mask"].tobytes())
+            out.update(repr((agent, reward, terminated, truncated)).encode())
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            illegal = seed == 1 and steps == 150 and not observation["action_mask"][51]
+            e.step(51 if illegal else int(legal[int(rng.random() * len(legal))]))
+print(out.hexdigest())
+"""
+
+
+def test_the_environment_gives_the_same_episodes_compiled_and_pure() -> None:
+    """Observations, masks, rewards and agents of seeded episodes (illegal actions included) in a
+    process with the accelerator and one under BARBU_PURE=1: identical."""
+    import os
+    import subprocess
+    import sys
+
+    digests = []
+    for environ in (dict(os.environ), dict(os.environ, BARBU_PURE="1")):
+        out = subprocess.run(
+            [sys.executable, "-c", _ENV_EPISODES], env=environ, capture_output=True, text=True, check=True
+        )
+        digests.append(out.stdout.split()[-1])  # after PettingZoo's warning of the illegal action
+    assert digests[0] == digests[1] and len(digests[0]) == 64
+
+
+def test_copies_made_in_a_card_play_go_on_as_the_environment() -> None:
+    """A deep copy and a pickle made in the middle of a card play (its one-call steps) go on with
+    the same observations as the environment for the same actions, each the encoding of its view."""
+    import copy
+    import pickle
+
+    e = BarbuEnv("classic", episode="deal", contract="no-hearts")
+    e.reset(seed=4)
+    rng = np.random.default_rng(5)
+    for _ in range(14):  # the calls and the first cards
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    assert e.game is not None and e.game.phase == "play" and e._fast is not None
+    copies = [copy.deepcopy(e), pickle.loads(pickle.dumps(e))]
+    while e.agents and not e.terminations[e.agent_selection]:
+        seen = e.observe(e.agent_selection)
+        assert np.array_equal(seen["observation"], e.observations.encode(e.view(e.agent_selection)))
+        action = int(rng.choice(np.flatnonzero(seen["action_mask"])))
+        for other in copies:
+            theirs = other.observe(other.agent_selection)
+            assert other.agent_selection == e.agent_selection
+            assert np.array_equal(theirs["observation"], seen["observation"])
+            assert np.array_equal(theirs["action_mask"], seen["action_mask"])
+            other.step(action)
+        e.step(action)
+    assert all(other.rewards == e.rewards and other.terminations == e.terminations for other in copies)
+
+
+def test_without_copies_an_observation_is_the_seats_buffer() -> None:
+    """copy=False: in a card play the acting seat's observation is its own buffer, overwritten by
+    later steps, and still the encoding of its view when read."""
+    e = BarbuEnv("classic", episode="deal", contract="no-tricks", copy=False)
+    copied = BarbuEnv("classic", episode="deal", contract="no-tricks")
+    rng = np.random.default_rng(6)
+    for env_ in (e, copied):
+        env_.reset(seed=9)
+    shared = 0
+    while e.agents and not e.terminations[e.agent_selection]:
+        seen, theirs = e.observe(e.agent_selection), copied.observe(copied.agent_selection)
+        assert np.array_equal(seen["observation"], theirs["observation"])
+        assert np.array_equal(seen["action_mask"], theirs["action_mask"])
+        again = e.observe(e.agent_selection)
+        shared += again["observation"] is seen["observation"]
+        assert again["observation"] is not theirs["observation"]
+        action = int(rng.choice(np.flatnonzero(seen["action_mask"])))
+        e.step(action)
+        copied.step(action)
+    assert shared > 40  # the card play's observations are the buffers themselves

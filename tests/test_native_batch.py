@@ -242,3 +242,75 @@ def test_the_compiled_play_writer_writes_the_pure_writers_vectors(variant: str) 
         native(np.zeros(10, np.float32), np.zeros(60, np.int8), (0, 0, 0, 0, 0), 0, 0, [1, 1, 1, 1], None, [], [], 0, 0)
     with pytest.raises(TypeError, match="float32"):
         native(np.zeros(4000, np.float64), np.zeros(60, np.int8), at, 0, 0, [1, 1, 1, 1], None, [], [], 0, 0)
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "five-player", "thirty-two", "king"])
+def test_the_compiled_card_step_plays_and_writes_as_the_pure_one(variant: str) -> None:
+    """play_observed (a card played through the checked door and the next seat's observation
+    written, the environment's one-call step) compiled and pure, from the same states, vectors and
+    follow states: the same answers, plays, card plays, vectors, masks and follow states; an
+    illegal card changes nothing in either."""
+    from barbu.research.encoding import PLAY_ENDED, ObservationEncoding, play_observed_pure
+    from barbu.tricks import PureTrickPlay
+
+    native = accel.play_observer()
+    assert native is not None
+    rng = random.Random(11)
+    answers: set[int] = set()
+    for seed in range(5):
+        game = Game.new(variant, seed=seed)
+        encoding = ObservationEncoding(game.rules)
+        at = encoding._play_at
+        while game.phase != Phase.PLAY or game.current is None or game.current.tricks is None:
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+        deal = game.current
+        n = game.rules.players
+        compiled = deal.tricks
+        pure = PureTrickPlay(list(compiled.hands), compiled.leader, compiled.rules)
+        other = object()
+        sides = []
+        for play in (compiled, pure):
+            vectors = [np.asarray(rng.choices((0.0, 1.0), k=encoding.size), np.float32) for _ in range(n)]
+            sides.append(
+                (
+                    play,
+                    [],
+                    [],
+                    [[deal, True, 0, 0] for _ in range(n)],
+                    vectors,
+                    [np.ones(141, np.int8) for _ in range(n)],
+                )
+            )
+        sides[1][4][:] = [v.copy() for v in sides[0][4]]
+        answer = 0
+        while answer != PLAY_ENDED:
+            for s in range(n):  # now and then a seat whose buffer does not follow this card play
+                state = rng.choice(([deal, True], [deal, False], [other, True]))
+                for side in sides:
+                    side[3][s][:2] = state
+            legal = list(cards_of(compiled.legal_mask()))
+            card = rng.choice(legal) if rng.random() < 0.9 else rng.randrange(60)
+            found = [
+                f(play, plays, seats, deal, following, vectors, masks, at, card)
+                for f, (play, plays, seats, following, vectors, masks) in zip(
+                    (native, play_observed_pure), sides, strict=True
+                )
+            ]
+            answer = found[0]
+            assert found[0] == found[1], (seed, card)
+            assert answer == -1 or card in legal
+            answers.add(answer if answer < n else n)
+            (a, *rest_a), (b, *rest_b) = sides
+            fields = [f for f in PureTrickPlay.__slots__ if f != "_legal"]  # a cache, filled when asked
+            assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+            assert a.finished or a.legal_mask() == b.legal_mask()
+            for x, y in zip(rest_a, rest_b, strict=True):
+                if isinstance(x[0], np.ndarray):
+                    assert all(np.array_equal(u, v) for u, v in zip(x, y, strict=True)), (seed, card)
+                else:
+                    assert x == y
+    assert {-1, PLAY_ENDED, 0, 1, 2, 3} <= answers  # every kind of answer was met
+    with pytest.raises(TypeError, match="compiled trick play"):
+        native(pure, [], [], deal, [], [], [], at, 0)

@@ -3167,6 +3167,56 @@ static int list_u64(PyObject *seq, Py_ssize_t i, uint64_t *out) {
     return get_u64(v, out);
 }
 
+/* The highest entry of the vector write_play writes into, plus one, for n seats and count plays. */
+static Py_ssize_t write_play_top(const long *at, Py_ssize_t n, Py_ssize_t count) {
+    long top = at[0] + n;
+    if (at[1] + 52 > top) top = at[1] + 52;
+    if (at[2] + count * (52 + n) > top) top = at[2] + count * (52 + n);
+    if (at[3] + 52 * n > top) top = at[3] + 52 * n;
+    if (at[4] + n > top) top = at[4] + n;
+    return top;
+}
+
+/* write_play's work once its arguments are checked (the plays from start on hold cards 0..51 of
+ * seats 0..n-1, every offset fits the vector): captured NULL when unchanged. */
+static void write_play_into(float *out, char *mask, const long *at, int me, int turn, int n, const uint64_t *hands,
+                            const uint64_t *captured, PyObject *plays_o, PyObject *seats_o, Py_ssize_t start,
+                            uint64_t legal) {
+    Py_ssize_t count = PyList_GET_SIZE(plays_o), width = 52 + n;
+    for (Py_ssize_t i = start; i < count; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
+        float *row = out + at[2] + i * width;
+        row[c] = 1.0f;
+        row[52 + ((seat - me) % n + n) % n] = 1.0f;
+    }
+    memset(out + at[0], 0, sizeof(float) * (size_t)n);
+    out[at[0] + ((turn - me) % n + n) % n] = 1.0f;
+    memset(out + at[1], 0, sizeof(float) * 52);
+    for (uint64_t m = hands[me]; m; m &= m - 1) out[at[1] + low_bit(m)] = 1.0f;
+    if (captured != NULL) {
+        memset(out + at[3], 0, sizeof(float) * 52 * (size_t)n);
+        for (int s = 0; s < n; s++) {
+            float *base = out + at[3] + ((s - me) % n + n) % n * 52;
+            for (uint64_t m = captured[s]; m; m &= m - 1) base[low_bit(m)] = 1.0f;
+        }
+    }
+    for (int s = 0; s < n; s++) out[at[4] + ((s - me) % n + n) % n] = (float)__builtin_popcountll(hands[s]);
+    for (uint64_t m = legal; m; m &= m - 1) mask[low_bit(m)] = 1;
+}
+
+/* Whether the plays of plays_o from start on (and their seats) are cards 0..51 of seats 0..n-1: 1
+ * yes, 0 no, -1 on error. */
+static int plays_fit(PyObject *plays_o, PyObject *seats_o, Py_ssize_t start, Py_ssize_t n) {
+    Py_ssize_t count = PyList_GET_SIZE(plays_o);
+    if (PyList_GET_SIZE(seats_o) != count || start < 0 || start > count) return 0;
+    for (Py_ssize_t i = start; i < count; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
+        if (PyErr_Occurred()) return -1;
+        if (c < 0 || c >= 52 || seat < 0 || seat >= n) return 0;
+    }
+    return 1;
+}
+
 static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11) {
         PyErr_SetString(PyExc_TypeError,
@@ -3206,23 +3256,18 @@ static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t
     }
     float *out = (float *)ob.buf;
     char *mask = (char *)mb.buf;
-    Py_ssize_t size = ob.len / 4, width = 52 + n;
-    long top = at[0] + n;
-    if (at[1] + 52 > top) top = at[1] + 52;
-    if (at[2] + count * width > top) top = at[2] + count * width;
-    if (at[3] + 52 * n > top) top = at[3] + 52 * n;
-    if (at[4] + n > top) top = at[4] + n;
-    int bad = top > size || mb.len < 52 || at[0] < 0 || at[1] < 0 || at[2] < 0 || at[3] < 0 || at[4] < 0 ||
+    Py_ssize_t size = ob.len / 4;
+    int bad = write_play_top(at, n, count) > size || mb.len < 52 || at[0] < 0 || at[1] < 0 || at[2] < 0 || at[3] < 0 || at[4] < 0 ||
               (hands[me] >> 52) || (legal >> 52);
     for (Py_ssize_t s = 0; s < n && !bad; s++) bad = captured_o != Py_None && (captured[s] >> 52);
-    for (Py_ssize_t i = start; i < count && !bad; i++) { /* checked before anything is written */
-        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
-        if (PyErr_Occurred()) {
+    if (!bad) { /* checked before anything is written */
+        int fit = plays_fit(plays_o, seats_o, start, n);
+        if (fit < 0) {
             PyBuffer_Release(&ob);
             PyBuffer_Release(&mb);
             return NULL;
         }
-        bad = c < 0 || c >= 52 || seat < 0 || seat >= n;
+        bad = !fit;
     }
     if (bad) {
         PyBuffer_Release(&ob);
@@ -3230,31 +3275,114 @@ static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_ValueError, "write_play: an offset, card or seat is out of the vector's range");
         return NULL;
     }
-    for (Py_ssize_t i = start; i < count; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
-        float *row = out + at[2] + i * width;
-        row[c] = 1.0f;
-        row[52 + ((seat - me) % n + n) % n] = 1.0f;
-    }
-    memset(out + at[0], 0, sizeof(float) * (size_t)n);
-    out[at[0] + ((turn - me) % n + n) % n] = 1.0f;
-    memset(out + at[1], 0, sizeof(float) * 52);
-    for (uint64_t m = hands[me]; m; m &= m - 1) out[at[1] + low_bit(m)] = 1.0f;
-    if (captured_o != Py_None) {
-        memset(out + at[3], 0, sizeof(float) * 52 * (size_t)n);
-        for (Py_ssize_t s = 0; s < n; s++) {
-            float *base = out + at[3] + ((s - me) % n + n) % n * 52;
-            for (uint64_t m = captured[s]; m; m &= m - 1) base[low_bit(m)] = 1.0f;
-        }
-    }
-    for (Py_ssize_t s = 0; s < n; s++) out[at[4] + ((s - me) % n + n) % n] = (float)__builtin_popcountll(hands[s]);
-    for (uint64_t m = legal; m; m &= m - 1) mask[low_bit(m)] = 1;
+    write_play_into(out, mask, at, (int)me, (int)turn, (int)n, hands, captured_o != Py_None ? captured : NULL, plays_o,
+                    seats_o, start, legal);
     PyBuffer_Release(&ob);
     PyBuffer_Release(&mb);
     Py_RETURN_NONE;
 }
 
+/* ---- play_observed: a card played and the next seat's observation written -----------------
+ *
+ * barbu.research.encoding.play_observed_pure in C, its reference (tests/test_native_batch.py):
+ * one decision of a trick deal's card play for the PettingZoo environment. The card goes
+ * through the compiled state's checked door (play_logged: a legal card of the seat to act,
+ * logged to the deal's plays and seats), then the next seat's observation is brought up to date
+ * as write_play would bring it, in its vector and mask, when its buffer follows the deal's card
+ * play (its `following` list [deal, in play, plays written, tricks written], updated here).
+ * Returns the next seat when written, the seat + players when not, -2 when the card ended the
+ * play, -1 for a card that is not legal (nothing changed). */
+
+static PyObject *py_play_observed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "play_observed(play, plays, seats, deal, following, vectors, masks, at, card) takes 9 arguments");
+        return NULL;
+    }
+    PyObject *play_o = args[0], *plays_o = args[1], *seats_o = args[2], *deal = args[3], *following = args[4],
+             *vectors = args[5], *masks = args[6], *at_o = args[7], *card = args[8];
+    if (!PyObject_TypeCheck(play_o, &TrickCoreType) || !PyList_Check(plays_o) || !PyList_Check(seats_o) ||
+        !PyList_Check(following) || !PyList_Check(vectors) || !PyList_Check(masks) || !PyTuple_Check(at_o) ||
+        PyTuple_GET_SIZE(at_o) != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "play_observed: play is a compiled trick play; plays, seats, following, vectors, masks lists; "
+                        "at a tuple of 5 offsets");
+        return NULL;
+    }
+    TrickCore *core = (TrickCore *)play_o;
+    if (!PyLong_CheckExact(card)) return PyLong_FromLong(-1);
+    int overflow;
+    long c = PyLong_AsLongAndOverflow(card, &overflow);
+    if (overflow || c < 0 || c > 51) return PyLong_FromLong(-1);
+    if (core_turn(core) < 0 || core_legal(core) < 0) return NULL;
+    if (!((uint64_t)core->legal >> c & 1)) return PyLong_FromLong(-1);
+    int n = core->players;
+    if (PyList_GET_SIZE(following) != n || PyList_GET_SIZE(vectors) != n || PyList_GET_SIZE(masks) != n) {
+        PyErr_SetString(PyExc_ValueError, "play_observed: following, vectors and masks hold one entry per seat");
+        return NULL;
+    }
+    long at[5];
+    for (int k = 0; k < 5; k++)
+        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    PyObject *who = log_turn(core->turn, Py_None, card, plays_o, seats_o);
+    if (who == NULL) return NULL;
+    Py_DECREF(who);
+    PyObject *r = core_play(core, card);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (core->finished) return PyLong_FromLong(-2);
+    int turn = core->turn;
+    PyObject *state = PyList_GET_ITEM(following, turn);
+    if (!PyList_Check(state) || PyList_GET_SIZE(state) != 4 || PyList_GET_ITEM(state, 0) != deal ||
+        PyList_GET_ITEM(state, 1) != Py_True)
+        return PyLong_FromLong(turn + n);
+    Py_ssize_t start = PyLong_AsSsize_t(PyList_GET_ITEM(state, 2));
+    long done = PyLong_AsLong(PyList_GET_ITEM(state, 3));
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t tricks = PyList_GET_SIZE(core->winners), count = PyList_GET_SIZE(plays_o);
+    uint64_t hands[MAXP], captured[MAXP];
+    for (int s = 0; s < n; s++) {
+        if (get_u64(PyList_GET_ITEM(core->hands, s), &hands[s]) < 0) return NULL;
+        if (tricks != done && get_u64(PyList_GET_ITEM(core->captured, s), &captured[s]) < 0) return NULL;
+    }
+    if (core_legal(core) < 0) return NULL;
+    int fit = plays_fit(plays_o, seats_o, start, n);
+    if (fit < 0) return NULL;
+    Py_buffer ob, mb;
+    if (writable(PyList_GET_ITEM(vectors, turn), &ob, 4, "a vector") < 0) return NULL;
+    if (writable(PyList_GET_ITEM(masks, turn), &mb, 1, "a mask") < 0) {
+        PyBuffer_Release(&ob);
+        return NULL;
+    }
+    int bad = !fit || write_play_top(at, n, count) > ob.len / 4 || mb.len < 52 || at[0] < 0 || at[1] < 0 ||
+              at[2] < 0 || at[3] < 0 || at[4] < 0 || (hands[turn] >> 52);
+    for (int s = 0; s < n && !bad; s++) bad = tricks != done && (captured[s] >> 52);
+    if (!bad) {
+        memset(mb.buf, 0, (size_t)mb.len);
+        write_play_into((float *)ob.buf, (char *)mb.buf, at, turn, turn, n, hands, tricks != done ? captured : NULL,
+                        plays_o, seats_o, start, (uint64_t)core->legal);
+    }
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "play_observed: an offset, card or seat is out of the vector's range");
+        return NULL;
+    }
+    PyObject *written = PyLong_FromSsize_t(count), *won = PyLong_FromSsize_t(tricks);
+    if (!written || !won) {
+        Py_XDECREF(written);
+        Py_XDECREF(won);
+        return NULL;
+    }
+    PyList_SetItem(state, 2, written); /* steals the references */
+    PyList_SetItem(state, 3, won);
+    return PyLong_FromLong(turn);
+}
+
 static PyMethodDef methods[] = {
+    {"play_observed", (PyCFunction)(void (*)(void))py_play_observed, METH_FASTCALL,
+     "play_observed(play, plays, seats, deal, following, vectors, masks, at, card) -> the next seat (+ players: "
+     "not written; -2: the play ended; -1: not legal), a card played and the next seat's observation written"},
     {"write_play", (PyCFunction)(void (*)(void))py_write_play, METH_FASTCALL,
      "write_play(out, mask, at, me, turn, hands, captured, plays, seats, start, legal): a seat's observation "
      "during a trick deal's card play, in place"},

@@ -265,6 +265,16 @@ def play_writer() -> Callable[..., None] | None:
     return None if _native is None else getattr(_native, "write_play", None)
 
 
+def play_observer() -> Callable[..., int] | None:
+    """The compiled :func:`barbu.research.encoding.play_observed_pure` (None on the pure path):
+    a card played and the next seat's observation written, in one call.
+
+    >>> play_observer() is None or play_observer().__name__ == "play_observed"
+    True
+    """
+    return None if _native is None else getattr(_native, "play_observed", None)
+
+
 def _require() -> ModuleType:
     if _native is None:
         raise RuntimeError("the compiled accelerator is not in use (not built, or BARBU_PURE=1)")

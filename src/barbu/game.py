@@ -403,8 +403,7 @@ class Game:
         ):  # one deck's legal card or domino pass, the common case: checked and played in one call (as
             # Deal.apply plays it), logged with the deal's cards
             if play.finished:  # type: ignore[union-attr]
-                deal.end_play()
-                self._close_deal(deal)
+                self.close_play()
             return
         before = len(deal.plays)
         try:
@@ -418,6 +417,13 @@ class Game:
             self._log(deal, actor, action)
         if deal.phase is _DONE:
             self._close_deal(deal)
+
+    def close_play(self) -> None:
+        """Score the current deal once its one-deck card play, played through the play itself
+        (``play_logged``, as :meth:`apply` plays a card), is finished, and open the next deal."""
+        deal = self.deals[-1]
+        deal.end_play()
+        self._close_deal(deal)
 
     @staticmethod
     def _about(e: IllegalAction, deal: Deal, action: Action) -> None:

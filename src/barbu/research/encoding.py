@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -59,6 +59,7 @@ from barbu.deal import Deal, Phase
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
+from barbu.tricks import PureTrickPlay
 from barbu.view import SeatView, calls_shown, must_double_shown
 
 PHASES = ("deal", "contract", "trump", "rank", "call", "arrange", "play", "over")
@@ -375,16 +376,18 @@ class ObservationBuffer:
     True
     """
 
-    __slots__ = ("_keys", "_playing", "encoding", "vector")
+    __slots__ = ("_keys", "encoding", "following", "vector")
 
     def __init__(self, encoding: ObservationEncoding) -> None:
         self.encoding = encoding
         self.vector = np.zeros(encoding.size, np.float32)
         """The vector of the last view written (read it, do not change it)."""
         self._keys: list[tuple[object, ...]] | None = None
-        self._playing: tuple[Deal, bool, int, int] | None = None
-        """The deal in its calls or card play the vector was last written from (:meth:`follow`):
-        whether in its card play, and how many plays and complete tricks (or cards laid) it held."""
+        self.following: list[Any] = [None, False, 0, 0]
+        """The deal in its calls or card play the vector was last written from (:meth:`follow`; None:
+        none), whether in its card play, and how many plays and complete tricks (or cards laid) it
+        held. One list for the buffer's life, changed in place: :func:`play_observed` reads and
+        updates it."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
         """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
@@ -392,7 +395,7 @@ class ObservationBuffer:
             raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
         parts = self.encoding._parts
         out = self.vector
-        self._playing = None
+        self.following[0] = None
         placed_key = tuple(placed)
         keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
         old = self._keys
@@ -419,7 +422,7 @@ class ObservationBuffer:
     def reset(self) -> None:
         """Forget the last view: the next :meth:`update` writes every section."""
         self._keys = None
-        self._playing = None
+        self.following[0] = None
 
     def follow(self, deal: Deal) -> None:
         """Say that the view :meth:`update` last wrote is of ``deal``, in its calls or its card
@@ -429,14 +432,14 @@ class ObservationBuffer:
         plays = deal.plays
         t = deal.tricks
         done = len(t.winners) if t is not None else len(plays) - plays.count(None)
-        self._playing = (deal, deal.phase is Phase.PLAY, len(plays), done)
+        self.following[:] = (deal, deal.phase is Phase.PLAY, len(plays), done)
 
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
         from this very deal (:meth:`follow`), which is still in its calls or has gone straight
         on to its card play."""
-        playing = self._playing
-        if playing is None or playing[0] is not deal:
+        playing = self.following
+        if playing[0] is not deal:
             return False
         phase = deal.phase
         return phase is Phase.PLAY or (phase is Phase.CALL and not playing[1])
@@ -453,8 +456,8 @@ class ObservationBuffer:
         :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
         The sections the view's keys describe are no longer known: the next :meth:`update`
         writes every section."""
-        playing = self._playing
-        assert playing is not None and playing[0] is deal
+        playing = self.following
+        assert playing[0] is deal
         self._keys = None
         start, done = playing[2], playing[3]
         if not playing[1]:  # written in the calls: the public facts and the calls again
@@ -484,7 +487,7 @@ class ObservationBuffer:
                 max(done, 0),
                 d.legal_mask() if turn == seat else -1,
             )
-            self._playing = (deal, True, len(plays), lays)
+            playing[1:] = (True, len(plays), lays)
             return self.vector
         tricks = len(t.winners)
         turn = t.turn
@@ -501,7 +504,7 @@ class ObservationBuffer:
             start,
             t.legal_mask() if turn == seat else 0,
         )
-        self._playing = (deal, True, len(plays), tricks)
+        playing[1:] = (True, len(plays), tricks)
         return self.vector
 
     def _write_calls(self, deal: Deal, seat: int) -> None:
@@ -597,6 +600,68 @@ def write_play_pure(
 
 write_play: Callable[..., None] = accel.play_writer() or write_play_pure
 """:func:`write_play_pure`, compiled when the accelerator is in use."""
+
+
+PLAY_ENDED = -2
+"""What :func:`play_observed` returns when the card it played ended the card play."""
+
+
+def play_observed_pure(
+    play: PureTrickPlay,
+    plays: list[int | None],
+    seats: list[int],
+    deal: Deal,
+    following: Sequence[list[Any]],
+    vectors: Sequence[np.ndarray],
+    masks: Sequence[np.ndarray],
+    at: tuple[int, int, int, int, int],
+    card: object,
+) -> int:
+    """One decision of a one-deck trick deal's card play, for an environment that keeps one
+    :class:`ObservationBuffer` per seat: play ``card`` for the seat to act through the checked
+    door of ``deal``'s card play ``play`` (``play_logged``, logging to ``plays`` and ``seats``),
+    then bring the observation of the next seat to act up to date, as
+    :meth:`ObservationBuffer.update_play` would, in its vector ``vectors[s]`` and its mask
+    ``masks[s]`` (cleared, then the legal cards set), when its buffer follows this deal's card
+    play (``following[s]``, its :attr:`ObservationBuffer.following`, updated in place).
+
+    Returns the next seat ``s`` when it was written; ``s + players`` when its buffer does not
+    follow the card play (nothing written: observe it through the buffer); :data:`PLAY_ENDED`
+    when the card ended the play (the deal is to be scored: :meth:`barbu.game.Game.close_play`);
+    -1 when ``card`` is not a legal card of the seat to act (nothing changed). The reference of
+    the compiled ``play_observed`` (``tests/test_native_batch.py``).
+    """
+    if play.play_logged(card, None, plays, seats) is None:
+        return -1
+    if play.finished:
+        return PLAY_ENDED
+    turn: int = play.turn
+    state = following[turn]
+    if state[0] is not deal or not state[1]:
+        return turn + play.players
+    tricks = len(play.winners)
+    mask = masks[turn]
+    mask.fill(0)
+    write_play_pure(
+        vectors[turn],
+        mask,
+        at,
+        turn,
+        turn,
+        play.hands,
+        play.captured if tricks != state[3] else None,
+        plays,
+        seats,
+        state[2],
+        play.legal_mask(),
+    )
+    state[2] = len(plays)
+    state[3] = tricks
+    return turn
+
+
+play_observed: Callable[..., int] = accel.play_observer() or play_observed_pure
+""":func:`play_observed_pure`, compiled when the accelerator is in use."""
 
 
 def write_lays_pure(

@@ -36,6 +36,8 @@ its rewards are the negated points. Over an episode both schemes sum to the same
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -52,15 +54,18 @@ from barbu.deal import Phase
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
 from barbu.research.encoding import (
+    PLAY_ENDED,
     ActionEncoding,
     ObservationBuffer,
     ObservationEncoding,
     PartialArrangement,
     Place,
+    play_observed,
     score_unit,
 )
 from barbu.research.tasks import observation_scale, task
 from barbu.rulesets import Rules, rules
+from barbu.tricks import TrickPlay
 from barbu.view import SeatView, seat_view
 
 EPISODES = ("game", "deal")
@@ -74,6 +79,17 @@ class BarbuEnv(AECEnv, EzPickle):
     ``episode`` is ``"game"`` or ``"deal"``; ``contract`` (deal episodes only) makes the
     declarer declare that contract before anyone acts; ``reward`` is ``"deal"`` or
     ``"game"`` (see the module docstring). Reset options are accepted and unused.
+
+    ``copy=False`` makes :meth:`observe` return the seat's own vector and mask where it can
+    (not with ``normalize``), overwritten by later steps, as OpenSpiel's zero-copy observer
+    writes one buffer: for a learner that reads the observation before the next step. By
+    default every observation is a new pair of arrays.
+
+    In a one-deck trick deal's card play a step is one call
+    (:func:`~barbu.research.encoding.play_observed`, compiled with the accelerator): the card
+    is played through the core's checked door and the next seat's observation written in its
+    buffer, which :meth:`observe` then returns; PettingZoo's dicts are touched only where
+    they change. The calls, domino deals and arrangements take the general path.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -93,6 +109,7 @@ class BarbuEnv(AECEnv, EzPickle):
         render_mode: str | None = None,
         normalize: bool = False,
         illegal_reward: float | None = None,
+        copy: bool = True,
     ) -> None:
         EzPickle.__init__(
             self,
@@ -104,6 +121,7 @@ class BarbuEnv(AECEnv, EzPickle):
             render_mode=render_mode,
             normalize=normalize,
             illegal_reward=illegal_reward,
+            copy=copy,
         )
         super().__init__()
         self.table_rules: Rules = rules(variant, options)
@@ -162,6 +180,15 @@ class BarbuEnv(AECEnv, EzPickle):
         self._placing: PartialArrangement | None = None
         self._buffers = [ObservationBuffer(self.observations) for _ in range(n)]
         """Each seat's observation, written again only where its view changed since it was last observed."""
+        self.copy = copy
+        self._vectors = [b.vector for b in self._buffers]
+        self._following = [b.following for b in self._buffers]
+        self._masks = [np.zeros(self.actions.size, np.int8) for _ in range(n)]
+        """Each seat's action mask as the card play's one-call step writes it."""
+        self._fast: Callable[[object], int] | None = None
+        """The card play's one-call step (:meth:`_arm`), None outside a live one-deck trick play."""
+        self._seen: str | None = None
+        """The agent whose observation the last one-call step wrote (its buffer and mask are current)."""
 
     # -- the PettingZoo interface ---------------------------------------------------
 
@@ -194,9 +221,19 @@ class BarbuEnv(AECEnv, EzPickle):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         assert game.to_act is not None
         self.agent_selection = self.possible_agents[game.to_act]
+        self._seen = None
+        self._arm()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation of ``agent``: its view as a vector, and its action mask."""
+        if agent == self._seen:  # written by the step that made it the agent to act
+            seat = self.agent_name_mapping[agent]
+            vector, mask = self._vectors[seat], self._masks[seat]
+            if self.normalize:
+                return {"observation": vector / self.scale, "action_mask": mask.copy()}
+            if self.copy:
+                return {"observation": vector.copy(), "action_mask": mask.copy()}
+            return {"observation": vector, "action_mask": mask}
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
@@ -208,8 +245,7 @@ class BarbuEnv(AECEnv, EzPickle):
                 written = buffer.update_play(deal, seat, mask)
                 if deal.phase is Phase.CALL and deal.to_act == seat:
                     mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
-                vector = written / self.scale if self.normalize else written.copy()
-                return {"observation": vector, "action_mask": mask}
+                return {"observation": self._vector(written), "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         view = seat_view(game, seat)
         placed = self._placed(seat)
@@ -218,8 +254,14 @@ class BarbuEnv(AECEnv, EzPickle):
             deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
         ):
             buffer.follow(deal)
-        vector = written / self.scale if self.normalize else written.copy()
-        return {"observation": vector, "action_mask": self.actions.mask(view, placed)}
+        return {"observation": self._vector(written), "action_mask": self.actions.mask(view, placed)}
+
+    def _vector(self, written: np.ndarray) -> np.ndarray:
+        """What :meth:`observe` gives of a buffer's vector: scaled, copied, or itself (``copy=False``)."""
+        if self.normalize:
+            scaled: np.ndarray = written / self.scale
+            return scaled
+        return written.copy() if self.copy else written
 
     def state(self) -> np.ndarray:
         """The global state for centralised critics: every seat's observation vector, seat 0 first.
@@ -231,11 +273,17 @@ class BarbuEnv(AECEnv, EzPickle):
     # -- copies keep the episode ----------------------------------------------------------
 
     def __getstate__(self) -> dict[str, Any]:
-        """Everything, so that ``pickle`` and ``copy.deepcopy`` keep the episode in progress."""
-        return dict(self.__dict__)
+        """Everything, so that ``pickle`` and ``copy.deepcopy`` keep the episode in progress
+        (the card play's one-call step is made again from it)."""
+        state = dict(self.__dict__)
+        state["_fast"] = None
+        state["_seen"] = None
+        return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        if self.game is not None:
+            self._arm()
 
     def step(self, action: Any) -> None:
         """Take ``action`` (an index of the action space) for the agent to act.
@@ -246,6 +294,31 @@ class BarbuEnv(AECEnv, EzPickle):
         fails an assertion, an illegal action ends the episode for every agent with
         ``illegal_reward`` for the agent that took it and 0 for the others.
         """
+        fast = self._fast
+        if fast is not None and type(action) is int:  # a card of a live trick play, in one call
+            turn = fast(action)
+            if turn >= 0:
+                self._cumulative_rewards[self.agent_selection] = 0.0
+                if self._paid:
+                    self._unpay()
+                n = len(self.possible_agents)
+                if turn < n:
+                    self._seen = self.agent_selection = self.possible_agents[turn]
+                else:
+                    self._seen = None
+                    self.agent_selection = self.possible_agents[turn - n]
+                if self.render_mode == "human":
+                    self.render()
+                return
+            if turn == PLAY_ENDED:
+                self._seen = None
+                game = self.game
+                assert game is not None
+                deals_before = len(game.deals)
+                game.close_play()
+                self._acted(self.agent_selection, deals_before)
+                return
+        self._seen = None
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -263,6 +336,7 @@ class BarbuEnv(AECEnv, EzPickle):
     def _end_illegal(self, agent: str, reward: float) -> None:
         """End the episode as PettingZoo's ``TerminateIllegalWrapper`` does: ``reward`` for ``agent``, 0 for others."""
         EnvLogger.warn_on_illegal_move()
+        self._fast = None
         self._cumulative_rewards[agent] = 0
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
@@ -303,6 +377,13 @@ class BarbuEnv(AECEnv, EzPickle):
             game.apply(arrangement, seat)
         else:
             game.apply(chosen, seat)
+        self._acted(agent, deals_before)
+
+    def _acted(self, agent: str, deals_before: int) -> None:
+        """After ``agent``'s action, applied to a game that held ``deals_before`` deals: the
+        rewards of a finished deal or episode, the terminations, the next agent to act."""
+        game = self.game
+        assert game is not None
         self._cumulative_rewards[agent] = 0.0
         self._unpay()
         finished = game.is_over or len(game.deals) > deals_before
@@ -328,8 +409,24 @@ class BarbuEnv(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[game.to_act]
         if self._paid:
             self._accumulate_rewards()
+        self._arm()
         if self.render_mode == "human":
             self.render()
+
+    def _arm(self) -> None:
+        """Make the card play's one-call step when the episode is live in a one-deck trick play
+        (a step then plays the card and writes the next seat's observation: :func:`play_observed`)."""
+        self._fast = None
+        game = self.game
+        if game is None or self._ended is not None or not self.agents or self.terminations[self.agent_selection]:
+            return
+        deal = game.deals[-1]
+        play = deal.cardplay
+        if type(play) is TrickPlay and deal.phase is Phase.PLAY:
+            at = self.observations._play_at
+            self._fast = partial(
+                play_observed, play, deal.plays, deal.play_seats, deal, self._following, self._vectors, self._masks, at
+            )
 
     def _unpay(self) -> None:
         """PettingZoo's ``_clear_rewards``, skipped while no reward was given since the last one
