@@ -25,7 +25,7 @@ driven by a uniformly random legal action per game (:func:`random_legal`). Then 
 ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
 ``python_barbu`` single deals and on hearts, from a position a few random decisions in.
 
-    python benchmarks/bench_env.py [--seconds 3] [--rounds 3]
+    python benchmarks/bench_env.py [--seconds 3] [--rounds 3] [--only env]
     python benchmarks/bench_env.py --budget [--seconds 3]   # an ISMCTS simulation's microseconds, part by part
 
 A last reference, **PettingZoo loop, idle env**, runs the PettingZoo loop over an environment
@@ -123,6 +123,14 @@ def idle_env_steps(seconds: float) -> float:
 def deal_env_steps(seconds: float) -> float:
     """PettingZoo on single deals (a new episode every deal)."""
     return env_steps(seconds, episode="deal")
+
+
+def env_steps_in_place(seconds: float) -> float:
+    """PettingZoo on whole classic games with ``copy=False``: an observation is the seat's own
+    buffer where the environment can give it, as the zero-copy observer writes one buffer."""
+    from barbu.research.env import env
+
+    return env_steps(seconds, made=env("classic", copy=False))
 
 
 def _pyspiel_steps(game_name: str, params: dict[str, str] | None, seconds: float, observe: str) -> float:
@@ -343,6 +351,7 @@ RUNS: list[tuple[str, Callable[[float], float]]] = [
     ("PettingZoo loop, idle env (ceiling)", idle_env_steps),
     ("barbu env, whole games", env_steps),
     ("barbu env, single deals", deal_env_steps),
+    ("barbu env, whole games, copy=False", env_steps_in_place),
     ("barbu OpenSpiel, zero-copy, deals", openspiel_barbu_steps),
     ("barbu batch, 256 games", batch_steps),
     ("barbu batch, 256 games, new arrays", batch_steps_copied),
@@ -351,11 +360,13 @@ RUNS: list[tuple[str, Callable[[float], float]]] = [
 ]
 
 
-def measure(seconds: float, rounds: int) -> dict[str, float]:
-    """Steps per second of every contender, the best of ``rounds`` alternating rounds."""
-    results = {name: 0.0 for name, _ in RUNS}
+def measure(seconds: float, rounds: int, only: str = "") -> dict[str, float]:
+    """Steps per second of every contender (or of those whose name holds ``only``, and the
+    reference), the best of ``rounds`` alternating rounds."""
+    runs = [(name, fn) for name, fn in RUNS if name == REFERENCE or only in name]
+    results = {name: 0.0 for name, _ in runs}
     for _ in range(rounds):
-        for name, fn in RUNS:
+        for name, fn in runs:
             results[name] = max(results[name], fn(seconds))
     return results
 
@@ -367,6 +378,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument(
         "--budget", action="store_true", help="only the microseconds of an ISMCTS simulation, part by part"
     )
+    parser.add_argument(
+        "--only", default="", help="only the contenders whose name holds this text (and the reference), e.g. 'env'"
+    )
     args = parser.parse_args(argv)
     if args.budget:
         budget = ismcts_budget(args.seconds)
@@ -374,15 +388,16 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         for name, parts in budget.items():
             print(f"{name:26} " + " ".join(f"{parts[k]:8.0f}" for k in ("tree", "resample", "rollout", "total")))
         return {f"{name} {k}": v for name, parts in budget.items() for k, v in parts.items()}
-    results = measure(args.seconds, args.rounds)
+    results = measure(args.seconds, args.rounds, args.only)
     reference = results[REFERENCE]
     print(f"{'per CPU-second':34} {'rate':>10} {'vs hearts zero-copy':>20}")
     for name, rate in results.items():
         if not name.startswith("ISMCTS"):
             print(f"{name:34} {rate:10.0f} {rate / reference:19.2f}x")
-    hearts = results["ISMCTS sims, hearts"]
+    hearts = results.get("ISMCTS sims, hearts")
     for name in ("ISMCTS sims, hearts", "ISMCTS sims, python_barbu"):
-        print(f"{name:34} {results[name]:10.0f} {results[name] / hearts:19.2f}x (vs hearts ISMCTS)")
+        if hearts and name in results:
+            print(f"{name:34} {results[name]:10.0f} {results[name] / hearts:19.2f}x (vs hearts ISMCTS)")
     return results
 
 

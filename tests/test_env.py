@@ -333,6 +333,8 @@ def test_the_throughput_benchmark_runs_briefly() -> None:
     spec.loader.exec_module(bench)
     rates = bench.measure(seconds=0.05, rounds=1)
     assert set(rates) == {name for name, _ in bench.RUNS} and all(r > 0 for r in rates.values())
+    env_rows = bench.measure(seconds=0.05, rounds=1, only="barbu env")  # --only: those rows and the reference
+    assert set(env_rows) == {bench.REFERENCE} | {name for name, _ in bench.RUNS if "barbu env" in name}
     budget = bench.ismcts_budget(seconds=0.05)  # --budget: an ISMCTS simulation part by part
     assert set(budget) == {"hearts", "python_barbu"}
     for parts in budget.values():

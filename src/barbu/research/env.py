@@ -66,7 +66,7 @@ from barbu.research.encoding import (
 from barbu.research.tasks import observation_scale, task
 from barbu.rulesets import Rules, rules
 from barbu.tricks import TrickPlay
-from barbu.view import SeatView, seat_view
+from barbu.view import SeatView, seat_view, seat_views
 
 EPISODES = ("game", "deal")
 REWARDS = ("deal", "game")
@@ -247,13 +247,20 @@ class BarbuEnv(AECEnv, EzPickle):
                     mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
                 return {"observation": self._vector(written), "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
-        view = seat_view(game, seat)
         placed = self._placed(seat)
-        written = buffer.update(view, placed)
         if self._ended is None and (
             deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
-        ):
-            buffer.follow(deal)
+        ):  # from now on the buffers follow the deal without views: every seat's is written at once
+            views = seat_views(game, range(len(self._buffers)))
+            for other, follower in enumerate(self._buffers):
+                if other == seat or not follower.playing(deal):
+                    follower.update(views[other], placed if other == seat else ())
+                    follower.follow(deal)
+            view = views[seat]
+            written = buffer.vector
+        else:
+            view = seat_view(game, seat)
+            written = buffer.update(view, placed)
         return {"observation": self._vector(written), "action_mask": self.actions.mask(view, placed)}
 
     def _vector(self, written: np.ndarray) -> np.ndarray:
