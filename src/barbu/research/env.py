@@ -189,6 +189,8 @@ class BarbuEnv(AECEnv, EzPickle):
         """The card play's one-call step (:meth:`_arm`), None outside a live one-deck trick play."""
         self._seen: str | None = None
         """The agent whose observation the last one-call step wrote (its buffer and mask are current)."""
+        self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
+        """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
     # -- the PettingZoo interface ---------------------------------------------------
 
@@ -222,6 +224,7 @@ class BarbuEnv(AECEnv, EzPickle):
         assert game.to_act is not None
         self.agent_selection = self.possible_agents[game.to_act]
         self._seen = None
+        self._final_views = None
         self._arm()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -258,6 +261,12 @@ class BarbuEnv(AECEnv, EzPickle):
                     follower.follow(deal)
             view = views[seat]
             written = buffer.vector
+        elif self._ended is not None or game.is_over:  # the episode's end: one moment for every seat
+            final = self._final_views
+            if final is None or final[0] is not game:
+                final = self._final_views = (game, seat_views(game, range(len(self._buffers))))
+            view = final[1][seat]
+            written = buffer.update(view, placed)
         else:
             view = seat_view(game, seat)
             written = buffer.update(view, placed)
