@@ -1,5 +1,6 @@
 """The research layer's compiled code against its pure path, array by array: the batch simulator's
-card play (``TrickBatch``) and the observation writer of a trick deal's card play (``write_play``).
+card play (``TrickBatch``), the observation writer of a trick deal's card play (``write_play``) and
+the PettingZoo environment's card step (``play_observed``).
 
 In the research layer: it needs numpy, which the core's fast lane does without.
 """
