@@ -420,7 +420,19 @@ class Game:
 
     def close_play(self) -> None:
         """Score the current deal once its one-deck card play, played through the play itself
-        (``play_logged``, as :meth:`apply` plays a card), is finished, and open the next deal."""
+        (``play_logged``, as :meth:`apply` plays a card), is finished, and open the next deal.
+
+        >>> game = Game.new("classic", seed=7)
+        >>> game.apply(Declare("no-tricks"))
+        >>> while game.current.phase != "play":
+        ...     game.apply(game.legal_actions()[0])
+        >>> deal = game.current
+        >>> while not deal.cardplay.finished:
+        ...     _ = deal.cardplay.play_logged(game.legal_actions()[0].card, None, deal.plays, deal.play_seats)
+        >>> game.close_play()
+        >>> deal.final is not None, game.current is not deal, len(game.totals)
+        (True, True, 4)
+        """
         deal = self.deals[-1]
         deal.end_play()
         self._close_deal(deal)
