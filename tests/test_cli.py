@@ -67,7 +67,7 @@ def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 SIMULATE_3_1 = (
-    "                classic: 3 game(s), seed 1                 \n"
+    "                 classic: 3 games, seed 1                  \n"
     "┏━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┓\n"
     "┃ game ┃    seat 0 ┃     seat 1 ┃     seat 2 ┃     seat 3 ┃\n"
     "┡━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━┩\n"
@@ -78,7 +78,8 @@ SIMULATE_3_1 = (
     "└──────┴───────────┴────────────┴────────────┴────────────┘\n"
 )
 """``barbu simulate --games 3 --seed 1``'s output as rich printed it (piped, 80 columns), before the
-commands printed their tables themselves (barbu.cli.table): the same text, byte for byte."""
+commands printed their tables themselves (barbu.cli.table): the same text, byte for byte, but for
+the title's plural (``3 games``, once ``3 game(s)``: a translated plural says it whole)."""
 
 
 def test_simulate_prints_the_table_it_printed_with_rich() -> None:
