@@ -17,6 +17,7 @@ from barbu.bots import bot_levels
 from barbu.bots.external import DEFAULT_TIMEOUT_S
 from barbu.rulesets import parse_options, rules
 from barbu.usage import CommandParser, UsageError, number, output_file, output_folder, whole_number
+from barbu.usage.table import print_table
 
 
 def arena_parser() -> argparse.ArgumentParser:
@@ -93,8 +94,6 @@ def arena_main(argv: list[str]) -> int:
 
     Bad arguments raise :class:`~barbu.usage.UsageError` before any game is played.
     """
-    from rich.console import Console
-
     args = arena_parser().parse_args(argv)
     check_arguments(args)
     try:
@@ -115,9 +114,8 @@ def arena_main(argv: list[str]) -> int:
         print("arena interrupted: no report", file=sys.stderr)
         return 130
     if not args.quiet:
-        console = Console(highlight=False)
         for table in arena_tables(result):
-            console.print(table)
+            print_table(table)
     if args.json:
         text = json.dumps(result.as_json(), indent=1) + "\n"
         if args.json == "-":

@@ -14,7 +14,6 @@ from functools import cached_property
 from typing import Any, cast
 
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
-from barbu.cli.table import Column, print_table
 from barbu.deal import Phase
 from barbu.game import Game
 from barbu.language import _, _n, ordinal
@@ -22,6 +21,7 @@ from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
 from barbu.server.heap import set_aside_startup_objects
 from barbu.usage import CommandParser, UsageError, output_folder, whole_number
+from barbu.usage.table import Column, Table, print_table
 
 _PLAY = Phase.PLAY
 _BEFORE_CARDS = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK, Phase.CALL)
@@ -191,7 +191,7 @@ def simulate_main(argv: list[str]) -> int:
         n=args.games,
         seed=args.seed,
     )
-    print_table(title, columns, rows)
+    print_table(Table(title, columns, rows))
     if args.records:
         from pathlib import Path  # here: a run that writes no records does not pay pathlib's import
 
