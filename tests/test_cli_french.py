@@ -147,3 +147,19 @@ def test_every_argparse_refusal_has_its_french() -> None:
 
     fr = catalogue("fr").messages
     assert all(fr.get(text) for text in (*ARGPARSE_ERRORS, *ARGPARSE_WORDS))
+
+
+def test_the_operators_commands_refuse_in_french(tmp_path: Path) -> None:
+    """``serve`` and ``arena`` keep English option help, but their refusals speak the
+    environment's language like every command's."""
+    for args, french in (
+        (["arena", "random", "random"], "barbu arena : erreur : classic se joue à 4 : nommez 4 bots, pas 2\n"),
+        (
+            ["serve", "--db", "sqlite:///x.db", "--redis", "redis://127.0.0.1:6379/0"],
+            "barbu serve : erreur : --redis demande une --db PostgreSQL que tous les processus partagent",
+        ),
+    ):
+        done = barbu(args, {"LANG": "fr_FR.UTF-8"}, tmp_path)
+        assert done.returncode == 2 and done.stderr.startswith(french), done.stderr
+        english = barbu(args, {"LANG": "en_US.UTF-8"}, tmp_path)
+        assert english.returncode == 2 and ": error: " in english.stderr and "erreur" not in english.stderr
