@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,13 @@ def test_the_operators_commands_refuse_in_french(tmp_path: Path) -> None:
         assert done.returncode == 2 and done.stderr.startswith(french), done.stderr
         english = barbu(args, {"LANG": "en_US.UTF-8"}, tmp_path)
         assert english.returncode == 2 and ": error: " in english.stderr and "erreur" not in english.stderr
+    with socket.socket() as taken:  # a port in use: the refusal is built after the address was looked up
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        done = barbu(
+            ["serve", "--port", port, "--db", f"sqlite:///{tmp_path / 'x.db'}"], {"LANG": "fr_FR.UTF-8"}, tmp_path
+        )
+    assert done.returncode == 2 and done.stderr.startswith(
+        f"barbu serve : erreur : impossible d'écouter sur --host 127.0.0.1 --port {port} ("
+    ), done.stderr

@@ -249,7 +249,7 @@ def _check_address(host: str, port: int) -> None:
     import socket
 
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (OSError, UnicodeError):
         raise UsageError(
             _("--host {host} is not an address; give one of this machine's, e.g. 127.0.0.1 or 0.0.0.0", host=host)
