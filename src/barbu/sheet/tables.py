@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from barbu.cards import SUIT_SYMBOLS, SUITS
 from barbu.language import _, _n, _p
@@ -166,12 +165,14 @@ def stats_text(stats: Stats, width: int = WIDTH) -> str:
             _("players ({games})", games=games),
             columns((player, _("games"), _("wins"), _("total"), _("declaring"), best, worst), (player, best, worst)),
             results,
+            framed=False,
         ),
         Table(
             _("doubles"),
             columns((player, _("made"), _("redbl"), _("won"), _("lost"), _("even"), "±"), (player,)),
             doubles,
             caption=_("pairs opened (made), raised to ×2 (redbl), won, lost, even, and their points (±)"),
+            framed=False,
         ),
         Table(
             _("contracts"),
@@ -179,10 +180,13 @@ def stats_text(stats: Stats, width: int = WIDTH) -> str:
                 (contract, _("deals"), _("not played"), _("pairs"), _("redoubled"), _("declarer mean")), (contract,)
             ),
             contracts,
+            framed=False,
         ),
-        Table(_("best and worst deals"), columns((contract, best, worst), (contract, best, worst)), extremes),
+        Table(
+            _("best and worst deals"), columns((contract, best, worst), (contract, best, worst)), extremes, framed=False
+        ),
     ]
-    return "\n\n".join(replace(t, framed=False).text(width) for t in tables) + "\n"
+    return "\n\n".join(t.text(width) for t in tables) + "\n"
 
 
 def deal_line(row: DealRow, names: Sequence[str]) -> str:
