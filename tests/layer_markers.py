@@ -208,7 +208,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with its module's layer; a test may not name a layer itself.
 
     ``-m`` leaves out whole files by their layer, so a test that needs more than its module
-    (``barbu replay``'s text output, printed with rich) belongs in a module of that layer.
+    (``barbu replay``'s text output, printed as a table) belongs in a module of that layer.
     """
     for item in items:
         layer = layer_of(item.path)

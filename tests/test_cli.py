@@ -67,7 +67,7 @@ def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 SIMULATE_3_1 = (
-    "                classic: 3 game(s), seed 1                 \n"
+    "                 classic: 3 games, seed 1                  \n"
     "┏━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┓\n"
     "┃ game ┃    seat 0 ┃     seat 1 ┃     seat 2 ┃     seat 3 ┃\n"
     "┡━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━┩\n"
@@ -78,7 +78,8 @@ SIMULATE_3_1 = (
     "└──────┴───────────┴────────────┴────────────┴────────────┘\n"
 )
 """``barbu simulate --games 3 --seed 1``'s output as rich printed it (piped, 80 columns), before the
-commands printed their tables themselves (barbu.cli.table): the same text, byte for byte."""
+commands printed their tables themselves (barbu.usage.table): the same text, byte for byte, but for
+the title's plural (``3 games``, once ``3 game(s)``: a translated plural says it whole)."""
 
 
 def test_simulate_prints_the_table_it_printed_with_rich() -> None:
@@ -91,7 +92,7 @@ def test_simulate_prints_the_table_it_printed_with_rich() -> None:
 
 def test_simulate_of_random_bots_imports_neither_rich_nor_the_views() -> None:
     """The start-up is a large part of a short ``barbu simulate`` (docs/native.md): its table is
-    printed by ``barbu.cli.table`` and random bots decide without views."""
+    printed by ``barbu.usage.table`` and random bots decide without views."""
     code = (
         "import sys, contextlib, io\n"
         "from barbu.cli import main\n"
@@ -185,7 +186,7 @@ SPEC_RECORDS = Path(__file__).parent / "spec_records"
 
 
 def test_replay_without_json_prints_text_with_the_same_exit_codes() -> None:
-    """barbu replay's text output (printed with rich): the fault located in words, the --json exit codes."""
+    """barbu replay's text output (printed by barbu.usage.table): the fault located in words, the --json exit codes."""
     bad = json.dumps(doc({"declarer": 1}))
     done = subprocess.run([sys.executable, "-m", "barbu", "replay", "-"], input=bad, capture_output=True, text=True)
     assert done.returncode == 1

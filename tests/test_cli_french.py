@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,9 @@ CASES = {
     "play --seat x": (["play", "--seat", "x"], 2),
     "play --fast": (["play", "--fast"], 2),
     "play --help": (["play", "--help"], 0),
+    "play --bots": (["play", "--bots", "random,random"], 2),
+    "simulate": (["simulate", "--games", "2", "--variant", "five-player"], 0),
+    "simulate --bots": (["simulate", "--bots", "random,random"], 2),
     "score edit": (["score", "edit"], 2),
     "score new --players": (["score", "new", "--players", "ann,bob"], 2),
     "score new": (["score", "new"], 0),
@@ -144,3 +148,29 @@ def test_every_argparse_refusal_has_its_french() -> None:
 
     fr = catalogue("fr").messages
     assert all(fr.get(text) for text in (*ARGPARSE_ERRORS, *ARGPARSE_WORDS))
+
+
+def test_the_operators_commands_refuse_in_french(tmp_path: Path) -> None:
+    """``serve`` and ``arena`` keep English option help, but their refusals speak the
+    environment's language like every command's."""
+    for args, french in (
+        (["arena", "random", "random"], "barbu arena : erreur : classic se joue à 4 : nommez 4 bots, pas 2\n"),
+        (
+            ["serve", "--db", "sqlite:///x.db", "--redis", "redis://127.0.0.1:6379/0"],
+            "barbu serve : erreur : --redis demande une --db PostgreSQL que tous les processus partagent",
+        ),
+    ):
+        done = barbu(args, {"LANG": "fr_FR.UTF-8"}, tmp_path)
+        assert done.returncode == 2 and done.stderr.startswith(french), done.stderr
+        english = barbu(args, {"LANG": "en_US.UTF-8"}, tmp_path)
+        assert english.returncode == 2 and ": error: " in english.stderr and "erreur" not in english.stderr
+    with socket.socket() as taken:  # a port in use: the refusal is built after the address was looked up
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        done = barbu(
+            ["serve", "--port", port, "--db", f"sqlite:///{tmp_path / 'x.db'}"], {"LANG": "fr_FR.UTF-8"}, tmp_path
+        )
+    assert done.returncode == 2 and done.stderr.startswith(
+        f"barbu serve : erreur : impossible d'écouter sur --host 127.0.0.1 --port {port} ("
+    ), done.stderr

@@ -430,33 +430,64 @@ def test_check_says_what_apply_would_do_without_changing_the_game(variant: str) 
         steps += 1
 
 
+def random_bots_play(game: Game, g: int, drawn: bool) -> list[object]:
+    """Play ``game`` to its end with a random bot of seed ``g * 10 + seat`` in each seat; with
+    ``drawn``, each deal's contract choice and calls are drawn by ``Game.call_random`` from the
+    bots' generators. Returns the generators' states at the end."""
+    from barbu.bots import RandomBot
+
+    bots = [RandomBot(g * 10 + s) for s in range(game.rules.players)]
+    rngs = [b.rng for b in bots]
+    while not game.is_over:
+        deal = game.current
+        assert deal is not None
+        if drawn and deal.phase in ("contract", "trump", "rank", "call"):
+            game.call_random(rngs)
+            assert deal.phase in ("arrange", "play", "done")  # at its cards, or scored unplayed
+        else:
+            seat = game.to_act
+            assert seat is not None
+            game.apply_unchecked(bots[seat].choose(game.legal_actions()))
+    return [r.getstate() for r in rngs]
+
+
+SEEDED_RANDOM_GAMES = {
+    ("classic", 0): ("82355c3a45230179", [-339, 462, -361, 238]),
+    ("chinese-poker", 1): ("f553a219ba94652c", [655, 437, -1069, -23]),
+    ("five-player", 0): ("b8eca4f6c9132a5b", [4, -483, 387, 289, -197]),
+    ("french", 1): ("b137f14c8718092b", [665, 305, 905, 465]),
+    ("french-two-decks", 0): ("9612cd51b31e2f0e", [1070, 1520, 430, 1895, 1100, 1365]),
+}
+"""Random bots' games as they were recorded when the random pick was written in the core and in
+the bot separately: a digest of each game's moves, and its totals."""
+
+
+@pytest.mark.parametrize(("variant", "g"), list(SEEDED_RANDOM_GAMES))
+@pytest.mark.parametrize("drawn", [False, True])
+def test_the_random_pick_gives_the_games_it_gave(variant: str, g: int, drawn: bool) -> None:
+    """The bot's pick and the core's ``call_random`` share one choice (``random_pick``): the
+    same seeds still give the same games, move for move, whichever makes the calls."""
+    import hashlib
+
+    game = Game.new(variant, seed=f"rec:{variant}:{g}")
+    random_bots_play(game, g, drawn)
+    digest = hashlib.sha256(repr([str(m) for m in game.history]).encode()).hexdigest()[:16]
+    assert (digest, game.totals) == SEEDED_RANDOM_GAMES[variant, g]
+
+
 @pytest.mark.parametrize("variant", list(RULE_SETS))
 def test_call_random_makes_the_choices_and_calls_random_bots_make(variant: str) -> None:
     """Whole games where the contract choices, trumps, ranks and calls are drawn by
     ``Game.call_random`` and every other action by random bots one at a time give the same log,
     scores and generator states as games where the bots make every action one at a time."""
-    from barbu.bots import RandomBot
-
     options = {"compulsory_doubles": 1} if variant == "classic" else None
     for g in range(2):
         seed = f"calls:{variant}:{g}"
         games, states = [], []
         for drawn in (False, True):
             game = Game.new(variant, options, seed=seed)
-            bots = [RandomBot(g * 10 + s) for s in range(game.rules.players)]
-            rngs = [b.rng for b in bots]
-            while not game.is_over:
-                deal = game.current
-                assert deal is not None
-                if drawn and deal.phase in ("contract", "trump", "rank", "call"):
-                    game.call_random(rngs)
-                    assert deal.phase in ("arrange", "play", "done")  # at its cards, or scored unplayed
-                else:
-                    seat = game.to_act
-                    assert seat is not None
-                    game.apply_unchecked(bots[seat].choose(game.legal_actions()))
             games.append(game)
-            states.append([r.getstate() for r in rngs])
+            states.append(random_bots_play(game, g, drawn))
         by_bots, by_draws = games
         assert by_draws.history == by_bots.history
         assert [d.final for d in by_draws.deals] == [d.final for d in by_bots.deals]

@@ -125,7 +125,7 @@ def test_not_an_object_or_wrong_format_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_exit_codes_and_standard_input() -> None:
-    """(The same without --json, printed with rich, is in test_cli.py.)"""
+    """(The same without --json, printed as a table, is in test_cli.py.)"""
     good = json.dumps(doc({"declarer": 0, "contract": "no-tricks", "calls": PASSES}))
     done = subprocess.run(
         [sys.executable, "-m", "barbu", "replay", "-", "--json"],

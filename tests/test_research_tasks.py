@@ -169,7 +169,7 @@ def test_the_leaderboard_ranks_players_and_refuses_unknown_ones(capsys: pytest.C
     from barbu.cli import main
 
     assert main(["arena", "--leaderboard", "--bots", "random,heuristic", "--deals", "2"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[2].split()[1] == "heuristic" and lines[3].split()[1] == "random"
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in capsys.readouterr().out.splitlines()]
+    assert [r[:2] for r in rows if r] == [["1", "heuristic"], ["2", "random"]]
     assert main(["arena", "--leaderboard", "--bots", "bogus"]) == 2
     assert "unknown bot level 'bogus'" in capsys.readouterr().err

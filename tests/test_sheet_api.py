@@ -71,6 +71,65 @@ def refused(
     return dict(error)
 
 
+def test_the_sheet_s_refusals_are_in_the_asker_s_language(client: TestClient) -> None:
+    """The sheet's own refusals (its history, its entries, its notation of doubles and names)
+    come in French to a French browser (``Accept-Language`` or the pages' ``barbu_lang``
+    cookie) and in English otherwise; either way the sheet is left as it was."""
+    sheet = new_sheet(client, title="langues")["id"]
+    no_king = {"contract": "no-king"}
+    cases: list[tuple[str, dict[str, Any], str, str, str]] = [
+        ("undo", {"version": 1}, "history", "nothing to undo", "rien à annuler"),
+        ("redo", {}, "history", "nothing to redo", "rien à rétablir"),
+        ("changes", {"change": "remove"}, "history", "unknown change 'remove'", "changement inconnu 'remove'"),
+        ("changes", {"change": "delete", "deal": 1}, "deal", "there is no deal 1", "il n'y a pas de donne 1"),
+        ("changes", {"change": "edit", "deals": {"0": no_king}}, "deal", "must be a deal number", "numéro de donne"),
+        (
+            "changes",
+            {"change": "add", "entry": {**no_king, "doubles": [[1, 7, 1]]}},
+            "call",
+            "seat 7 is not at this table",
+            "la place 7 n'est pas à cette table",
+        ),
+        (
+            "changes",
+            {"change": "add", "entry": {"contract": "trumps", "trump": "X"}},
+            "trump",
+            "the trump must be one of S, H, D, C",
+            "l'atout doit être S, H, D ou C",
+        ),
+        (
+            "changes",
+            {"change": "add", "entry": {**no_king, "tally": {"king_of_hearts": 1}}},
+            "tally",
+            "this deal is not played",
+            "cette donne n'est pas jouée",
+        ),
+        (
+            "changes",
+            {"change": "players", "players": ["Ann", "Ann", "Cat", "Dan"]},
+            "players",
+            "two players are called 'Ann'",
+            "deux joueurs s'appellent 'Ann'",
+        ),
+    ]
+    for path, body, kind, english, french in cases:
+        for headers, cookies, words, other in (
+            ({}, {}, english, french),
+            ({"Accept-Language": "fr-FR,fr;q=0.9"}, {}, french, english),
+            ({"Accept-Language": "en"}, {"barbu_lang": "fr"}, french, english),
+        ):
+            before = client.get(f"/api/sheets/{sheet}").json()
+            for name, value in cookies.items():
+                client.cookies.set(name, value)
+            res = client.post(f"/api/sheets/{sheet}/{path}", json=body, headers=headers)
+            for name in cookies:
+                client.cookies.delete(name)
+            assert res.status_code == 422, res.text
+            error = res.json()["error"]
+            assert error["kind"] == kind and words in error["message"] and other not in error["message"], error
+            assert client.get(f"/api/sheets/{sheet}").json() == before
+
+
 def test_every_refusal_says_why_and_changes_nothing(client: TestClient) -> None:
     sheet = new_sheet(client, title="refusals")["id"]
     v = 1

@@ -123,6 +123,40 @@ def test_refusals_in_the_session_ask_again(tmp_path: Path) -> None:
     assert [r.final for r in sheet.rows] == [[-6, -6, -6, -6], [30, 15, 10, 10]]
 
 
+def test_the_score_keeper_refuses_in_french(tmp_path: Path) -> None:
+    """With ``--lang fr`` the sheet's own refusals (the notation's, the sheet's, the history's)
+    are said in French, as the core's are, and the English of the same refusals is gone."""
+    typed = ["no-queens", "bob>dan dan>>bob", "bob>ann", "1 1 1 1", "no-queens", "trumps", "x", "h", "-", "6 3 2"]
+    typed += ["delete 9", "edit x", "quit"]
+    d = ["--db", db(tmp_path), "--lang", "fr"]
+    try:
+        code, out = run([*d, "new", "--players", NAMES], "\n".join(typed) + "\n")
+        assert code == 0, out
+        for french in (
+            "refusé : Bob et Dan figurent deux fois : deux places forment au plus une paire",
+            "refusé : no-queens n'est plus ouvert à ce déclarant (déjà choisi)",
+            "refusé : l'atout doit être S, H, D ou C, pas 'x'",
+            "refusé : il n'y a pas de donne 9 : la feuille a 2 donnes (1 à 2)",
+            "refusé : dites quelle donne : edit N (1 à 2)",
+        ):
+            assert french in out, out
+        for english in ("appear twice", "not open to this declarer", "the trump must be", "there is no deal"):
+            assert english not in out, out
+        assert run([*d, "undo"])[0] == 0 and run([*d, "redo"])[0] == 0
+        err = io.StringIO()
+        assert score_main([*d, "redo"], io.StringIO(), err) == 1
+        assert err.getvalue() == "barbu score : rien à rétablir\n"
+        assert score_main(["--db", db(tmp_path / "empty"), "--lang", "fr", "show"], io.StringIO(), err) == 1
+        assert err.getvalue().endswith(
+            "barbu score : pas encore de feuille : commencez-en une avec `barbu score new` ou sur la page web /sheets\n"
+        )
+    finally:
+        use("en")  # ``--lang`` chose the language of the process
+    err = io.StringIO()
+    assert score_main(["--db", db(tmp_path), "redo"], io.StringIO(), err) == 1
+    assert err.getvalue() == "barbu score: nothing to redo\n"
+
+
 def test_subcommands(tmp_path: Path) -> None:
     d = ["--db", db(tmp_path)]
     assert run([*d, "new", "--players", NAMES, "--title", "Friday", "--no-play"])[0] == 0

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from random import Random
+from typing import Any, TypeVar
 
 from barbu.cards import RANK_CONSTANTS, RANKS, SUIT_CONSTANTS, SUITS, card, card_name, parse_rank, parse_suit
 from barbu.errors import ActionNotationError, NotationError
@@ -208,6 +209,23 @@ PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(52))
 
 Action = Declare | NameTrump | NameRank | Call | Play | Pass | Arrange | EnterTally
 """Any action of the game."""
+
+
+_Choice = TypeVar("_Choice")
+
+
+def random_pick(choices: Sequence[_Choice], rng: Random) -> _Choice:
+    """The random bot's choice, uniform over ``choices`` (as listed) from the generator ``rng``:
+    ``choices[rng.randrange(len(choices))]``. The one place of this choice: the ``random`` bot
+    (:class:`barbu.bots.RandomBot`), the core's :meth:`Deal.call_random <barbu.deal.Deal.call_random>`
+    and :meth:`Doubling.call_random <barbu.doubling.Doubling.call_random>` all pick with it, so the
+    same generator gives the same game whichever of them makes the choices. (The compiled card
+    play of :func:`barbu.accel.play_random` draws the same way; tests compare it with this.)
+
+    >>> random_pick(["pass", "double"], Random(3)) == ["pass", "double"][Random(3).randrange(2)]
+    True
+    """
+    return choices[rng.randrange(len(choices))]
 
 
 def parse_play(text: str) -> Play | Pass:

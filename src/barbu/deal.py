@@ -18,7 +18,19 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from barbu.accel import picker, play_random
-from barbu.actions import PLAYS, Action, Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play
+from barbu.actions import (
+    PLAYS,
+    Action,
+    Arrange,
+    Call,
+    Declare,
+    EnterTally,
+    NameRank,
+    NameTrump,
+    Pass,
+    Play,
+    random_pick,
+)
 from barbu.arrangement import Arrangements, normalize
 from barbu.cards import RANKS, SUIT_NAMES, SUITS, TWIN, card_name, cards_of, fold, mask_of, twin_mask
 from barbu.contracts import Contract, Tally
@@ -497,7 +509,7 @@ class Deal:
     def call_random(self, rngs: Sequence[random.Random]) -> list[tuple[int, Action]]:
         """Make the contract choice, the trump or rank and the calls left as random bots would,
         each seat drawing from its own generator in ``rngs``: the seat to act takes
-        ``legal[rngs[seat].randrange(len(legal))]`` of its :meth:`legal_actions`, as
+        :func:`~barbu.actions.random_pick` of its :meth:`legal_actions`, as
         :class:`barbu.bots.RandomBot` does (the calls through :meth:`Doubling.call_random`).
         Returns each action taken with its seat, in order; the deal is then at its cards (or
         its arrangements), or scored if it is not played (RULES.md §2.8).
@@ -511,8 +523,7 @@ class Deal:
         moves: list[tuple[int, Action]] = []
         while self.phase in _CHOOSING:
             seat = self.declarer
-            actions = self.legal_actions()
-            action = actions[rngs[seat].randrange(len(actions))]
+            action = random_pick(self.legal_actions(), rngs[seat])
             self.apply_unchecked(action)
             moves.append((seat, action))
         doubling = self.doubling

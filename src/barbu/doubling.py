@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import NamedTuple
 
-from barbu.actions import CALL_WORDS, Call
+from barbu.actions import CALL_WORDS, Call, random_pick
 from barbu.errors import N_, IllegalAction, OutOfTurn, Text
 from barbu.rulesets import Flags
 
@@ -403,7 +403,7 @@ class Doubling:
 
     def call_random(self, rngs: Sequence[Random]) -> None:
         """Make the rest of the calls as random bots would: each caller takes
-        ``calls[rngs[seat].randrange(len(calls))]`` of its :meth:`legal_calls`, as
+        :func:`~barbu.actions.random_pick` of its :meth:`legal_calls`, as
         :class:`barbu.bots.RandomBot` chooses among the legal actions it is given (the call
         taken as listed, as :meth:`take_listed` takes it).
 
@@ -416,7 +416,7 @@ class Doubling:
         while self._queue:
             seat = self._queue[0]
             calls = _legal_calls(self._situation(seat))[0]  # each caller is asked once: no listing kept
-            call = calls[rngs[seat].randrange(len(calls))]
+            call = random_pick(calls, rngs[seat])
             self.apply(seat, call.double, call.redouble, call)
 
     def legal_calls(self) -> list[Call]:

@@ -15,8 +15,10 @@ from barbu.arena.play import BotSpec, ray_module, run_arena
 from barbu.arena.report import arena_tables, plot_arena
 from barbu.bots import bot_levels
 from barbu.bots.external import DEFAULT_TIMEOUT_S
+from barbu.language import _, _n, error_text
 from barbu.rulesets import parse_options, rules
 from barbu.usage import CommandParser, UsageError, number, output_file, output_folder, whole_number
+from barbu.usage.table import print_table
 
 
 def arena_parser() -> argparse.ArgumentParser:
@@ -65,22 +67,29 @@ def check_arguments(args: argparse.Namespace) -> None:
     try:
         players = rules(args.variant, parse_options(args.option)).players
         if len(args.bots) != players:
-            raise UsageError(f"{args.variant} has {players} players: name {players} bots, not {len(args.bots)}")
+            raise UsageError(
+                _(
+                    "{variant} has {players} players: name {players} bots, not {n}",
+                    variant=args.variant,
+                    players=players,
+                    n=len(args.bots),
+                )
+            )
         for text in dict.fromkeys(args.bots):
             BotSpec.parse(text).check()
         if args.ray is not None:
             if not args.ray.strip():
-                raise UsageError("--ray needs an address (host:port, ray://host:port, auto) or 'local'")
+                raise UsageError(_("--ray needs an address (host:port, ray://host:port, auto) or 'local'"))
             ray_module()
     except ValueError as e:  # OptionsError is one too
-        raise UsageError(str(e)) from None
+        raise UsageError(error_text(e)) from None
     if args.json:
         output_file(args.json, "--json")
     if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise UsageError("--plot needs matplotlib; install it with pip install 'barbu[arena]'") from None
+            raise UsageError(_("--plot needs matplotlib; install it with pip install 'barbu[arena]'")) from None
         output_file(args.plot, "--plot")
     if args.records:
         output_folder(args.records, "--records")
@@ -93,8 +102,6 @@ def arena_main(argv: list[str]) -> int:
 
     Bad arguments raise :class:`~barbu.usage.UsageError` before any game is played.
     """
-    from rich.console import Console
-
     args = arena_parser().parse_args(argv)
     check_arguments(args)
     try:
@@ -112,12 +119,11 @@ def arena_main(argv: list[str]) -> int:
             ray=args.ray,
         )
     except KeyboardInterrupt:
-        print("arena interrupted: no report", file=sys.stderr)
+        print(_("arena interrupted: no report"), file=sys.stderr)
         return 130
     if not args.quiet:
-        console = Console(highlight=False)
         for table in arena_tables(result):
-            console.print(table)
+            print_table(table)
     if args.json:
         text = json.dumps(result.as_json(), indent=1) + "\n"
         if args.json == "-":
@@ -127,5 +133,11 @@ def arena_main(argv: list[str]) -> int:
     if args.plot:
         plot_arena(result, args.plot)
     if result.illegal:
-        print(f"warning: {result.illegal} illegal action(s); see the failures in the report", file=sys.stderr)
+        warning = _n(
+            "warning: {n} illegal action; see the failures in the report",
+            "warning: {n} illegal actions; see the failures in the report",
+            result.illegal,
+            n=result.illegal,
+        )
+        print(warning, file=sys.stderr)
     return 0

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text
+from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text, random_pick
 from barbu.arena.stats import BotReport, DuplicateResult, EntryTally, report_bots
 from barbu.bots import Bot, bot_level, bot_levels, legal_choices, make_bot, parse_bot
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
@@ -214,7 +214,7 @@ def play_game(game: Game, players: Sequence[Bot], tallies: Sequence[EntryTally],
                 error = f"{action!r} is not an action"
         tally.add_illegal(f"deal {view.deal_number}, {view.phase}, seat {seat}: {error}")
         choices = legal_choices(view)
-        game.apply(choices[fallback.randrange(len(choices))], seat)
+        game.apply(random_pick(choices, fallback), seat)
 
 
 # -- running ---------------------------------------------------------------------------

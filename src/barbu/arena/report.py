@@ -1,8 +1,9 @@
-"""The arena's report for people: rich tables and a matplotlib chart.
+"""The arena's report for people: tables (drawn as every table of the command line is,
+:mod:`barbu.usage.table`) and a matplotlib chart.
 
 >>> from barbu.arena import run_arena
 >>> result = run_arena(["random"] * 4, variant="king", games=2, workers=1)
->>> [str(table.title).split(":")[0] for table in arena_tables(result)]
+>>> [table.title.split(":")[0] for table in arena_tables(result)]
 ['king', 'points per deal of each contract (95% intervals)']
 """
 
@@ -10,10 +11,9 @@ from __future__ import annotations
 
 import os
 
-from rich.table import Table
-
 from barbu.arena.play import ArenaResult
 from barbu.arena.stats import Estimate
+from barbu.usage.table import Column, Table, coloured
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 """Bar colours, one per bot."""
@@ -26,9 +26,9 @@ def _cell(est: Estimate | None, colour: bool) -> str:
     text = str(est)
     if colour and est.low is not None and est.high is not None:
         if est.low > 0:
-            return f"[green]{text}[/green]"
+            return coloured(text, "green")
         if est.high < 0:
-            return f"[red]{text}[/red]"
+            return coloured(text, "red")
     return text
 
 
@@ -41,34 +41,41 @@ def arena_tables(result: ArenaResult) -> list[Table]:
     colour = result.higher_is_better
     better = "higher" if result.higher_is_better else "lower (penalty points)"
     speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
-    main = Table(
-        title=f"{result.variant}: {result.games} duplicate games ({result.games_played} games), seed {result.seed}",
-        caption=f"95% intervals over duplicate games; {better} is better; "
-        f"{result.workers} worker(s), {result.seconds:.1f} s, {speed:.2f} games/s",
-    )
-    main.add_column("bot", overflow="fold")
-    main.add_column("seats", justify="right")
-    main.add_column("points per game", justify="right")
-    main.add_column("decisions", justify="right")
-    main.add_column("ms: median / p95 / max", justify="right")
-    main.add_column("illegal", justify="right")
-    for b in result.bots:
-        illegal = f"[red]{b.illegal}[/red]" if b.illegal else "0"
-        main.add_row(
+    columns = [
+        Column("bot", right=False, wrap=True),
+        Column("seats"),
+        Column("points per game"),
+        Column("decisions"),
+        Column("ms: median / p95 / max"),
+        Column("illegal"),
+    ]
+    rows = [
+        [
             b.bot,
             str(b.seats),
             _cell(b.points_per_game, colour),
             str(b.times.count),
             f"{_ms(b.times.median)} / {_ms(b.times.p95)} / {_ms(b.times.max if b.times.count else None)}",
-            illegal,
-        )
-    contracts = Table(title="points per deal of each contract (95% intervals)")
-    contracts.add_column("contract", overflow="fold")
-    for b in result.bots:
-        contracts.add_column(b.bot, justify="right", overflow="fold")
-    for c in result.contracts:
-        if any(c in b.per_contract for b in result.bots):
-            contracts.add_row(c, *(_cell(b.per_contract.get(c), colour) for b in result.bots))
+            coloured(str(b.illegal), "red") if b.illegal else "0",
+        ]
+        for b in result.bots
+    ]
+    main = Table(
+        f"{result.variant}: {result.games} duplicate games ({result.games_played} games), seed {result.seed}",
+        columns,
+        rows,
+        caption=f"95% intervals over duplicate games; {better} is better; "
+        f"{result.workers} worker(s), {result.seconds:.1f} s, {speed:.2f} games/s",
+    )
+    contracts = Table(
+        "points per deal of each contract (95% intervals)",
+        [Column("contract", right=False), *(Column(b.bot) for b in result.bots)],
+        [
+            [c, *(_cell(b.per_contract.get(c), colour) for b in result.bots)]
+            for c in result.contracts
+            if any(c in b.per_contract for b in result.bots)
+        ],
+    )
     return [main, contracts]
 
 

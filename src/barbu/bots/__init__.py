@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from barbu import errors as core
-from barbu.actions import Action
+from barbu.actions import Action, random_pick
 from barbu.arrangement import Arrangements
 from barbu.bots.errors import BotError
 from barbu.language import N_
@@ -86,7 +86,7 @@ class RandomBot:
         >>> RandomBot(3).act(view) == RandomBot(3).choose(game.legal_actions())
         True
         """
-        return actions[self.rng.randrange(len(actions))]
+        return random_pick(actions, self.rng)
 
 
 def _heuristic() -> Callable[..., Bot]:

@@ -3,14 +3,15 @@
 Each player (a bot level: ``random``, ``heuristic``, ``search``, ``policy:barbu-notricks-v0``
 …) plays the task's fixed evaluation deals once from every seat against the same fixed
 opponents (:func:`barbu.research.tasks.evaluate`); the table ranks them by their mean
-normalised reward per episode. docs/research.md publishes the current table.
+normalised reward per episode, printed as every table of the command line is
+(:mod:`barbu.usage.table`). docs/research.md publishes the current table.
 
 The words printed here are gathered in :data:`TEXT`, for translation.
 
 >>> import contextlib, io
 >>> with contextlib.redirect_stdout(io.StringIO()) as out:
 ...     status = leaderboard_main(["--bots", "random", "--deals", "1"])
->>> status, out.getvalue().splitlines()[0]
+>>> status, out.getvalue().splitlines()[0].strip()
 (0, 'barbu-notricks-v0 · 1 deals × 4 seats · opponents random')
 """
 
@@ -20,6 +21,7 @@ from barbu.bots import parse_bot
 from barbu.bots.errors import BotError
 from barbu.research.tasks import TASKS, evaluate
 from barbu.usage import CommandParser, UsageError, whole_number
+from barbu.usage.table import Column, Table, print_table
 
 TEXT = {
     "description": "Rank bot levels on a canonical task's duplicate evaluation (docs/research.md).",
@@ -28,7 +30,10 @@ TEXT = {
     "opponents": "the fixed opponents' bot level",
     "deals": "evaluation deals (each played once per seat)",
     "title": "{task} · {deals} deals × {seats} seats · opponents {opponents}",
-    "header": "rank  player{pad}  mean reward  95% interval",
+    "rank": "rank",
+    "player": "player",
+    "mean": "mean reward",
+    "interval": "95% interval",
 }
 
 
@@ -47,10 +52,17 @@ def leaderboard_main(argv: list[str]) -> int:
     except BotError as e:
         raise UsageError(str(e)) from None
     seats = TASKS[args.task].rules.players
-    print(TEXT["title"].format(task=args.task, deals=args.deals, seats=seats, opponents=args.opponents))
+    title = TEXT["title"].format(task=args.task, deals=args.deals, seats=seats, opponents=args.opponents)
     scores = [(evaluate(args.task, p, args.opponents, deals=args.deals), p) for p in players]
-    width = max(len(p) for p in players)
-    print(TEXT["header"].format(pad=" " * (width - 6)))
-    for rank, (score, player) in enumerate(sorted(scores, key=lambda s: -s[0].mean), 1):
-        print(f"{rank:>4}  {player:<{width}}  {score.mean:+11.4f}  ±{score.half_width:.4f}")
+    columns = [
+        Column(TEXT["rank"]),
+        Column(TEXT["player"], right=False),
+        Column(TEXT["mean"]),
+        Column(TEXT["interval"]),
+    ]
+    rows = [
+        [str(rank), player, f"{score.mean:+.4f}", f"±{score.half_width:.4f}"]
+        for rank, (score, player) in enumerate(sorted(scores, key=lambda s: -s[0].mean), 1)
+    ]
+    print_table(Table(title, columns, rows, keep=2))
     return 0

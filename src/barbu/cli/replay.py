@@ -11,11 +11,11 @@ import json
 import sys
 from typing import Any, TextIO
 
-from barbu.cli.table import Column, print_table
 from barbu.errors import RecordError, RecordUsageError
 from barbu.language import N_, _, _n, error_text
 from barbu.replay import replay_json
 from barbu.usage import CommandParser, UsageError, name_seats, read_text
+from barbu.usage.table import Column, Table, print_table
 
 PHASES = {
     "contract": N_("contract"),
@@ -44,7 +44,7 @@ def _print_human(out: dict[str, Any], stream: TextIO, players: list[str] | None 
     rows.append(["", _("totals"), *(str(v) for v in out["totals"])])
     columns = [Column(_("deal")), Column(_("contract"), right=False), *(Column(name) for name in names)]
     title = _n("{variant}: {n} deal", "{variant}: {n} deals", deals, variant=out["variant"], n=deals)
-    print_table(title, columns, rows, keep=2, out=stream)
+    print_table(Table(title, columns, rows, keep=2), out=stream)
     if out["complete"]:
         winners = ", ".join(names[s] for s in out["winners"])
         print(_("game over; winners: {winners}", winners=winners), file=stream)

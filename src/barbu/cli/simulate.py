@@ -14,13 +14,14 @@ from functools import cached_property
 from typing import Any, cast
 
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
-from barbu.cli.table import Column, print_table
 from barbu.deal import Phase
 from barbu.game import Game
+from barbu.language import _, _n, ordinal
 from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
 from barbu.server.heap import set_aside_startup_objects
 from barbu.usage import CommandParser, UsageError, output_folder, whole_number
+from barbu.usage.table import Column, Table, print_table
 
 _PLAY = Phase.PLAY
 _BEFORE_CARDS = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK, Phase.CALL)
@@ -128,7 +129,13 @@ def lineup(bots: Sequence[str], players: int) -> list[tuple[str, dict[str, Any]]
     """
     if len(bots) not in (1, players):
         raise ValueError(
-            f"{len(bots)} bots for {players} seats; give 1 bot for all the seats or {players}, one per seat"
+            _n(
+                "{bots} bot for {players} seats; give 1 bot for all the seats or {players}, one per seat",
+                "{bots} bots for {players} seats; give 1 bot for all the seats or {players}, one per seat",
+                len(bots),
+                bots=len(bots),
+                players=players,
+            )
         )
     parsed = [parse_bot(text) for text in bots]
     for level, settings in parsed:
@@ -151,6 +158,7 @@ def simulate_main(argv: list[str]) -> int:
     )
     bots_option.levels = _LevelNames()  # type: ignore[attr-defined]  # read by --help's %(levels)s
     parser.add_argument("--records", help="write each game as a barbu-record/1 file in this folder")
+    parser.add_language()
     args = parser.parse_args(argv)
     options = parse_options(args.option)
     bots = _split_bots(args.bots)
@@ -158,7 +166,8 @@ def simulate_main(argv: list[str]) -> int:
     try:
         lineup(bots, players)
     except ValueError as e:
-        raise UsageError(f"--bots {args.bots}: {e}") from None
+        option = f"--bots {args.bots}"
+        raise UsageError(_("{where}: {why}", where=option, why=e)) from None
     if args.records:
         output_folder(args.records, "--records")
     # The games are long-lived containers (moves, deals, calls) made by the hundred thousand:
@@ -168,13 +177,21 @@ def simulate_main(argv: list[str]) -> int:
     results = simulate(args.games, args.seed, args.variant, options, bots)
     n = len(results[0].totals)
     rows = [
-        [str(i), *(f"{t} ({_ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True))]
+        [str(i), *(f"{t} ({ordinal(k)})" for t, k in zip(r.totals, r.ranking, strict=True))]
         for i, r in enumerate(results, 1)
     ]
     means = [sum(r.totals[s] for r in results) / len(results) for s in range(n)]
-    rows.append(["mean", *(f"{m:.1f}" for m in means)])
-    columns = [Column("game"), *(Column(f"seat {s}") for s in range(n))]
-    print_table(f"{args.variant}: {args.games} game(s), seed {args.seed}", columns, rows)
+    rows.append([_("mean"), *(f"{m:.1f}" for m in means)])
+    columns = [Column(_("game")), *(Column(_("seat {n}", n=s)) for s in range(n))]
+    title = _n(
+        "{variant}: {n} game, seed {seed}",
+        "{variant}: {n} games, seed {seed}",
+        args.games,
+        variant=args.variant,
+        n=args.games,
+        seed=args.seed,
+    )
+    print_table(Table(title, columns, rows))
     if args.records:
         from pathlib import Path  # here: a run that writes no records does not pay pathlib's import
 
@@ -182,7 +199,15 @@ def simulate_main(argv: list[str]) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for i, r in enumerate(results, 1):
             (folder / f"game-{args.seed}-{i}.json").write_text(json.dumps(r.record, indent=1) + "\n")
-        print(f"wrote {len(results)} record(s) to {folder}")
+        print(
+            _n(
+                "wrote {n} record to {folder}",
+                "wrote {n} records to {folder}",
+                len(results),
+                n=len(results),
+                folder=folder,
+            )
+        )
     return 0
 
 
@@ -208,7 +233,3 @@ def _split_bots(text: str) -> list[str]:
         else:
             bots.append(part.strip())
     return bots
-
-
-def _ordinal(k: int) -> str:
-    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"

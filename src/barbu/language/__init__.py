@@ -341,6 +341,21 @@ def N_(msgid: str, /) -> str:
     return msgid
 
 
+ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"))
+
+
+def ordinal(k: int) -> str:
+    """``1st``, ``2nd``… (a contract of a set, a place in a ranking) in the language of the moment.
+
+    >>> ordinal(1), ordinal(4)
+    ('1st', '4th')
+    >>> with speaking("fr"):
+    ...     ordinal(1), ordinal(2)
+    ('1er', '2e')
+    """
+    return _(ORDINALS[k - 1]) if 1 <= k <= len(ORDINALS) else _("{n}th", n=k)
+
+
 __all__ = [
     "COOKIE",
     "DEFAULT",
@@ -356,6 +371,7 @@ __all__ = [
     "error_text",
     "from_environment",
     "negotiate",
+    "ordinal",
     "speaking",
     "supported",
     "tally_label",

@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from barbu.usage import CommandParser, UsageError, database_url, number, whole_number
+from barbu.language import _, error_text
+from barbu.usage import CommandParser, UsageError, database_url, number, os_reason, whole_number
 
 if TYPE_CHECKING:
     from barbu.server.cluster import ClusterSettings
@@ -143,11 +144,11 @@ def serve_main(argv: list[str]) -> int:
     try:
         origins = tuple(normalise_origin(o) for o in args.allow_origin)
     except OriginError as e:
-        raise UsageError(f"--allow-origin: {e}") from None
+        raise UsageError(_("{where}: {why}", where="--allow-origin", why=error_text(e))) from None
     try:
         hosts = tuple(normalise_host(h) for h in args.allow_host)
     except OriginError as e:
-        raise UsageError(f"--allow-host: {e}") from None
+        raise UsageError(_("{where}: {why}", where="--allow-host", why=error_text(e))) from None
     database_url(args.db)
     budgets = bot_budgets(args.bot_budget)
     _check_address(args.host, args.port)
@@ -185,7 +186,8 @@ def serve_main(argv: list[str]) -> int:
     try:
         app = create_app(args.db, settings, cluster_settings)
     except StoreError as e:
-        raise UsageError(f"--db {args.db}: {e}") from None
+        where = f"--db {args.db}"
+        raise UsageError(_("{where}: {why}", where=where, why=error_text(e))) from None
     shared = f", Redis {args.redis}" if args.redis else ""
     print(f"barbu: serving on http://{args.host}:{args.port} (database {args.db}{shared})", flush=True)
     if args.log_json:
@@ -226,7 +228,7 @@ def bot_budgets(texts: list[str]) -> dict[str, dict[str, Any]]:
     from barbu.bots import parse_budget
     from barbu.bots.errors import BotError
     from barbu.errors import N_
-    from barbu.language import error_text, from_environment, speaking, translate
+    from barbu.language import from_environment, speaking, translate
 
     budgets: dict[str, dict[str, Any]] = {}
     with speaking(from_environment()):
@@ -234,10 +236,10 @@ def bot_budgets(texts: list[str]) -> dict[str, dict[str, Any]]:
             try:
                 level, settings = parse_budget(text)
             except BotError as e:
-                raise UsageError(f"--bot-budget: {error_text(e)}") from None
+                raise UsageError(_("{where}: {why}", where="--bot-budget", why=error_text(e))) from None
             if level in budgets:
                 twice = N_("{level} is given twice; give each level's budget once", level=level)
-                raise UsageError(f"--bot-budget: {translate(twice)}")
+                raise UsageError(_("{where}: {why}", where="--bot-budget", why=translate(twice)))
             budgets[level] = settings
     return budgets
 
@@ -247,19 +249,24 @@ def _check_address(host: str, port: int) -> None:
     import socket
 
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (OSError, UnicodeError):
         raise UsageError(
-            f"--host {host} is not an address; give one of this machine's, e.g. 127.0.0.1 or 0.0.0.0"
+            _("--host {host} is not an address; give one of this machine's, e.g. 127.0.0.1 or 0.0.0.0", host=host)
         ) from None
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
         try:
             probe.bind(address)
         except OSError as e:
-            why = (e.strerror or "not allowed").lower()
             raise UsageError(
-                f"cannot listen on --host {host} --port {port} ({why}); give a free port and an address of this machine"
+                _(
+                    "cannot listen on --host {host} --port {port} ({why}); "
+                    "give a free port and an address of this machine",
+                    host=host,
+                    port=port,
+                    why=os_reason(e),
+                )
             ) from None
 
 
@@ -267,11 +274,13 @@ def _cluster(url: str, prefix: str, lease: float, db: str) -> ClusterSettings:
     """The settings of a process of several, once Redis answered (else a one-line refusal)."""
     if not db.startswith("postgresql"):
         shared = "postgresql://USER@HOST:PORT/DB"
-        raise UsageError(f"--redis needs a PostgreSQL --db that every process shares ({shared}), not {db}")
+        raise UsageError(
+            _("--redis needs a PostgreSQL --db that every process shares ({shared}), not {db}", shared=shared, db=db)
+        )
     try:
         import redis
     except ImportError:
-        raise UsageError("--redis needs the redis package: pip install 'barbu[cluster]'") from None
+        raise UsageError(_("--redis needs the redis package: pip install 'barbu[cluster]'")) from None
     from barbu.server.cluster import ClusterSettings
 
     try:
@@ -279,7 +288,9 @@ def _cluster(url: str, prefix: str, lease: float, db: str) -> ClusterSettings:
         client.ping()
         client.close()
     except (ValueError, redis.RedisError) as e:
-        raise UsageError(f"--redis {url}: Redis does not answer ({e}); give redis://HOST:PORT/DB") from None
+        raise UsageError(
+            _("--redis {url}: Redis does not answer ({why}); give redis://HOST:PORT/DB", url=url, why=str(e))
+        ) from None
     return ClusterSettings(url, prefix=prefix, lease_seconds=lease)
 
 
@@ -290,18 +301,19 @@ def _open_database(url: str) -> None:
 
     from barbu.storage import Store, StoreError
 
+    where = f"--db {url}"
     try:
         store = Store(url)
     except StoreError as e:
-        raise UsageError(f"--db {url}: {e}") from None
+        raise UsageError(_("{where}: {why}", where=where, why=error_text(e))) from None
     try:
         store.migrate()
     except StoreError as e:
-        raise UsageError(f"--db {url}: {e}") from None
+        raise UsageError(_("{where}: {why}", where=where, why=error_text(e))) from None
     except SQLAlchemyError as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
         raise UsageError(
-            f"--db {url}: cannot open the database ({reason}); give a barbu database or a new file"
+            _("--db {url}: cannot open the database ({why}); give a barbu database or a new file", url=url, why=reason)
         ) from None
     finally:
         store.dispose()

@@ -309,12 +309,16 @@ class SheetService:
             version = body.get("version")
             if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
                 raise RequestError(
-                    "request", 'version must be the whole number the sheet showed (its "version"), or left out'
+                    "request", _('version must be the whole number the sheet showed (its "version"), or left out')
                 )
             if version is not None and version != stored.version:
                 raise Stale(
-                    f"the sheet was changed elsewhere (it is at version {stored.version}, the page showed "
-                    f"version {version}): here it is as it is now; check it and enter your change again",
+                    _(
+                        "the sheet was changed elsewhere (it is at version {now}, the page showed "
+                        "version {version}): here it is as it is now; check it and enter your change again",
+                        now=stored.version,
+                        version=version,
+                    ),
                     sheet_view(stored, role),
                 )
             do(stored)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from barbu.language import N_, _, _n, _p
+from barbu.language import N_, _, _n, _p, error_text
 from barbu.rulesets import RULE_SETS, parse_options, rules
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
@@ -160,9 +160,8 @@ def _one_shot_entry(console: Console, sheet: Sheet, args: argparse.Namespace, nu
     if contract is None and nxt.fixed:
         contract = nxt.contracts[0].id
     if contract is None:
-        raise SheetError(
-            "contract", f"give --contract: the contracts left are {', '.join(c.id for c in nxt.contracts)}"
-        )
+        left = ", ".join(c.id for c in nxt.contracts)
+        raise SheetError("contract", _("give --contract: the contracts left are {left}", left=left))
     contract = contract_of(contract, [c.id for c in nxt.contracts], [c.id for c in sheet.rules.contracts])
     grid = old_entry.doubles
     if args.doubles is not None:
@@ -196,11 +195,8 @@ def score_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
             return _from_file(console, args)
         store = SheetStore(args.db)
         return _run(console, store, args)
-    except SheetError as e:
-        print(f"barbu score: {e.message}", file=err)
-        return 1
-    except StoreError as e:
-        print(f"barbu score: {e}", file=err)
+    except (SheetError, StoreError) as e:
+        print(_("{where}: {why}", where="barbu score", why=error_text(e)), file=err)
         return 1
     except (EOFError, Cancelled):
         return 0
@@ -435,7 +431,10 @@ def _tally(text: str) -> dict[str, Any]:
 
 def _variant(text: str) -> str:
     if text not in RULE_SETS:
-        raise SheetError("record", f"{text!r} is not a rule set: say one of {', '.join(RULE_SETS)}")
+        raise SheetError(
+            "record",
+            _("{text} is not a rule set: say one of {variants}", text=repr(text), variants=", ".join(RULE_SETS)),
+        )
     return text
 
 

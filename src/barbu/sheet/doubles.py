@@ -29,6 +29,7 @@ from barbu.actions import Call
 from barbu.deal import Deal
 from barbu.doubling import Doubling, round_one_order
 from barbu.errors import BarbuError
+from barbu.language import _
 from barbu.rulesets import Rules
 
 WORDS = {
@@ -60,6 +61,24 @@ class SheetError(BarbuError, ValueError):
     def as_json(self) -> dict[str, Any]:
         """The error as a JSON object (for a web page)."""
         return {"kind": self.kind, "deal": self.deal, "seat": self.seat, "message": self.message}
+
+
+def not_at_the_table(seat: int, players: int) -> str:
+    """The refusal of a seat number that is not at a table of ``players`` seats.
+
+    >>> not_at_the_table(5, 4)
+    'seat 5 is not at this table: seats are 0 to 3'
+    """
+    return _("seat {seat} is not at this table: seats are 0 to {last}", seat=seat, last=players - 1)
+
+
+def not_a_double(text: str) -> str:
+    """The refusal of a written double that is not ``a>b`` or ``a>>b``.
+
+    >>> not_a_double("2-1")
+    "'2-1' is not a double: write a>b (a doubled b) or a>>b (b redoubled)"
+    """
+    return _("{text} is not a double: write a>b (a doubled b) or a>>b (b redoubled)", text=repr(text))
 
 
 @dataclass(frozen=True, order=True)
@@ -102,16 +121,23 @@ class Double:
             a, b, m = value
             if m not in (1, 2):
                 raise SheetError(
-                    "call", f"a doubles cell [doubler, doubled, multiplier] needs multiplier 1 or 2, not {m!r}"
+                    "call",
+                    _("a doubles cell [doubler, doubled, multiplier] needs multiplier 1 or 2, not {m}", m=repr(m)),
                 )
             r = m == 2
         else:
             raise SheetError(
-                "call", f'a doubles cell is {{"doubler": a, "doubled": b, "redoubled": false}}, not {value!r}'
+                "call",
+                _(
+                    "a doubles cell is {form}, not {value}",
+                    form='{"doubler": a, "doubled": b, "redoubled": false}',
+                    value=repr(value),
+                ),
             )
         if not _is_seat(a) or not _is_seat(b) or not isinstance(r, bool):
             raise SheetError(
-                "call", f"a doubles cell needs two seat numbers and redoubled true or false, not {value!r}"
+                "call",
+                _("a doubles cell needs two seat numbers and redoubled true or false, not {value}", value=repr(value)),
             )
         assert isinstance(a, int) and isinstance(b, int)
         return cls(a, b, r)
@@ -123,7 +149,7 @@ class Double:
         redoubled = ">>" in t
         a, sep, b = t.replace(">>", ">").partition(">")
         if not sep or not a.strip().isdigit() or not b.strip().isdigit():
-            raise SheetError("call", f"{text!r} is not a double: write a>b (a doubled b) or a>>b (b redoubled)")
+            raise SheetError("call", not_a_double(text))
         return cls(int(a), int(b), redoubled)
 
 
@@ -149,13 +175,15 @@ def check_grid(cells: Iterable[Double], players: int) -> Grid:
     for d in cells:
         for s in (d.doubler, d.doubled):
             if not 0 <= s < players:
-                raise SheetError("call", f"seat {s} is not at this table: seats are 0 to {players - 1}", seat=s)
+                raise SheetError("call", not_at_the_table(s, players), seat=s)
         if d.doubler == d.doubled:
-            raise SheetError("call", f"seat {d.doubler} cannot double itself", seat=d.doubler)
+            raise SheetError("call", _("seat {seat} cannot double itself", seat=d.doubler), seat=d.doubler)
         if d.seats in seen:
             a, b = d.seats
             raise SheetError(
-                "call", f"seats {a} and {b} appear twice in the doubles: two seats have at most one pair", seat=a
+                "call",
+                _("seats {a} and {b} appear twice in the doubles: two seats have at most one pair", a=a, b=b),
+                seat=a,
             )
         seen[d.seats] = d
     return tuple(sorted(seen.values()))
@@ -178,7 +206,7 @@ def calls_of_grid(grid: Iterable[Double], rules: Rules, declarer: int) -> list[t
     cells = check_grid(grid, rules.players)
     if not rules.doubling:
         if cells:
-            raise SheetError("call", f"{rules.name} has no doubling: leave the doubles empty")
+            raise SheetError("call", _("{ruleset} has no doubling: leave the doubles empty", ruleset=rules.name))
         return []
     order = round_one_order(rules.players, declarer, rules.direction)
     pos = {s: i for i, s in enumerate(order)}
@@ -195,8 +223,12 @@ def calls_of_grid(grid: Iterable[Double], rules: Rules, declarer: int) -> list[t
             if d.redoubled:
                 raise SheetError(
                     "call",
-                    f"seat {d.doubled} cannot redouble seat {d.doubler}: seat {d.doubler} doubled after seat "
-                    f"{d.doubled} spoke, and late redoubles are off in this game (late_redouble: false)",
+                    _(
+                        "seat {doubled} cannot redouble seat {doubler}: seat {doubler} doubled after seat "
+                        "{doubled} spoke, and late redoubles are off in this game (late_redouble: false)",
+                        doubled=d.doubled,
+                        doubler=d.doubler,
+                    ),
                     seat=d.doubled,
                 )
         return out
@@ -223,13 +255,17 @@ def fill(grid: Iterable[Double], seat: int, word: str, rules: Rules, declarer: i
     seat, ``maximum`` gives what a whole table saying "maximum" gives.
     """
     if not rules.doubling:
-        raise SheetError("call", f"{rules.name} has no doubling")
+        raise SheetError("call", _("{ruleset} has no doubling", ruleset=rules.name))
     meaning = WORDS.get(word.strip().lower())
     if meaning is None:
-        raise SheetError("call", f"{word!r} is not a call word; say one of {', '.join(WORDS)}", seat=seat)
+        raise SheetError(
+            "call",
+            _("{word} is not a call word; say one of {words}", word=repr(word), words=", ".join(WORDS)),
+            seat=seat,
+        )
     cells = list(check_grid(grid, rules.players))
     if not 0 <= seat < rules.players:
-        raise SheetError("call", f"seat {seat} is not at this table: seats are 0 to {rules.players - 1}", seat=seat)
+        raise SheetError("call", not_at_the_table(seat, rules.players), seat=seat)
     klass = rules.contract(contract).doubling_class
     order = round_one_order(rules.players, declarer, rules.direction)
     pos = {s: i for i, s in enumerate(order)}
@@ -243,12 +279,17 @@ def fill(grid: Iterable[Double], seat: int, word: str, rules: Rules, declarer: i
     targets = _targets(rules, declarer, klass, seat)
     if meaning == "flanks":
         if seat == declarer:
-            raise SheetError("call", f"seat {seat}: the declarer cannot say flanks; it never doubles", seat=seat)
+            raise SheetError(
+                "call", _("seat {seat}: the declarer cannot say flanks; it never doubles", seat=seat), seat=seat
+            )
         targets = [t for t in targets if t != declarer]
         if not targets:
             raise SheetError(
                 "call",
-                f"seat {seat}: flanks is not allowed here: only the declarer may be doubled in this contract",
+                _(
+                    "seat {seat}: flanks is not allowed here: only the declarer may be doubled in this contract",
+                    seat=seat,
+                ),
                 seat=seat,
             )
     paired = {d.seats for d in cells}

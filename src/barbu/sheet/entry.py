@@ -18,7 +18,7 @@ from barbu.cards import RANKS, parse_rank, parse_suit
 from barbu.deal import Deal, Phase
 from barbu.errors import IllegalAction, NotationError
 from barbu.game import Game
-from barbu.language import error_text
+from barbu.language import _, error_text
 from barbu.rulesets import Rules
 from barbu.sheet.doubles import Double, Grid, SheetError, calls_of_grid, check_grid, grid_of_deal
 from barbu.tally import tally_json
@@ -62,21 +62,25 @@ class DealEntry:
     def from_json(cls, obj: object) -> DealEntry:
         """An entry from its JSON object; refuses unknown keys and wrong types."""
         if not isinstance(obj, Mapping):
-            raise SheetError("deal", "a deal entry is an object with contract, trump, rank, doubles and tally")
+            raise SheetError("deal", _("a deal entry is an object with contract, trump, rank, doubles and tally"))
         unknown = [k for k in obj if k not in ("contract", "trump", "rank", "doubles", "tally")]
         if unknown:
             raise SheetError(
-                "deal", f"unknown key {unknown[0]!r} in a deal entry (keys: contract, trump, rank, doubles, tally)"
+                "deal",
+                _(
+                    "unknown key {key} in a deal entry (keys: contract, trump, rank, doubles, tally)",
+                    key=repr(unknown[0]),
+                ),
             )
         for key in ("contract", "trump", "rank"):
             if obj.get(key) is not None and not isinstance(obj[key], str):
-                raise SheetError(key, f"{key} must be text, not {obj[key]!r}")
+                raise SheetError(key, _("{key} must be text, not {value}", key=key, value=repr(obj[key])))
         doubles = obj.get("doubles") or []
         if not isinstance(doubles, list):
-            raise SheetError("call", "doubles must be a list of cells")
+            raise SheetError("call", _("doubles must be a list of cells"))
         tally = obj.get("tally")
         if tally is not None and not isinstance(tally, Mapping):
-            raise SheetError("tally", "the tally must be an object keyed as the contract needs")
+            raise SheetError("tally", _("the tally must be an object keyed as the contract needs"))
         return cls(
             obj.get("contract"),
             obj.get("trump"),
@@ -106,13 +110,17 @@ def spec_of_entry(entry: DealEntry, r: Rules) -> DealSpec:
         try:
             trump = parse_suit(entry.trump)
         except NotationError:
-            raise SheetError("trump", f"the trump must be one of S, H, D, C, not {entry.trump!r}") from None
+            raise SheetError(
+                "trump", _("the trump must be one of S, H, D, C, not {trump}", trump=repr(entry.trump))
+            ) from None
     if entry.rank is not None:
         try:
             rank = parse_rank(entry.rank)
         except NotationError:
             names = " ".join(RANKS[x] for x in r.domino_ranks)
-            raise SheetError("rank", f"the domino rank must be one of {names}, not {entry.rank!r}") from None
+            raise SheetError(
+                "rank", _("the domino rank must be one of {ranks}, not {rank}", ranks=names, rank=repr(entry.rank))
+            ) from None
     grid = check_grid(entry.doubles, r.players)
     tally = dict(entry.tally) if entry.tally is not None else None
     return DealSpec(entry.contract, trump, rank, None, grid, tally)
@@ -127,23 +135,34 @@ def apply_spec(game: Game, spec: DealSpec, last: bool) -> None:
     deal = game.current
     r = game.rules
     if deal is None:
-        raise SheetError("deal", f"the game is over: a game of {r.name} has {r.deal_count} deals", r.deal_count + 1)
+        raise SheetError(
+            "deal",
+            _("the game is over: a game of {ruleset} has {n} deals", ruleset=r.name, n=r.deal_count),
+            r.deal_count + 1,
+        )
     number = deal.index + 1
     if deal.started:
-        raise SheetError("deal", f"deal {number} waits for its tally: enter it first", number)
+        raise SheetError("deal", _("deal {n} waits for its tally: enter it first", n=number), number)
     scheduled = r.scheduled_contract(deal.index)
     if scheduled is not None:
         if spec.contract not in (None, scheduled.id):
             raise SheetError(
                 "contract",
-                f"the contract of deal {number} is {scheduled.id} (fixed order), not {spec.contract!r}",
+                _(
+                    "the contract of deal {n} is {contract} (fixed order), not {given}",
+                    n=number,
+                    contract=scheduled.id,
+                    given=repr(spec.contract),
+                ),
                 number,
                 deal.declarer,
             )
     else:
         if not spec.contract:
             left = ", ".join(c.id for c in deal.available)
-            raise SheetError("contract", f"name the contract: the contracts left are {left}", number, deal.declarer)
+            raise SheetError(
+                "contract", _("name the contract: the contracts left are {left}", left=left), number, deal.declarer
+            )
         try:
             game.apply(Declare(spec.contract))
         except IllegalAction as e:
@@ -152,21 +171,33 @@ def apply_spec(game: Game, spec: DealSpec, last: bool) -> None:
     assert contract is not None
     if deal.phase is Phase.TRUMP:
         if spec.trump is None:
-            raise SheetError("trump", f"{contract.id} needs its trump suit: S, H, D or C", number, deal.declarer)
+            raise SheetError(
+                "trump", _("{contract} needs its trump suit: S, H, D or C", contract=contract.id), number, deal.declarer
+            )
         game.apply(NameTrump(spec.trump))
     elif spec.trump is not None:
-        raise SheetError("trump", f"{contract.id} has no trump suit: remove the trump", number, deal.declarer)
+        raise SheetError(
+            "trump", _("{contract} has no trump suit: remove the trump", contract=contract.id), number, deal.declarer
+        )
     if deal.phase is Phase.RANK:
         if spec.rank is None:
             names = " ".join(RANKS[x] for x in r.domino_ranks)
-            raise SheetError("rank", f"{contract.id} needs its starting rank: one of {names}", number, deal.declarer)
+            raise SheetError(
+                "rank",
+                _("{contract} needs its starting rank: one of {ranks}", contract=contract.id, ranks=names),
+                number,
+                deal.declarer,
+            )
         try:
             game.apply(NameRank(spec.rank))
         except IllegalAction as e:
             raise _refused(e, number) from None
     elif spec.rank is not None:
-        what = "no domino rank" if contract.play != "domino" else "no named rank (it opens with any card)"
-        raise SheetError("rank", f"{contract.id} has {what} here: remove the rank", number, deal.declarer)
+        if contract.play != "domino":
+            why = _("{contract} has no domino rank here: remove the rank", contract=contract.id)
+        else:
+            why = _("{contract} has no named rank here (it opens with any card): remove the rank", contract=contract.id)
+        raise SheetError("rank", why, number, deal.declarer)
     calls = spec.calls
     if calls is None:
         try:
@@ -185,16 +216,20 @@ def apply_spec(game: Game, spec: DealSpec, last: bool) -> None:
             except IllegalAction as e:
                 raise _refused(e, number) from None
         elif not last:
-            raise SheetError("tally", f"deal {number} needs its tally: only the last deal may wait for one", number)
+            raise SheetError(
+                "tally", _("deal {n} needs its tally: only the last deal may wait for one", n=number), number
+            )
         elif not deal.started:
             raise SheetError(
-                "tally", f"deal {number} needs its tally: its contract is fixed, so it is entered whole", number
+                "tally", _("deal {n} needs its tally: its contract is fixed, so it is entered whole", n=number), number
             )
     elif deal.skipped and spec.tally is not None:
         raise SheetError(
             "tally",
-            "this deal is not played: nobody doubled in a negative contract, so its points are divided "
-            "(RULES.md 2.8) and it has no tally; remove the tally, or enter the doubles that were made",
+            _(
+                "this deal is not played: nobody doubled in a negative contract, so its points are divided "
+                "(RULES.md 2.8) and it has no tally; remove the tally, or enter the doubles that were made"
+            ),
             number,
         )
     assert deal.phase in (Phase.TALLY, Phase.DONE), deal.phase

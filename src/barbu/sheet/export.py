@@ -20,9 +20,11 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from barbu.language import _
 from barbu.sheet.doubles import Double, SheetError
 from barbu.sheet.model import Sheet
 from barbu.sheet.paper import sheet_html, sheet_pdf
+from barbu.usage import os_reason
 
 FORMATS = ("record", "csv", "html", "pdf")
 """The export formats."""
@@ -38,7 +40,7 @@ def read_record(text: str) -> Sheet:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
-        raise SheetError("record", f"the file is not JSON: {e}") from None
+        raise SheetError("record", _("the file is not JSON: {why}", why=str(e))) from None
     return Sheet.from_record(doc)
 
 
@@ -46,12 +48,14 @@ def read_record_file(path: str | Path) -> Sheet:
     """The sheet of a record file (``-`` is not read here: pass the text to :func:`read_record`)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SheetError("record", f"cannot read {path}: {e}") from None
+    except OSError as e:
+        raise SheetError("record", _("cannot read {path}: {why}", path=str(path), why=os_reason(e))) from None
+    except UnicodeDecodeError:
+        raise SheetError("record", _("cannot read {path}: it is not UTF-8 text", path=str(path))) from None
     return read_record(text)
 
 
-def doubles_text(doubles: tuple[Double, ...], names: tuple[str, ...]) -> str:
+def doubles_text(doubles: Sequence[Double], names: Sequence[str]) -> str:
     """A grid in words: ``Bob>Ann`` (Bob doubled Ann), ``Dan>>Ann`` (and Ann redoubled)."""
     return " ".join(f"{names[d.doubler]}{'>>' if d.redoubled else '>'}{names[d.doubled]}" for d in doubles)
 
@@ -122,9 +126,9 @@ def export_sheet(sheet: Sheet, fmt: str, path: str | None, title: str = "") -> s
     fmt = fmt.strip().casefold()
     if fmt == "pdf":
         if not path:
-            raise SheetError("export", "a PDF goes to a file: export pdf FILE")
-        Path(path).write_bytes(sheet_pdf(sheet, title))
-        return f"wrote {path}"
+            raise SheetError("export", _("a PDF goes to a file: export pdf FILE"))
+        _write(path, sheet_pdf(sheet, title))
+        return _("wrote {path}", path=path)
     makers: dict[str, Callable[[], str]] = {
         "record": lambda: record_text(sheet),
         "json": lambda: record_text(sheet),
@@ -132,15 +136,26 @@ def export_sheet(sheet: Sheet, fmt: str, path: str | None, title: str = "") -> s
         "html": lambda: sheet_html(sheet, title),
     }
     if fmt not in makers:
-        raise SheetError("export", f"{fmt!r} is not an export format: say one of {', '.join(FORMATS)}")
+        raise SheetError(
+            "export",
+            _("{format} is not an export format: say one of {formats}", format=repr(fmt), formats=", ".join(FORMATS)),
+        )
     text = makers[fmt]()
     if not path:
         return text.rstrip("\n")
+    _write(path, text)
+    return _("wrote {path}", path=path)
+
+
+def _write(path: str, data: str | bytes) -> None:
+    """Write a file, or refuse saying why in the language of the moment."""
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
     except OSError as e:
-        raise SheetError("export", f"cannot write {path}: {e}") from None
-    return f"wrote {path}"
+        raise SheetError("export", _("cannot write {path}: {why}", path=path, why=os_reason(e))) from None
 
 
 __all__ = [

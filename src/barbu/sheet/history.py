@@ -23,7 +23,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from barbu.language import _, _n
+from barbu.language import _, _n, error_text
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
 from barbu.sheet.model import Sheet
@@ -49,7 +49,11 @@ def apply_change(sheet: Sheet, change: Mapping[str, Any]) -> Sheet:
         return sheet.insert(int(change["deal"]), DealEntry.from_json(change["entry"]), drop_later=drop)
     if kind == "players":
         return sheet.rename(change["players"])
-    raise SheetError("history", f"unknown change {kind!r}: the changes are {', '.join(CHANGES)}")
+    raise SheetError("history", _unknown_change(repr(kind)))
+
+
+def _unknown_change(shown: str) -> str:
+    return _("unknown change {change}: the changes are {changes}", change=shown, changes=", ".join(CHANGES))
 
 
 _KEYS = {
@@ -66,7 +70,7 @@ def _deal_number(value: object, what: str) -> int:
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise SheetError("deal", f"{what} must be a deal number (1, 2, …), not {value!r}")
+        raise SheetError("deal", _("{what} must be a deal number (1, 2, …), not {value}", what=what, value=repr(value)))
     return value
 
 
@@ -84,19 +88,32 @@ def read_change(obj: object) -> dict[str, Any]:
     """
     if not isinstance(obj, Mapping):
         raise SheetError(
-            "history", f'a change is an object {{"change": KIND, ...}}; the kinds are {", ".join(CHANGES)}'
+            "history",
+            _(
+                "a change is an object {form}; the kinds are {kinds}",
+                form='{"change": KIND, ...}',
+                kinds=", ".join(CHANGES),
+            ),
         )
     kind = obj.get("change")
     if not isinstance(kind, str) or kind not in _KEYS:
-        shown = repr(kind) if isinstance(kind, str | int | None) else f"of type {type(kind).__name__}"
-        raise SheetError("history", f"unknown change {shown[:60]}: the changes are {', '.join(CHANGES)}")
+        shown = repr(kind) if isinstance(kind, str | int | None) else _("of type {type}", type=type(kind).__name__)
+        raise SheetError("history", _unknown_change(shown[:60]))
     allowed = _KEYS[kind]
     extra = [k for k in obj if k != "change" and k not in allowed]
     if extra:
-        raise SheetError("history", f"unknown key {extra[0]!r} in a change {kind!r} (its keys: {', '.join(allowed)})")
+        raise SheetError(
+            "history",
+            _(
+                "unknown key {key} in a change {change} (its keys: {keys})",
+                key=repr(extra[0]),
+                change=repr(kind),
+                keys=", ".join(allowed),
+            ),
+        )
     missing = [k for k in allowed if k != "drop_later" and k not in obj]
     if missing:
-        raise SheetError("history", f"a change {kind!r} needs {', '.join(missing)}")
+        raise SheetError("history", _("a change {change} needs {keys}", change=repr(kind), keys=", ".join(missing)))
     out: dict[str, Any] = {"change": kind}
     if "entry" in allowed:
         out["entry"] = DealEntry.from_json(obj["entry"]).to_json()
@@ -104,23 +121,25 @@ def read_change(obj: object) -> dict[str, Any]:
         out["deal"] = _deal_number(obj["deal"], "deal")
     if kind == "tally":
         if not isinstance(obj["tally"], Mapping):
-            raise SheetError("tally", "the tally must be an object keyed as the contract needs")
+            raise SheetError("tally", _("the tally must be an object keyed as the contract needs"))
         out["tally"] = copy.deepcopy(dict(obj["tally"]))
     if kind == "edit":
         deals = obj["deals"]
         if not isinstance(deals, Mapping) or not deals:
-            raise SheetError("deal", 'an edit names the deals it changes: {"deals": {"3": ENTRY, ...}}')
-        numbers = {_deal_number(k, "a key of deals"): v for k, v in deals.items()}
+            raise SheetError(
+                "deal", _("an edit names the deals it changes: {form}", form='{"deals": {"3": ENTRY, ...}}')
+            )
+        numbers = {_deal_number(k, _("a key of deals")): v for k, v in deals.items()}
         out["deals"] = {str(n): DealEntry.from_json(numbers[n]).to_json() for n in sorted(numbers)}
     if kind == "players":
         players = obj["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise SheetError("players", "players must be a list of names, one per seat")
+            raise SheetError("players", _("players must be a list of names, one per seat"))
         out["players"] = list(players)
     if "drop_later" in allowed:
         drop = obj.get("drop_later", False)
         if not isinstance(drop, bool):
-            raise SheetError("history", f"drop_later must be true or false, not {drop!r}")
+            raise SheetError("history", _("drop_later must be true or false, not {value}", value=repr(drop)))
         out["drop_later"] = drop
     return out
 
@@ -141,11 +160,15 @@ class SheetHistory:
             try:
                 self._states.append(apply_change(self._states[-1], change))
             except (SheetError, KeyError, TypeError, ValueError) as e:
-                raise SheetError("history", f"change {i} of the log does not apply: {e}") from None
+                raise SheetError(
+                    "history", _("change {i} of the log does not apply: {why}", i=i, why=error_text(e))
+                ) from None
             self.log.append(copy.deepcopy(dict(change)))
         self.position = len(self.log) if position is None else position
         if not 0 <= self.position <= len(self.log):
-            raise SheetError("history", f"position {position} is outside the log (0 to {len(self.log)})")
+            raise SheetError(
+                "history", _("position {position} is outside the log (0 to {n})", position=position, n=len(self.log))
+            )
 
     @property
     def sheet(self) -> Sheet:
@@ -218,14 +241,14 @@ class SheetHistory:
     def undo(self) -> Sheet:
         """Go back one change."""
         if not self.can_undo:
-            raise SheetError("history", "nothing to undo")
+            raise SheetError("history", _("nothing to undo"))
         self.position -= 1
         return self.sheet
 
     def redo(self) -> Sheet:
         """Go forward one undone change."""
         if not self.can_redo:
-            raise SheetError("history", "nothing to redo")
+            raise SheetError("history", _("nothing to redo"))
         self.position += 1
         return self.sheet
 
@@ -237,10 +260,10 @@ class SheetHistory:
     def from_json(cls, obj: object) -> SheetHistory:
         """A history from :meth:`to_json`'s object; the log is replayed (and so checked)."""
         if not isinstance(obj, Mapping) or not isinstance(obj.get("log"), list) or "base" not in obj:
-            raise SheetError("history", 'a sheet history is an object with "base", "log" and "position"')
+            raise SheetError("history", _('a sheet history is an object with "base", "log" and "position"'))
         position = obj.get("position")
         if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
-            raise SheetError("history", f"position must be a whole number, not {position!r}")
+            raise SheetError("history", _("position must be a whole number, not {value}", value=repr(position)))
         return cls(Sheet.from_record(obj["base"]), obj["log"], position)
 
 

@@ -57,14 +57,19 @@ class LaterDealError(SheetError):
     ``drop_later=True`` to keep the change and drop the deals from ``deal`` on.
     """
 
-    def __init__(self, changed: int, broken: SheetError, what: str = "", was: str = "") -> None:
-        what = what or f"the change to deal {changed}"
-        super().__init__(
-            broken.kind,
-            f"deal {broken.deal}{was} no longer fits after {what}: {broken.message}",
-            broken.deal,
-            broken.seat,
-        )
+    def __init__(self, changed: int, broken: SheetError, what: str = "", before: int | None = None) -> None:
+        what = what or _("the change to deal {n}", n=changed)
+        if before is None:
+            message = _("deal {n} no longer fits after {change}: {why}", n=broken.deal, change=what, why=broken.message)
+        else:
+            message = _(
+                "deal {n} (deal {before} before) no longer fits after {change}: {why}",
+                n=broken.deal,
+                before=before,
+                change=what,
+                why=broken.message,
+            )
+        super().__init__(broken.kind, message, broken.deal, broken.seat)
         self.changed = changed
         self.reason = broken.message
 
@@ -81,19 +86,21 @@ def default_players(n: int) -> list[str]:
 def check_players(names: Sequence[str], n: int) -> tuple[str, ...]:
     """Player names, stripped; one per seat, not empty, not a number, all different (:func:`barbu.names.check_text`)."""
     if isinstance(names, str) or len(names) != n:
-        raise SheetError("players", f"give {n} player names, one per seat")
+        raise SheetError("players", _("give {n} player names, one per seat", n=n))
     out: list[str] = []
     for s, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise SheetError("players", f"the name of seat {s} is empty", seat=s)
+            raise SheetError("players", _("the name of seat {seat} is empty", seat=s), seat=s)
         try:
             name = check_text(name, f"seat {s} name", NAME_LIMIT)
         except TextError as e:
             raise SheetError("players", e.message, seat=s) from None
         if name.isdigit():
-            raise SheetError("players", f"a name cannot be a number ({name}): numbers mean seats", seat=s)
+            raise SheetError("players", _("a name cannot be a number ({name}): numbers mean seats", name=name), seat=s)
         if name.casefold() in (o.casefold() for o in out):
-            raise SheetError("players", f"two players are called {name!r}: give each seat its own name", seat=s)
+            raise SheetError(
+                "players", _("two players are called {name}: give each seat its own name", name=repr(name)), seat=s
+            )
         out.append(name)
     return tuple(out)
 
@@ -155,7 +162,7 @@ class Sheet:
         except RecordError as e:
             raise SheetError("record", error_text(e), e.deal, e.seat) from None
         except RecordUsageError as e:
-            raise SheetError("record", str(e)) from None
+            raise SheetError("record", error_text(e)) from None
         assert isinstance(doc, Mapping)
         r = game.rules
         notes = []
@@ -256,8 +263,14 @@ class Sheet:
 
     def _no_such_deal(self, number: int) -> str:
         n = len(self.rows)
-        return f"there is no deal {number}: the sheet has {n} deal{'s' if n != 1 else ''}" + (
-            f" (1 to {n})" if n else ""
+        if not n:
+            return _("there is no deal {number}: the sheet has no deal", number=number)
+        return _n(
+            "there is no deal {number}: the sheet has {n} deal (1 to {n})",
+            "there is no deal {number}: the sheet has {n} deals (1 to {n})",
+            n,
+            number=number,
+            n=n,
         )
 
     def _make_rows(self) -> list[DealRow]:
@@ -352,7 +365,9 @@ class Sheet:
         ``sheet.before(number).next``.
         """
         if not 1 <= number <= len(self.rows) + 1:
-            raise SheetError("deal", f"deal {number} is not on the sheet: say 1 to {len(self.rows) + 1}", number)
+            raise SheetError(
+                "deal", _("deal {n} is not on the sheet: say 1 to {last}", n=number, last=len(self.rows) + 1), number
+            )
         if number == len(self.rows) + 1:
             return self
         game = Game(self.rules, self.first_declarer)
@@ -417,7 +432,7 @@ class Sheet:
         """The sheet with ``entry`` as its next deal."""
         if self.pending is not None:
             p = self.pending.number
-            raise SheetError("deal", f"deal {p} waits for its tally: enter it first (or edit deal {p})", p)
+            raise SheetError("deal", _("deal {n} waits for its tally: enter it first (or edit deal {n})", n=p), p)
         spec = spec_of_entry(entry, self.rules)
         game = self._game.copy()
         apply_spec(game, spec, last=True)
@@ -427,7 +442,7 @@ class Sheet:
         """The sheet with the tally of its last deal, which was waiting for it."""
         row = self.pending
         if row is None:
-            raise SheetError("tally", "no deal waits for its tally: add the next deal with its tally")
+            raise SheetError("tally", _("no deal waits for its tally: add the next deal with its tally"))
         return self.edit(row.number, replace(row.entry, tally=tally))
 
     def preview(self, entry: DealEntry, number: int | None = None) -> DealRow:
@@ -441,7 +456,7 @@ class Sheet:
         if not 1 <= n <= len(self.rows) + 1:
             raise SheetError("deal", self._no_such_deal(n), n)
         if n == len(self.rows) + 1 and self.pending is not None:
-            raise SheetError("deal", f"deal {n - 1} waits for its tally: enter it first", n - 1)
+            raise SheetError("deal", _("deal {n} waits for its tally: enter it first", n=n - 1), n - 1)
         game = Game(self.rules, self.first_declarer)
         for s in self._specs()[: n - 1]:
             apply_spec(game, s, last=False)
@@ -469,7 +484,7 @@ class Sheet:
         for number, entry in changes.items():
             specs[number - 1] = spec_of_entry(entry, self.rules)
         first = min(changes)
-        what = f"the change to deal {first}" if len(changes) == 1 else "these changes"
+        what = _("the change to deal {n}", n=first) if len(changes) == 1 else _("these changes")
         return self._rebuild(specs, first, set(changes), what, drop_later)
 
     def delete(self, number: int, *, drop_later: bool = False) -> Sheet:
@@ -483,16 +498,19 @@ class Sheet:
         if not 1 <= number <= len(specs):
             raise SheetError("deal", self._no_such_deal(number), number)
         moved = [replace(s, calls=None) for s in specs[number:]]
-        return self._rebuild(specs[: number - 1] + moved, number, set(), f"deleting deal {number}", drop_later, -1)
+        what = _("deleting deal {n}", n=number)
+        return self._rebuild(specs[: number - 1] + moved, number, set(), what, drop_later, -1)
 
     def insert(self, number: int, entry: DealEntry, *, drop_later: bool = False) -> Sheet:
         """The sheet with ``entry`` inserted as deal ``number``; the later deals move down one place."""
         specs = self._specs()
         if not 1 <= number <= len(specs) + 1:
-            raise SheetError("deal", f"a deal can be inserted at 1 to {len(specs) + 1}, not {number}", number)
+            raise SheetError(
+                "deal", _("a deal can be inserted at 1 to {last}, not {n}", last=len(specs) + 1, n=number), number
+            )
         moved = [replace(s, calls=None) for s in specs[number - 1 :]]
         new = [*specs[: number - 1], spec_of_entry(entry, self.rules), *moved]
-        return self._rebuild(new, number, {number}, f"inserting deal {number}", drop_later, 1)
+        return self._rebuild(new, number, {number}, _("inserting deal {n}", n=number), drop_later, 1)
 
     def rename(self, players: Sequence[str]) -> Sheet:
         """The sheet with other player names (the deals do not change)."""
@@ -516,8 +534,8 @@ class Sheet:
                 if number in entered or number < changed:
                     raise e from None
                 if not drop_later:
-                    was = f" (deal {number - shift} before)" if shift and number > changed else ""
-                    raise LaterDealError(changed, e, what, was) from None
+                    before = number - shift if shift and number > changed else None
+                    raise LaterDealError(changed, e, what, before) from None
                 game = Game(self.rules, self.first_declarer)
                 for j, kept in enumerate(specs[:i]):
                     apply_spec(game, kept, last=j == i - 1)

@@ -20,9 +20,19 @@ from collections.abc import Sequence
 
 from barbu.cards import card, card_name
 from barbu.errors import NotationError
-from barbu.language import error_text
+from barbu.language import _, error_text
 from barbu.rulesets import Rules
-from barbu.sheet.doubles import WORDS, Double, Grid, SheetError, check_grid, fill, fill_all
+from barbu.sheet.doubles import (
+    WORDS,
+    Double,
+    Grid,
+    SheetError,
+    check_grid,
+    fill,
+    fill_all,
+    not_a_double,
+    not_at_the_table,
+)
 
 NONE_WORDS = ("-", "none", "no", "nothing", "pass", "0")
 """Answers meaning "nobody doubled"."""
@@ -39,7 +49,7 @@ def parse_player(text: str, names: Sequence[str]) -> int:
         seat = int(t)
         if 0 <= seat < len(names):
             return seat
-        raise SheetError("players", f"seat {seat} is not at this table: seats are 0 to {len(names) - 1}")
+        raise SheetError("players", not_at_the_table(seat, len(names)))
     exact = [s for s, n in enumerate(names) if n.casefold() == t.casefold()]
     if exact:
         return exact[0]
@@ -48,8 +58,16 @@ def parse_player(text: str, names: Sequence[str]) -> int:
         return found[0]
     listed = ", ".join(f"{s} {n}" for s, n in enumerate(names))
     if not found:
-        raise SheetError("players", f"{text!r} is not a player: name one of {listed} (a name or its seat number)")
-    raise SheetError("players", f"{text!r} could be {', '.join(names[s] for s in found)}: type more of the name")
+        raise SheetError(
+            "players",
+            _(
+                "{text} is not a player: name one of {listed} (a name or its seat number)",
+                text=repr(text),
+                listed=listed,
+            ),
+        )
+    could = ", ".join(names[s] for s in found)
+    raise SheetError("players", _("{text} could be {names}: type more of the name", text=repr(text), names=could))
 
 
 def parse_players(text: str, names: Sequence[str]) -> list[int]:
@@ -79,11 +97,13 @@ def parse_doubles(text: str, names: Sequence[str], rules: Rules, declarer: int, 
         if ">" in tok:
             a, sep, b = tok.partition(">>") if ">>" in tok else tok.partition(">")
             if not a or not b:
-                raise SheetError("call", f"{tok!r} is not a double: write a>b (a doubled b) or a>>b (b redoubled)")
+                raise SheetError("call", not_a_double(tok))
             d = Double(parse_player(a, names), parse_player(b, names), sep == ">>")
             if d.seats in written:
                 x, y = d.seats
-                raise SheetError("call", f"{names[x]} and {names[y]} appear twice: two seats have at most one pair")
+                raise SheetError(
+                    "call", _("{a} and {b} appear twice: two seats have at most one pair", a=names[x], b=names[y])
+                )
             written.add(d.seats)
             cells = check_grid([*(c for c in cells if c.seats != d.seats), d], rules.players)
             i += 1
@@ -95,7 +115,7 @@ def parse_doubles(text: str, names: Sequence[str], rules: Rules, declarer: int, 
             if i + 1 >= len(tokens) or tokens[i + 1].casefold() not in WORDS:
                 raise SheetError(
                     "call",
-                    f"after {names[seat]}, say a call word (max, flanks, pass) or write {names[seat]}>someone",
+                    _("after {name}, say a call word (max, flanks, pass) or write {name}>someone", name=names[seat]),
                 )
             cells = fill(cells, seat, tokens[i + 1], rules, declarer, contract)
             i += 2
@@ -109,9 +129,12 @@ def doubles_words(grid: Grid, names: Sequence[str]) -> str:
     'Bob doubled Ann, redoubled; Cat doubled Ann'
     """
     if not grid:
-        return "no doubles"
+        return _("no doubles")
     return "; ".join(
-        f"{names[d.doubler]} doubled {names[d.doubled]}{', redoubled' if d.redoubled else ''}" for d in grid
+        _("{doubler} doubled {doubled}, redoubled", doubler=names[d.doubler], doubled=names[d.doubled])
+        if d.redoubled
+        else _("{doubler} doubled {doubled}", doubler=names[d.doubler], doubled=names[d.doubled])
+        for d in grid
     )
 
 
@@ -119,13 +142,30 @@ def parse_counts(text: str, players: int, total: int | None, key: str) -> list[i
     """Whole numbers, one per seat; with ``total`` known, the last may be left out (it is the rest)."""
     parts = [p for p in re.split(r"[\s,;/]+", text.strip()) if p]
     if not all(p.isdigit() for p in parts):
-        raise SheetError("tally", f"{key}: write {players} whole numbers, one per seat in seat order, e.g. 6 3 2 2")
+        raise SheetError(
+            "tally",
+            _(
+                "{key}: write {players} whole numbers, one per seat in seat order, e.g. 6 3 2 2",
+                key=key,
+                players=players,
+            ),
+        )
     values = [int(p) for p in parts]
     if total is not None and len(values) == players - 1 and sum(values) <= total:
         values.append(total - sum(values))
     if len(values) != players:
-        more = f" (or {players - 1}: the last is the rest of {total})" if total is not None else ""
-        raise SheetError("tally", f"{key}: write {players} numbers, one per seat{more}, not {len(values)}")
+        if total is None:
+            why = _("{key}: write {players} numbers, one per seat, not {n}", key=key, players=players, n=len(values))
+        else:
+            why = _(
+                "{key}: write {players} numbers, one per seat (or {fewer}: the last is the rest of {total}), not {n}",
+                key=key,
+                players=players,
+                fewer=players - 1,
+                total=total,
+                n=len(values),
+            )
+        raise SheetError("tally", why)
     return values
 
 

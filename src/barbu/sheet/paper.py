@@ -206,7 +206,7 @@ def _deal_index(sheet: Sheet, declarer: int, k: int) -> int:
             if seen == k:
                 return i
             seen += 1
-    raise SheetError("deal", f"seat {declarer} has no deal {k + 1}")
+    raise SheetError("deal", _("seat {seat} has no deal {n}", seat=declarer, n=k + 1))
 
 
 def _num(v: int | None, signed: bool = False) -> str:
@@ -351,7 +351,7 @@ def sheet_pdf(sheet: Sheet, title: str = "") -> bytes:
     except ImportError:
         raise SheetError(
             "export",
-            "PDF needs the fpdf2 package (pip install 'barbu[pdf]'); or export html and print it to PDF",
+            _("PDF needs the fpdf2 package (pip install 'barbu[pdf]'); or export html and print it to PDF"),
         ) from None
     p = paper_layout(sheet, title)
     n = len(p.players)

@@ -46,6 +46,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from barbu.language import _
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
@@ -190,7 +191,7 @@ class SheetStore:
             except SQLAlchemyError as e:
                 self.store.dispose()
                 reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]  # the driver's words, one line
-                raise StoreError(f"cannot open the database {db}: {reason}") from None
+                raise StoreError(_("cannot open the database {db}: {why}", db=db, why=reason)) from None
         self.engine = self.store.engine
 
     def dispose(self) -> None:
@@ -240,22 +241,24 @@ class SheetStore:
         if ref is not None and ref in ids:
             return ref
         if not summaries:
-            raise SheetError("store", "no sheet yet: start one with `barbu score new` or on the web page /sheets")
+            raise SheetError("store", _("no sheet yet: start one with `barbu score new` or on the web page /sheets"))
         if ref is None:
             return summaries[0].id
         found = [s.id for s in summaries if s.id.startswith(ref) or s.title.casefold() == ref.casefold()]
         if len(found) == 1:
             return found[0]
         if not found:
-            raise SheetError("store", f"no sheet {ref!r}; the sheets are {', '.join(sorted(ids))}")
-        raise SheetError("store", f"{ref!r} could be {', '.join(found)}: say which")
+            raise SheetError(
+                "store", _("no sheet {ref}; the sheets are {ids}", ref=repr(ref), ids=", ".join(sorted(ids)))
+            )
+        raise SheetError("store", _("{ref} could be {ids}: say which", ref=repr(ref), ids=", ".join(found)))
 
     def open(self, ref: str | None = None) -> StoredSheet:
         """The sheet named by ``ref`` (see :meth:`resolve`), its log replayed."""
         sheet_id = self.resolve(ref)
         found = self.get(sheet_id)
         if found is None:
-            raise SheetError("store", f"no sheet {sheet_id!r}: it was just removed")
+            raise SheetError("store", _("no sheet {id}: it was just removed", id=repr(sheet_id)))
         return found
 
     def get(self, sheet_id: str) -> StoredSheet | None:
@@ -275,7 +278,9 @@ class SheetStore:
         try:
             history = SheetHistory.from_json({"base": json.loads(row["base"]), "log": log, "position": row["position"]})
         except SheetError as e:
-            raise SheetError("store", f"the stored sheet {sheet_id!r} does not replay: {e.message}") from None
+            raise SheetError(
+                "store", _("the stored sheet {id} does not replay: {why}", id=repr(sheet_id), why=e.message)
+            ) from None
         return StoredSheet(sheet_id, row["title"], row["created"], row["updated"], row["version"], history)
 
     # -- writing -------------------------------------------------------------------
@@ -313,7 +318,9 @@ class SheetStore:
                 continue  # the id is taken: try the next one
             stored.version = 1
             return stored
-        raise SheetError("store", f"too many sheets are called {title!r}: give this one another title")
+        raise SheetError(
+            "store", _("too many sheets are called {title}: give this one another title", title=repr(title))
+        )
 
     def save(self, stored: StoredSheet) -> None:
         """Write the sheet's changes since it was opened, in one transaction.
@@ -350,11 +357,18 @@ class SheetStore:
         except _Conflict:
             now = self.version(stored.id)
             if now is None:
-                raise SheetError("store", f"the sheet {stored.id!r} was removed meanwhile: nothing was saved") from None
+                raise SheetError(
+                    "store", _("the sheet {id} was removed meanwhile: nothing was saved", id=repr(stored.id))
+                ) from None
             raise SheetError(
                 "store",
-                f"the sheet {stored.id!r} was changed elsewhere meanwhile (it is at version {now}, this copy was "
-                f"opened at {stored.version}): nothing was saved; open it again and redo the change",
+                _(
+                    "the sheet {id} was changed elsewhere meanwhile (it is at version {now}, this copy was "
+                    "opened at {version}): nothing was saved; open it again and redo the change",
+                    id=repr(stored.id),
+                    now=now,
+                    version=stored.version,
+                ),
             ) from None
         stored.version = values["version"]
         stored.updated = values["updated"]
@@ -388,14 +402,14 @@ class SheetStore:
     def add_link(self, sheet_id: str, role: str) -> tuple[SheetLink, str]:
         """A new link to the sheet: the link as stored and its key (shown once, never stored)."""
         if role not in ROLES:
-            raise SheetError("store", f"a link is for an owner, an editor or a viewer, not {role!r}")
+            raise SheetError("store", _("a link is for an owner, an editor or a viewer, not {role}", role=repr(role)))
         key = new_key()
         row = self._link_row(sheet_id, role, key, time.time())
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(sheet_links).values(row))
         except IntegrityError:
-            raise SheetError("store", f"no sheet {sheet_id!r}: it was removed") from None
+            raise SheetError("store", _("no sheet {id}: it was removed", id=repr(sheet_id))) from None
         return SheetLink(row["id"], sheet_id, role, row["created"]), key
 
     def links(self, sheet_id: str) -> Sequence[SheetLink]:

@@ -13,9 +13,9 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from barbu.language import N_, _, tally_words
-from barbu.sheet.doubles import Grid, SheetError
+from barbu.sheet.doubles import SheetError
 from barbu.sheet.entry import DealEntry
-from barbu.sheet.export import export_sheet
+from barbu.sheet.export import doubles_text, export_sheet
 from barbu.sheet.history import SheetHistory
 from barbu.sheet.model import LaterDealError, Sheet
 from barbu.sheet.notation import (
@@ -151,7 +151,12 @@ def contract_of(text: str, left: Sequence[str], every: Sequence[str] = ()) -> st
     if t in every and t not in left:
         listed = ", ".join(f"{i} {c}" for i, c in enumerate(left, 1))
         raise SheetError(
-            "contract", f"{t} is not open to this declarer (already declared); the contracts left: {listed}"
+            "contract",
+            _(
+                "{contract} is not open to this declarer (already declared); the contracts left: {left}",
+                contract=t,
+                left=listed,
+            ),
         )
     if t.isdigit() and 1 <= int(t) <= len(left):
         return left[int(t) - 1]
@@ -160,8 +165,10 @@ def contract_of(text: str, left: Sequence[str], every: Sequence[str] = ()) -> st
         return found[0]
     listed = ", ".join(f"{i} {c}" for i, c in enumerate(left, 1))
     if not found:
-        raise SheetError("contract", f"{text!r} is not a contract left: {listed}")
-    raise SheetError("contract", f"{text!r} could be {', '.join(found)}: type more")
+        raise SheetError("contract", _("{text} is not a contract left: {left}", text=repr(text), left=listed))
+    raise SheetError(
+        "contract", _("{text} could be {contracts}: type more", text=repr(text), contracts=", ".join(found))
+    )
 
 
 def enter_deal(
@@ -214,7 +221,7 @@ def enter_deal(
             console.say(
                 "  " + _("compulsory: {who} must double {name} in this deal", who=must, name=names[nxt.declarer])
             )
-        old_doubles = _grid_text(old.doubles, names) if old and old.contract == contract else None
+        old_doubles = (doubles_text(old.doubles, names) or "-") if old and old.contract == contract else None
 
         def read_doubles(t: str) -> DealEntry:
             grid = parse_doubles(t, names, r, nxt.declarer, contract)
@@ -235,10 +242,6 @@ def enter_deal(
             return replace(entry, tally=tally)
         except SheetError as e:
             console.say("  " + _("refused: {why}", why=e.message))
-
-
-def _grid_text(grid: Grid, names: Sequence[str]) -> str:
-    return " ".join(f"{names[d.doubler]}{'>>' if d.redoubled else '>'}{names[d.doubled]}" for d in grid) or "-"
 
 
 def _checked(base: Sheet, entry: DealEntry, number: int) -> DealEntry:
@@ -276,15 +279,17 @@ class Session:
             self.stored = self.store.open(self.stored.id)
             raise SheetError(
                 "store",
-                "the sheet was changed elsewhere (on the web page?) while you typed: your change was not saved; "
-                "here is the sheet as it is now, enter the change again",
+                _(
+                    "the sheet was changed elsewhere (on the web page?) while you typed: your change was not saved; "
+                    "here is the sheet as it is now, enter the change again"
+                ),
             ) from None
 
     def refresh(self) -> None:
         """Reload the sheet if it was changed elsewhere (on the web page, in another terminal)."""
         version = self.store.version(self.stored.id)
         if version is None:
-            raise SheetError("store", f"the sheet {self.stored.id!r} was removed elsewhere")
+            raise SheetError("store", _("the sheet {sheet} was removed elsewhere", sheet=repr(self.stored.id)))
         if version != self.stored.version:
             self.stored = self.store.open(self.stored.id)
             self.console.say(_("(the sheet was changed elsewhere: it now has {n} deals)", n=len(self.sheet.rows)))
@@ -399,7 +404,9 @@ class Session:
         try:
             number = int(rest.strip())
         except ValueError:
-            raise SheetError("deal", f"say which deal: {word} N (1 to {len(self.sheet.rows)})") from None
+            raise SheetError(
+                "deal", _("say which deal: {word} N (1 to {n})", word=word, n=len(self.sheet.rows))
+            ) from None
         sheet = self.sheet
         if word == "delete":
             row = sheet.row(number)
@@ -415,7 +422,7 @@ class Session:
             return
         if word == "insert":
             if not 1 <= number <= len(sheet.rows) + 1:
-                raise SheetError("deal", f"a deal can be inserted at 1 to {len(sheet.rows) + 1}")
+                raise SheetError("deal", _("a deal can be inserted at 1 to {last}", last=len(sheet.rows) + 1))
             entry = enter_deal(c, sheet, number)
             self._with_later(lambda drop: self.history.insert(number, entry, drop), number)
             return

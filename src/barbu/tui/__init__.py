@@ -167,7 +167,8 @@ def _check_seat_and_bots(args: argparse.Namespace, bots: list[str], players: int
         try:
             bot_levels_for(bots, players)
         except ValueError as e:
-            raise UsageError(f"--bots {args.bots}: {e}") from None
+            option = f"--bots {args.bots}"
+            raise UsageError(_("{where}: {why}", where=option, why=e)) from None
 
 
 def play_main(argv: Sequence[str] | None = None) -> int:

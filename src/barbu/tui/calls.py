@@ -23,10 +23,9 @@ from textual.binding import Binding
 from textual.widget import Widget
 
 from barbu.actions import Call
-from barbu.language import _, _p
+from barbu.language import _, _p, ordinal
 from barbu.rulesets import Rules
 from barbu.tui.intents import Intent
-from barbu.tui.scoreboard import ordinal
 from barbu.view import SeatView
 
 

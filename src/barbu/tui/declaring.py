@@ -27,11 +27,10 @@ from textual.widgets.option_list import Option
 
 from barbu.actions import Action, Declare, NameRank, NameTrump
 from barbu.cards import RANKS, SUIT_NAMES
-from barbu.language import _, _p
+from barbu.language import _, _p, ordinal
 from barbu.rulesets import Rules
 from barbu.tui.card_faces import cards_text, rank_face, signed, suit_text
 from barbu.tui.intents import Intent
-from barbu.tui.scoreboard import ordinal
 from barbu.view import SeatView
 
 

@@ -20,19 +20,13 @@ from rich.text import Text
 from textual.widget import Widget
 
 from barbu.cards import SUIT_SYMBOLS
-from barbu.language import N_, _, _p
+from barbu.language import _, _p, ordinal
 from barbu.rulesets import Rules
 from barbu.tui.card_faces import card_text, signed, suit_style
 from barbu.view import SeatView
 
 NAME = 8
 TAKEN = 13
-ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"))
-
-
-def ordinal(k: int) -> str:
-    """``1st``, ``2nd``… for the k-th contract of a set."""
-    return _(ORDINALS[k - 1]) if 1 <= k <= len(ORDINALS) else _("{n}th", n=k)
 
 
 def pairs_text(pairs: Sequence[tuple[int, int, int]], names: Sequence[str]) -> str:
@@ -156,4 +150,4 @@ class Scoreboard(Widget):
         return Text("\n").join(self.lines)
 
 
-__all__ = ["Scoreboard", "board_lines", "ordinal", "pairs_text", "taken_column"]
+__all__ = ["Scoreboard", "board_lines", "pairs_text", "taken_column"]

@@ -91,11 +91,17 @@ def bot_levels_for(levels: Sequence[str], players: int) -> list[str]:
         levels = list(levels) * bots
     if len(levels) != bots:
         raise ValueError(
-            f"give one bot level for all bots or exactly {bots}, one per bot from your left; got {len(levels)}"
+            _(
+                "give one bot level for all bots or exactly {bots}, one per bot from your left; got {n}",
+                bots=bots,
+                n=len(levels),
+            )
         )
     for level in levels:
         if bot_level(level) is None:
-            raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(bot_levels())}")
+            raise ValueError(
+                _("unknown bot level {level}; levels are: {levels}", level=repr(level), levels=", ".join(bot_levels()))
+            )
     return list(levels)
 
 

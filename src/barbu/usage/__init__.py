@@ -326,7 +326,7 @@ OS_REASONS = {
 """The system's common reasons for refusing a file, in words the catalogues translate."""
 
 
-def _why(e: OSError) -> str:
+def os_reason(e: OSError) -> str:
     """What the system said, in words of the language of the moment (``permission denied``),
     without its error number; a rarer reason keeps the system's own words."""
     reason = OS_REASONS.get(e.errno or 0)
@@ -343,7 +343,7 @@ def _writable_folder(folder: Path) -> str | None:
         with tempfile.TemporaryFile(dir=folder):
             return None
     except OSError as e:
-        return _why(e)
+        return os_reason(e)
 
 
 def output_file(path: str, option: str) -> None:
@@ -378,7 +378,7 @@ def output_file(path: str, option: str) -> None:
                     "{option} {path} cannot be written ({why}); give a file you may write",
                     option=option,
                     path=path,
-                    why=_why(e),
+                    why=os_reason(e),
                 )
             ) from None
         return
@@ -451,7 +451,7 @@ def read_text(path: str, what: str = N_("file")) -> str:
             data = Path(path).read_bytes()
     except OSError as e:
         raise UsageError(
-            _("cannot read the {what} {path}: {why}; give a readable file", what=_(what), path=path, why=_why(e))
+            _("cannot read the {what} {path}: {why}; give a readable file", what=_(what), path=path, why=os_reason(e))
         ) from None
     try:
         return data.decode("utf-8-sig")
@@ -545,6 +545,7 @@ __all__ = [
     "database_url",
     "name_seats",
     "number",
+    "os_reason",
     "output_file",
     "output_folder",
     "read_text",
