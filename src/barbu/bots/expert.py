@@ -166,7 +166,7 @@ class ExpertBot(SearchBot):
 
     contract_candidates = None
     choice_candidates = 4
-    endgame_cards = 16
+    endgame_cards = 20
 
     def __init__(
         self,
