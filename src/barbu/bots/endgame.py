@@ -114,12 +114,11 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     for h in hands:
         in_play |= h
     out_of_play = ((1 << 52) - 1) & ~in_play
-    penalty, early = t.rules.penalty, t.rules.early_end
-    kind = [(cost[c], model[c], penalty >> c & 1, early >> c & 1) for c in range(52)] if model is not None else []
+    penalty = t.rules.penalty
+    kind = [(cost[c], model[c], penalty >> c & 1, early_end >> c & 1) for c in range(52)] if model is not None else []
+    # Raw scores of the tricks played so far in the line searched, by ``model``: the cards
+    # taken, the tricks won and the first trick (not the last ones, which the rest decides).
     prefix = [0] * n
-    """Raw scores of the tricks played so far in the line searched, by ``model``: the
-    cards taken, the tricks won and the first trick (not the last ones, which the rest
-    of the deal decides)."""
 
     def value_of(raw: tuple[int, ...]) -> list[float]:
         v = scored.get(raw)
