@@ -149,6 +149,20 @@ def test_the_card_play_solves_four_tricks_and_the_deals_ahead_three(seed: int) -
     assert depths == [AHEAD_ENDGAME] and expert.ahead == AHEAD_ENDGAME
 
 
+def test_a_fifth_exact_trick_is_a_setting_within_twenty_cards() -> None:
+    """``endgame=5`` solves the last five tricks exactly (20 cards, ``endgame_cards``); a
+    larger setting is cut to them."""
+    deal = _deal_with_tricks_left(5, 1)
+    t = deal.tricks
+    assert t is not None and deal.contract is not None
+    guide = PlayGuide.of(deal)
+    me = t.turn
+    exact = solve(t, deal.contract, deal.rules, guide, me)[me]
+    assert ExpertBot.endgame_cards == 20
+    for endgame in (5, 6):
+        assert ExpertBot(seed=0, ms=None, worlds=1, endgame=endgame).finish(deal.copy(), guide, me) == exact
+
+
 class _Rules:
     """Plays every card by the rules of thumb on the real position (to test what the expert reads)."""
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from barbu import Game, seat_view
+from barbu import Game, accel, seat_view
 from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, Play
 from barbu.bots import Bot, bot_levels, make_bot
 from barbu.bots.card_play import PlayGuide
@@ -17,8 +17,9 @@ from barbu.bots.estimates import best_trump, trump_order
 from barbu.bots.rules_of_thumb import CallTurn, contract_value, pick_call
 from barbu.bots.search import CALL_EVIDENCE, TRUMP_EVIDENCE, Budget, CallEvidence, SearchBot
 from barbu.cards import RANKS, SUITS, card, cards_of, parse_pbn
-from barbu.contracts import Contract
+from barbu.contracts import Contract, TrickResult
 from barbu.deal import Deal, Phase
+from barbu.doubling import Pair
 from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.tricks import TrickPlay, TrickRules
 from barbu.unseen import HiddenCards, WorldDeals, deal_from_view, forced_of, hidden_cards, sample_hands
@@ -313,6 +314,101 @@ def _reference_solve(t: TrickPlay, contract: Contract, r: Rules, guide: PlayGuid
         return best
 
     return search(t.copy())
+
+
+def _plain_max_n(
+    t: TrickPlay, contract: Contract, r: Rules, guide: PlayGuide, root: int, merge: bool = False
+) -> list[float]:
+    """Plain max^n on masks, no table of positions: every legal card tried (with ``merge``,
+    one of each group of :func:`distinct_cards`); legal cards and trick winners from the
+    rules core, every finished line scored by ``contract.raw``."""
+    n = t.players
+    hands = list(t.hands)
+    captured = list(t.captured)
+    winners = list(t.winners)
+    early = t.rules.early_end
+
+    def score() -> list[float]:
+        result = TrickResult(captured=tuple(captured), winners=tuple(winners))
+        raw = contract.raw(contract.tally_from_tricks(result), r.shape)
+        return [guide.utility(p, raw) for p in range(n)]
+
+    def search(seat: int, leader: int, trick: list[int], played: int) -> list[float]:
+        best: list[float] | None = None
+        legal = t.legal_for(hands[seat], trick, played)
+        cards = distinct_cards(legal, played | hands[seat], guide.card_cost) if merge else cards_of(legal)
+        for c in cards:
+            hands[seat] ^= 1 << c
+            now = [*trick, c]
+            if len(now) < n:
+                v = search((seat + t.direction) % n, leader, now, played)
+            else:
+                mask = sum(1 << x for x in now)
+                w = t.taker(now, mask, leader)
+                captured[w] |= mask
+                winners.append(w)
+                after = played | mask
+                if len(winners) == t.tricks_total or (early and after & early == early):
+                    v = score()
+                else:
+                    v = search(w, w, [], after)
+                winners.pop()
+                captured[w] ^= mask
+            hands[seat] ^= 1 << c
+            if best is None or v[seat] > best[seat] + 1e-9 or (v[seat] > best[seat] - 1e-9 and v[root] < best[root]):
+                best = v
+        assert best is not None
+        return best
+
+    return score() if t.finished else search(t.turn, t.leader, list(t.trick), t.played)
+
+
+def _endgame_positions(
+    variant: str, tricks: int, count: int, seed: str, least: int = 0
+) -> list[tuple[TrickPlay, Contract, Rules, PlayGuide, int]]:
+    """``count`` seeded positions of ``variant``'s trick contracts with a linear score model,
+    ``tricks`` tricks before the end and ``least`` to three cards into that trick, random doubles and
+    redoubles in place, a random seat as the one the search is for."""
+    r = rules(variant)
+    contracts = [c for c in r.contracts if accel.score_model(c, r.shape) is not None]
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        contract = contracts[len(out) % len(contracts)]
+        deck = cards_of(r.deck)
+        rng.shuffle(deck)
+        each = r.cards_each
+        hands = [sum(1 << c for c in deck[each * s : each * s + each]) for s in range(r.players)]
+        t = TrickPlay(hands, leader=rng.randrange(r.players), rules=TrickRules.of(r, contract, rng.randrange(4)))
+        while not t.finished and (t.tricks_total - len(t.winners) > tricks or len(t.trick) < rng.randrange(least, 4)):
+            t.play(rng.choice(cards_of(t.legal_mask())))
+        if t.finished or t.tricks_total - len(t.winners) != tricks:
+            continue
+        seats = rng.sample(range(r.players), 4)
+        pairs = [Pair(seats[0], seats[1], rng.choice((1, 2))), Pair(seats[2], seats[0], 1)][: rng.randrange(3)]
+        out.append((t, contract, r, PlayGuide(contract, r, pairs), rng.randrange(r.players)))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["classic", "five-player", "thirty-two"])
+def test_the_table_of_positions_gives_the_values_of_plain_max_n(variant: str) -> None:
+    """Four tricks before the end (the table finds positions reached by two lines, or that
+    differ only in which cards were played), every contract with a linear score, doubles and
+    redoubles in place, cards out of play in the two smaller decks: the values of plain max^n
+    trying every legal card, and ``t`` left as it was."""
+    for t, contract, r, guide, root in _endgame_positions(variant, 4, 6, f"table:{variant}", least=1):
+        before = t.copy()
+        assert solve(t, contract, r, guide, root) == _plain_max_n(t, contract, r, guide, root)
+        for name in TrickPlay.__slots__:
+            assert getattr(t, name) == getattr(before, name), name
+
+
+@pytest.mark.parametrize("variant", ["classic", "thirty-two"])
+def test_five_exact_tricks_give_the_values_of_max_n_without_a_table(variant: str) -> None:
+    """Five tricks before the end, where the table finds many positions: the values of max^n
+    without a table (one card of each group of equivalent cards)."""
+    for t, contract, r, guide, root in _endgame_positions(variant, 5, 4, f"five:{variant}", least=2):
+        assert solve(t, contract, r, guide, root) == _plain_max_n(t, contract, r, guide, root, merge=True)
 
 
 @pytest.mark.parametrize("variant", list(RULE_SETS))

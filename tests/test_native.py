@@ -423,7 +423,7 @@ def test_rules_of_thumb_playouts_and_finishes_are_identical(variant: str) -> Non
 
 
 @needs_native
-@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "classic+flags"])
+@pytest.mark.parametrize("variant", ["classic", "salad", "king", "five-player", "thirty-two", "classic+flags"])
 def test_the_endgame_solver_is_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(variant)
     positions: list[tuple[TrickPlay, Deal]] = []

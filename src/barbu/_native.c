@@ -876,7 +876,60 @@ fail:
     return NULL;
 }
 
-/* ---- the endgame solver: the same search as barbu.bots.endgame.solve ------------------------ */
+/* ---- the endgame solver: the same search as barbu.bots.endgame.solve ------------------------
+ *
+ * Max^n over every distinct line of play, with a table of positions at trick boundaries.
+ *
+ * The score model is linear: the raw scores of a finished line are its prefix (the cards taken,
+ * the tricks won and the first trick, kept as the line is played) plus the last and second-last
+ * tricks. What the rest of the deal adds to the prefix from a trick boundary depends on that
+ * position only (its second-last trick may be the previous one, whose winner is the leader).
+ * Care and sign are whole numbers, so the values of the lines from a position differ from those
+ * of the same position reached another way by the same whole amount per seat: every choice
+ * within it is the same, and the table keeps what the rest adds to the raw scores of the line
+ * chosen. The values are then worked out from the full raw scores as at a finished line.
+ *
+ * Two positions are the same when they differ only in which cards were played: the cards still
+ * held, suit by suit from the lowest, have the same holders and the same class (what the card
+ * costs the search and scores, whether it is a forced penalty card or one that ends the deal),
+ * with a card out of play (not dealt) between the same two of them, the same leader and the same
+ * answer to "a heart was played". Every rule the search applies (legal cards, who takes a trick,
+ * which held cards are equivalent, the early end) reads only that, so the lines of the two
+ * positions match card for card, in the same order, and add the same raw scores. */
+
+#define TT_BITS 14
+#define TT_SIZE (1u << TT_BITS)
+#define KEY_BYTES 60 /* leader and heart byte, four suit counts, one byte per card held */
+
+typedef struct {
+    uint8_t key[KEY_BYTES];
+    uint32_t gen;
+    int32_t rest[MAXP]; /* what the rest of the deal adds to each seat's raw score */
+} TTEntry;
+
+typedef struct Table {
+    struct Table *next; /* in the free list */
+    uint32_t gen;
+    TTEntry e[TT_SIZE];
+} Table;
+
+/* Tables not in use, taken and given back with the GIL held (a solve runs without it). */
+static Table *free_tables = NULL;
+
+static Table *take_table(void) {
+    Table *t = free_tables;
+    if (t) {
+        free_tables = t->next;
+        return t;
+    }
+    return (Table *)calloc(1, sizeof(Table)); /* NULL: the search runs without a table */
+}
+
+static void give_table(Table *t) {
+    if (!t) return;
+    t->next = free_tables;
+    free_tables = t;
+}
 
 typedef struct {
     TP s; /* rules, and the hands, captured and winners of the line being searched */
@@ -886,16 +939,42 @@ typedef struct {
     double cost[52];
     int root, n;
     int nxt[MAXP];
+    long prefix[MAXP]; /* raw scores of the tricks played so far: cards, tricks, first trick */
+    Table *table;      /* NULL: none could be had */
+    int tabled;        /* the table is used: there is one and at most 16 classes of cards */
+    uint64_t out_of_play; /* cards of no hand, no trick played and not in the trick at the start */
+    uint8_t cls[52];      /* each card's class, 0 to 15 */
 } Solver;
 
-static void values(Solver *v, double *out) {
-    long raw[MAXP];
-    raw_scores(&v->s, &v->m, v->s.captured, v->s.winners, v->s.nwin, raw);
+/* The raw scores of the line once its last trick is in the prefix. */
+static void finished_raw(const Solver *v, long *raw) {
+    for (int p = 0; p < v->n; p++) raw[p] = v->prefix[p];
+    int nw = v->s.nwin;
+    if (nw >= 1) raw[v->s.winners[nw - 1]] += v->m.last;
+    if (nw >= 2) raw[v->s.winners[nw - 2]] += v->m.second_last;
+}
+
+static void value_of(const Solver *v, const long *raw, double *out) {
     for (int p = 0; p < v->n; p++) {
         double acc = 0.0;
         for (int q = 0; q < v->n; q++) acc += v->care[p][q] * (double)raw[q];
         out[p] = v->sign * acc;
     }
+}
+
+static void values(Solver *v, double *out, long *raw) {
+    finished_raw(v, raw);
+    value_of(v, raw, out);
+}
+
+/* What a trick of the cards of mask adds to its winner's prefix. */
+static long trick_gain(const Solver *v, uint64_t mask) {
+    long gain = v->m.per_trick + (v->s.nwin == 0 ? v->m.first : 0);
+    while (mask) {
+        gain += v->m.card[low_bit(mask)];
+        mask &= mask - 1;
+    }
+    return gain;
 }
 
 static int distinct(uint64_t legal, uint64_t gone, const double *cost, int *out) {
@@ -916,7 +995,7 @@ static int distinct(uint64_t legal, uint64_t gone, const double *cost, int *out)
     return k;
 }
 
-static void last_trick(Solver *v, int leader, double *out) {
+static void last_trick(Solver *v, int leader, double *out, long *raw) {
     int now[MAXP];
     uint64_t mask = 0;
     int seat = leader;
@@ -927,15 +1006,72 @@ static void last_trick(Solver *v, int leader, double *out) {
         seat = v->nxt[seat];
     }
     int w = taker(&v->s, now, v->n, mask, leader);
+    long gain = trick_gain(v, mask);
     v->s.captured[w] |= mask;
     v->s.winners[v->s.nwin++] = w;
-    values(v, out);
+    v->prefix[w] += gain;
+    values(v, out, raw);
+    v->prefix[w] -= gain;
     v->s.nwin--;
     v->s.captured[w] ^= mask;
 }
 
 static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64_t in_trick, uint64_t played,
-                   double *best) {
+                   double *best, long *best_raw);
+
+/* The position's key (see above) and its slot in the table. */
+static uint32_t position_key(const Solver *v, int leader, uint64_t played, uint8_t *key) {
+    uint64_t held = 0;
+    for (int p = 0; p < v->n; p++) held |= v->s.hands[p];
+    memset(key, 0, KEY_BYTES);
+    key[0] = (uint8_t)(leader | ((played & HEARTS_MASK) ? 8 : 0));
+    int k = 5;
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t cards = held & SUIT(suit);
+        key[1 + suit] = (uint8_t)__builtin_popcountll(cards);
+        int prev = -1;
+        while (cards) {
+            int c = low_bit(cards);
+            cards &= cards - 1;
+            int owner = 0;
+            while (!(v->s.hands[owner] >> c & 1)) owner++;
+            int apart = prev >= 0 && (v->out_of_play & ((1ULL << c) - 1) & ~((2ULL << prev) - 1)) != 0;
+            key[k++] = (uint8_t)(owner | v->cls[c] << 3 | apart << 7);
+            prev = c;
+        }
+    }
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < k; i++) h = (h ^ key[i]) * 0x100000001B3ULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return (uint32_t)(h & (TT_SIZE - 1));
+}
+
+/* The value of the position at a trick boundary where leader leads after the tricks of played,
+ * from the table when the same position was searched before in this solve. */
+static void boundary(Solver *v, int leader, uint64_t played, double *out, long *raw) {
+    TTEntry *e = NULL;
+    uint8_t key[KEY_BYTES];
+    if (v->tabled) {
+        e = &v->table->e[position_key(v, leader, played, key)];
+        if (e->gen == v->table->gen && memcmp(e->key, key, KEY_BYTES) == 0) {
+            for (int p = 0; p < v->n; p++) raw[p] = v->prefix[p] + e->rest[p];
+            value_of(v, raw, out);
+            return;
+        }
+    }
+    int next_trick[MAXP];
+    search(v, leader, leader, next_trick, 0, 0, played, out, raw);
+    if (e) {
+        e->gen = v->table->gen;
+        memcpy(e->key, key, KEY_BYTES);
+        for (int p = 0; p < v->n; p++) e->rest[p] = (int32_t)(raw[p] - v->prefix[p]);
+    }
+}
+
+static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64_t in_trick, uint64_t played,
+                   double *best, long *best_raw) {
     uint64_t hand = v->s.hands[seat];
     uint64_t legal = legal_for(&v->s, hand, trick, tlen, played);
     int cards[52];
@@ -948,6 +1084,7 @@ static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64
     }
     int have = 0;
     double val[MAXP];
+    long raw[MAXP];
     for (int i = 0; i < k; i++) {
         int c = cards[i];
         uint64_t bit = 1ULL << c;
@@ -955,25 +1092,27 @@ static void search(Solver *v, int seat, int leader, int *trick, int tlen, uint64
         trick[tlen] = c;
         uint64_t mask = in_trick | bit;
         if (tlen + 1 < v->n) {
-            search(v, v->nxt[seat], leader, trick, tlen + 1, mask, played, val);
+            search(v, v->nxt[seat], leader, trick, tlen + 1, mask, played, val, raw);
         } else {
             int w = taker(&v->s, trick, tlen + 1, mask, leader);
+            long gain = trick_gain(v, mask);
             v->s.captured[w] |= mask;
             v->s.winners[v->s.nwin++] = w;
+            v->prefix[w] += gain;
             uint64_t after = played | mask;
             if (v->s.nwin == v->s.tricks_total || (v->s.early_end && (after & v->s.early_end) == v->s.early_end))
-                values(v, val);
+                values(v, val, raw);
             else if (v->s.nwin == v->s.tricks_total - 1)
-                last_trick(v, w, val);
-            else {
-                int next_trick[MAXP];
-                search(v, w, w, next_trick, 0, 0, after, val);
-            }
+                last_trick(v, w, val, raw);
+            else
+                boundary(v, w, after, val, raw);
+            v->prefix[w] -= gain;
             v->s.nwin--;
             v->s.captured[w] ^= mask;
         }
         if (!have || val[seat] > best[seat] + 1e-9 || (val[seat] > best[seat] - 1e-9 && val[v->root] < best[v->root])) {
             memcpy(best, val, sizeof(double) * v->n);
+            memcpy(best_raw, raw, sizeof(long) * v->n);
             have = 1;
         }
     }
@@ -996,25 +1135,68 @@ bad:
     return -1;
 }
 
-/* Each seat's value of s under perfect play (v's model, care, sign and cost set). */
+/* Each seat's value of s under perfect play (v's model, care, sign, cost and table set). */
 static void solve_state(Solver *v, const TP *s, int root, double *out) {
+    long raw[MAXP];
     v->s = *s;
     v->n = s->players;
     v->root = root;
     for (int p = 0; p < v->n; p++) v->nxt[p] = next_seat(s, p);
-    if (v->s.finished)
-        values(v, out);
-    else if (v->s.tlen == 0 && v->s.nwin == v->s.tricks_total - 1)
-        last_trick(v, v->s.leader, out);
-    else {
-        int trick[MAXP];
-        uint64_t in_trick = 0;
-        for (int i = 0; i < v->s.tlen; i++) {
-            trick[i] = v->s.trick[i];
-            in_trick |= 1ULL << trick[i];
+    /* the prefix of the tricks already played: cards taken, tricks won, the first trick */
+    for (int p = 0; p < v->n; p++) {
+        long sum = 0;
+        uint64_t c = v->s.captured[p];
+        while (c) {
+            sum += v->m.card[low_bit(c)];
+            c &= c - 1;
         }
-        search(v, v->s.turn, v->s.leader, trick, v->s.tlen, in_trick, v->s.played, out);
+        v->prefix[p] = sum;
     }
+    for (int i = 0; i < v->s.nwin; i++) v->prefix[v->s.winners[i]] += v->m.per_trick;
+    if (v->s.nwin >= 1) v->prefix[v->s.winners[0]] += v->m.first;
+    uint64_t in_trick = 0;
+    int trick[MAXP];
+    for (int i = 0; i < v->s.tlen; i++) {
+        trick[i] = v->s.trick[i];
+        in_trick |= 1ULL << trick[i];
+    }
+    v->tabled = v->table != NULL;
+    if (v->tabled) {
+        /* the classes of the cards: cost, score, forced penalty card, card that ends the deal */
+        int classes = 0;
+        double ccost[16];
+        long cscore[16];
+        int cflags[16];
+        for (int c = 0; c < 52 && v->tabled; c++) {
+            int flags = (int)(v->s.penalty >> c & 1) | (int)(v->s.early_end >> c & 1) << 1;
+            int k = 0;
+            while (k < classes && !(ccost[k] == v->cost[c] && cscore[k] == v->m.card[c] && cflags[k] == flags)) k++;
+            if (k == 16) {
+                v->tabled = 0; /* more than 16 classes: no table this time */
+                break;
+            }
+            if (k == classes) {
+                ccost[k] = v->cost[c];
+                cscore[k] = v->m.card[c];
+                cflags[k] = flags;
+                classes++;
+            }
+            v->cls[c] = (uint8_t)k;
+        }
+        uint64_t in_play = v->s.played | in_trick;
+        for (int p = 0; p < v->n; p++) in_play |= v->s.hands[p];
+        v->out_of_play = ~in_play & ((1ULL << 52) - 1);
+    }
+    if (v->tabled && ++v->table->gen == 0) { /* the stamps wrapped round: forget every entry */
+        memset(v->table->e, 0, sizeof v->table->e);
+        v->table->gen = 1;
+    }
+    if (v->s.finished)
+        values(v, out, raw);
+    else if (v->s.tlen == 0 && v->s.nwin == v->s.tricks_total - 1)
+        last_trick(v, v->s.leader, out, raw);
+    else
+        search(v, v->s.turn, v->s.leader, trick, v->s.tlen, in_trick, v->s.played, out, raw);
 }
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
@@ -1040,9 +1222,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     v.sign = sign;
     double out[MAXP];
+    v.table = take_table();
     Py_BEGIN_ALLOW_THREADS
     solve_state(&v, &s, root, out);
     Py_END_ALLOW_THREADS
+    give_table(v.table);
     PyObject *res = PyList_New(s.players);
     for (int p = 0; p < s.players; p++) PyList_SET_ITEM(res, p, PyFloat_FromDouble(out[p]));
     return res;
@@ -1083,6 +1267,7 @@ static PyObject *py_finish(PyObject *self, PyObject *args) {
     memcpy(v.cost, g.cost, sizeof v.cost);
     v.sign = sign;
     double value;
+    v.table = endgame ? take_table() : NULL;
     Py_BEGIN_ALLOW_THREADS
     value = 0.0;
     int solved = 0;
@@ -1102,6 +1287,7 @@ static PyObject *py_finish(PyObject *self, PyObject *args) {
         value = sign * (double)fin[me];
     }
     Py_END_ALLOW_THREADS
+    give_table(v.table);
     return PyFloat_FromDouble(value);
 }
 

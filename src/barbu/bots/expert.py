@@ -28,7 +28,7 @@ Settings: ``ms`` (time budget per decision, milliseconds, or None; by default 15
 where the search's cap is 0.9 s), ``worlds`` (worlds per decision at most, or None; by default the
 search's default, 320: the first limit reached ends a decision), ``endgame`` (tricks left
 at which the exact solver takes over in the card play: 4 by default, one more than the
-search's, within 16 cards; the deals simulated ahead from a contract keep at most 3),
+search's, within 20 cards; the deals simulated ahead from a contract keep at most 3),
 ``inference`` (the weight of a world per card it does not explain: 1.0 reads nothing from
 the play).
 
@@ -166,7 +166,10 @@ class ExpertBot(SearchBot):
 
     contract_candidates = None
     choice_candidates = 4
-    endgame_cards = 16
+    endgame_cards = 20
+    """Cards the exact solver plays out at most: five tricks with four seats, so that a fifth
+    exact trick is a setting (``endgame=5``, measured too dear for the default: docs/bots.md,
+    "The exact endgame")."""
 
     def __init__(
         self,
