@@ -56,7 +56,8 @@ class Journal:
 
     ``gather``: seconds an idle journal waits after a write before committing, so that the
     writes of the next moments share the commit (each of them waits up to that much longer
-    for its acknowledgement). ``batch_limit``: the most writes one commit holds.
+    for its acknowledgement; the server's tables use ``Settings.commit_gather``, 5 ms).
+    ``batch_limit``: the most writes one commit holds.
     """
 
     def __init__(self, store: Store, batch_limit: int = 512, gather: float = 0.0) -> None:
