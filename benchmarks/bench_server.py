@@ -14,7 +14,8 @@ same run, the server's memory per table (resident memory over the empty server's
 divided by the tables), the server's CPU time per accepted action (with the part spent in
 the kernel: sockets and disk writes; it bounds the actions per second one core can serve,
 whatever else the machine runs) and how much of the time some task waited for a CPU (Linux
-PSI: the machine may be shared) with the load average. It stops after the last step, or
+PSI: the machine may be shared) with the load average, and the actions each of the journal's
+commits held (from the server's ``/metrics``). It stops after the last step, or
 when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
@@ -151,6 +152,16 @@ class Load:
             print(f"{len(pending)} seats did not stop in 30 s")
 
 
+async def journal_counts(http: httpx.AsyncClient) -> tuple[float, float]:
+    """The journal's commits and the actions they held so far, from the server's metrics."""
+    counts = {"barbu_journal_commits_total": 0.0, "barbu_journal_actions_total": 0.0}
+    for line in (await http.get("/metrics")).text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in counts:
+            counts[name] = float(value)
+    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"]
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -176,7 +187,7 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
             print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
             print(
                 "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
-                "  cpu wait  load avg  failures"
+                "  cpu wait  load avg  failures  actions/commit"
             )
             reference: float | None = None
             try:
@@ -187,8 +198,12 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                         await asyncio.sleep(min(5.0, seconds / 4))  # settle
                         start = time.perf_counter()
                         cpu_start = cpu_seconds(server.process.pid)
+                        journal_start = await journal_counts(http)
                         await asyncio.sleep(seconds)
                         user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
+                        commits, written = (
+                            b - a for a, b in zip(journal_start, await journal_counts(http), strict=True)
+                        )
                         cpu = user + system
                         window = [rtt for when, rtt in load.rtts if when >= start]
                         if not window:
@@ -203,7 +218,8 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                             f"{load.tables:6d}  {len(window) / seconds:9.1f}  {p50:6.1f}  {p99:6.1f}  "
                             f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
                             f"{system * 1000 / len(window):8.2f}  "
-                            f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}",
+                            f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}  "
+                            f"{written / max(commits, 1):14.2f}",
                             flush=True,
                         )
                         if p99 > limit_ms:

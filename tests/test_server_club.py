@@ -320,6 +320,7 @@ def test_health_readiness_and_metrics() -> None:
         ):
             assert name in text
         assert 'barbu_logins_total{result="ok"} 1.0' in text
+        assert "barbu_journal_commits_total 0.0" in text and "barbu_journal_actions_total 0.0" in text  # nothing played
 
 
 @pytest.mark.parametrize("page", ["account", "ladder", "player"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -135,6 +136,87 @@ def test_the_journal_commits_many_tables_together_and_isolates_a_bad_write(store
         assert stored is not None
         expected = log + ([ActionRow("t1", 31, 0, {"type": "pass"})] if r.id == "t1" else [])
         assert stored.actions == expected
+
+
+class _SlowStore:
+    """A store whose commits take ``seconds``: records each commit's size and when it ended."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.commits: list[int] = []
+        self.ended: list[float] = []
+
+    def append_actions(self, rows: list[ActionRow], statuses: object = ()) -> None:
+        time.sleep(self.seconds)
+        self.commits.append(len(rows))
+        self.ended.append(time.monotonic())
+
+
+def _row(seq: int) -> ActionRow:
+    return ActionRow("t", seq, 0, {"type": "pass"})
+
+
+def test_the_journal_commits_the_writes_that_came_during_a_commit_together_and_answers_after_it() -> None:
+    slow = _SlowStore(0.3)
+    answered: list[tuple[int, float]] = []
+
+    async def write(seq: int, after: float) -> None:
+        await asyncio.sleep(after)
+        await journal.write([_row(seq)])
+        answered.append((seq, time.monotonic()))
+
+    journal = Journal(slow)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        journal.start()
+        # one write alone, then ten while its commit runs: they wait for it and share the next one
+        await asyncio.gather(write(1, 0), *(write(seq, 0.02 + 0.005 * seq) for seq in range(2, 12)))
+        await journal.stop()
+
+    asyncio.run(main())
+    assert slow.commits == [1, 10] and journal.commits == 2 and journal.rows_written == 11
+    for seq, when in answered:  # nobody is answered before the commit holding its write ended
+        assert when >= slow.ended[0 if seq == 1 else 1]
+
+
+def test_the_journal_gathers_the_writes_of_its_window_into_one_commit() -> None:
+    slow = _SlowStore(0.0)
+    journal = Journal(slow, gather=0.5)  # type: ignore[arg-type]
+
+    async def main() -> float:
+        journal.start()
+        started = time.monotonic()
+
+        async def write(seq: int) -> None:
+            await asyncio.sleep(0.02 * seq)
+            await journal.write([_row(seq)])
+
+        await asyncio.gather(*(write(seq) for seq in range(5)))
+        waited = time.monotonic() - started
+        await journal.stop()
+        return waited
+
+    waited = asyncio.run(main())
+    assert slow.commits == [5]  # the four later writes came within the first one's window
+    assert waited >= 0.5  # the first write waited for its window before its commit
+    with pytest.raises(ValueError, match="0 or more seconds"):
+        Journal(slow, gather=-1)  # type: ignore[arg-type]
+
+
+def test_a_stopping_journal_commits_what_waits_in_its_window() -> None:
+    slow = _SlowStore(0.0)
+    journal = Journal(slow, gather=30.0)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        journal.start()
+        write = asyncio.ensure_future(journal.write([_row(1)]))
+        await asyncio.sleep(0.05)
+        assert not write.done()
+        await journal.stop()  # does not wait 30 s: the window ends with the journal
+        assert write.done() and write.exception() is None
+
+    asyncio.run(asyncio.wait_for(main(), 10))
+    assert slow.commits == [1]
 
 
 def test_database_urls() -> None:

@@ -337,7 +337,9 @@ class ServerProcess:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
             except OSError:
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline:  # not left running behind the error
+                    self.process.kill()
+                    self.process.wait()
                     raise RuntimeError("the server did not start in 30 s") from None
                 time.sleep(0.05)
 

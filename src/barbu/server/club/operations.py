@@ -6,7 +6,9 @@
 - ``GET /metrics``: the Prometheus text format, from a registry of the app's own:
   ``barbu_tables_live``, ``barbu_connections``, ``barbu_action_seconds`` (a person's action,
   from its arrival to its broadcast, the commit included), ``barbu_bot_think_seconds`` (a bot's
-  choice), ``barbu_games_finished_total``, ``barbu_logins_total{result}``.
+  choice), ``barbu_games_finished_total``, ``barbu_logins_total{result}``,
+  ``barbu_journal_commits_total`` and ``barbu_journal_actions_total`` (the journal's committed
+  transactions and the actions they held: their ratio is the actions a commit).
 
 :class:`JsonLines` formats log records as one JSON object a line (``barbu serve --log-json``).
 
@@ -24,16 +26,37 @@ import time
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
-class Metrics:
-    """The app's Prometheus metrics, in a registry of its own (several apps may live in one process)."""
+class _JournalCounts:
+    """The journal's own counts, read when the metrics are collected."""
 
-    def __init__(self, tables: Callable[[], int], connections: Callable[[], int]) -> None:
+    def __init__(self, journal: Callable[[], tuple[int, int]]) -> None:
+        self.journal = journal
+
+    def collect(self) -> list[Metric]:
+        commits, actions = self.journal()
+        return [
+            CounterMetricFamily("barbu_journal_commits", "transactions the journal committed", value=commits),
+            CounterMetricFamily("barbu_journal_actions", "actions in the journal's commits", value=actions),
+        ]
+
+
+class Metrics:
+    """The app's Prometheus metrics, in a registry of its own (several apps may live in one process).
+
+    ``journal`` says how many transactions the journal committed and how many actions they held.
+    """
+
+    def __init__(
+        self, tables: Callable[[], int], connections: Callable[[], int], journal: Callable[[], tuple[int, int]]
+    ) -> None:
         self.registry = CollectorRegistry()
+        self.registry.register(_JournalCounts(journal))
         live = Gauge("barbu_tables_live", "tables in memory", registry=self.registry)
         live.set_function(lambda: float(tables()))
         conns = Gauge("barbu_connections", "WebSocket connections seated or watching", registry=self.registry)

@@ -85,7 +85,10 @@ class Club:
         self.checks: list[Callable[[], Awaitable[tuple[str, str] | None]]] = []
         """Looked at by ``/readyz`` besides the database: each says (status, why) when the process
         is not ready (several processes: Redis does not answer)."""
-        self.metrics = Metrics(lambda: len(service.live), self._connections)
+        journal = service.journal
+        self.metrics = Metrics(
+            lambda: len(service.live), self._connections, lambda: (journal.commits, journal.rows_written)
+        )
         self.stopping = False
         service.on_finish.append(self._finished)
         service.on_abandon.append(self._abandoned)
