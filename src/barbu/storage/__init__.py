@@ -681,6 +681,10 @@ def _seat_row(s: Any) -> SeatRow:
     return SeatRow(s["seat"], s["kind"], s["bot_level"], s["credential_hash"], s["name"], bool(s["joined"]))
 
 
+# The club's tables (accounts, ratings...) are part of the one schema: defined on ``metadata`` when
+# the store is imported, whatever imports it first, so that ``metadata`` always matches the migrations.
+from barbu.storage import club as club  # noqa: E402
+
 __all__ = [
     "ActionRow",
     "SeatRow",
@@ -689,6 +693,7 @@ __all__ = [
     "StoredTable",
     "TableRow",
     "check_sqlite_file",
+    "club",
     "database_url",
     "make_engine",
     "metadata",
