@@ -56,6 +56,7 @@ from barbu.actions import PLAYS, Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
+from barbu.fastdeal import compiled_scores
 from barbu.game import Game
 from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
@@ -409,6 +410,21 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
+        play = t.play
+        if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
+            # a card played apart from the shared game (see _Table.play): the common case of a
+            # search's playouts; the last action was such a card, so no reward is to clear
+            t.moves += 1
+            if t.known:
+                t.known = {}
+            play.play(action)
+            t.pending.append(action)
+            if play.finished:
+                t.player = None
+                self._play_over()
+            else:
+                t.player = play.turn
+            return
         static = t.static
         seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
@@ -425,16 +441,16 @@ class BarbuState(pyspiel.State):
         if t.hands is not None:
             self._deal_card(int(action))
             return
-        if 0 <= action < 52 and t.shared:
-            play = t.play
-            if play is None:
-                deal = game.deals[-1]
-                if type(deal.cardplay) is TrickPlay and deal.phase is Phase.PLAY:
-                    play = t.play = deal.cardplay.copy()
-                    t.pending = []
-            if play is not None and play.legal_mask() >> action & 1:
+        if 0 <= action < 52 and t.shared and play is None:  # the first card apart from the shared game
+            deal = game.deals[-1]
+            if (
+                type(deal.cardplay) is TrickPlay
+                and deal.phase is Phase.PLAY
+                and deal.cardplay.legal_mask() >> action & 1
+            ):
+                play = t.play = deal.cardplay.copy()
+                t.pending = [action]
                 play.play(action)
-                t.pending.append(int(action))
                 if play.finished:
                     self._play_over()
                 return
@@ -494,11 +510,17 @@ class BarbuState(pyspiel.State):
         static = t.static
         assert t.game is not None and t.play is not None
         if static.episode == "deal":
-            deal = t.game.deals[-1].copy()
-            deal.tricks = deal.cardplay = t.play
-            deal.end_play()
-            assert deal.final is not None
-            self._pay([float(static.sign * f) for f in deal.final])
+            deal = t.game.deals[-1]
+            model = compiled_scores(deal)
+            if model is not None:
+                final = accel.final_points(t.play, model, tuple(deal.pairs()))
+            else:  # the core scores a copy of the deal holding the play
+                scored = copy.copy(deal)
+                scored.tricks = scored.cardplay = t.play
+                scored.end_play()
+                assert scored.final is not None
+                final = scored.final
+            self._pay([float(static.sign * f) for f in final])
             t.over = True
             return
         deals_before = len(t.game.deals)
