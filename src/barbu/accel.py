@@ -263,8 +263,8 @@ def hand_sampler() -> Callable[..., tuple[list[int] | None, list[int]]] | None:
 
     >>> sampler = hand_sampler()
     >>> rng = random.Random(3)
-    >>> sampler is None or sampler(rng.getrandbits, 0, 0b11, (2, 1, 1), (2, 3), (0b110, 0b110), 8)[0][0]
-    3
+    >>> sampler is None or sampler(rng.getrandbits, 0, 0b11, (2, 1, 1), (2, 3), (0b110, 0b110), 8)[0][0] == 3
+    True
     """
     return None if _native is None else getattr(_native, "sample_hands", None)
 

@@ -109,9 +109,13 @@ def compiled_scores(deal: Deal) -> tuple[int, ...] | None:
     >>> from barbu import Game
     >>> game = Game.new("classic", seed=7)
     >>> game.call_random([random.Random(s) for s in range(4)])
+    >>> game.current.contract.id, compiled_scores(game.current)  # a domino deal: no tricks
+    ('domino', None)
+    >>> game = Game.new("classic", seed=3)
+    >>> game.call_random([random.Random(s) for s in range(4)])
     >>> model = compiled_scores(game.current)
-    >>> game.phase, model is None or len(model)
-    ('play', 56)
+    >>> game.current.contract.play, model is None or len(model) == 56
+    ('tricks', True)
     """
     rules, contract = deal.rules, deal.contract
     if deal.tricks is None or contract is None or not accel.supports(rules):

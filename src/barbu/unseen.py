@@ -276,14 +276,14 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
     The most constrained cards are placed first, each to a seat chosen with weight
     proportional to the room it has left; if that greedy deal gets stuck a few times,
     an exact matching finds a consistent deal (one always exists: the real one).
-    Returns the current hand of every seat. With the accelerator in use and a
-    ``random.Random``, the greedy deals are drawn in compiled code, drawing from ``rng``
-    exactly as this code draws: the same hands, the generator left in the same state.
+    Returns the current hand of every seat. With the accelerator in use, a
+    ``random.Random`` and one deck, the greedy deals are drawn in compiled code, drawing from
+    ``rng`` exactly as this code draws: the same hands, the generator left in the same state.
     """
     n = hidden.players
     seat = hidden.seat
     others, allowed, unseen, room = _places(hidden)
-    if _SAMPLER is not None and type(rng) is random.Random:
+    if _SAMPLER is not None and type(rng) is random.Random and not (hidden.unseen | hidden.hand) >> 64:  # one deck
         hands, cards = _SAMPLER(rng.getrandbits, seat, hidden.hand, hidden.counts, unseen, _seat_masks(hidden), _TRIES)
         if hands is not None:
             return hands

@@ -27,6 +27,13 @@ each seat holds, and every card played (the core is asked, card by card, which c
 seat could not have held when it played as it did). Earlier deals of a ``game`` episode
 are kept as they were: they are scored and cannot change what happens next.
 
+A clone shares the game with its original (neither changes it in place any more): during a
+trick deal's card play, a state sharing its game plays the cards on its own copy of the
+deal's trick play, one call a card, and gives them to the game (a copy, through the core's
+checked door) only when something else is asked of it, so that a search's playouts copy no
+game; a single deal's last card is scored from that play. Every answer is the one the state
+its history replays to gives (tests/test_openspiel.py).
+
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
 >>> state = game.new_initial_state()
@@ -888,7 +895,7 @@ def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random
     """Chance outcomes dealing ``hands``: one card at a time from the declarer round the table
     (in compiled code with the accelerator, drawing from ``rng`` as this code does)."""
     n = static.players
-    if _DEAL_ORDER is not None and type(rng) is random.Random:
+    if _DEAL_ORDER is not None and type(rng) is random.Random and not static.deck >> 64:  # one deck
         return _DEAL_ORDER(rng.getrandbits, hands, declarer, static.rules.direction, static.deck_size)
     piles = []
     for h in hands:
