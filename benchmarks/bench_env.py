@@ -27,6 +27,7 @@ ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
 
     python benchmarks/bench_env.py [--seconds 3] [--rounds 3]
     python benchmarks/bench_env.py --budget [--seconds 3]   # an ISMCTS simulation's microseconds, part by part
+    valgrind --tool=callgrind python benchmarks/bench_env.py --positions N --game python_barbu  # N searches
 
 A last reference, **PettingZoo loop, idle env**, runs the PettingZoo loop over an environment
 that computes nothing (a fixed observation, every action legal) in the same order checks: the
