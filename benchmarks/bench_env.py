@@ -27,6 +27,7 @@ ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
 
     python benchmarks/bench_env.py [--seconds 3] [--rounds 3] [--only env]
     python benchmarks/bench_env.py --budget [--seconds 3]   # an ISMCTS simulation's microseconds, part by part
+    valgrind --tool=callgrind python benchmarks/bench_env.py --positions N --game python_barbu  # N searches
 
 A last reference, **PettingZoo loop, idle env**, runs the PettingZoo loop over an environment
 that computes nothing (a fixed observation, every action legal) in the same order checks: the
@@ -225,6 +226,10 @@ def batch_steps_copied(seconds: float) -> float:
     return batch_steps(seconds, copy=True)
 
 
+ISMCTS_DEALS = {"variant": "classic", "episode": "deal", "contract": "no-hearts"}
+"""The ``python_barbu`` games ISMCTS searches: single classic No-hearts deals."""
+
+
 def _ismcts_sims(
     game_name: str,
     params: dict[str, str] | None,
@@ -232,9 +237,12 @@ def _ismcts_sims(
     simulations: int = 20,
     rollouts: bool = True,
     resample: bool = True,
+    positions: int | None = None,
 ) -> float:
     """Simulations per CPU-second; without ``rollouts`` a leaf is worth zero, without ``resample``
-    every simulation starts from a clone of the true state (:func:`ismcts_budget` subtracts them)."""
+    every simulation starts from a clone of the true state (:func:`ismcts_budget` subtracts them).
+    With ``positions``, exactly that many searches, whatever the time (the same seeded work on
+    every machine, for counting instructions)."""
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -271,7 +279,7 @@ def _ismcts_sims(
     done = 0
     start = clock()
     deal = 0
-    while clock() - start < seconds:
+    while clock() - start < seconds if positions is None else deal < positions:
         state = game.new_initial_state()
         decisions = 0
         while state.is_chance_node() or decisions < 4 + deal % 8:
@@ -296,8 +304,7 @@ def ismcts_barbu(seconds: float) -> float:
     """Python ISMCTS simulations on ``python_barbu`` single classic No-hearts deals."""
     import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
 
-    params = {"variant": "classic", "episode": "deal", "contract": "no-hearts"}
-    return _ismcts_sims("python_barbu", params, seconds)
+    return _ismcts_sims("python_barbu", ISMCTS_DEALS, seconds)
 
 
 def ismcts_hearts(seconds: float) -> float:
@@ -313,7 +320,7 @@ def ismcts_budget(seconds: float) -> dict[str, dict[str, float]]:
 
     games = {
         "hearts": ("hearts", None),
-        "python_barbu": ("python_barbu", {"variant": "classic", "episode": "deal", "contract": "no-hearts"}),
+        "python_barbu": ("python_barbu", ISMCTS_DEALS),
     }
     out = {}
     for name, (game, params) in games.items():
@@ -381,7 +388,21 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument(
         "--only", default="", help="only the contenders whose name holds this text (and the reference), e.g. 'env'"
     )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        metavar="N",
+        help="only N ISMCTS searches of --game, whatever the time (for valgrind --tool=callgrind)",
+    )
+    parser.add_argument("--game", choices=("hearts", "python_barbu"), default="python_barbu")
     args = parser.parse_args(argv)
+    if args.positions is not None:
+        import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
+
+        params = None if args.game == "hearts" else ISMCTS_DEALS
+        rate = _ismcts_sims(args.game, params, 0.0, positions=args.positions)
+        print(f"{args.positions} ISMCTS searches of {args.game}: {rate:.0f} simulations per CPU-second")
+        return {args.game: rate}
     if args.budget:
         budget = ismcts_budget(args.seconds)
         print(f"{'us per ISMCTS simulation':26} {'tree':>8} {'resample':>9} {'rollout':>8} {'total':>8}")

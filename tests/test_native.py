@@ -697,3 +697,63 @@ def test_the_compiled_deal_refuses_what_the_dealer_could_not_draw() -> None:
         native.deal_drawn(random.random, 4, (1, 1), 1, 0)
     with pytest.raises(ValueError, match="declarer among the seats"):
         native.deal_drawn(random.random, 4, deck, 1, 4)
+
+
+def _positions_seen(variant: str, games: int) -> Iterator[SeatView]:
+    """Every seat's view at a few random points of random games of ``variant`` (any phase)."""
+    rng = random.Random(variant)
+    for g in range(games):
+        game = Game.new(variant, seed=g)
+        stop = rng.randrange(1, 60)
+        for _ in range(stop):
+            if game.is_over or game.to_act is None:
+                break
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if game.is_over or game.current is None or game.current.dealt is None:
+            continue
+        for seat in range(game.rules.players):
+            yield seat_view(game, seat)
+
+
+@needs_native
+@pytest.mark.parametrize("variant", ["classic", "french", "salad", "five-player", "thirty-two", "king"])
+def test_the_compiled_hand_sampler_deals_the_pure_hands(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sample_hands`` in compiled code deals the hands of the pure greedy deals from generators
+    in the same state and leaves them in the same state, also when every greedy deal is refused
+    and the cards are matched exactly (no tries)."""
+    from barbu import unseen
+
+    assert unseen._SAMPLER is not None
+    checked = 0
+    for view in _positions_seen(variant, 12):
+        hidden = unseen.hidden_cards(view)
+        for tries in (unseen._TRIES, 0):
+            monkeypatch.setattr(unseen, "_TRIES", tries)
+            for seed in range(3):
+                compiled, pure = random.Random(seed), random.Random(seed)
+                hands = unseen.sample_hands(hidden, compiled)
+                with monkeypatch.context() as m:
+                    m.setattr(unseen, "_SAMPLER", None)
+                    assert unseen.sample_hands(hidden, pure) == hands
+                assert compiled.getstate() == pure.getstate()
+                assert sum(hands) | hidden.unseen == sum(hands) and hands[view.seat] == hidden.hand
+                checked += 1
+    assert checked > 50
+
+
+@needs_native
+def test_the_compiled_hand_sampler_refuses_what_no_view_could_give() -> None:
+    """Seats, cards or masks out of range are refused with a ValueError saying which."""
+    native = accel._require()
+    bits = random.Random(0).getrandbits
+    with pytest.raises(ValueError, match="seat out of range"):
+        native.sample_hands(bits, 3, 0, (1, 1, 1), (1, 2), (0b1, 0b10), 8)
+    with pytest.raises(ValueError, match="unseen: 64 is out of range"):
+        native.sample_hands(bits, 0, 0, (1, 1, 1), (64,), (0b10,), 8)
+    with pytest.raises(ValueError, match="allowed: 8 is out of range"):
+        native.sample_hands(bits, 0, 0, (1, 1, 1), (5,), (0b1000,), 8)
+    with pytest.raises(ValueError, match="one mask of seats per unseen card"):
+        native.sample_hands(bits, 0, 0, (1, 1, 1), (5, 6), (0b10,), 8)
+    with pytest.raises(ValueError, match="ran out of cards"):
+        native.deal_order(bits, [0b1, 0], 0, 1, 2)

@@ -12,6 +12,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from barbu import OptionsError
+from barbu.errors import IllegalAction
 from barbu.research.openspiel_game import GAME_NAME, BarbuState, load
 
 DEAL_GAMES = [
@@ -421,3 +422,93 @@ def test_remembered_texts_are_the_texts_of_the_views(params: dict[str, str]) -> 
             for p in range(n):
                 assert s.observation_string(p) == observations.text(*s.view(p))
     assert game.static.texts  # remembered
+
+
+def _answers(state: BarbuState, n: int) -> list[object]:
+    """Everything a caller may read of a state."""
+    out: list[object] = [state.history(), state.move_number(), str(state), state.is_terminal(), state.returns()]
+    out += [state.rewards(), state.current_player()]
+    out += [state.information_state_string(p) for p in range(n)]
+    out += [list(state.information_state_tensor(p)) for p in range(n)]
+    out += [list(state.observation_tensor(p)) for p in range(n)]
+    if not state.is_terminal():
+        out.append(state.legal_actions())
+    return out
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
+def test_clones_played_on_answer_as_the_states_their_histories_replay_to(params: dict[str, str]) -> None:
+    """A clone shares its game with its original and plays a trick deal's cards on its own copy
+    of the trick play: a state played on in clones (and clones of clones, in worlds too) answers
+    everything as the state its history replays to without clones, and its originals keep theirs."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    rng = random.Random(len(json.dumps(params)) + 5)
+    for walk in range(3):
+        state = _advance(game.new_initial_state(), rng, 4 + 9 * walk)
+        if walk == 2 and not state.is_terminal():
+            state = state.resample_from_infostate(state.current_player(), lambda: rng.random())
+        replayed = game.new_initial_state()  # never cloned: it plays every card on its game
+        for action in state.history():
+            replayed.apply_action(action)
+        kept: list[tuple[BarbuState, list[object]]] = []
+        for step in range(200):
+            assert _answers(state, n) == _answers(replayed, n)
+            if step % 10 == 0:
+                assert _answers(game.deserialize_state(state.serialize()), n) == _answers(replayed, n)
+            if state.is_terminal():
+                break
+            if rng.random() < 0.3:
+                if len(kept) < 4:
+                    kept.append((state, _answers(state, n)))
+                state = state.clone()
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+            replayed.apply_action(action)
+        for original, answers in kept:
+            assert _answers(original, n) == answers
+
+
+def test_an_illegal_card_in_a_clone_is_refused_and_changes_nothing() -> None:
+    """A clone playing its cards apart refuses an illegal card as the game does, unchanged."""
+    game = pyspiel.load_game(GAME_NAME, {"variant": "classic", "episode": "deal", "contract": "no-hearts"})
+    rng = random.Random(2)
+    state = _advance(game.new_initial_state(), rng, 4)
+    while state.is_terminal() or max(state.legal_actions()) >= 52:  # until the cards are played
+        state = _advance(game.new_initial_state(), rng, 4)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone._t.play is not None  # the clone plays apart from the shared game
+    before = _answers(clone, 4)
+    illegal = next(c for c in range(52) if c not in clone.legal_actions())
+    with pytest.raises(IllegalAction, match=r"deal 1, play .* \(seat \d\): "):
+        clone.apply_action(illegal)
+    assert _answers(clone, 4) == before
+
+
+def test_resampled_worlds_are_dealt_identically_in_compiled_code_and_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the accelerator, a world's hands and dealing order are drawn in compiled code: the
+    same histories as the pure Python code from the same seeds, for every seat."""
+    from barbu import accel, unseen
+    from barbu.research import openspiel_game
+
+    if not accel.NATIVE:
+        pytest.skip("BARBU_PURE=1: there is no compiled path to compare")
+    game = pyspiel.load_game(GAME_NAME, {"variant": "classic", "episode": "deal"})
+    rng = random.Random(9)
+    compared = 0
+    for steps in (0, 2, 6, 11, 19, 30, 41):
+        state = _advance(game.new_initial_state(), rng, steps)
+        if state.is_terminal():
+            continue
+        for player in range(4):
+            compiled = state.resampled_history(player, random.Random(steps * 4 + player))
+            with monkeypatch.context() as m:
+                m.setattr(openspiel_game, "_DEAL_ORDER", None)
+                m.setattr(unseen, "_SAMPLER", None)
+                assert state.resampled_history(player, random.Random(steps * 4 + player)) == compiled
+            compared += 1
+    assert compared >= 20

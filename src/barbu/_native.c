@@ -3315,6 +3315,224 @@ static PyObject *py_deal_drawn(PyObject *mod, PyObject *const *args, Py_ssize_t 
     return hands_list(hands, p);
 }
 
+/* ---- sample_hands and deal_order: a world of the unseen cards ----------------------------
+ *
+ * barbu.unseen.sample_hands' greedy deal (its pure reference) and the order
+ * barbu.research.openspiel_game deals a world's hands in, drawing from a random.Random's
+ * getrandbits exactly as the Python code draws (shuffle and randrange through
+ * _randbelow_with_getrandbits): the same generator gives the same deal and leaves the
+ * generator in the same state (tests/test_native.py). */
+
+/* rng.shuffle(x) on x[0..n). */
+static int shuffle_ints(PyObject *getrandbits, PyObject *bits32, int *x, int n) {
+    for (int i = n - 1; i >= 1; i--) {
+        unsigned long j;
+        if (draw_below(getrandbits, bits32, (unsigned long)(i + 1), &j) < 0) return -1;
+        int t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+    return 0;
+}
+
+/* The ints of a sequence of at most `most`, each in [lo, hi]; their number, or -1. */
+static int ints_in(PyObject *seq, int *out, int most, long lo, long hi, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > most) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d entries", what, most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if ((v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* sample_hands(getrandbits, seat, hand, counts, unseen, allowed, tries) -> (hands or None, cards):
+ * unseen the unseen cards ascending, allowed[i] the mask of the seats unseen[i] may lie with;
+ * the cards shuffled then sorted stably by how many seats each may lie with, then up to `tries`
+ * greedy deals, each card to a seat with room drawn with weight proportional to its room. None
+ * if every try got stuck (the caller then matches `cards`, as left, exactly). */
+static PyObject *py_sample_hands(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "sample_hands(getrandbits, seat, hand, counts, unseen, allowed, tries) takes 7 arguments");
+        return NULL;
+    }
+    PyObject *getrandbits = args[0];
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    uint64_t hand;
+    if (get_u64(args[2], &hand) < 0) return NULL;
+    int counts[MAXP], unseen[64], allowed[64], order[64], room[64];
+    int n = ints_in(args[3], counts, MAXP, 0, 64, "sample_hands: counts");
+    if (n < 0) return NULL;
+    int m = ints_in(args[4], unseen, 64, 0, 63, "sample_hands: unseen");
+    if (m < 0) return NULL;
+    if (ints_in(args[5], allowed, 64, 0, (1L << n) - 1, "sample_hands: allowed") != m) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "sample_hands: one mask of seats per unseen card");
+        return NULL;
+    }
+    long tries = PyLong_AsLong(args[6]);
+    if (tries == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= n) {
+        PyErr_SetString(PyExc_ValueError, "sample_hands: seat out of range");
+        return NULL;
+    }
+    PyObject *bits32 = PyLong_FromLong(32);
+    if (!bits32) return NULL;
+    int idx[64];
+    for (int i = 0; i < m; i++) {
+        idx[i] = i;
+        room[i] = __builtin_popcount((unsigned)allowed[i]);
+    }
+    if (shuffle_ints(getrandbits, bits32, idx, m) < 0) {
+        Py_DECREF(bits32);
+        return NULL;
+    }
+    int k = 0; /* stable sort by room: a counting sort */
+    for (int r = 0; r <= MAXP; r++)
+        for (int i = 0; i < m; i++)
+            if (room[idx[i]] == r) order[k++] = idx[i];
+    uint64_t hands[MAXP];
+    int dealt = 0;
+    for (long t = 0; t < tries && !dealt; t++) {
+        int left[MAXP];
+        for (int s = 0; s < n; s++) {
+            left[s] = counts[s];
+            hands[s] = 0;
+        }
+        int i;
+        for (i = 0; i < m; i++) {
+            int c = order[i], places = allowed[c], s = -1;
+            if (__builtin_popcount((unsigned)places) == 1) {
+                s = __builtin_ctz((unsigned)places);
+                if (!left[s]) break;
+            } else {
+                int options = 0, total = 0;
+                for (int q = 0; q < n; q++)
+                    if (places >> q & 1 && left[q]) {
+                        options |= 1 << q;
+                        total += left[q];
+                    }
+                if (!options) break;
+                if (__builtin_popcount((unsigned)options) == 1) {
+                    s = __builtin_ctz((unsigned)options);
+                } else {
+                    unsigned long x;
+                    if (draw_below(getrandbits, bits32, (unsigned long)total, &x) < 0) {
+                        Py_DECREF(bits32);
+                        return NULL;
+                    }
+                    long y = (long)x;
+                    for (int q = 0; q < n; q++) {
+                        if (!(options >> q & 1)) continue;
+                        s = q;
+                        y -= left[q];
+                        if (y < 0) break;
+                    }
+                }
+            }
+            hands[s] |= 1ULL << unseen[c];
+            left[s]--;
+        }
+        dealt = i == m;
+    }
+    Py_DECREF(bits32);
+    PyObject *cards = PyList_New(m);
+    if (!cards) return NULL;
+    for (int i = 0; i < m; i++) {
+        PyObject *v = PyLong_FromLong(unseen[order[i]]);
+        if (!v) {
+            Py_DECREF(cards);
+            return NULL;
+        }
+        PyList_SET_ITEM(cards, i, v);
+    }
+    PyObject *out;
+    if (dealt) {
+        hands[seat] = hand;
+        out = hands_list(hands, n);
+        if (!out) {
+            Py_DECREF(cards);
+            return NULL;
+        }
+    } else {
+        out = Py_NewRef(Py_None);
+    }
+    PyObject *pair = PyTuple_Pack(2, out, cards);
+    Py_DECREF(out);
+    Py_DECREF(cards);
+    return pair;
+}
+
+/* deal_order(getrandbits, hands, declarer, direction, cards) -> the chance outcomes dealing hands
+ * one card at a time from the declarer round the table: each seat's cards ascending, shuffled
+ * (seat 0 first), each seat in turn giving the last card of its pile. */
+static PyObject *py_deal_order(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "deal_order(getrandbits, hands, declarer, direction, cards) takes 5 arguments");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(args[1], "deal_order: hands must be a sequence of masks");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < 1 || n > MAXP) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "deal_order: one hand per seat");
+        return NULL;
+    }
+    int piles[MAXP][64], size[MAXP];
+    for (Py_ssize_t s = 0; s < n; s++) {
+        uint64_t h;
+        if (get_u64(PySequence_Fast_GET_ITEM(fast, s), &h) < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        size[s] = 0;
+        for (; h; h &= h - 1) piles[s][size[s]++] = low_bit(h);
+    }
+    Py_DECREF(fast);
+    long declarer = PyLong_AsLong(args[2]), direction = PyLong_AsLong(args[3]), count = PyLong_AsLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *bits32 = PyLong_FromLong(32);
+    if (!bits32) return NULL;
+    for (Py_ssize_t s = 0; s < n; s++)
+        if (shuffle_ints(args[0], bits32, piles[s], size[s]) < 0) {
+            Py_DECREF(bits32);
+            return NULL;
+        }
+    Py_DECREF(bits32);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    for (long k = 0; k < count; k++) {
+        long s = ((declarer + direction * k) % n + n) % n;
+        if (!size[s]) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_ValueError, "deal_order: a seat ran out of cards");
+            return NULL;
+        }
+        PyObject *v = PyLong_FromLong(piles[s][--size[s]]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, v);
+    }
+    return out;
+}
+
 /* The arguments of play_random: one getrandbits per seat, and two lists to log into. */
 static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players) {
     if (nargs != 3 || !PyTuple_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2])) {
@@ -3576,6 +3794,10 @@ static PyMethodDef methods[] = {
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"deal_drawn", (PyCFunction)(void (*)(void))py_deal_drawn, METH_FASTCALL,
      "deal_drawn(random, players, deck, direction, declarer) -> the hands Dealer.deal deals with random"},
+    {"sample_hands", (PyCFunction)(void (*)(void))py_sample_hands, METH_FASTCALL,
+     "sample_hands(getrandbits, seat, hand, counts, unseen, allowed, tries) -> (hands or None, cards)"},
+    {"deal_order", (PyCFunction)(void (*)(void))py_deal_order, METH_FASTCALL,
+     "deal_order(getrandbits, hands, declarer, direction, cards) -> the chance outcomes dealing hands"},
     {"legal", py_legal, METH_O, "legal(state) -> the mask of the cards the seat to act may play"},
     {"step", py_step, METH_VARARGS, "step(state, card) -> the state after the seat to act plays card"},
     {"final", (PyCFunction)(void (*)(void))py_final, METH_FASTCALL,

@@ -255,6 +255,33 @@ def picker(table: tuple[T, ...]) -> Callable[[int], list[T]] | None:
     return None if _native is None else partial(_native.pick, table)
 
 
+def hand_sampler() -> Callable[..., tuple[list[int] | None, list[int]]] | None:
+    """The compiled greedy deals of :func:`barbu.unseen.sample_hands` (None on the pure path):
+    ``sampler(rng.getrandbits, seat, hand, counts, unseen, seat_masks, tries)`` gives the hands,
+    or None if every try got stuck, and the cards in the order they were tried; it draws from
+    ``getrandbits`` as ``random.Random``'s ``shuffle`` and ``randrange`` draw in the Python code.
+
+    >>> sampler = hand_sampler()
+    >>> rng = random.Random(3)
+    >>> sampler is None or sampler(rng.getrandbits, 0, 0b11, (2, 1, 1), (2, 3), (0b110, 0b110), 8)[0][0] == 3
+    True
+    """
+    return None if _native is None else getattr(_native, "sample_hands", None)
+
+
+def deal_order() -> Callable[..., list[int]] | None:
+    """The compiled dealing order of a resampled world (None on the pure path):
+    ``order(rng.getrandbits, hands, declarer, direction, cards)`` shuffles each seat's cards
+    (ascending, seat 0 first) as ``random.Random.shuffle`` would, then deals ``cards`` cards one
+    at a time from the declarer round the table, each the last of its seat's pile.
+
+    >>> order = deal_order()
+    >>> order is None or sorted(order(random.Random(1).getrandbits, [0b11, 0b1100], 0, 1, 4)) == [0, 1, 2, 3]
+    True
+    """
+    return None if _native is None else getattr(_native, "deal_order", None)
+
+
 def play_writer() -> Callable[..., None] | None:
     """The compiled :func:`barbu.research.encoding.write_play_pure` (None on the pure path): a
     seat's observation vector brought up to date in place during a trick deal's card play.

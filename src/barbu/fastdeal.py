@@ -51,7 +51,7 @@ from barbu.rulesets import Rules
 if TYPE_CHECKING:
     from barbu.tricks import TrickPlay
 
-__all__ = ["CallTable", "FastDeal", "FastDealer"]
+__all__ = ["CallTable", "FastDeal", "FastDealer", "compiled_scores"]
 
 _CHOICE = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK)
 _NOTHING: tuple[Action, ...] = ()
@@ -95,12 +95,34 @@ class _End:
         self.final: list[int] | None = deal.final if deal.phase is Phase.DONE else None
         if self.play is None and self.final is None:  # arrangements: their actions depend on the cards
             raise ValueError(f"the fast door plays trick and domino deals, not the {deal.phase} phase")
-        rules, contract = deal.rules, deal.contract
-        self.model: tuple[int, ...] | None = None
+        self.model = compiled_scores(deal)
         """The contract's compiled scores (:func:`barbu.accel.final_points`), where there are."""
-        chooser = rules.flags.contract_choice == "chooser_doubled"  # the compiled scores do not add it
-        if deal.tricks is not None and contract is not None and accel.supports(rules) and not chooser:
-            self.model = accel.score_model(contract, rules.shape)
+
+
+def compiled_scores(deal: Deal) -> tuple[int, ...] | None:
+    """The compiled scores (:func:`barbu.accel.final_points`' model) of a trick deal at its cards,
+    or None where the final points are the core's Python ones: the pure path, two decks, a
+    contract whose raw scores are not linear, or the chooser's adjustment, which the compiled
+    scores do not add.
+
+    >>> import random
+    >>> from barbu import Game
+    >>> game = Game.new("classic", seed=7)
+    >>> game.call_random([random.Random(s) for s in range(4)])
+    >>> game.current.contract.id, compiled_scores(game.current)  # a domino deal: no tricks
+    ('domino', None)
+    >>> game = Game.new("classic", seed=3)
+    >>> game.call_random([random.Random(s) for s in range(4)])
+    >>> model = compiled_scores(game.current)
+    >>> game.current.contract.play, model is None or len(model) == 56
+    ('tricks', True)
+    """
+    rules, contract = deal.rules, deal.contract
+    if deal.tricks is None or contract is None or not accel.supports(rules):
+        return None
+    if rules.flags.contract_choice == "chooser_doubled":
+        return None
+    return accel.score_model(contract, rules.shape)
 
 
 class _Place:

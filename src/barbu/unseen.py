@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from barbu import accel
 from barbu.actions import Call, Declare, NameRank, NameTrump
 from barbu.cards import RANKS, SUITS, cards_of, mask_of
 from barbu.deal import Deal, Phase
@@ -275,16 +276,23 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
     The most constrained cards are placed first, each to a seat chosen with weight
     proportional to the room it has left; if that greedy deal gets stuck a few times,
     an exact matching finds a consistent deal (one always exists: the real one).
-    Returns the current hand of every seat.
+    Returns the current hand of every seat. With the accelerator in use, a
+    ``random.Random`` and one deck, the greedy deals are drawn in compiled code, drawing from
+    ``rng`` exactly as this code draws: the same hands, the generator left in the same state.
     """
     n = hidden.players
     seat = hidden.seat
     others, allowed, unseen, room = _places(hidden)
+    if _SAMPLER is not None and type(rng) is random.Random and not (hidden.unseen | hidden.hand) >> 64:  # one deck
+        hands, cards = _SAMPLER(rng.getrandbits, seat, hidden.hand, hidden.counts, unseen, _seat_masks(hidden), _TRIES)
+        if hands is not None:
+            return hands
+        return _matched_hands(hidden, cards, allowed, others, rng)
     cards = list(unseen)
     rng.shuffle(cards)
     cards.sort(key=room.__getitem__)
     randrange = rng.randrange
-    for _ in range(8):
+    for _ in range(_TRIES):
         left = list(hidden.counts)
         hands = [0] * n
         for c in cards:
@@ -314,6 +322,20 @@ def sample_hands(hidden: HiddenCards, rng: random.Random) -> list[int]:
             hands[seat] = hidden.hand
             return hands
     return _matched_hands(hidden, cards, allowed, others, rng)
+
+
+_TRIES = 8
+"""Greedy deals :func:`sample_hands` tries before it matches the cards exactly."""
+
+_SAMPLER = accel.hand_sampler()
+"""The compiled greedy deals of :func:`sample_hands` (None on the pure path)."""
+
+
+@lru_cache(maxsize=16)
+def _seat_masks(hidden: HiddenCards) -> tuple[int, ...]:
+    """For each unseen card in order, the mask of the seats it may lie with (read only)."""
+    _, allowed, unseen, _ = _places(hidden)
+    return tuple(sum(1 << s for s in allowed[c]) for c in unseen)
 
 
 @lru_cache(maxsize=16)

@@ -27,6 +27,13 @@ each seat holds, and every card played (the core is asked, card by card, which c
 seat could not have held when it played as it did). Earlier deals of a ``game`` episode
 are kept as they were: they are scored and cannot change what happens next.
 
+A clone shares the game with its original (neither changes it in place any more): during a
+trick deal's card play, a state sharing its game plays the cards on its own copy of the
+deal's trick play, one call a card, and gives them to the game (a copy, through the core's
+checked door) only when something else is asked of it, so that a search's playouts copy no
+game; a single deal's last card is scored from that play. Every answer is the one the state
+its history replays to gives (tests/test_openspiel.py).
+
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
 >>> state = game.new_initial_state()
@@ -56,9 +63,11 @@ from barbu.actions import PLAYS, Declare
 from barbu.cards import card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
+from barbu.fastdeal import compiled_scores
 from barbu.game import Game
 from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
 from barbu.rulesets import Rules, rules
+from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards, hidden_cards, sample_hands
 from barbu.view import SeatView, seat_view
 
@@ -75,6 +84,9 @@ _TEXTS = 4096
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+_DEAL_ORDER = accel.deal_order()
+"""The compiled :func:`_dealing_order` (None on the pure path)."""
 
 _cards = accel.picker(tuple(range(52))) or cards_of
 """``cards_of`` of a one-deck mask, compiled when the accelerator is in use."""
@@ -269,6 +281,19 @@ class _Table:
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
         """The player to act, once worked out (None: not yet, since the last action)."""
+        self.shared = False
+        """Whether :attr:`game` may be another table's too (clones share it): it is then never
+        changed in place, but copied first (:meth:`BarbuState._own`)."""
+        self.play: TrickPlay | None = None
+        """During a trick deal's card play, a table sharing its game plays the cards on its own
+        copy of the deal's trick play (one call a card, no game to copy for a clone) and
+        :attr:`game` stays as it was when this began: the cards are in :attr:`pending`, given to
+        the game the first time anything else is asked (:meth:`BarbuState._game`)."""
+        self.pending: list[int] = []
+        """The cards played on :attr:`play` and not yet on :attr:`game`."""
+        self.world: tuple[tuple[int, ...], list[int]] | None = None
+        """A resampled world not yet given to :attr:`game`: the cards dealt and the cards held
+        when :attr:`game` was left (:meth:`BarbuState._world`)."""
         self.known: dict[Any, Any] = {}
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
@@ -277,7 +302,11 @@ class _Table:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table.__new__(_Table)
         other.__dict__.update(self.__dict__)
-        other.game = self.game.copy() if self.game is not None else None
+        if self.play is not None:
+            other.play = self.play.copy()
+            other.pending = list(self.pending)
+        elif self.game is not None:  # the two tables share the game from now on
+            self.shared = other.shared = True
         other.hands = list(self.hands) if self.hands is not None else None
         other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
         other.rewards = list(self.rewards)
@@ -307,7 +336,8 @@ class BarbuState(pyspiel.State):
             elif t.game is None or t.hands is not None:
                 player = _CHANCE
             else:
-                seat = t.game.deals[-1].to_act  # the game's deal in play (it is not over)
+                play = t.play
+                seat = play.turn if play is not None else t.game.deals[-1].to_act  # the deal in play
                 assert seat is not None
                 player = seat
             t.player = player
@@ -359,6 +389,8 @@ class BarbuState(pyspiel.State):
     def _actions_of(self, player: int) -> list[int]:
         """The legal actions of ``player``, the seat to act."""
         t = self._t
+        if t.play is not None:
+            return _cards(t.play.legal_mask())
         game = t.game
         assert game is not None
         actions = t.static.actions
@@ -385,6 +417,21 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
+        play = t.play
+        if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
+            # a card played apart from the shared game (see _Table.play): the common case of a
+            # search's playouts; the last action was such a card, so no reward is to clear
+            t.moves += 1
+            if t.known:
+                t.known = {}
+            play.play(action)
+            t.pending.append(action)
+            if play.finished:
+                t.player = None
+                self._play_over()
+            else:
+                t.player = play.turn
+            return
         static = t.static
         seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
@@ -401,6 +448,20 @@ class BarbuState(pyspiel.State):
         if t.hands is not None:
             self._deal_card(int(action))
             return
+        if 0 <= action < 52 and t.shared and play is None:  # the first card apart from the shared game
+            deal = game.deals[-1]
+            if (
+                type(deal.cardplay) is TrickPlay
+                and deal.phase is Phase.PLAY
+                and deal.cardplay.legal_mask() >> action & 1
+            ):
+                play = t.play = deal.cardplay.copy()
+                t.pending = [action]
+                play.play(action)
+                if play.finished:
+                    self._play_over()
+                return
+        game = self._own()
         deals_before = len(game.deals)
         deal = game.deals[-1]
         if seat is None or seat < 0:
@@ -439,17 +500,70 @@ class BarbuState(pyspiel.State):
             self._pay(scores)
             t.over = True
             if not game.is_over:
-                ended = game.copy()
-                ended.deals = ended.deals[:deals_before]
-                t.ended = ended
+                t.ended = _ended(game, deals_before)
             return
-        ended = game.copy()
-        ended.deals = ended.deals[:deals_before]
+        ended = _ended(game, deals_before)
         for s in range(static.players):
             t.records[s].append(_deal_record(deal, s))
             t.finals[s].append(static.observations.encode(seat_view(ended, s)))
         t.owed = scores
         self._start_dealing()
+
+    def _play_over(self) -> None:
+        """The last card of a deal played on the table's own trick play (:attr:`_Table.play`):
+        a single deal is scored by the core from that play, without giving the cards to the
+        game; in a whole game, the game takes them and goes on."""
+        t = self._t
+        static = t.static
+        assert t.game is not None and t.play is not None
+        if static.episode == "deal":
+            deal = t.game.deals[-1]
+            model = compiled_scores(deal)
+            if model is not None:
+                final = accel.final_points(t.play, model, tuple(deal.pairs()))
+            else:  # the core scores a copy of the deal holding the play
+                scored = copy.copy(deal)
+                scored.tricks = scored.cardplay = t.play
+                scored.end_play()
+                assert scored.final is not None
+                final = scored.final
+            self._pay([float(static.sign * f) for f in final])
+            t.over = True
+            return
+        deals_before = len(t.game.deals)
+        game = self._game()
+        self._deal_over(game, game.deals[deals_before - 1], deals_before)
+
+    def _game(self) -> Game:
+        """The game, up to date: the cards played on the table's own trick play and a
+        resampled world's cards given to it first (see :attr:`_Table.play`)."""
+        t = self._t
+        if t.play is None:
+            assert t.game is not None
+            return t.game
+        assert t.game is not None
+        game = t.game.copy()
+        deals_before = len(game.deals)
+        deal = game.deals[-1]
+        if t.world is not None:
+            deal.dealt, held = t.world
+            assert deal.cardplay is not None
+            deal.cardplay.set_hands(held)
+        for card in t.pending:
+            game.apply(PLAYS[card])
+        t.game, t.play, t.pending, t.world, t.shared = game, None, [], None, False
+        if t.over and not game.is_over:  # a single deal scored from the trick play
+            t.ended = _ended(game, deals_before)
+        return game
+
+    def _own(self) -> Game:
+        """The game, up to date and this table's own, to change."""
+        t = self._t
+        game = self._game()
+        if t.shared:
+            game = t.game = game.copy()
+            t.shared = False
+        return game
 
     def _pay(self, scores: list[float]) -> None:
         t = self._t
@@ -475,15 +589,19 @@ class BarbuState(pyspiel.State):
         if t.dealt < t.static.deck_size:
             return
         hands, t.hands = t.hands, None
-        t.game.give_hands(hands)
+        game = self._own()
+        game.give_hands(hands)
         if t.owed is not None:  # the previous deal's scores, paid on the transition into the next decision
             self._pay(t.owed)
             t.owed = None
         if t.static.contract is not None:
-            t.game.apply(Declare(t.static.contract))
+            game.apply(Declare(t.static.contract))
 
     def _dealt(self, seat: int) -> int:
-        game = self._t.game
+        t = self._t
+        if t.world is not None:
+            return t.world[0][seat]
+        game = t.game
         assert game is not None and game.current is not None and game.current.dealt is not None
         return game.current.dealt[seat]
 
@@ -523,7 +641,8 @@ class BarbuState(pyspiel.State):
         t = self._t
         if t.game is None:
             return "drawing the first declarer"
-        game = t.ended or t.game
+        game = self._game()
+        game = t.ended or game
         deal = game.deals[-1]
         lines = [f"deal {deal.index + 1} · {'dealing' if t.hands is not None else game.phase} · totals {game.totals}"]
         for s in range(t.static.players):
@@ -539,7 +658,8 @@ class BarbuState(pyspiel.State):
         t = self._t
         if t.game is None:
             return t.static.first_view(player), []
-        game = t.ended or t.game
+        game = self._game()
+        game = t.ended or game
         if t.hands is not None:
             dealing = t.dealing_views.get(player)
             if dealing is None:
@@ -616,12 +736,12 @@ class BarbuState(pyspiel.State):
             cards = list(cards_of(static.deck))
             rng.shuffle(cards)
             return history[:start] + cards[: len(history) - start]
-        assert t.game is not None
-        deal = t.game.current
+        game = self._game()
+        deal = game.current
         assert deal is not None and deal.dealt is not None
         hidden = t.known.get(("hidden", player_id))
         if hidden is None:
-            hidden = _hidden(t.game, player_id, static)
+            hidden = _hidden(game, player_id, static)
             t.known = {**t.known, ("hidden", player_id): hidden}
         hands = [h | p for h, p in zip(sample_hands(hidden, rng), hidden.played, strict=True)]
         new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
@@ -634,8 +754,7 @@ class BarbuState(pyspiel.State):
         phase, where other seats' placings change, the history is replayed."""
         t = self._t
         static = t.static
-        game = t.game
-        assert game is not None
+        game = self._game()
         deal = game.deals[-1]
         if t.hands is None and deal.phase is Phase.ARRANGE:
             state: BarbuState = self.get_game().new_initial_state()
@@ -652,12 +771,20 @@ class BarbuState(pyspiel.State):
         if table.hands is not None:
             table.hands = dealt
         else:
-            assert table.game is not None and deal.dealt is not None
-            copied = table.game.deals[-1]
+            assert deal.dealt is not None
             held = [h & ~(d & ~deal.hand(s)) for s, (h, d) in enumerate(zip(dealt, deal.dealt, strict=True))]
-            copied.dealt = tuple(dealt)
-            if copied.cardplay is not None:
-                copied.cardplay.set_hands(held)
+            if type(deal.cardplay) is TrickPlay and deal.phase is Phase.PLAY:  # the world plays on, shared game
+                table.play = deal.cardplay.copy()
+                table.play.set_hands(held)
+                table.pending = []
+                table.world = (tuple(dealt), held)
+            else:
+                copied_game = table.game = game.copy()
+                table.shared = False
+                copied = copied_game.deals[-1]
+                copied.dealt = tuple(dealt)
+                if copied.cardplay is not None:
+                    copied.cardplay.set_hands(held)
         # The history's players are this state's: only the cards differ.
         players = t.known.get("players")
         if players is None:
@@ -720,6 +847,13 @@ class BarbuObserver:
         return state.information_text(player) if self.perfect_recall else state.observation_text(player)
 
 
+def _ended(game: Game, deals_before: int) -> Game:
+    """A copy of ``game`` as it was when its deal ``deals_before`` ended (the next one not yet open)."""
+    ended = game.copy()
+    ended.deals = ended.deals[:deals_before]
+    return ended
+
+
 # -- what a seat saw of a finished deal --------------------------------------------------------
 
 
@@ -758,8 +892,11 @@ def _hidden(game: Game, player: int, static: _Static) -> HiddenCards:
 
 
 def _dealing_order(hands: list[int], declarer: int, static: _Static, rng: random.Random) -> list[int]:
-    """Chance outcomes dealing ``hands``: one card at a time from the declarer round the table."""
+    """Chance outcomes dealing ``hands``: one card at a time from the declarer round the table
+    (in compiled code with the accelerator, drawing from ``rng`` as this code does)."""
     n = static.players
+    if _DEAL_ORDER is not None and type(rng) is random.Random and not static.deck >> 64:  # one deck
+        return _DEAL_ORDER(rng.getrandbits, hands, declarer, static.rules.direction, static.deck_size)
     piles = []
     for h in hands:
         pile = _cards(h)
