@@ -20,7 +20,7 @@ from barbu import Call, Declare, Game, seat_view
 from barbu.actions import Arrange
 from barbu.cards import card_name
 from barbu.deal import Phase
-from barbu.view import DealSummary, SeatView, TrickView
+from barbu.view import DealSummary, SeatView, TrickView, _game_log, _summary, seat_views
 
 CARD_NAME = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
@@ -190,3 +190,51 @@ def test_arrange_action_text_lists_only_the_seats_own_cards() -> None:
     deal = game.current
     assert deal is not None and deal.dealt is not None
     assert set(action.cards) == {c for c in range(52) if deal.dealt[3] >> c & 1}
+
+
+def history_read_again(game: Game) -> tuple[tuple[DealSummary, ...], tuple[tuple[str, ...], ...]]:
+    """What views show of a game's past deals, read from every deal at once."""
+    deals = game.deals
+    history = tuple(_summary(d) for d in deals if d.finished)
+    declared = tuple(
+        tuple(d.contract.id for d in deals if d.declarer == s and d.contract is not None)
+        for s in range(game.rules.players)
+    )
+    return history, declared
+
+
+@pytest.mark.parametrize("variant, options, deals", [GAMES[0], GAMES[2], GAMES[4], GAMES[6]])
+def test_the_game_history_grown_deal_by_deal_is_the_history_read_again(
+    variant: str, options: dict[str, Any], deals: int | None
+) -> None:
+    """At every step of seeded games the history and declared contracts views show, grown as
+    deals end, equal those read from every deal; so do views of a copy (a log of its own) and
+    of games whose deals changed otherwise than by an append (cut, replaced)."""
+    game = Game.new(variant, options, seed=11)
+    rng = random.Random(5)
+    step = 0
+    while not game.is_over and (deals is None or len(game.deals) <= deals):
+        log = _game_log(game)
+        assert (log.history, log.declared) == history_read_again(game)
+        if step % 40 == 0:
+            copy = game.copy()
+            assert seat_views(copy, range(game.rules.players)) == seat_views(game, range(game.rules.players))
+        game.apply(rng.choice(game.legal_actions()))
+        step += 1
+    log = _game_log(game)
+    assert (log.history, log.declared) == history_read_again(game)
+    finished = sum(d.finished for d in game.deals)
+    assert finished >= 2 and len(log.history) == finished  # the test saw deals end
+    # a cut, as an episode's ended copy is made: read again
+    game.deals = game.deals[:2]
+    log = _game_log(game)
+    assert (log.history, log.declared) == history_read_again(game)
+    assert seat_view(game, 0).history == history_read_again(game)[0]
+    # deals replaced by another game's, the same count: read again, not kept
+    other = Game.new(variant, options, seed=12)
+    while sum(d.finished for d in other.deals) < 2:
+        other.apply(random.Random(len(other.deals)).choice(other.legal_actions()))
+    game.deals = other.deals[:2]
+    log = _game_log(game)
+    assert (log.history, log.declared) == history_read_again(game)
+    assert log.history == history_read_again(other)[0][:2]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
+from operator import is_
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -427,9 +428,38 @@ def must_double_shown(d: Deal, seat: int) -> tuple[int, ...]:
 
 
 class _GameLog:
-    """What views show of a game's finished deals, grown deal by deal."""
+    """What views show of a game's finished deals, grown deal by deal.
 
-    __slots__ = ("deals", "declared", "history", "options", "owed", "owed_at")
+    The history and the declared contracts are extended with each deal that finishes or gets its
+    contract, not rebuilt: every deal but the last is finished, so the deals read before stay as
+    they were. A game whose deals changed otherwise (a list replaced or cut, as an episode's
+    ended copy is) is read again from its first deal.
+
+    >>> from barbu.game import Game
+    >>> from barbu.actions import Declare
+    >>> game = Game.new("classic", seed=3)
+    >>> log = _GameLog()
+    >>> log.update(game)
+    >>> log.history, log.declared
+    ((), ((), (), (), ()))
+    >>> game.apply(Declare("no-queens"))
+    >>> log.update(game)
+    >>> log.declared[game.deals[0].declarer]
+    ('no-queens',)
+    """
+
+    __slots__ = (
+        "deals",
+        "declared",
+        "history",
+        "last",
+        "listed",
+        "options",
+        "owed",
+        "owed_at",
+        "read",
+        "read_declared",
+    )
 
     def __init__(self) -> None:
         self.deals: tuple[int, bool, bool] = (-1, False, False)
@@ -438,6 +468,14 @@ class _GameLog:
         self.options: dict[str, Any] = {}
         self.owed: tuple[tuple[int, ...], ...] = ()
         self.owed_at: tuple[int, int] = (-1, -1)
+        self.read: list[Deal] = []
+        """The deals whose summary and contract are in :attr:`history` and :attr:`declared`
+        (finished ones), in order: what the next update checks are still the game's first deals."""
+        self.read_declared: tuple[tuple[str, ...], ...] = ()
+        self.listed: list[Deal] | None = None
+        self.last: Deal | None = None
+        """The game's list of deals and its last deal when last read: another list or last deal is a change."""
+        """Each seat's contracts among :attr:`read`; :attr:`declared` adds the live deal's."""
 
     def owed_doubles(self, game: Game) -> tuple[tuple[int, ...], ...]:
         """The compulsory doubles still owed, read again only after a call or a new deal."""
@@ -451,19 +489,53 @@ class _GameLog:
         return self.owed
 
     def update(self, game: Game) -> None:
-        """Catch up with ``game``: read again only when its deal count, or its last deal's contract or end, changed."""
+        """Catch up with ``game``: read again only when its deal count, or its last deal's contract or end, changed
+        (or its list of deals or last deal is another)."""
         deals = game.deals
         last = deals[-1] if deals else None
         key = (len(deals), last is not None and last.contract is not None, last is not None and last.finished)
-        if key == self.deals:
+        if key == self.deals and deals is self.listed and last is self.last:
             return
+        self.listed = deals
+        self.last = last
+        players = game.rules.players
         if self.deals[0] < 0:
             self.options = game.rules.as_options()
+            self.read_declared = tuple(() for _ in range(players))
         self.deals = key
-        self.history = tuple(_summary(d) for d in deals if d.finished)
-        players = game.rules.players
+        read = self.read
+        done = len(read)
+        if len(deals) < done or not all(map(is_, read, deals)) or not all(d.finished for d in deals[done:-1]):
+            self._reread(game)  # not an append of finished deals: read every deal again
+            return
+        new = [d for d in deals[done:] if d.finished]
+        if new:
+            read += new
+            self.history += tuple(map(_summary, new))
+            grown = [list(c) for c in self.read_declared]
+            for d in new:
+                assert d.contract is not None
+                grown[d.declarer].append(d.contract.id)
+            self.read_declared = tuple(map(tuple, grown))
+        declared = self.read_declared
+        if last is not None and not last.finished and last.contract is not None:
+            live = list(declared)
+            live[last.declarer] += (last.contract.id,)
+            declared = tuple(live)
+        self.declared = declared
+
+    def _reread(self, game: Game) -> None:
+        """Read every deal of ``game`` again (after a change that is not an append of deals)."""
+        deals = game.deals
+        self.read = [d for d in deals if d.finished]
+        self.history = tuple(_summary(d) for d in self.read)
+        self.read_declared = tuple(
+            tuple(d.contract.id for d in self.read if d.declarer == s and d.contract is not None)
+            for s in range(game.rules.players)
+        )
         self.declared = tuple(
-            tuple(d.contract.id for d in deals if d.declarer == s and d.contract is not None) for s in range(players)
+            tuple(d.contract.id for d in deals if d.declarer == s and d.contract is not None)
+            for s in range(game.rules.players)
         )
 
 
