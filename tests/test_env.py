@@ -186,6 +186,38 @@ def test_every_observation_along_episodes_is_the_seats_view(variant: str, episod
             e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
 
 
+@pytest.mark.parametrize(("variant", "options"), [("classic", None), ("five-player", None), ("thirty-two", None)])
+def test_observations_in_the_calls_are_written_from_the_deal_as_from_the_view(
+    variant: str, options: dict[str, Any] | None
+) -> None:
+    """The calls' observations, written from the deal with only the calls made since each seat's
+    buffer last wrote them (ObservationBuffer.update_play), are the encoding of the seat's view
+    whether a seat is observed after every call, after a round, or not until the card play."""
+    e = BarbuEnv(variant, options, episode="deal")
+    rng = np.random.default_rng(5)
+    calls = doubled = 0
+    for seed in range(6):
+        e.reset(seed=seed)
+        game = e.game
+        assert game is not None
+        for agent in e.agent_iter():
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            deal = game.deals[-1]
+            calling = deal.doubling is not None and (deal.phase == "call" or (deal.phase == "play" and not deal.plays))
+            if calling:
+                assert deal.doubling is not None
+                calls += 1
+                doubled += any(c.doubles for c in deal.doubling.calls)
+                for a in e.possible_agents:
+                    if a == agent or rng.random() < 1 / (seed % 3 + 1) - 0.2:
+                        assert np.array_equal(e.observe(a)["observation"], e.observations.encode(e.view(a))), (seed, a)
+            e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert calls > 20 and doubled > 5  # the episodes went through calls, with doubles
+
+
 def test_the_agent_iteration_keeps_pettingzoos_order_check() -> None:
     """The wrapped environment's agent_iter (read without attribute forwarding) stops at the end
     of the episode and, as PettingZoo's, refuses to go on to the next agent before a step."""

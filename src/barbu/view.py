@@ -407,18 +407,6 @@ def _play_log(d: Deal) -> _PlayLog:
     return log
 
 
-CallsShown = tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]
-"""The calls of a deal as a view shows them: ``(seat, round, doubled, redoubled)`` each."""
-
-
-def calls_shown(d: Deal) -> tuple[CallsShown, tuple[tuple[int, int, int], ...]]:
-    """The calls and business pairs of ``d`` as every view of it shows them (:attr:`SeatView.calls`,
-    :attr:`SeatView.pairs`), read again only after a call."""
-    log = _play_log(d)
-    log.business(d)
-    return log.call_list, log.pairs
-
-
 def must_double_shown(d: Deal, seat: int) -> tuple[int, ...]:
     """The seats ``seat`` must still double, as its view shows them (:attr:`SeatView.must_double`):
     only while it is that seat's call."""

@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -60,7 +60,7 @@ from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
 from barbu.tricks import PureTrickPlay
-from barbu.view import SeatView, calls_shown, must_double_shown
+from barbu.view import SeatView
 
 PHASES = ("deal", "contract", "trump", "rank", "call", "arrange", "play", "over")
 """The phases an observation names: ``deal`` while the cards are being dealt (OpenSpiel's
@@ -376,7 +376,7 @@ class ObservationBuffer:
     True
     """
 
-    __slots__ = ("_keys", "encoding", "following", "vector")
+    __slots__ = ("_calls", "_keys", "encoding", "following", "vector")
 
     def __init__(self, encoding: ObservationEncoding) -> None:
         self.encoding = encoding
@@ -388,6 +388,8 @@ class ObservationBuffer:
         none), whether in its card play, and how many plays and complete tricks (or cards laid) it
         held. One list for the buffer's life, changed in place: :func:`play_observed` reads and
         updates it."""
+        self._calls = -1
+        """How many of the followed deal's calls the vector holds (-1: not known)."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
         """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
@@ -396,6 +398,7 @@ class ObservationBuffer:
         parts = self.encoding._parts
         out = self.vector
         self.following[0] = None
+        self._calls = -1
         placed_key = tuple(placed)
         keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
         old = self._keys
@@ -423,6 +426,7 @@ class ObservationBuffer:
         """Forget the last view: the next :meth:`update` writes every section."""
         self._keys = None
         self.following[0] = None
+        self._calls = -1
 
     def follow(self, deal: Deal) -> None:
         """Say that the view :meth:`update` last wrote is of ``deal``, in its calls or its card
@@ -433,6 +437,7 @@ class ObservationBuffer:
         t = deal.tricks
         done = len(t.winners) if t is not None else len(plays) - plays.count(None)
         self.following[:] = (deal, deal.phase is Phase.PLAY, len(plays), done)
+        self._calls = len(deal.doubling.calls) if deal.doubling is not None else 0
 
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
@@ -508,50 +513,62 @@ class ObservationBuffer:
         return self.vector
 
     def _write_calls(self, deal: Deal, seat: int) -> None:
-        """Write the public facts and the calls of ``deal`` (its parts' sections zeroed first)."""
+        """Write the public facts of ``deal`` and the calls made since the buffer last wrote them
+        (every call if :attr:`_calls` is -1), straight from the deal, as :meth:`update` writes
+        them from a view: the calls only grow during a deal's calls, the business pairs and the
+        compulsory double are written again."""
         encoding = self.encoding
-        calls, pairs = calls_shown(deal)
-        to_act = deal.to_act
-        must = must_double_shown(deal, seat)
-        facts = _DealFacts(
-            seat=seat,
-            phase=str(deal.phase),
-            to_act=to_act,
-            declarer=deal.declarer,
-            deal_number=deal.index + 1,
-            contract=deal.contract.id if deal.contract is not None else None,
-            trump=SUITS[deal.trump] if deal.trump is not None else None,
-            rank=RANKS[deal.rank] if deal.rank is not None else None,
-            calls=calls,
-            pairs=pairs,
-            must_double=must,
-        )
-        view = cast(SeatView, facts)
         out = self.vector
-        found = _Found()
-        for part in encoding._calls_parts:
-            for begin, stop in part.spans:
-                out[begin:stop] = 0.0
-            part.write(view, (), found)
-        found.write(out)
+        n = encoding.players
+        at = encoding._at
+        public = at["hand"]  # the public facts are the sections before the hand
+        out[:public] = 0.0
+        ones = [at["seat"] + seat, at["phase"] + _PHASE_INDEX[deal.phase], at["deal"] + deal.index]
+        to_act = deal.to_act
+        if to_act is not None:
+            ones.append(at["to_act"] + (to_act - seat) % n)
+        ones.append(at["declarer"] + (deal.declarer - seat) % n)
+        if deal.contract is not None:
+            ones.append(at["contract"] + encoding._contract_index[deal.contract.id])
+        if deal.trump is not None:
+            ones.append(at["trump"] + deal.trump)
+        if deal.rank is not None:
+            ones.append(at["rank"] + deal.rank)
+        doubling = deal.doubling
+        if doubling is not None:
+            calls = doubling.calls
+            start = self._calls
+            if start < 0:
+                for begin, stop in encoding._calls_spans:
+                    out[begin:stop] = 0.0
+                start = 0
+            else:
+                out[at["pairs"] : at["pairs"] + n * n] = 0.0
+            w1, w2 = 1 + 2 * n, 1 + n
+            round1, round2 = at["calls_round1"], at["calls_round2"]
+            for caller, rnd, _, doubled, redoubled in calls[start:]:
+                rel = (caller - seat) % n
+                if rnd == 1:
+                    base = round1 + rel * w1
+                    ones.append(base)
+                    ones += [base + 1 + (t - seat) % n for t in doubled]
+                    ones += [base + 1 + n + (t - seat) % n for t in redoubled]
+                else:
+                    base = round2 + rel * w2
+                    ones.append(base)
+                    ones += [base + 1 + (t - seat) % n for t in redoubled]
+            pairs = at["pairs"]
+            for doubler, doubled_seat, multiplier in doubling.pairs():
+                out[pairs + ((doubler - seat) % n) * n + (doubled_seat - seat) % n] = multiplier
+            out[at["must_double"]] = (
+                1.0 if deal.phase is Phase.CALL and to_act == seat and doubling.must_double(seat) else 0.0
+            )
+            self._calls = len(calls)
+        out[ones] = 1.0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _DealFacts:
-    """The fields of a seat's view the public and calls parts of the vector are written from
-    (:meth:`ObservationBuffer.update_play`), read from the deal as :func:`~barbu.view.seat_views` reads them."""
-
-    seat: int
-    phase: str
-    to_act: int | None
-    declarer: int
-    deal_number: int
-    contract: str | None
-    trump: str | None
-    rank: str | None
-    calls: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]
-    pairs: tuple[tuple[int, int, int], ...]
-    must_double: tuple[int, ...]
+_PHASE_INDEX = {phase: PHASES.index(str(phase)) for phase in Phase if str(phase) in PHASES}
+"""Each live phase's entry in the ``phase`` section."""
 
 
 def write_play_pure(
@@ -813,8 +830,11 @@ class ObservationEncoding:
         at = self._at
         self._play_at = (at["to_act"], at["hand"], at["plays"], at["captured"], at["cards_left"])
         """The offsets :data:`write_play` writes at."""
-        self._calls_parts = tuple(p for p in self._parts if p.write in (self._write_public, self._write_calls))
-        """The parts of the public facts and of the calls (:meth:`ObservationBuffer.update_play`)."""
+        public = next(p for p in self._parts if p.write == self._write_public)
+        assert public.spans[0][0] == 0 and public.spans[-1][1] == at["hand"]
+        self._calls_spans = next((p.spans for p in self._parts if p.write == self._write_calls), ())
+        """The sections of the calls, which :meth:`ObservationBuffer.update_play` writes after the
+        public facts (the sections before the hand)."""
         self._lay_at = (
             at["to_act"],
             at["rank"],
