@@ -452,8 +452,8 @@ class ObservationBuffer:
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
         :meth:`update` would from :func:`~barbu.view.seat_view` but without a view. In the
-        calls only the public facts and the calls change (written by the encoding's own part
-        writers from the deal); in a card play only the seat to act, the hand, the new plays
+        calls only the public facts and the calls change (written straight from the deal, the
+        calls from the first one not yet written: :meth:`_write_calls`); in a card play only the seat to act, the hand, the new plays
         and the cards left change, and the captured cards when a trick was completed, or the
         domino's passes, rows, placings and starting rank. In the card play, set ``mask``'s
         entries of the actions ``seat`` may take when it is to act (card ``i`` is action ``i``,
