@@ -453,9 +453,10 @@ class ObservationBuffer:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
         :meth:`update` would from :func:`~barbu.view.seat_view` but without a view. In the
         calls only the public facts and the calls change (written straight from the deal, the
-        calls from the first one not yet written: :meth:`_write_calls`); in a card play only the seat to act, the hand, the new plays
-        and the cards left change, and the captured cards when a trick was completed, or the
-        domino's passes, rows, placings and starting rank. In the card play, set ``mask``'s
+        calls from the first one not yet written: :meth:`_write_calls`); in a card play only
+        the seat to act, the hand, the new plays and the cards left change, and the captured
+        cards when a trick was completed, or the domino's passes, rows, placings and starting
+        rank. In the card play, set ``mask``'s
         entries of the actions ``seat`` may take when it is to act (card ``i`` is action ``i``,
         a domino pass :attr:`ActionEncoding.PASS`); the caller sets those of calls. Written by
         :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
@@ -465,7 +466,7 @@ class ObservationBuffer:
         assert playing[0] is deal
         self._keys = None
         start, done = playing[2], playing[3]
-        if not playing[1]:  # written in the calls: the public facts and the calls again
+        if not playing[1]:  # written in the calls: the public facts again, the calls made since
             self._write_calls(deal, seat)
             if deal.phase is Phase.CALL:
                 return self.vector
