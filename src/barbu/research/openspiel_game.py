@@ -299,11 +299,11 @@ class _Table:
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
         place, so that clones may share it."""
-        self.outlines: dict[int, _Outline] = {}
-        """Per seat, what its text says that stays the same during the current deal's card play
-        (:meth:`BarbuState._play_text`): filled only during that play, shared by the clones
-        and worlds of the table, and replaced by an empty one at every action but a card, so
-        that the tables sharing it have the same public history before the play."""
+        self.outline: list[_Outline] = []
+        """What every seat's text says that stays the same during the current deal's card play
+        (:meth:`BarbuState._play_text`), once read: filled only during that play, shared by the
+        clones and worlds of the table, and replaced by an empty list at every action but a
+        card, so that the tables sharing it have the same public history before the play."""
         self.tricks_text: tuple[int, str] = (0, "")
         """How many tricks of the current deal are done, and those tricks in words, as the
         texts show them (replaced, never changed in place: clones share it)."""
@@ -451,7 +451,7 @@ class BarbuState(pyspiel.State):
             t.rewards = [0.0] * static.players
         game = t.game
         if game is None or t.hands is not None or not 0 <= action < 52:  # not a card played
-            t.outlines = {}
+            t.outline = []
         if game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
@@ -587,7 +587,7 @@ class BarbuState(pyspiel.State):
         t.dealt = 0
         t.deal_start = t.moves
         t.dealing_views = {}
-        t.outlines = {}
+        t.outline = []
         t.tricks_text = (0, "")
 
     def _deal_card(self, card: int) -> None:
@@ -711,19 +711,20 @@ class BarbuState(pyspiel.State):
         """The seat's text during a trick deal's card play, written from the trick play itself
         (None in any other phase): what changes card by card (the seat to act, the hand, the
         tricks, the cards taken and left) between the lines that stay the same during the play,
-        read once a seat and deal from the view's text (:class:`_Outline`). The same text as
-        the view's (tests/test_openspiel.py), without a view or a copy of the game."""
+        read once a deal from a view's text (:class:`_Outline`). The same text as the view's
+        (tests/test_openspiel.py), without a view or a copy of the game."""
         t = self._t
-        outline = t.outlines.get(player)
-        if outline is None:
+        if t.outline:
+            outline = t.outline[0]
+        else:
             game = t.game
             assert game is not None
             deal = game.deals[-1]
             if t.play is None and (type(deal.cardplay) is not TrickPlay or deal.phase is not Phase.PLAY):
                 return None
             view, placed = self.view(player)
-            outline = _Outline(t.static.observations.text(view, placed))
-            t.outlines[player] = outline  # for every table sharing the dict (see _Table.outlines)
+            outline = _Outline(t.static.observations.text(view, placed), player)
+            t.outline.append(outline)  # for every table sharing the list (see _Table.outline)
         game = t.game
         assert game is not None
         deal = game.deals[-1]
@@ -759,7 +760,11 @@ class BarbuState(pyspiel.State):
             current = _trick_words(tuple(play.trick_seats()), tuple(play.trick), None)
             shown = f"{shown} | {current}" if shown else current
         hands = play.hands
-        lines = [f"{outline.head}{play.turn}{outline.declarer}", outline.contract, "hand " + _card_words(hands[player])]
+        lines = [
+            f"P{player}{outline.head}{play.turn}{outline.declarer}",
+            outline.contract,
+            "hand " + _card_words(hands[player]),
+        ]
         lines += outline.middle
         if shown:
             lines.append("tricks " + shown)
@@ -929,19 +934,20 @@ class BarbuObserver:
 
 
 class _Outline:
-    """The lines of a seat's text that stay the same during a trick deal's card play, cut
-    out of one of its texts (:meth:`~barbu.research.encoding.ObservationEncoding.text`):
-    the first line around the seat to act, the contract's line, the lines between the hand
-    and the tricks (arrangement, calls, doubling), and those after the cards left (contracts
-    declared, totals, previous deal)."""
+    """The lines of the seats' texts that stay the same during a trick deal's card play, cut
+    out of one seat's text (:meth:`~barbu.research.encoding.ObservationEncoding.text`): the
+    first line between the seat and the seat to act and after it, the contract's line, the
+    lines between the hand and the tricks (arrangement, calls, doubling: no seat has to
+    double during the play, so they are every seat's), and those after the cards left
+    (contracts declared, totals, previous deal)."""
 
     __slots__ = ("contract", "declarer", "head", "middle", "tail")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, seat: int) -> None:
         lines = text.split("\n")
         first = lines[0]
         at = first.index(" · to act P") + len(" · to act P")
-        self.head = first[:at]
+        self.head = first[len(f"P{seat}") : at]
         self.declarer = first[first.index(" · declarer ", at) :]
         self.contract = lines[1]
         moving = [k for k in range(3, len(lines)) if lines[k].startswith(("tricks ", "captured ", "cards left "))]
