@@ -274,10 +274,12 @@ class _Table:
         self.owed: list[float] | None = None
         """A finished deal's scores, until the next deal is dealt (``game`` episodes)."""
         self.over = False
-        self.records: list[list[str]] = [[] for _ in range(static.players)]
+        self.records: tuple[tuple[str, ...], ...] = ((),) * static.players
         """Per seat, what it saw of each finished deal (information-state strings of games)."""
-        self.finals: list[list[np.ndarray]] = [[] for _ in range(static.players)]
-        """Per seat, its observation vector at the end of each finished deal (information-state tensors)."""
+        self.finals: tuple[tuple[np.ndarray, ...], ...] = ((),) * static.players
+        """Per seat, its observation vector at the end of each finished deal (information-state
+        tensors). Like :attr:`rewards`, :attr:`returns` and :attr:`records`, replaced and never
+        changed in place, so that clones share it."""
         self.dealing_views: dict[int, SeatView] = {}
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
@@ -318,10 +320,6 @@ class _Table:
             self.shared = other.shared = True
         other.hands = list(self.hands) if self.hands is not None else None
         other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
-        other.rewards = list(self.rewards)
-        other.returns = list(self.returns)
-        other.records = [list(r) for r in self.records]
-        other.finals = [list(f) for f in self.finals]
         other.dealing_views = dict(self.dealing_views)
         return other
 
@@ -514,9 +512,8 @@ class BarbuState(pyspiel.State):
                 t.ended = _ended(game, deals_before)
             return
         ended = _ended(game, deals_before)
-        for s in range(static.players):
-            t.records[s].append(_deal_record(deal, s))
-            t.finals[s].append(static.observations.encode(seat_view(ended, s)))
+        t.records = tuple((*r, _deal_record(deal, s)) for s, r in enumerate(t.records))
+        t.finals = tuple((*f, static.observations.encode(seat_view(ended, s))) for s, f in enumerate(t.finals))
         t.owed = scores
         self._start_dealing()
 
