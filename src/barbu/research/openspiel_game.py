@@ -152,6 +152,9 @@ class _Static:
         self.texts: dict[tuple[object, ...], str] = {}
         """Observation texts by what the seat has seen (:meth:`BarbuState._seen`), shared by every
         state of the game; emptied when it holds :data:`_TEXTS`."""
+        self.outlines: dict[tuple[tuple[int, ...], tuple[int, ...]], _Outline] = {}
+        """The lines fixed during a trick deal's card play (:class:`_Outline`) by the public
+        history before the play; emptied when it holds :data:`_TEXTS`."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
         return self
@@ -719,8 +722,20 @@ class BarbuState(pyspiel.State):
             deal = game.deals[-1]
             if t.play is None and (type(deal.cardplay) is not TrickPlay or deal.phase is not Phase.PLAY):
                 return None
-            view, placed = self.view(player)
-            outline = _Outline(t.static.observations.text(view, placed), player)
+            # the public history before the play: the same outline in every world of a search
+            history = self.history()
+            after = t.deal_start + t.static.deck_size
+            before_play = len(history) - len(deal.plays) - len(t.pending)
+            key = (tuple(history[: t.deal_start]), tuple(history[after:before_play]))
+            outlines = t.static.outlines
+            found = outlines.get(key)
+            if found is None:
+                view, placed = self.view(player)
+                found = _Outline(t.static.observations.text(view, placed), player)
+                if len(outlines) >= _TEXTS:
+                    outlines.clear()
+                outlines[key] = found
+            outline = found
             t.outline.append(outline)  # for every table sharing the list (see _Table.outline)
         game = t.game
         assert game is not None
