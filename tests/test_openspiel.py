@@ -407,12 +407,14 @@ def test_the_python_level_methods_answer_as_pyspiels_own(params: dict[str, str])
 
 @pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}], ids=_ids)
 def test_remembered_texts_are_the_texts_of_the_views(params: dict[str, str]) -> None:
-    """A game remembers observation texts by what the seat has seen: in resampled worlds too,
-    every text given is the text of the seat's view, worked out afresh."""
+    """A game remembers observation texts by what the seat has seen (outside a trick deal's
+    card play, whose texts are written from the trick play): in resampled worlds too, every
+    text given is the text of the seat's view, worked out afresh."""
     game = pyspiel.load_game(GAME_NAME, params)
     n = game.num_players()
     observations = game.static.observations
     rng = random.Random(len(json.dumps(params)) + 1)
+    remembered = 0
     for steps in (0, 5, 17, 33):
         state = _advance(game.new_initial_state(), rng, steps)
         if state.is_terminal():
@@ -420,8 +422,9 @@ def test_remembered_texts_are_the_texts_of_the_views(params: dict[str, str]) -> 
         worlds = [state.resample_from_infostate(p, lambda: rng.random()) for p in range(n) for _ in range(2)]
         for s in [state, *worlds, *(_advance(w.clone(), random.Random(3), 4) for w in worlds)]:
             for p in range(n):
+                remembered += not s.is_terminal() and s._play_text(p) is None
                 assert s.observation_string(p) == observations.text(*s.view(p))
-    assert game.static.texts  # remembered
+    assert bool(game.static.texts) == bool(remembered)
 
 
 def _answers(state: BarbuState, n: int) -> list[object]:
@@ -512,3 +515,37 @@ def test_resampled_worlds_are_dealt_identically_in_compiled_code_and_in_python(
                 assert state.resampled_history(player, random.Random(steps * 4 + player)) == compiled
             compared += 1
     assert compared >= 20
+
+
+@pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "thirty-two"}, {"variant": "classic"}], ids=_ids)
+def test_texts_written_from_the_trick_play_are_the_texts_of_the_views(params: dict[str, str]) -> None:
+    """During a trick deal's card play a seat's text is written from the trick play, not from a
+    view: for every seat of many seeded states of every phase, in clones played on apart from
+    their game and in resampled worlds, it is the text of the view of the state its history
+    replays to (and so is the information state, earlier deals included)."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    n = game.num_players()
+    observations = game.static.observations
+    rng = random.Random(len(json.dumps(params)) + 7)
+    written = compared = 0
+    for steps in (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 70, 90, 120):
+        state = _advance(game.new_initial_state(), rng, steps)
+        if state.is_terminal():
+            continue
+        worlds = [state.resample_from_infostate(p, lambda: rng.random()) for p in range(n)]
+        played = [_advance(s.clone(), random.Random(steps + k), 1 + k % 5) for k, s in enumerate([state, *worlds])]
+        for s in [state, *worlds, *played]:
+            if s.is_terminal():
+                continue
+            replayed = game.new_initial_state()
+            for a in s.history():
+                replayed.apply_action(a)
+            for p in rng.sample(range(n), n):  # seats asked in any order
+                written += s._play_text(p) is not None
+                expected = observations.text(*replayed.view(p))
+                assert s.observation_string(p) == expected
+                earlier = replayed._t.records[p]
+                assert s.information_state_string(p) == "\n".join([*earlier, expected])
+                compared += 1
+    assert compared >= 60
+    assert written if params.get("contract") not in ("domino", "chinese-poker") else not written

@@ -53,6 +53,7 @@ import json
 import pickle
 import random
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -151,6 +152,9 @@ class _Static:
         self.texts: dict[tuple[object, ...], str] = {}
         """Observation texts by what the seat has seen (:meth:`BarbuState._seen`), shared by every
         state of the game; emptied when it holds :data:`_TEXTS`."""
+        self.outlines: dict[tuple[tuple[int, ...], tuple[int, ...]], _Outline] = {}
+        """The lines fixed during a trick deal's card play (:class:`_Outline`) by the public
+        history before the play; emptied when it holds :data:`_TEXTS`."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
         return self
@@ -273,10 +277,12 @@ class _Table:
         self.owed: list[float] | None = None
         """A finished deal's scores, until the next deal is dealt (``game`` episodes)."""
         self.over = False
-        self.records: list[list[str]] = [[] for _ in range(static.players)]
+        self.records: tuple[tuple[str, ...], ...] = ((),) * static.players
         """Per seat, what it saw of each finished deal (information-state strings of games)."""
-        self.finals: list[list[np.ndarray]] = [[] for _ in range(static.players)]
-        """Per seat, its observation vector at the end of each finished deal (information-state tensors)."""
+        self.finals: tuple[tuple[np.ndarray, ...], ...] = ((),) * static.players
+        """Per seat, its observation vector at the end of each finished deal (information-state
+        tensors). Like :attr:`rewards`, :attr:`returns` and :attr:`records`, replaced and never
+        changed in place, so that clones share it."""
         self.dealing_views: dict[int, SeatView] = {}
         """Per seat, its view while the current deal is dealt (it does not change until the last card)."""
         self.player: int | None = None
@@ -298,6 +304,14 @@ class _Table:
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
         place, so that clones may share it."""
+        self.outline: list[_Outline] = []
+        """What every seat's text says that stays the same during the current deal's card play
+        (:meth:`BarbuState._play_text`), once read: filled only during that play, shared by the
+        clones and worlds of the table, and replaced by an empty list at every action but a
+        card, so that the tables sharing it have the same public history before the play."""
+        self.tricks_text: tuple[int, str] = (0, "")
+        """How many tricks of the current deal are done, and those tricks in words, as the
+        texts show them (replaced, never changed in place: clones share it)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table.__new__(_Table)
@@ -309,10 +323,6 @@ class _Table:
             self.shared = other.shared = True
         other.hands = list(self.hands) if self.hands is not None else None
         other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
-        other.rewards = list(self.rewards)
-        other.returns = list(self.returns)
-        other.records = [list(r) for r in self.records]
-        other.finals = [list(f) for f in self.finals]
         other.dealing_views = dict(self.dealing_views)
         return other
 
@@ -441,6 +451,8 @@ class BarbuState(pyspiel.State):
         if any(t.rewards):
             t.rewards = [0.0] * static.players
         game = t.game
+        if game is None or t.hands is not None or not 0 <= action < 52:  # not a card played
+            t.outline = []
         if game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
@@ -503,9 +515,8 @@ class BarbuState(pyspiel.State):
                 t.ended = _ended(game, deals_before)
             return
         ended = _ended(game, deals_before)
-        for s in range(static.players):
-            t.records[s].append(_deal_record(deal, s))
-            t.finals[s].append(static.observations.encode(seat_view(ended, s)))
+        t.records = tuple((*r, _deal_record(deal, s)) for s, r in enumerate(t.records))
+        t.finals = tuple((*f, static.observations.encode(seat_view(ended, s))) for s, f in enumerate(t.finals))
         t.owed = scores
         self._start_dealing()
 
@@ -576,6 +587,8 @@ class BarbuState(pyspiel.State):
         t.dealt = 0
         t.deal_start = t.moves
         t.dealing_views = {}
+        t.outline = []
+        t.tricks_text = (0, "")
 
     def _deal_card(self, card: int) -> None:
         t = self._t
@@ -675,6 +688,10 @@ class BarbuState(pyspiel.State):
         """The seat's observation in words (OpenSpiel's observation string)."""
         t = self._t
         known = t.known.get(("text", player))
+        if known is None and t.hands is None and not t.over and t.game is not None:
+            known = self._play_text(player)
+            if known is not None:
+                t.known = {**t.known, ("text", player): known}
         if known is None:
             seen = self._seen(player)
             texts = t.static.texts
@@ -689,6 +706,87 @@ class BarbuState(pyspiel.State):
             t.known = {**t.known, ("text", player): known}
         text: str = known
         return text
+
+    def _play_text(self, player: int) -> str | None:
+        """The seat's text during a trick deal's card play, written from the trick play itself
+        (None in any other phase): what changes card by card (the seat to act, the hand, the
+        tricks, the cards taken and left) between the lines that stay the same during the play,
+        read once a deal from a view's text (:class:`_Outline`). The same text as the view's
+        (tests/test_openspiel.py), without a view or a copy of the game."""
+        t = self._t
+        if t.outline:
+            outline = t.outline[0]
+        else:
+            game = t.game
+            assert game is not None
+            deal = game.deals[-1]
+            if t.play is None and (type(deal.cardplay) is not TrickPlay or deal.phase is not Phase.PLAY):
+                return None
+            # the public history before the play: the same outline in every world of a search
+            history = self.history()
+            after = t.deal_start + t.static.deck_size
+            before_play = len(history) - len(deal.plays) - len(t.pending)
+            key = (tuple(history[: t.deal_start]), tuple(history[after:before_play]))
+            outlines = t.static.outlines
+            found = outlines.get(key)
+            if found is None:
+                view, placed = self.view(player)
+                found = _Outline(t.static.observations.text(view, placed), player)
+                if len(outlines) >= _TEXTS:
+                    outlines.clear()
+                outlines[key] = found
+            outline = found
+            t.outline.append(outline)  # for every table sharing the list (see _Table.outline)
+        game = t.game
+        assert game is not None
+        deal = game.deals[-1]
+        cardplay = deal.cardplay  # the game's: the table's own trick play began there
+        assert isinstance(cardplay, TrickPlay)
+        play = t.play if t.play is not None else cardplay
+        plays = deal.plays
+        done = len(play.winners)
+        n = len(play.hands)
+        have, shown = t.tricks_text
+        if have != done:
+            if have > done:  # not this table's tricks: read again from the first
+                have, shown = 0, ""
+            logged = len(plays)
+            pending = t.pending
+
+            def card(i: int) -> int:
+                c = plays[i] if i < logged else pending[i - logged]
+                assert c is not None
+                return c
+
+            direction = play.rules.direction
+            leader = (deal.play_seats[0] if logged else cardplay.leader) if have == 0 else play.winners[have - 1]
+            more = []
+            for k in range(have, done):
+                seats = tuple((leader + direction * j) % n for j in range(n))
+                winner = play.winners[k]
+                more.append(_trick_words(seats, tuple(card(k * n + j) for j in range(n)), winner))
+                leader = winner
+            shown = " | ".join([shown, *more]) if shown else " | ".join(more)
+            t.tricks_text = (done, shown)
+        if play.trick:
+            current = _trick_words(tuple(play.trick_seats()), tuple(play.trick), None)
+            shown = f"{shown} | {current}" if shown else current
+        hands = play.hands
+        lines = [
+            f"P{player}{outline.head}{play.turn}{outline.declarer}",
+            outline.contract,
+            "hand " + _card_words(hands[player]),
+        ]
+        lines += outline.middle
+        if shown:
+            lines.append("tricks " + shown)
+        captured = play.captured
+        everyone = range(n)
+        if any(captured):
+            lines.append("captured " + " · ".join(map("P{} {}".format, everyone, map(_card_words, captured))))
+        lines.append("cards left " + " ".join(map("P{} {}".format, everyone, map(int.bit_count, hands))))
+        lines += outline.tail
+        return "\n".join(lines)
 
     def _seen(self, player: int) -> tuple[object, ...] | None:
         """Everything ``player`` has seen, once the deal in play is dealt (None before, and at the
@@ -845,6 +943,42 @@ class BarbuObserver:
     def string_from(self, state: BarbuState, player: int) -> str:
         """The seat's information state (perfect recall) or observation, in words."""
         return state.information_text(player) if self.perfect_recall else state.observation_text(player)
+
+
+class _Outline:
+    """The lines of the seats' texts that stay the same during a trick deal's card play, cut
+    out of one seat's text (:meth:`~barbu.research.encoding.ObservationEncoding.text`): the
+    first line between the seat and the seat to act and after it, the contract's line, the
+    lines between the hand and the tricks (arrangement, calls, doubling: no seat has to
+    double during the play, so they are every seat's), and those after the cards left
+    (contracts declared, totals, previous deal)."""
+
+    __slots__ = ("contract", "declarer", "head", "middle", "tail")
+
+    def __init__(self, text: str, seat: int) -> None:
+        lines = text.split("\n")
+        first = lines[0]
+        at = first.index(" · to act P") + len(" · to act P")
+        self.head = first[len(f"P{seat}") : at]
+        self.declarer = first[first.index(" · declarer ", at) :]
+        self.contract = lines[1]
+        moving = [k for k in range(3, len(lines)) if lines[k].startswith(("tricks ", "captured ", "cards left "))]
+        left = moving[-1]
+        self.middle = lines[3 : moving[0]]
+        self.tail = lines[left + 1 :]
+
+
+@lru_cache(maxsize=1 << 16)
+def _card_words(mask: int) -> str:
+    """The cards of ``mask`` in words, as the texts show a hand or cards taken (remembered)."""
+    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
+
+
+@lru_cache(maxsize=1 << 16)
+def _trick_words(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
+    """A trick in words, as the texts show it (remembered)."""
+    trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(seats, cards, strict=True))
+    return trick + (f" > P{winner}" if winner is not None else "")
 
 
 def _ended(game: Game, deals_before: int) -> Game:
