@@ -4,7 +4,6 @@ anytime budget, the play read as evidence, and legality in several rule sets."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -14,7 +13,7 @@ from barbu.bots import bot_levels, bot_settings, make_bot
 from barbu.bots import search as search_module
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.endgame import solve
-from barbu.bots.expert import AHEAD_ENDGAME, ENDGAME, PLAY_EVIDENCE, ExpertBot, PlayEvidence
+from barbu.bots.expert import AHEAD_ENDGAME, DEFAULT_WORLDS, ENDGAME, PLAY_EVIDENCE, ExpertBot, PlayEvidence
 from barbu.deal import Deal
 from barbu.unseen import hidden_cards, sample_hands, view_rules
 from barbu.view import SeatView
@@ -94,9 +93,8 @@ def test_the_budget_is_worlds_or_milliseconds(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(search_module.Budget, "more", counting)
     make_bot("expert", seed=1, ms=None, worlds=7).act(view)
     assert searched == [7]
-    start = time.perf_counter()
-    make_bot("expert", seed=1, ms=30).act(view)
-    assert searched[-1] >= 1 and time.perf_counter() - start < 2.0
+    make_bot("expert", seed=1, ms=1).act(view)  # the clock, not the worlds, ends it: at least one world
+    assert 1 <= searched[-1] < DEFAULT_WORLDS
     make_bot("expert", seed=1, ms=1000, worlds=5).act(view)
     assert searched[-1] == 5
 

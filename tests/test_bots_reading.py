@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from barbu import Game, seat_view
@@ -83,33 +81,29 @@ def test_the_last_tricks_are_played_exactly() -> None:
 
 
 @pytest.mark.parametrize("variant", RULE_SETS)
-def test_the_heuristic_plays_every_contract_quickly_and_deterministically(variant: str) -> None:
+def test_the_heuristic_plays_every_contract_deterministically(variant: str) -> None:
     """Every contract of every rule set played to the end by four heuristic bots, the
-    same actions when played again with the same seeds, no decision taking seconds of CPU."""
+    same actions when played again with the same seeds (its decision times are measured by
+    ``benchmarks/bench_heuristic.py``, not asserted here)."""
 
-    def play(deals: int | None) -> tuple[list[object], float]:
+    def play(deals: int | None) -> list[object]:
         game = Game.new(variant, seed=3)
         bots = [make_bot("heuristic", seed=s) for s in range(game.rules.players)]
         actions: list[object] = []
-        slowest = 0.0
         while not game.is_over and (deals is None or len(game.deals) <= deals):
             seat = game.to_act
             assert seat is not None
-            view = seat_view(game, seat)
-            start = time.process_time()
-            action = bots[seat].act(view)
-            slowest = max(slowest, time.process_time() - start)
+            action = bots[seat].act(seat_view(game, seat))
             game.apply(action, seat)
             actions.append(action)
         if deals is None:
             played = {d.contract.id for d in game.deals if d.contract is not None}
             assert played == {c.id for c in game.rules.contracts}
-        return actions, slowest
+        return actions
 
-    whole, slowest = play(None)
-    again, _ = play(3)
+    whole = play(None)
+    again = play(3)
     assert whole[: len(again) - 1] == again[:-1]
-    assert slowest < 2.0  # CPU seconds, generous; bench_heuristic.py measures p95 and max
 
 
 def test_every_level_is_described() -> None:
