@@ -17,7 +17,7 @@ import pytest
 from barbu import Game, accel
 from barbu.actions import Play
 from barbu.cards import cards_of
-from barbu.deal import Phase
+from barbu.deal import Deal, Phase
 from barbu.research.tasks import TASKS, Task
 from test_native import _without_native, needs_native
 
@@ -193,6 +193,17 @@ def test_the_compiled_batch_simulator_copies_and_pickles_with_its_games() -> Non
         rebuild(*args).__setstate__((*state[:2], state[2][:-1], *state[3:]))
 
 
+def _at_card_play(variant: str, seed: int, rng: random.Random) -> tuple[Game, Deal]:
+    """A new game of ``variant`` whose first trick deal is brought to its card play by random actions."""
+    game = Game.new(variant, seed=seed)
+    while game.phase != Phase.PLAY or game.current is None or game.current.tricks is None:
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+    deal = game.current
+    assert deal is not None
+    return game, deal
+
+
 @needs_native
 @pytest.mark.parametrize("variant", ["classic", "five-player", "thirty-two"])
 def test_the_compiled_play_writer_writes_the_pure_writers_vectors(variant: str) -> None:
@@ -204,13 +215,9 @@ def test_the_compiled_play_writer_writes_the_pure_writers_vectors(variant: str) 
     assert native is not None
     rng = random.Random(8)
     for seed in range(6):
-        game = Game.new(variant, seed=seed)
+        game, deal = _at_card_play(variant, seed, rng)
         encoding = ObservationEncoding(game.rules)
         at = encoding._play_at
-        while game.phase != Phase.PLAY or game.current is None or game.current.tricks is None:
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-        deal = game.current
         n = game.rules.players
         vectors = [np.asarray(rng.choices((0.0, 1.0, 2.5), k=encoding.size), np.float32) for _ in range(n)]
         copies = [v.copy() for v in vectors]
@@ -260,13 +267,9 @@ def test_the_compiled_card_step_plays_and_writes_as_the_pure_one(variant: str) -
     rng = random.Random(11)
     answers: set[int] = set()
     for seed in range(5):
-        game = Game.new(variant, seed=seed)
+        game, deal = _at_card_play(variant, seed, rng)
         encoding = ObservationEncoding(game.rules)
         at = encoding._play_at
-        while game.phase != Phase.PLAY or game.current is None or game.current.tricks is None:
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-        deal = game.current
         n = game.rules.players
         compiled = deal.tricks
         pure = PureTrickPlay(list(compiled.hands), compiled.leader, compiled.rules)
