@@ -99,6 +99,22 @@ def test_the_command_speaks_french(case: str, how: str, tmp_path: Path) -> None:
         assert ": erreur : " in done.stderr, out
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--allow-origin", "nowhere"],
+        ["--allow-host", "https://barbu.example"],
+    ],
+)
+def test_the_server_s_refusals_speak_french(args: list[str], tmp_path: Path) -> None:
+    """``barbu serve`` has no ``--lang`` (its pages speak each visitor's language); its refusals
+    follow the environment's."""
+    done = barbu(["serve", *args, "--db", "sqlite://", "--port", "0"], {"LANG": "fr_FR.UTF-8"}, tmp_path)
+    out = done.stdout + done.stderr
+    assert done.returncode == 2 and ": erreur : " in done.stderr, out
+    assert english_left(out) == ([], []), out
+
+
 def test_the_command_list_speaks_french(tmp_path: Path) -> None:
     for args, env in (
         (["--help"], {"LANG": "fr_FR.UTF-8"}),

@@ -104,7 +104,30 @@ def test_names_and_titles_are_checked_in_one_place() -> None:
         assert "\ud800" not in str(e.value) and "\x00" not in str(e.value)
     with pytest.raises(ValueError, match="empty"):
         check_text("   ", "name", 40)
-    assert check_text("", "title", 120, required=False) == ""
+    assert check_text("", "title", 120, required=False, kind="title") == ""
+
+
+def test_a_refused_name_or_title_is_in_the_askers_language(client: TestClient) -> None:
+    """The core's refusal of a name or a title is a text the lobby and the sheets translate."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "a\x07"}, {"kind": "human"}, {"kind": "human"}]
+    body = json.dumps({"variant": "classic", "seats": seats})
+    res = client.post("/api/tables", content=body, headers={**JSON, "Accept-Language": "fr"})
+    assert res.status_code == 400, res.text
+    assert res.json()["error"]["message"] == (
+        "nom de la place 1 : il contient U+0007, un caractère de contrôle ; "
+        "un nom compte de 0 à 40 caractères de texte imprimable"
+    )
+    res = client.post("/api/tables", content=body, headers={**JSON, "Accept-Language": "en"})
+    assert res.json()["error"]["message"] == (
+        "seat 1 name: it holds U+0007, a control character; a name is 0 to 40 characters of printable text"
+    )
+    sheet = client.post("/api/sheets", json={"players": NAMES, "title": "Friday"}).json()
+    res = client.patch(f"/api/sheets/{sheet['id']}", json={"title": "\u202eFriday"}, headers={"Accept-Language": "fr"})
+    assert res.status_code == 422, res.text
+    assert res.json()["error"]["message"] == (
+        "titre : il ouvre un forçage bidirectionnel (U+202E) qu'il ne ferme pas (par U+202C) ; "
+        "un titre compte de 1 à 120 caractères de texte imprimable"
+    )
 
 
 def test_bad_names_are_refused_naming_the_field(client: TestClient) -> None:

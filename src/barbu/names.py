@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from barbu.errors import BarbuError
+from barbu.errors import N_, BarbuError, Text
 
 NAME_LIMIT = 40
 """The longest player or seat name."""
@@ -36,30 +36,34 @@ _OPENS |= {"\u2066": "isolate", "\u2067": "isolate", "\u2068": "isolate"}
 
 
 class TextError(BarbuError, ValueError):
-    """Text that cannot be a name or title: ``field`` names what was given, the message what is allowed."""
+    """Text that cannot be a name or title: ``field`` names what was given, ``text`` why and
+    what is allowed, as a :class:`~barbu.errors.Text` for the outer layers to translate
+    (``barbu.language.error_text``), ``message`` its English."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    def __init__(self, field: str, why: Text, allowed: Text) -> None:
+        text = N_("{field}: {why}; {allowed}", field=field, why=why, allowed=allowed)
+        super().__init__(str(text))
         self.field = field
-        self.message = f"{field}: {message}"
+        self.text = text
+        self.message = str(text)
 
 
-def _refused(c: str) -> str | None:
+def _refused(c: str) -> Text | None:
     """Why the character ``c`` cannot be in a name (None if it can)."""
     category = unicodedata.category(c)
     if category == "Cs":
-        return "a lone surrogate"
+        return N_("it holds U+{code}, a lone surrogate", code=format(ord(c), "04X"))
     if category == "Cc":
-        return "a control character"
+        return N_("it holds U+{code}, a control character", code=format(ord(c), "04X"))
     return None
 
 
-def unclosed_bidi(text: str) -> str | None:
+def unclosed_bidi(text: str) -> Text | None:
     """Why ``text``'s bidirectional controls would reach past its end (None if they are closed).
 
     >>> unclosed_bidi("\\u202eAnn\\u202c Lee") is None
     True
-    >>> unclosed_bidi("\\u202eAnn")
+    >>> str(unclosed_bidi("\\u202eAnn"))
     'it opens a bidirectional override (U+202E) it does not close (with U+202C)'
     """
     stack: list[str] = []
@@ -70,49 +74,57 @@ def unclosed_bidi(text: str) -> str | None:
             while stack and _OPENS[stack[-1]] != "isolate":
                 stack.pop()
             if not stack:
-                return "it closes a bidirectional isolate (U+2069) it did not open"
+                return N_("it closes a bidirectional isolate (U+2069) it did not open")
             stack.pop()
         elif c == "\u202c":
             if not stack or _OPENS[stack[-1]] == "isolate":
-                return "it closes a bidirectional embedding or override (U+202C) it did not open"
+                return N_("it closes a bidirectional embedding or override (U+202C) it did not open")
             stack.pop()
     if stack:
-        c = stack[-1]
-        close = "U+2069" if _OPENS[c] == "isolate" else "U+202C"
-        return f"it opens a bidirectional {_OPENS[c]} (U+{ord(c):04X}) it does not close (with {close})"
+        code = f"{ord(stack[-1]):04X}"
+        kind = _OPENS[stack[-1]]
+        if kind == "isolate":
+            return N_("it opens a bidirectional isolate (U+{code}) it does not close (with U+2069)", code=code)
+        if kind == "override":
+            return N_("it opens a bidirectional override (U+{code}) it does not close (with U+202C)", code=code)
+        return N_("it opens a bidirectional embedding (U+{code}) it does not close (with U+202C)", code=code)
     return None
 
 
-def check_text(value: object, field: str, limit: int, *, required: bool = True, kind: str | None = None) -> str:
+def check_text(value: object, field: str, limit: int, *, required: bool = True, kind: str = "name") -> str:
     """``value`` as a clean name or title, or :class:`TextError` naming ``field`` and what is allowed.
 
     White space runs become one space and the ends are trimmed; with ``required`` False an
-    empty value gives ``""``. ``kind`` is the word used in the message ("name" or "title",
-    guessed from ``field`` if not given).
+    empty value gives ``""``. ``kind`` says which is checked ("name" or "title") and
+    chooses the message's words; ``field`` is what the message calls the text (in the
+    language of the person who typed it: the core does not translate it).
 
-    >>> check_text("", "title", 120, required=False)
+    >>> check_text("", "title", 120, required=False, kind="title")
     ''
     >>> check_text("a\\x07b", "name", 40)
     Traceback (most recent call last):
     ...
     barbu.names.TextError: name: it holds U+0007, a control character; a name is 1 to 40 characters of printable text
     """
-    kind = kind or ("title" if "title" in field else "name")
-    allowed = f"a {kind} is {'1' if required else '0'} to {limit} characters of printable text"
+    low = 1 if required else 0
+    if kind == "title":
+        allowed = N_("a title is {low} to {limit} characters of printable text", low=low, limit=limit)
+    else:
+        allowed = N_("a name is {low} to {limit} characters of printable text", low=low, limit=limit)
     if not isinstance(value, str):
-        raise TextError(field, f"give text; {allowed}")
+        raise TextError(field, N_("give text"), allowed)
     for c in value:
         why = _refused(c) if not c.isspace() else None
         if why is not None:
-            raise TextError(field, f"it holds U+{ord(c):04X}, {why}; {allowed}")
+            raise TextError(field, why, allowed)
     text = " ".join(value.split())
     bidi = unclosed_bidi(text)
     if bidi is not None:
-        raise TextError(field, f"{bidi}; {allowed}")
+        raise TextError(field, bidi, allowed)
     if not text and required:
-        raise TextError(field, f"it is empty; {allowed}")
+        raise TextError(field, N_("it is empty"), allowed)
     if len(text) > limit:
-        raise TextError(field, f"it has {len(text)} characters; {allowed}")
+        raise TextError(field, N_("it has {n} characters", n=len(text)), allowed)
     return text
 
 

@@ -250,9 +250,9 @@ def check_spec(spec: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[SeatR
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
             raise ProtocolError("bad_request", _('seat {n}: kind must be "human" or "bot"', n=i))
         try:
-            name = check_text(s.get("name") or "", f"seat {i} name", NAME_LIMIT, required=False) or None
+            name = check_text(s.get("name") or "", _("seat {n} name", n=i), NAME_LIMIT, required=False) or None
         except TextError as e:
-            raise ProtocolError("bad_request", e.message) from None
+            raise ProtocolError("bad_request", error_text(e)) from None
         if s["kind"] == "bot":
             level = s.get("level", "random")
             if not isinstance(level, str) or level not in offered_levels():

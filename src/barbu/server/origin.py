@@ -57,7 +57,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMappi
 from typing import Any
 from urllib.parse import urlsplit
 
-from barbu.errors import BarbuError
+from barbu.errors import N_, BarbuError, Text
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -71,7 +71,12 @@ DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
 class OriginError(BarbuError, ValueError):
-    """An allowed origin that is not ``scheme://host[:port]`` with scheme http or https."""
+    """An allowed origin that is not ``scheme://host[:port]`` with scheme http or https, or an
+    allowed host that is not a name: ``text`` says why, for ``barbu.language.error_text``."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(str(text))
+        self.text = text
 
 
 def normalise_origin(text: str) -> str:
@@ -100,7 +105,9 @@ def normalise_origin(text: str) -> str:
         or parts.fragment
         or parts.username is not None
     ):
-        raise OriginError(f"{text!r} is not an origin: write scheme://host[:port], e.g. https://barbu.example")
+        raise OriginError(
+            N_("{value} is not an origin: write scheme://host[:port], e.g. https://barbu.example", value=repr(text))
+        )
     scheme = parts.scheme.lower()
     host = parts.hostname.lower()
     if ":" in host:  # an IPv6 address
@@ -135,7 +142,10 @@ def normalise_host(text: str) -> str:
     name = text.strip().lower().rstrip(".")
     if not _HOST_NAME.match(name) or len(name) > 253:
         raise OriginError(
-            f"{text!r} is not a host name: write the name alone, e.g. barbu.example (or * for every name)"
+            N_(
+                "{value} is not a host name: write the name alone, e.g. barbu.example (or * for every name)",
+                value=repr(text),
+            )
         )
     return name
 

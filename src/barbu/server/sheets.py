@@ -348,9 +348,9 @@ class SheetService:
     def retitle(self, sheet_id: str, body: Mapping[str, Any], role: str = "editor") -> dict[str, Any]:
         """Change the title."""
         try:
-            title = check_text(body.get("title"), "title", TITLE_LIMIT)
+            title = check_text(body.get("title"), _("title"), TITLE_LIMIT, kind="title")
         except TextError as e:
-            raise SheetError("store", e.message) from None
+            raise SheetError("store", error_text(e)) from None
 
         def do(stored: StoredSheet) -> None:
             stored.title = title

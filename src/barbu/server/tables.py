@@ -719,9 +719,9 @@ class LiveTable:
         is written first: if the write fails the answer is ``storage`` and nothing is registered.
         """
         try:
-            clean = check_text(name or "", "name", NAME_LIMIT, required=False) or None
+            clean = check_text(name or "", _("name"), NAME_LIMIT, required=False) or None
         except TextError as e:
-            raise ProtocolError("bad_name", e.message) from None
+            raise ProtocolError("bad_name", error_text(e)) from None
         async with self.lock:
             seat: LiveSeat | None = None
             if key is not None:

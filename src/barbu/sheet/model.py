@@ -92,9 +92,9 @@ def check_players(names: Sequence[str], n: int) -> tuple[str, ...]:
         if not isinstance(name, str) or not name.strip():
             raise SheetError("players", _("the name of seat {seat} is empty", seat=s), seat=s)
         try:
-            name = check_text(name, f"seat {s} name", NAME_LIMIT)
+            name = check_text(name, _("seat {n} name", n=s), NAME_LIMIT)
         except TextError as e:
-            raise SheetError("players", e.message, seat=s) from None
+            raise SheetError("players", error_text(e), seat=s) from None
         if name.isdigit():
             raise SheetError("players", _("a name cannot be a number ({name}): numbers mean seats", name=name), seat=s)
         if name.casefold() in (o.casefold() for o in out):
@@ -110,7 +110,7 @@ def _distinct_names(names: Sequence[str]) -> list[str]:
     cleaned: list[str] = []
     for s, name in enumerate(names):
         try:
-            name = check_text(" ".join(name.split())[:NAME_LIMIT], "name", NAME_LIMIT)
+            name = check_text(" ".join(name.split())[:NAME_LIMIT], _("name"), NAME_LIMIT)
         except TextError:
             name = ""
         cleaned.append(name if name and not name.isdigit() else f"P{s}")

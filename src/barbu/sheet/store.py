@@ -46,7 +46,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from barbu.language import _
+from barbu.language import _, error_text
 from barbu.names import TITLE_LIMIT, TextError, check_text
 from barbu.sheet.doubles import SheetError
 from barbu.sheet.history import SheetHistory
@@ -165,9 +165,9 @@ class SheetSummary:
 
 def _check_title(title: str) -> str:
     try:
-        return check_text(title, "title", TITLE_LIMIT, required=False)
+        return check_text(title, _("title"), TITLE_LIMIT, required=False, kind="title")
     except TextError as e:
-        raise SheetError("store", e.message) from None
+        raise SheetError("store", error_text(e)) from None
 
 
 class _Conflict(Exception):

@@ -64,7 +64,7 @@ def account_name(value: object) -> str:
     """The clean account name, or :class:`AccountError` saying what a name may be."""
     allowed = _("an account name is 2 to 24 letters, digits, spaces, '-', '_' or '.'")
     try:
-        text = check_text(value, "account name", 24)
+        text = check_text(value, _("account name"), 24)
     except TextError:
         raise AccountError(allowed) from None
     if len(text) < 2:
