@@ -451,8 +451,10 @@ def _progress_bar(show: bool, total: int) -> Iterator[Callable[[], None]]:
         TimeRemainingColumn,
     )
 
+    from barbu.language import _
+
     columns = (
-        TextColumn("duplicate games"),
+        TextColumn(_("duplicate games")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
