@@ -82,6 +82,11 @@ CASES = {
         0,
     ),
     "arena --leaderboard --help": (["arena", "--leaderboard", "--help"], 0),
+    "arena, an unknown bot": (["arena", "wizard", "random", "random", "random"], 2),
+    "arena, a bad setting": (["arena", "search:iterations=0", "random", "random", "random"], 2),
+    "arena, no program": (["arena", "external:no-such-program-here", "random", "random", "random"], 2),
+    "simulate, an unknown bot": (["simulate", "--bots", "wizard"], 2),
+    "arena --leaderboard, an unknown bot": (["arena", "--leaderboard", "--bots", "wizard"], 2),
     "arena --leaderboard": (["arena", "--leaderboard", "--bots", "random", "--deals", "1"], 0),
 }
 """Each case: the arguments after ``barbu`` and the exit status."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from barbu.bots import parse_bot
 from barbu.bots.errors import BotError
-from barbu.language import N_, _, _n
+from barbu.language import N_, _, _n, error_text
 from barbu.research.tasks import TASKS, evaluate
 from barbu.usage import CommandParser, UsageError, whole_number
 from barbu.usage.table import Column, Table, print_table
@@ -49,7 +49,7 @@ def leaderboard_main(argv: list[str]) -> int:
         for spec in [*players, args.opponents]:
             parse_bot(spec)
     except BotError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(error_text(e)) from None
     seats = TASKS[args.task].rules.players
     title = _n(
         "{task} · {deals} deal × {seats} seats · opponents {opponents}",

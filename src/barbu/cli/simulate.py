@@ -16,7 +16,7 @@ from typing import Any, cast
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
 from barbu.deal import Phase
 from barbu.game import Game
-from barbu.language import N_, _, _n, ordinal
+from barbu.language import N_, _, _n, error_text, ordinal
 from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
 from barbu.server.heap import set_aside_startup_objects
@@ -171,7 +171,7 @@ def simulate_main(argv: list[str]) -> int:
         lineup(bots, players)
     except ValueError as e:
         option = f"--bots {args.bots}"
-        raise UsageError(_("{where}: {why}", where=option, why=e)) from None
+        raise UsageError(_("{where}: {why}", where=option, why=error_text(e))) from None
     if args.records:
         output_folder(args.records, "--records")
     # The games are long-lived containers (moves, deals, calls) made by the hundred thousand:
