@@ -58,6 +58,36 @@ CASES = {
     "replay a refused record": (["replay", REFUSED], 1),
     "analyse --iterations 0": (["analyse", "x.json", "--iterations", "0"], 2),
     "advise --help": (["advise", "--help"], 0),
+    "simulate --help": (["simulate", "--help"], 0),
+    "arena --help": (["arena", "--help"], 0),
+    "arena": (
+        ["arena", "random", "random", "random", "random", "--variant", "king", "--games", "1", "--workers", "1"],
+        0,
+    ),
+    "arena, penalty points": (
+        [
+            "arena",
+            "random",
+            "random",
+            "random",
+            "--variant",
+            "french",
+            "-o",
+            "player_count=3",
+            "--games",
+            "1",
+            "--workers",
+            "1",
+        ],
+        0,
+    ),
+    "arena --leaderboard --help": (["arena", "--leaderboard", "--help"], 0),
+    "arena, an unknown bot": (["arena", "wizard", "random", "random", "random"], 2),
+    "arena, a bad setting": (["arena", "search:iterations=0", "random", "random", "random"], 2),
+    "arena, no program": (["arena", "external:no-such-program-here", "random", "random", "random"], 2),
+    "simulate, an unknown bot": (["simulate", "--bots", "wizard"], 2),
+    "arena --leaderboard, an unknown bot": (["arena", "--leaderboard", "--bots", "wizard"], 2),
+    "arena --leaderboard": (["arena", "--leaderboard", "--bots", "random", "--deals", "1"], 0),
 }
 """Each case: the arguments after ``barbu`` and the exit status."""
 
@@ -115,6 +145,38 @@ def test_the_server_s_refusals_speak_french(args: list[str], tmp_path: Path) -> 
     assert english_left(out) == ([], []), out
 
 
+def test_the_server_s_help_speaks_the_environment_s_language(tmp_path: Path) -> None:
+    """``barbu serve --help`` follows ``LANG``, as its refusals do."""
+    french = barbu(["serve", "--help"], {"LANG": "fr_FR.UTF-8"}, tmp_path)
+    assert french.returncode == 0 and "adresse d'écoute (127.0.0.1 par défaut)" in french.stdout, french.stdout
+    assert english_left(french.stdout) == ([], []), french.stdout
+    english = barbu(["serve", "--help"], {"LANG": "en_US.UTF-8"}, tmp_path)
+    assert english.returncode == 0 and "address to listen on (default 127.0.0.1)" in english.stdout
+    assert "--lang" not in english.stdout
+
+
+def test_the_arena_s_report_in_both_languages(tmp_path: Path) -> None:
+    """The arena's table says its words in ``--lang``'s language; bot specs and contract ids stay.
+    (The caption wraps where the timings make it: its words are read with the lines joined.)"""
+    args = ["arena", "random", "random", "random", "random", "--variant", "king", "--games", "1", "--workers", "1"]
+    environment = barbu(args, {"LANG": "fr_FR.UTF-8"}, tmp_path)
+    assert "king : 1 partie en donnes dupliquées (4 parties jouées), graine 0" in environment.stdout, environment.stdout
+    french, english = barbu([*args, "--lang", "fr"], {}, tmp_path), barbu([*args, "--lang", "en"], {}, tmp_path)
+    for words in ("points par partie", "ms : médiane / p95 / max", "illégales", "le plus haut est le mieux"):
+        assert words in " ".join(french.stdout.split()), french.stdout
+    for words in (
+        "king: 1 duplicate game (4 games), seed 0",
+        "points per game",
+        "ms: median / p95 / max",
+        "illegal",
+        "95% intervals over duplicate games; higher is better; 1 worker(s),",
+        "points per deal of each contract (95% intervals)",
+        "king-no-last-two",
+    ):
+        assert words in " ".join(english.stdout.split()), english.stdout
+    assert "king-no-last-two" in french.stdout and "random" in french.stdout
+
+
 def test_the_command_list_speaks_french(tmp_path: Path) -> None:
     for args, env in (
         (["--help"], {"LANG": "fr_FR.UTF-8"}),
@@ -167,8 +229,8 @@ def test_every_argparse_refusal_has_its_french() -> None:
 
 
 def test_the_operators_commands_refuse_in_french(tmp_path: Path) -> None:
-    """``serve`` and ``arena`` keep English option help, but their refusals speak the
-    environment's language like every command's."""
+    """``serve`` and ``arena`` refuse in the environment's language like every command (``arena``
+    in ``--lang``'s when given; ``serve`` has none: its pages speak each visitor's language)."""
     for args, french in (
         (["arena", "random", "random"], "barbu arena : erreur : classic se joue à 4 : nommez 4 bots, pas 2\n"),
         (

@@ -15,9 +15,9 @@ from barbu.arena.play import BotSpec, ray_module, run_arena
 from barbu.arena.report import arena_tables, plot_arena
 from barbu.bots import bot_levels
 from barbu.bots.external import DEFAULT_TIMEOUT_S
-from barbu.language import _, _n, error_text
+from barbu.language import N_, _, _n, error_text
 from barbu.rulesets import parse_options, rules
-from barbu.usage import CommandParser, UsageError, number, output_file, output_folder, whole_number
+from barbu.usage import CommandParser, Phrase, UsageError, number, output_file, output_folder, whole_number
 from barbu.usage.table import print_table
 
 
@@ -25,38 +25,50 @@ def arena_parser() -> argparse.ArgumentParser:
     """The arguments of ``barbu arena``."""
     parser = CommandParser(
         prog="barbu arena",
-        description="Play bots against each other on duplicate deals (each deal set played once per rotation "
-        "of the bots through the seats) and report points per game and per contract with 95%% intervals.",
-        epilog="Bots: " + ", ".join(bot_levels()) + ", LEVEL:key=value,... (e.g. search:seconds=0.2), "
-        "external:COMMAND (a program speaking JSON lines, see docs/arena.md).",
+        description=N_(
+            "Play bots against each other on duplicate deals (each deal set played once per rotation "
+            "of the bots through the seats) and report points per game and per contract with 95% intervals."
+        ),
+        epilog=Phrase(
+            "Bots: {levels}, LEVEL:key=value,... (e.g. search:seconds=0.2), "
+            "external:COMMAND (a program speaking JSON lines, see docs/arena.md).",
+            levels=", ".join(bot_levels()),
+        ),
     )
     parser.add_argument(
-        "bots", nargs="+", metavar="BOT", help="one bot spec per seat, e.g. heuristic random random random"
+        "bots", nargs="+", metavar="BOT", help=N_("one bot spec per seat, e.g. heuristic random random random")
     )
-    parser.add_argument("--variant", default="classic", help="rule set (default classic)")
+    parser.add_argument("--variant", default="classic", help=N_("rule set (default classic)"))
     parser.add_argument(
-        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option (JSON value)"
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help=N_("a rule option (JSON value)")
     )
-    parser.add_argument("--games", type=whole_number(1), default=100, help="duplicate games (deal sets), default 100")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    parser.add_argument("--workers", type=whole_number(1), default=None, help="worker processes (default: every core)")
+    parser.add_argument(
+        "--games", type=whole_number(1), default=100, help=N_("duplicate games (deal sets), default 100")
+    )
+    parser.add_argument("--seed", type=int, default=0, help=N_("seed of the deals (default 0)"))
+    parser.add_argument(
+        "--workers", type=whole_number(1), default=None, help=N_("worker processes (default: every core)")
+    )
     parser.add_argument(
         "--ray",
         metavar="ADDRESS",
-        help="play the duplicate games on a Ray cluster: its address (e.g. ray://head:10001 or auto), "
-        "or 'local' to start one here; needs pip install 'barbu[cluster]'",
+        help=N_(
+            "play the duplicate games on a Ray cluster: its address (e.g. ray://head:10001 or auto), "
+            "or 'local' to start one here; needs pip install 'barbu[cluster]'"
+        ),
     )
     parser.add_argument(
         "--timeout",
         type=number(0, above=True),
         default=DEFAULT_TIMEOUT_S,
-        help="seconds per decision of an external bot",
+        help=N_("seconds per decision of an external bot"),
     )
-    parser.add_argument("--external-log", metavar="FILE", help="append the standard error of external bots to FILE")
-    parser.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE (- for standard output)")
-    parser.add_argument("--plot", metavar="FILE.png", help="write a chart of the report as a PNG")
-    parser.add_argument("--records", metavar="DIR", help="write every game as a barbu-record/1 file in DIR")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
+    parser.add_argument("--external-log", metavar="FILE", help=N_("append the standard error of external bots to FILE"))
+    parser.add_argument("--json", metavar="FILE", help=N_("write the report as JSON to FILE (- for standard output)"))
+    parser.add_argument("--plot", metavar="FILE.png", help=N_("write a chart of the report as a PNG"))
+    parser.add_argument("--records", metavar="DIR", help=N_("write every game as a barbu-record/1 file in DIR"))
+    parser.add_argument("--quiet", "-q", action="store_true", help=N_("no progress bar and no table"))
+    parser.add_language()
     return parser
 
 

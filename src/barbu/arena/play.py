@@ -37,9 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from barbu import errors as core
 from barbu.actions import Arrange, Call, Declare, EnterTally, NameRank, NameTrump, Pass, Play, action_text, random_pick
 from barbu.arena.stats import BotReport, DuplicateResult, EntryTally, report_bots
 from barbu.bots import Bot, bot_level, bot_levels, legal_choices, make_bot, parse_bot
+from barbu.bots.errors import BotError
 from barbu.bots.external import DEFAULT_TIMEOUT_S, BotFailure, ExternalBot
 from barbu.errors import BarbuError
 from barbu.game import Game
@@ -79,11 +81,16 @@ class BotSpec:
         if level == "external":
             command = tuple(shlex.split(rest))
             if not command:
-                raise ValueError("external needs a command: external:python3 examples/external_bot.py")
+                raise BotError(core.N_("external needs a command: external:python3 examples/external_bot.py"))
             return cls(text, level, {}, command)
         if bot_level(level) is None:
-            raise ValueError(
-                f"unknown bot {level!r} in {text!r}; levels are: {', '.join(bot_levels())}, external:COMMAND"
+            raise BotError(
+                core.N_(
+                    "unknown bot {level} in {spec}; levels are: {levels}, external:COMMAND",
+                    level=repr(level),
+                    spec=repr(text),
+                    levels=", ".join(bot_levels()),
+                )
             )
         level, settings = parse_bot(text)
         return cls(text, level, settings)
@@ -95,15 +102,29 @@ class BotSpec:
         return make_bot(self.level, seed=seed, **self.settings)
 
     def check(self) -> None:
-        """Raise ValueError if the bot cannot be made (a bad setting value, a missing program)."""
+        """Raise :class:`~barbu.bots.errors.BotError` (a ValueError) if the bot cannot be made (a
+        bad setting value, a missing program); its ``text`` is translated where it is shown."""
         if self.level == "external":
             if shutil.which(self.command[0]) is None:
-                raise ValueError(f"cannot find the program {self.command[0]!r} of {self.text!r}")
+                raise BotError(
+                    core.N_(
+                        "cannot find the program {program} of {spec}",
+                        program=repr(self.command[0]),
+                        spec=repr(self.text),
+                    )
+                )
             return
         try:
             self.make(seed=0)
         except ValueError as e:
-            raise ValueError(f"bad settings in {self.text!r}: {e}") from None
+            why = getattr(e, "text", None)
+            raise BotError(
+                core.N_(
+                    "bad settings in {spec}: {why}",
+                    spec=repr(self.text),
+                    why=why if isinstance(why, core.Text) else str(e),
+                )
+            ) from None
 
 
 # -- playing ------------------------------------------------------------------------
@@ -451,8 +472,10 @@ def _progress_bar(show: bool, total: int) -> Iterator[Callable[[], None]]:
         TimeRemainingColumn,
     )
 
+    from barbu.language import _
+
     columns = (
-        TextColumn("duplicate games"),
+        TextColumn(_("duplicate games")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),

@@ -13,6 +13,7 @@ import os
 
 from barbu.arena.play import ArenaResult
 from barbu.arena.stats import Estimate
+from barbu.language import _, _n
 from barbu.usage.table import Column, Table, coloured
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -37,17 +38,17 @@ def _ms(seconds: float | None) -> str:
 
 
 def arena_tables(result: ArenaResult) -> list[Table]:
-    """A table per bot (points per game, decision times, illegal actions) and one per contract."""
+    """A table per bot (points per game, decision times, illegal actions) and one per contract,
+    in the language of the moment; bot specs and contract ids stay as typed."""
     colour = result.higher_is_better
-    better = "higher" if result.higher_is_better else "lower (penalty points)"
     speed = result.games_played / result.seconds if result.seconds > 0 else 0.0
     columns = [
-        Column("bot", right=False, wrap=True),
-        Column("seats"),
-        Column("points per game"),
-        Column("decisions"),
-        Column("ms: median / p95 / max"),
-        Column("illegal"),
+        Column(_("bot"), right=False, wrap=True),
+        Column(_("seats")),
+        Column(_("points per game")),
+        Column(_("decisions")),
+        Column(_("ms: median / p95 / max")),
+        Column(_("illegal")),
     ]
     rows = [
         [
@@ -60,16 +61,31 @@ def arena_tables(result: ArenaResult) -> list[Table]:
         ]
         for b in result.bots
     ]
-    main = Table(
-        f"{result.variant}: {result.games} duplicate games ({result.games_played} games), seed {result.seed}",
-        columns,
-        rows,
-        caption=f"95% intervals over duplicate games; {better} is better; "
-        f"{result.workers} worker(s), {result.seconds:.1f} s, {speed:.2f} games/s",
+    title = _n(
+        "{variant}: {n} duplicate game ({played} games), seed {seed}",
+        "{variant}: {n} duplicate games ({played} games), seed {seed}",
+        result.games,
+        variant=result.variant,
+        n=result.games,
+        played=result.games_played,
+        seed=result.seed,
     )
+    figures = {"workers": result.workers, "seconds": f"{result.seconds:.1f}", "speed": f"{speed:.2f}"}
+    if result.higher_is_better:
+        caption = _(
+            "95% intervals over duplicate games; higher is better; {workers} worker(s), {seconds} s, {speed} games/s",
+            **figures,
+        )
+    else:
+        caption = _(
+            "95% intervals over duplicate games; lower (penalty points) is better; "
+            "{workers} worker(s), {seconds} s, {speed} games/s",
+            **figures,
+        )
+    main = Table(title, columns, rows, caption=caption)
     contracts = Table(
-        "points per deal of each contract (95% intervals)",
-        [Column("contract", right=False), *(Column(b.bot) for b in result.bots)],
+        _("points per deal of each contract (95% intervals)"),
+        [Column(_("contract"), right=False), *(Column(b.bot) for b in result.bots)],
         [
             [c, *(_cell(b.per_contract.get(c), colour) for b in result.bots)]
             for c in result.contracts
@@ -80,7 +96,8 @@ def arena_tables(result: ArenaResult) -> list[Table]:
 
 
 def plot_arena(result: ArenaResult, path: str | os.PathLike[str]) -> None:
-    """Write a PNG: points per game per bot, and points per deal of each contract, with 95% intervals."""
+    """Write a PNG: points per game per bot, and points per deal of each contract, with 95% intervals,
+    its words in the language of the moment."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -100,8 +117,8 @@ def plot_arena(result: ArenaResult, path: str | os.PathLike[str]) -> None:
     errors = [b.points_per_game.half_width or 0.0 for b in bots]
     left.bar(xs, means, yerr=errors, capsize=6, color=[colours[i % len(colours)] for i in xs])
     left.set_xticks(list(xs), [_label(b.bot, b.seats) for b in bots], rotation=20, ha="right")
-    left.set_ylabel("points per game")
-    left.set_title("per game")
+    left.set_ylabel(_("points per game"))
+    left.set_title(_("per game"))
     left.axhline(0, color="black", linewidth=0.8)
     width = 0.8 / max(1, len(bots))
     for i, b in enumerate(bots):
@@ -122,15 +139,29 @@ def plot_arena(result: ArenaResult, path: str | os.PathLike[str]) -> None:
             color=colours[i % len(colours)],
         )
     right.set_xticks(range(len(contracts)), contracts, rotation=30, ha="right")
-    right.set_ylabel("points per deal")
-    right.set_title("per contract")
+    right.set_ylabel(_("points per deal"))
+    right.set_title(_("per contract"))
     right.axhline(0, color="black", linewidth=0.8)
     right.legend(fontsize="small")
-    better = "" if result.higher_is_better else " (penalty points: lower is better)"
-    fig.suptitle(
-        f"{result.variant}: {result.games} duplicate games, seed {result.seed}; 95% intervals{better}",
-        fontsize="medium",
-    )
+    if result.higher_is_better:
+        suptitle = _n(
+            "{variant}: {n} duplicate game, seed {seed}; 95% intervals",
+            "{variant}: {n} duplicate games, seed {seed}; 95% intervals",
+            result.games,
+            variant=result.variant,
+            n=result.games,
+            seed=result.seed,
+        )
+    else:
+        suptitle = _n(
+            "{variant}: {n} duplicate game, seed {seed}; 95% intervals (penalty points: lower is better)",
+            "{variant}: {n} duplicate games, seed {seed}; 95% intervals (penalty points: lower is better)",
+            result.games,
+            variant=result.variant,
+            n=result.games,
+            seed=result.seed,
+        )
+    fig.suptitle(suptitle, fontsize="medium")
     fig.tight_layout()
     fig.savefig(os.fspath(path), format="png", dpi=110)
     plt.close(fig)

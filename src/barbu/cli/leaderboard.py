@@ -6,59 +6,66 @@ opponents (:func:`barbu.research.tasks.evaluate`); the table ranks them by their
 normalised reward per episode, printed as every table of the command line is
 (:mod:`barbu.usage.table`). docs/research.md publishes the current table.
 
-The words printed here are gathered in :data:`TEXT`, for translation.
+Its help and table speak the language of the moment (``--lang``, as ``barbu arena`` has);
+task ids and bot specs stay as typed.
 
 >>> import contextlib, io
 >>> with contextlib.redirect_stdout(io.StringIO()) as out:
 ...     status = leaderboard_main(["--bots", "random", "--deals", "1"])
 >>> status, out.getvalue().splitlines()[0].strip()
-(0, 'barbu-notricks-v0 · 1 deals × 4 seats · opponents random')
+(0, 'barbu-notricks-v0 · 1 deal × 4 seats · opponents random')
 """
 
 from __future__ import annotations
 
 from barbu.bots import parse_bot
 from barbu.bots.errors import BotError
+from barbu.language import N_, _, _n, error_text
 from barbu.research.tasks import TASKS, evaluate
 from barbu.usage import CommandParser, UsageError, whole_number
 from barbu.usage.table import Column, Table, print_table
 
-TEXT = {
-    "description": "Rank bot levels on a canonical task's duplicate evaluation (docs/research.md).",
-    "task": "the canonical task",
-    "bots": "comma-separated players: bot levels such as random, heuristic, search, policy:PATH",
-    "opponents": "the fixed opponents' bot level",
-    "deals": "evaluation deals (each played once per seat)",
-    "title": "{task} · {deals} deals × {seats} seats · opponents {opponents}",
-    "rank": "rank",
-    "player": "player",
-    "mean": "mean reward",
-    "interval": "95% interval",
-}
-
 
 def leaderboard_main(argv: list[str]) -> int:
     """Print the leaderboard of ``--bots`` on ``--task``; bad arguments raise UsageError first."""
-    parser = CommandParser(prog="barbu arena --leaderboard", description=TEXT["description"])
-    parser.add_argument("--task", default="barbu-notricks-v0", choices=list(TASKS), help=TEXT["task"])
-    parser.add_argument("--bots", default="random,heuristic,policy:barbu-notricks-v0", help=TEXT["bots"])
-    parser.add_argument("--opponents", default="random", help=TEXT["opponents"])
-    parser.add_argument("--deals", type=whole_number(1), default=50, help=TEXT["deals"])
+    parser = CommandParser(
+        prog="barbu arena --leaderboard",
+        description=N_("Rank bot levels on a canonical task's duplicate evaluation (docs/research.md)."),
+    )
+    parser.add_argument("--task", default="barbu-notricks-v0", choices=list(TASKS), help=N_("the canonical task"))
+    parser.add_argument(
+        "--bots",
+        default="random,heuristic,policy:barbu-notricks-v0",
+        help=N_("comma-separated players: bot levels such as random, heuristic, search, policy:PATH"),
+    )
+    parser.add_argument("--opponents", default="random", help=N_("the fixed opponents' bot level"))
+    parser.add_argument(
+        "--deals", type=whole_number(1), default=50, help=N_("evaluation deals (each played once per seat)")
+    )
+    parser.add_language()
     args = parser.parse_args(argv)
     players = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
         for spec in [*players, args.opponents]:
             parse_bot(spec)
     except BotError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(error_text(e)) from None
     seats = TASKS[args.task].rules.players
-    title = TEXT["title"].format(task=args.task, deals=args.deals, seats=seats, opponents=args.opponents)
+    title = _n(
+        "{task} · {deals} deal × {seats} seats · opponents {opponents}",
+        "{task} · {deals} deals × {seats} seats · opponents {opponents}",
+        args.deals,
+        task=args.task,
+        deals=args.deals,
+        seats=seats,
+        opponents=args.opponents,
+    )
     scores = [(evaluate(args.task, p, args.opponents, deals=args.deals), p) for p in players]
     columns = [
-        Column(TEXT["rank"]),
-        Column(TEXT["player"], right=False),
-        Column(TEXT["mean"]),
-        Column(TEXT["interval"]),
+        Column(_("rank")),
+        Column(_("player"), right=False),
+        Column(_("mean reward")),
+        Column(_("95% interval")),
     ]
     rows = [
         [str(rank), player, f"{score.mean:+.4f}", f"±{score.half_width:.4f}"]

@@ -16,7 +16,7 @@ from typing import Any, cast
 from barbu.bots import LegalChooser, RandomBot, bot_levels, make_bot, parse_bot
 from barbu.deal import Phase
 from barbu.game import Game
-from barbu.language import _, _n, ordinal
+from barbu.language import N_, _, _n, error_text, ordinal
 from barbu.record import game_to_record
 from barbu.rulesets import parse_options, rules
 from barbu.server.heap import set_aside_startup_objects
@@ -145,19 +145,23 @@ def lineup(bots: Sequence[str], players: int) -> list[tuple[str, dict[str, Any]]
 
 def simulate_main(argv: list[str]) -> int:
     """Run ``barbu simulate``; every argument is checked before the first game is played."""
-    parser = CommandParser(prog="barbu simulate", description="Play whole games between bots.")
-    parser.add_argument("--games", type=whole_number(1), default=1, help="number of games (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    parser.add_argument("--variant", default="classic", help="rule set (default classic)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    parser = CommandParser(prog="barbu simulate", description=N_("Play whole games between bots."))
+    parser.add_argument("--games", type=whole_number(1), default=1, help=N_("number of games (default 1)"))
+    parser.add_argument("--seed", type=int, default=0, help=N_("seed of the deals (default 0)"))
+    parser.add_argument("--variant", default="classic", help=N_("rule set (default classic)"))
+    parser.add_argument(
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help=N_("a rule option (JSON value)")
+    )
     bots_option = parser.add_argument(
         "--bots",
         default="random",
-        help="the bot of every seat, or one per seat separated by commas: %(levels)s, "
-        "with settings as LEVEL:key=value (e.g. search:seconds=0.2)",
+        help=N_(
+            "the bot of every seat, or one per seat separated by commas: %(levels)s, "
+            "with settings as LEVEL:key=value (e.g. search:seconds=0.2)"
+        ),
     )
     bots_option.levels = _LevelNames()  # type: ignore[attr-defined]  # read by --help's %(levels)s
-    parser.add_argument("--records", help="write each game as a barbu-record/1 file in this folder")
+    parser.add_argument("--records", help=N_("write each game as a barbu-record/1 file in this folder"))
     parser.add_language()
     args = parser.parse_args(argv)
     options = parse_options(args.option)
@@ -167,7 +171,7 @@ def simulate_main(argv: list[str]) -> int:
         lineup(bots, players)
     except ValueError as e:
         option = f"--bots {args.bots}"
-        raise UsageError(_("{where}: {why}", where=option, why=e)) from None
+        raise UsageError(_("{where}: {why}", where=option, why=error_text(e))) from None
     if args.records:
         output_folder(args.records, "--records")
     # The games are long-lived containers (moves, deals, calls) made by the hundred thousand:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from barbu.language import _, error_text
+from barbu.language import N_, _, error_text
 from barbu.usage import CommandParser, UsageError, database_url, number, os_reason, whole_number
 
 if TYPE_CHECKING:
@@ -40,94 +40,109 @@ fewer of them than at 20 s is server CPU given back to the tables (docs/server.m
 
 def serve_parser() -> argparse.ArgumentParser:
     """The options of ``barbu serve``; each number is checked against its range as it is read."""
-    p = CommandParser(prog="barbu serve", description="Serve the Barbu web app: lobby, tables, bots.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port to listen on (default 8000)")
+    p = CommandParser(prog="barbu serve", description=N_("Serve the Barbu web app: lobby, tables, bots."))
+    p.add_argument("--host", default="127.0.0.1", help=N_("address to listen on (default 127.0.0.1)"))
+    p.add_argument("--port", type=whole_number(0, 65535), default=8000, help=N_("port to listen on (default 8000)"))
     p.add_argument(
         "--db",
         default="sqlite:///barbu.db",
-        help="database URL: sqlite:///FILE (default ./barbu.db) or postgresql://USER@HOST:PORT/DB",
+        help=N_("database URL: sqlite:///FILE (default ./barbu.db) or postgresql://USER@HOST:PORT/DB"),
     )
-    p.add_argument("--bot-delay", type=number(0), default=0.8, help="seconds a bot waits before it acts (default 0.8)")
+    p.add_argument(
+        "--bot-delay", type=number(0), default=0.8, help=N_("seconds a bot waits before it acts (default 0.8)")
+    )
     p.add_argument(
         "--bot-budget",
         action="append",
         default=[],
         metavar="LEVEL:KEY=VALUE,...",
-        help="the thinking budget of every bot of a level: search takes iterations (worlds) and seconds, "
-        "expert ms and worlds, null for no limit (e.g. search:iterations=16,seconds=null); settings not "
-        "given keep their defaults; the level keeps its name on the ladder; repeat for several levels",
+        help=N_(
+            "the thinking budget of every bot of a level: search takes iterations (worlds) and seconds, "
+            "expert ms and worlds, null for no limit (e.g. search:iterations=16,seconds=null); settings not "
+            "given keep their defaults; the level keeps its name on the ladder; repeat for several levels"
+        ),
     )
     p.add_argument(
         "--takeover-after",
         type=number(0),
         default=60.0,
-        help="seconds after a person leaves before a bot plays their turns (default 60)",
+        help=N_("seconds after a person leaves before a bot plays their turns (default 60)"),
     )
     p.add_argument(
         "--abandon-after",
         type=number(0, above=True),
         default=120.0,
-        help="seconds the other players have to refuse a proposal to abandon a table (default 120)",
+        help=N_("seconds the other players have to refuse a proposal to abandon a table (default 120)"),
     )
     p.add_argument(
         "--tables-per-client",
         type=whole_number(1),
         default=10,
-        help="unfinished tables one address may create (default 10)",
+        help=N_("unfinished tables one address may create (default 10)"),
     )
     p.add_argument(
-        "--connections-per-client", type=whole_number(1), default=64, help="open WebSockets per address (default 64)"
+        "--connections-per-client",
+        type=whole_number(1),
+        default=64,
+        help=N_("open WebSockets per address (default 64)"),
     )
     p.add_argument(
         "--actions-per-second",
         type=number(0, above=True),
         default=10.0,
-        help="actions one connection may send a second (default 10)",
+        help=N_("actions one connection may send a second (default 10)"),
     )
     p.add_argument(
         "--messages-per-second",
         type=number(0, above=True),
         default=30.0,
-        help="cost units one connection may spend a second (a ping costs 1; default 30); "
-        "an address may spend 4 times as much, the watchers of a table twice as much",
+        help=N_(
+            "cost units one connection may spend a second (a ping costs 1; default 30); "
+            "an address may spend 4 times as much, the watchers of a table twice as much"
+        ),
     )
     p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
         metavar="URL",
-        help="an origin (https://host[:port]) besides the server's own whose pages may change things, "
-        "e.g. the public address of a proxy in front of it; repeat for several",
+        help=N_(
+            "an origin (https://host[:port]) besides the server's own whose pages may change things, "
+            "e.g. the public address of a proxy in front of it; repeat for several"
+        ),
     )
     p.add_argument(
         "--allow-host",
         action="append",
         default=[],
         metavar="NAME",
-        help="a name this server answers to besides IP addresses, localhost and the hosts of --allow-origin "
-        "(requests to any other name are refused against DNS rebinding); * for every name; repeat for several",
+        help=N_(
+            "a name this server answers to besides IP addresses, localhost and the hosts of --allow-origin "
+            "(requests to any other name are refused against DNS rebinding); * for every name; repeat for several"
+        ),
     )
     p.add_argument(
         "--redis",
         metavar="URL",
-        help="run as one of several processes sharing a PostgreSQL --db and this Redis server "
-        "(redis://HOST:PORT/DB): any process serves any connection, a table moves when its process stops",
+        help=N_(
+            "run as one of several processes sharing a PostgreSQL --db and this Redis server "
+            "(redis://HOST:PORT/DB): any process serves any connection, a table moves when its process stops"
+        ),
     )
     p.add_argument(
         "--redis-prefix",
         default="barbu",
-        help="prefix of the Redis keys and channels: processes with the same one form one server (default barbu)",
+        help=N_("prefix of the Redis keys and channels: processes with the same one form one server (default barbu)"),
     )
     p.add_argument(
         "--lease-seconds",
         type=number(0.5),
         default=4.0,
-        help="seconds a table stays with a process that stopped answering before another takes it (default 4)",
+        help=N_("seconds a table stays with a process that stopped answering before another takes it (default 4)"),
     )
-    p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="uvicorn log level (default warning)")
+    p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help=N_("uvicorn log level (default warning)"))
     p.add_argument(
-        "--log-json", action="store_true", help="write log lines as JSON objects (time, level, logger, message)"
+        "--log-json", action="store_true", help=N_("write log lines as JSON objects (time, level, logger, message)")
     )
     return p
 
