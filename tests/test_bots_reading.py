@@ -82,9 +82,10 @@ def test_the_last_tricks_are_played_exactly() -> None:
 
 @pytest.mark.parametrize("variant", RULE_SETS)
 def test_the_heuristic_plays_every_contract_deterministically(variant: str) -> None:
-    """Every contract of every rule set played to the end by four heuristic bots, the
-    same actions when played again with the same seeds (its decision times are measured by
-    ``benchmarks/bench_heuristic.py``, not asserted here)."""
+    """Every contract of every rule set played to the end by four heuristic bots through the
+    checked door (an illegal action would raise), the game's points adding up as the rule set
+    says, and the same actions when played again with the same seeds (its decision times are
+    measured by ``benchmarks/bench_heuristic.py``, not asserted here)."""
 
     def play(deals: int | None) -> list[object]:
         game = Game.new(variant, seed=3)
@@ -99,6 +100,8 @@ def test_the_heuristic_plays_every_contract_deterministically(variant: str) -> N
         if deals is None:
             played = {d.contract.id for d in game.deals if d.contract is not None}
             assert played == {c.id for c in game.rules.contracts}
+            assert len(game.deals) == game.rules.deal_count
+            assert sum(game.totals) == game.rules.game_total()
         return actions
 
     whole = play(None)

@@ -128,7 +128,7 @@ def test_the_core_refusals_reach_people_in_french() -> None:
     }
     # Every refusal met while trying wrong actions through whole games is translated whole.
     english: set[str] = set()
-    for seed in range(6):
+    for seed in range(2):  # the second game meets the compulsory doubles' refusal; more games meet nothing new
         game = Game.new("classic", seed=seed)
         bot = make_bot("random", seed=seed)
         while not game.is_over and len(english) < 400:
@@ -153,7 +153,7 @@ def test_the_core_refusals_reach_people_in_french() -> None:
                         assert "seat " not in french and " must " not in french, french
                         english.add(e.text.template)
             game.apply(bot.act(seat_view(game, seat)), seat)
-    assert len(english) >= 10  # many different rules were met, each in French
+    assert len(english) >= 20  # many different rules were met, each in French
 
 
 def test_a_refused_tally_reaches_the_score_keeper_in_french() -> None:
