@@ -322,6 +322,12 @@ def test_health_readiness_and_metrics() -> None:
         assert 'barbu_logins_total{result="ok"} 1.0' in text
         assert "barbu_journal_commits_total 0.0" in text and "barbu_journal_actions_total 0.0" in text  # nothing played
 
+        def lag_looks() -> float:
+            lines = httpx.get(f"{server.http}/metrics").text.splitlines()
+            return float(next(x for x in lines if x.startswith("barbu_loop_lag_seconds_count")).split()[1])
+
+        assert wait_for(lambda: lag_looks() >= 2, 10)  # the loop's lag is looked at while the server runs
+
 
 @pytest.mark.parametrize("page", ["account", "ladder", "player"])
 def test_the_club_pages_are_served(page: str) -> None:
