@@ -17,8 +17,9 @@ whatever else the machine runs) and how much of the time some task waited for a 
 PSI: the machine may be shared) with the load average, the actions each of the journal's
 commits held and the server's event loop lag at p50/p99 and its worst (from the server's
 ``/metrics``: a timer looked at ten times a second; the upper bound of the histogram's bucket),
-and the CPU this benchmark's own client bots used per action (they share the machine's cores
-with the server). It stops after the last step, or when p99 passes ``--limit-ms``.
+the CPU this benchmark's own client bots used per action (they share the machine's cores
+with the server) and their own loop's lag (p99 and worst, measured the same way). It stops
+after the last step, or when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
 
@@ -81,6 +82,16 @@ class Load:
         self.table_ids: list[str] = []
         self.failures = 0
         self.stopping = False
+        self.lags: list[tuple[float, float]] = []  # (when, seconds): this process's own loop lag
+
+    async def watch_lag(self, every: float = 0.1) -> None:
+        """How much later than asked a timer fires on this process's loop, every ``every`` seconds
+        (the client bots' part of a round trip when they are short of CPU)."""
+        loop = asyncio.get_running_loop()
+        while not self.stopping:
+            asked = loop.time() + every
+            await asyncio.sleep(every)
+            self.lags.append((time.perf_counter(), max(0.0, loop.time() - asked)))
 
     @property
     def tables(self) -> int:
@@ -216,10 +227,12 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
             await asyncio.sleep(1.0)
             base = rss_mib(server.process.pid)
             load = Load(server, think)
+            watching = asyncio.create_task(load.watch_lag())
             print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
             print(
                 "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
                 "  cpu wait  load avg  failures  actions/commit  lag p50/p99/max ms  client cpu ms/action"
+                "  client lag p99/max ms"
             )
             reference: float | None = None
             try:
@@ -240,6 +253,7 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                         lags = "/".join(f"{bucket_quantile(lag_start, lag_end, q) * 1000:g}" for q in (0.5, 0.99, 1.0))
                         cpu = user + system
                         window = [rtt for when, rtt in load.rtts if when >= start]
+                        client_lags = [lag for when, lag in load.lags if when >= start]
                         if not window:
                             print(f"{load.tables:6d}  no action completed")
                             break
@@ -253,7 +267,8 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                             f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
                             f"{system * 1000 / len(window):8.2f}  "
                             f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}  "
-                            f"{written / max(commits, 1):14.2f}  {lags:>18}  {clients * 1000 / len(window):20.2f}",
+                            f"{written / max(commits, 1):14.2f}  {lags:>18}  {clients * 1000 / len(window):20.2f}  "
+                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}",
                             flush=True,
                         )
                         if p99 > limit_ms:
@@ -261,6 +276,7 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                             break
             finally:  # the seats stop, whatever ended the run
                 await load.stop()
+                watching.cancel()
 
 
 def main() -> None:
