@@ -22,8 +22,10 @@ from barbu.server.limits import Limits
 from barbu.server.tables import Settings
 from barbu.storage import Store
 from barbu.storage.club import ClubStore
+from conftest import QUICK_GATHER
 
 FAST = Settings(
+    commit_gather=QUICK_GATHER,
     bot_delay=0.0,
     limits=Limits(actions_per_second=1000, action_burst=1000, messages_per_second=1000, message_burst=1000),
 )

@@ -17,6 +17,7 @@ from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerProcess, ServerThread
 from barbu.server.tables import CATCH_UP_LIMIT, LiveTable, Settings
 from barbu.storage import Store
+from conftest import QUICK_COMMITS, QUICK_GATHER
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
         "--tables-per-client",
         "1000",
     )
-    with ServerProcess(db, *options) as s:
+    with ServerProcess(db, *QUICK_COMMITS, *options) as s:
         yield s
 
 
@@ -221,7 +222,7 @@ def test_limits_per_connection_and_per_client(tmp_path: Any) -> None:
         "--connections-per-client",
         "4",
     )
-    with ServerProcess(db, *options) as server:
+    with ServerProcess(db, *QUICK_COMMITS, *options) as server:
         table, keys = make_table(server, [{"kind": "human"}] * 4)
         make_table(server, [{"kind": "human"}] * 4)
         r = httpx.post(server.http + "/api/tables", json={"variant": "classic"})
@@ -483,7 +484,7 @@ def test_listing_shows_open_playing_and_finished_tables(server: ServerProcess) -
 
 
 def test_an_unexpected_failure_reloads_the_table_from_its_log(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", Settings(bot_delay=0.0))
+    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", Settings(commit_gather=QUICK_GATHER, bot_delay=0.0))
     with ServerThread(app) as server:
         table, keys = make_table(server, [{"kind": "human"}] * 4)
         working = LiveTable._commit
