@@ -14,9 +14,12 @@ same run, the server's memory per table (resident memory over the empty server's
 divided by the tables), the server's CPU time per accepted action (with the part spent in
 the kernel: sockets and disk writes; it bounds the actions per second one core can serve,
 whatever else the machine runs) and how much of the time some task waited for a CPU (Linux
-PSI: the machine may be shared) with the load average, and the actions each of the journal's
-commits held (from the server's ``/metrics``). It stops after the last step, or
-when p99 passes ``--limit-ms``.
+PSI: the machine may be shared) with the load average, the actions each of the journal's
+commits held and the server's event loop lag at p50/p99 and its worst (from the server's
+``/metrics``: a timer looked at ten times a second; the upper bound of the histogram's bucket),
+the CPU this benchmark's own client bots used per action (they share the machine's cores
+with the server) and their own loop's lag (p99 and worst, measured the same way). It stops
+after the last step, or when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
 
@@ -79,6 +82,16 @@ class Load:
         self.table_ids: list[str] = []
         self.failures = 0
         self.stopping = False
+        self.lags: list[tuple[float, float]] = []  # (when, seconds): this process's own loop lag
+
+    async def watch_lag(self, every: float = 0.1) -> None:
+        """How much later than asked a timer fires on this process's loop, every ``every`` seconds
+        (the client bots' part of a round trip when they are short of CPU)."""
+        loop = asyncio.get_running_loop()
+        while not self.stopping:
+            asked = loop.time() + every
+            await asyncio.sleep(every)
+            self.lags.append((time.perf_counter(), max(0.0, loop.time() - asked)))
 
     @property
     def tables(self) -> int:
@@ -152,14 +165,44 @@ class Load:
             print(f"{len(pending)} seats did not stop in 30 s")
 
 
-async def journal_counts(http: httpx.AsyncClient) -> tuple[float, float]:
-    """The journal's commits and the actions they held so far, from the server's metrics."""
+LAG_BUCKET = 'barbu_loop_lag_seconds_bucket{le="'
+
+
+async def server_counts(http: httpx.AsyncClient) -> tuple[float, float, dict[float, float]]:
+    """The journal's commits and the actions they held so far, and the loop lag's histogram
+    (looks at or under each bucket's upper bound), from the server's metrics."""
     counts = {"barbu_journal_commits_total": 0.0, "barbu_journal_actions_total": 0.0}
+    lag: dict[float, float] = {}
     for line in (await http.get("/metrics")).text.splitlines():
         name, _, value = line.partition(" ")
         if name in counts:
             counts[name] = float(value)
-    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"]
+        elif name.startswith(LAG_BUCKET):
+            lag[float(name[len(LAG_BUCKET) :].split('"')[0])] = float(value)
+    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag
+
+
+def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """The upper bound of the bucket holding quantile ``q`` of the looks between two readings
+    of a cumulative histogram (``inf``: beyond the last bound); NaN without looks.
+
+    >>> bucket_quantile({0.001: 0, 0.01: 0, float("inf"): 0}, {0.001: 90, 0.01: 99, float("inf"): 100}, 0.99)
+    0.01
+    """
+    bounds = sorted(after)
+    total = after[bounds[-1]] - before.get(bounds[-1], 0.0)
+    if total <= 0:
+        return float("nan")
+    for bound in bounds:
+        if after[bound] - before.get(bound, 0.0) >= q * total:
+            return bound
+    return bounds[-1]
+
+
+def client_cpu() -> float:
+    """CPU seconds (user and system) this process, the client bots, has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -184,10 +227,12 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
             await asyncio.sleep(1.0)
             base = rss_mib(server.process.pid)
             load = Load(server, think)
+            watching = asyncio.create_task(load.watch_lag())
             print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
             print(
                 "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
-                "  cpu wait  load avg  failures  actions/commit"
+                "  cpu wait  load avg  failures  actions/commit  lag p50/p99/max ms  client cpu ms/action"
+                "  client lag p99/max ms"
             )
             reference: float | None = None
             try:
@@ -198,14 +243,17 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                         await asyncio.sleep(min(5.0, seconds / 4))  # settle
                         start = time.perf_counter()
                         cpu_start = cpu_seconds(server.process.pid)
-                        journal_start = await journal_counts(http)
+                        *journal_start, lag_start = await server_counts(http)
+                        clients_start = client_cpu()
                         await asyncio.sleep(seconds)
                         user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
-                        commits, written = (
-                            b - a for a, b in zip(journal_start, await journal_counts(http), strict=True)
-                        )
+                        clients = client_cpu() - clients_start
+                        *journal_end, lag_end = await server_counts(http)
+                        commits, written = (b - a for a, b in zip(journal_start, journal_end, strict=True))
+                        lags = "/".join(f"{bucket_quantile(lag_start, lag_end, q) * 1000:g}" for q in (0.5, 0.99, 1.0))
                         cpu = user + system
                         window = [rtt for when, rtt in load.rtts if when >= start]
+                        client_lags = [lag for when, lag in load.lags if when >= start]
                         if not window:
                             print(f"{load.tables:6d}  no action completed")
                             break
@@ -219,7 +267,8 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                             f"{p99 / reference:7.2f}  {per_table:9.3f}  {cpu * 1000 / len(window):13.2f}  "
                             f"{system * 1000 / len(window):8.2f}  "
                             f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}  "
-                            f"{written / max(commits, 1):14.2f}",
+                            f"{written / max(commits, 1):14.2f}  {lags:>18}  {clients * 1000 / len(window):20.2f}  "
+                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}",
                             flush=True,
                         )
                         if p99 > limit_ms:
@@ -227,6 +276,7 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
                             break
             finally:  # the seats stop, whatever ended the run
                 await load.stop()
+                watching.cancel()
 
 
 def main() -> None:

@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
     from barbu.storage import Store
 
+QUICK_COMMITS = ("--commit-gather", "0")
+"""``barbu serve`` options of every test server that plays: its journal commits each action at
+once. The server's 5 ms gather window (``Settings.commit_gather``), made so that the actions of
+many tables share a commit, would add up to 5 ms to every action a test waits for (a whole game
+of ``test_server_game.py`` took five times as long with it). Servers made in the test's process
+take ``Settings(commit_gather=QUICK_GATHER)``."""
+QUICK_GATHER = 0.0
+"""The gather window of the test servers made in the test's process (see :data:`QUICK_COMMITS`)."""
+
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium (Playwright's own browser download is not used)."""
 ARGS = [

@@ -13,13 +13,16 @@ from playwright.sync_api import Browser, Page
 from barbu.language import catalogue
 from barbu.server.client import ServerProcess
 from barbu.storage import Store
+from conftest import QUICK_COMMITS
 from test_browser_axe import serious
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('abandon') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0.3", "--takeover-after", "600", "--abandon-after", "300") as s:
+    with ServerProcess(
+        db, *QUICK_COMMITS, "--bot-delay", "0.3", "--takeover-after", "600", "--abandon-after", "300"
+    ) as s:
         yield s
 
 

@@ -16,6 +16,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 
 AXE = Axe()
 
@@ -23,7 +24,7 @@ AXE = Axe()
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('axe') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0", "--tables-per-client", "100") as s:
         yield s
 
 

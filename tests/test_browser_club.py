@@ -13,6 +13,7 @@ import websockets
 from playwright.sync_api import Browser, Page
 
 from barbu.server.client import SeatClient, ServerProcess
+from conftest import QUICK_COMMITS
 
 MY_TURN = (
     "() => { const s = window.barbu, v = s.view; return !!v && !v.game_over && v.to_act === s.seat && !s.pending; }"
@@ -22,7 +23,9 @@ MY_TURN = (
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('club') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0", "--actions-per-second", "1000", "--messages-per-second", "1000") as s:
+    with ServerProcess(
+        db, *QUICK_COMMITS, "--bot-delay", "0", "--actions-per-second", "1000", "--messages-per-second", "1000"
+    ) as s:
         yield s
 
 

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page
 
 from barbu.server.client import ServerProcess
 from barbu.storage import Store
-from conftest import postgres_schema
+from conftest import QUICK_COMMITS, postgres_schema
 from test_browser_table import click_something, my_turn
 from test_server_cluster_outage import RedisServer, running_redis
 
@@ -65,8 +65,8 @@ def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
     options: tuple[str, tuple[str, ...]], browser: Browser
 ) -> None:
     db, serve = options
-    one = ServerProcess(db, *serve).start()
-    two = ServerProcess(db, *serve).start()
+    one = ServerProcess(db, *QUICK_COMMITS, *serve).start()
+    two = ServerProcess(db, *QUICK_COMMITS, *serve).start()
     try:
         seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
         made = httpx.post(one.http + "/api/tables", json={"variant": "king", "seats": seats}).json()
@@ -85,7 +85,7 @@ def test_the_page_plays_on_when_the_process_serving_its_table_is_killed(
 
         one.kill()
         killed_at = seq(player)
-        one = ServerProcess(db, *serve, port=one.port).start()  # started again where the page knows it
+        one = ServerProcess(db, *QUICK_COMMITS, *serve, port=one.port).start()  # started again where the page knows it
         play_until(player, killed_at + 12)  # the page came back by itself and plays on
         watcher.wait_for_function(f"() => window.barbu && window.barbu.seq >= {killed_at + 12}", timeout=30000)
         assert watcher.evaluate("() => window.barbu.ws === window.firstSocket")  # the watcher never reconnected
@@ -106,7 +106,11 @@ def test_the_page_tries_again_while_redis_is_away_and_plays_on_when_it_is_back(
     own_redis: RedisServer, browser: Browser
 ) -> None:
     serve = ("--redis", own_redis.url, "--redis-prefix", "page-outage", "--lease-seconds", "3", "--bot-delay", "0.05")
-    with postgres_schema() as db, ServerProcess(db, *serve) as one, ServerProcess(db, *serve) as two:
+    with (
+        postgres_schema() as db,
+        ServerProcess(db, *QUICK_COMMITS, *serve) as one,
+        ServerProcess(db, *QUICK_COMMITS, *serve) as two,
+    ):
         seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
         made = httpx.post(one.http + "/api/tables", json={"variant": "king", "seats": seats}).json()
         errors: list[str] = []

@@ -20,6 +20,7 @@ from barbu.bots import make_bot
 from barbu.record import game_to_record
 from barbu.server.client import ServerProcess
 from barbu.server.protocol import HINTS_INTERVAL
+from conftest import QUICK_COMMITS
 
 SIZES: dict[str, ViewportSize] = {"wide": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 
@@ -27,7 +28,7 @@ SIZES: dict[str, ViewportSize] = {"wide": {"width": 1280, "height": 720}, "phone
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('coach') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
         yield s
 
 

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 
 READABLE = """() => JSON.stringify({
   local: Object.entries(localStorage),
@@ -23,7 +24,7 @@ READABLE = """() => JSON.stringify({
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('credentials') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
         yield s
 
 

@@ -13,13 +13,14 @@ from playwright.sync_api import Browser, Page
 
 from barbu.language import catalogue
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 
 SIZES = {"wide": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('language') / 'barbu.db'}") as s:
+    with ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('language') / 'barbu.db'}", *QUICK_COMMITS) as s:
         yield s
 
 

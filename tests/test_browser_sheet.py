@@ -21,6 +21,7 @@ from barbu.sheet import DealEntry, Double, Sheet, SheetError, fill_all
 from barbu.sheet.rows import DealRow
 from barbu.sheet.store import SheetStore
 from barbu.tally_keys import tally_table
+from conftest import QUICK_COMMITS
 from test_sheet_model import played_record, tallied
 
 PHONE = {"width": 390, "height": 844}
@@ -34,7 +35,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def server(db: str) -> Iterator[ServerProcess]:
-    with ServerProcess(db) as s:
+    with ServerProcess(db, *QUICK_COMMITS) as s:
         yield s
 
 

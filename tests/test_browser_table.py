@@ -11,12 +11,13 @@ from playwright.sync_api import Browser, Page
 
 from barbu.rulesets import rules
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
         yield s
 
 

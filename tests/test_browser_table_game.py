@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 
 SIZES = {"desktop": (1280, 720), "large": (1920, 1080), "phone": (390, 844)}
 SHOTS = os.environ.get("BARBU_SCREENSHOTS")
@@ -50,7 +51,7 @@ AUTOPLAY = """(() => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('game') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0", "--tables-per-client", "100") as s:
         yield s
 
 

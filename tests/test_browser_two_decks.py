@@ -9,13 +9,14 @@ import pytest
 from playwright.sync_api import Browser
 
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 from test_browser_table import view
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0.01", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0.01", "--tables-per-client", "100") as s:
         yield s
 
 

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 from test_browser_table import click_something, deals_done, my_turn, wait_for_change
 
 PAYLOADS = [
@@ -100,7 +101,7 @@ class Watched:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = f"sqlite:///{tmp_path_factory.mktemp('xss') / 'barbu.db'}"
-    with ServerProcess(db, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
+    with ServerProcess(db, *QUICK_COMMITS, "--bot-delay", "0.03", "--tables-per-client", "100") as s:
         yield s
 
 

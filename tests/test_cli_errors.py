@@ -147,6 +147,7 @@ BAD: list[tuple[str, list[str], str]] = [
     ("serve-port-word", ["serve", "--port", "http", "--db", "sqlite://"], "'http'"),
     ("serve-bot-delay", ["serve", "--bot-delay", "-1", "--db", "sqlite://", "--port", "0"], "'-1'"),
     ("serve-takeover", ["serve", "--takeover-after", "-5", "--db", "sqlite://", "--port", "0"], "'-5'"),
+    ("serve-commit-gather", ["serve", "--commit-gather", "-0.1", "--db", "sqlite://", "--port", "0"], "'-0.1'"),
     ("serve-tables", ["serve", "--tables-per-client", "0", "--db", "sqlite://", "--port", "0"], "'0'"),
     ("serve-connections", ["serve", "--connections-per-client", "0", "--db", "sqlite://", "--port", "0"], "'0'"),
     ("serve-actions-rate", ["serve", "--actions-per-second", "0", "--db", "sqlite://", "--port", "0"], "'0'"),

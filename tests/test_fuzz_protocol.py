@@ -35,6 +35,7 @@ from barbu.server.limits import Limits
 from barbu.server.protocol import ProtocolError, parse_message
 from barbu.server.tables import LiveTable, Settings, replay
 from barbu.view import seat_view
+from conftest import QUICK_GATHER
 
 OPEN = Limits(
     actions_per_second=1e6,
@@ -55,7 +56,9 @@ OPEN = Limits(
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("fuzz-protocol") / "barbu.db"
-    app = create_app(f"sqlite:///{db}", Settings(bot_delay=3600, takeover_after=3600, limits=OPEN))
+    app = create_app(
+        f"sqlite:///{db}", Settings(commit_gather=QUICK_GATHER, bot_delay=3600, takeover_after=3600, limits=OPEN)
+    )
     with TestClient(app) as c:
         yield c
 

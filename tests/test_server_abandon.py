@@ -13,6 +13,7 @@ import pytest
 
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.storage import Store
+from conftest import QUICK_COMMITS
 
 ABANDON_AFTER = 4.0
 
@@ -21,7 +22,9 @@ ABANDON_AFTER = 4.0
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = f"sqlite:///{tmp_path_factory.mktemp('abandon') / 'barbu.db'}"
     options = ("--bot-delay", "0.02", "--takeover-after", "600", "--abandon-after", str(ABANDON_AFTER))
-    with ServerProcess(db, *options, "--messages-per-second", "1000", "--tables-per-client", "1000") as s:
+    with ServerProcess(
+        db, *QUICK_COMMITS, *options, "--messages-per-second", "1000", "--tables-per-client", "1000"
+    ) as s:
         yield s
 
 

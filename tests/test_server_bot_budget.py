@@ -17,6 +17,7 @@ from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread
 from barbu.server.tables import Settings
 from barbu.usage import UsageError
+from conftest import QUICK_GATHER
 
 
 def test_budgets_are_read_per_level() -> None:
@@ -94,7 +95,7 @@ def test_every_bot_of_a_level_at_a_table_thinks_within_its_budget(
 
     monkeypatch.setattr(live_tables, "make_bot", recording)
     budget = {"iterations": 2, "seconds": None}
-    settings = Settings(bot_delay=0.0, bot_budgets={"search": budget})
+    settings = Settings(commit_gather=QUICK_GATHER, bot_delay=0.0, bot_budgets={"search": budget})
     seats = [{"kind": "bot", "level": level} for level in ("search", "heuristic", "search", "random")]
     with ServerThread(create_app(f"sqlite:///{tmp_path}/budget.db", settings)) as server:
         res = httpx.post(f"{server.http}/api/tables", json={"variant": "classic", "seats": seats})

@@ -22,8 +22,10 @@ from barbu.server.limits import Limits
 from barbu.server.tables import Settings
 from barbu.storage import Store
 from barbu.storage.club import ClubStore
+from conftest import QUICK_GATHER
 
 FAST = Settings(
+    commit_gather=QUICK_GATHER,
     bot_delay=0.0,
     limits=Limits(actions_per_second=1000, action_burst=1000, messages_per_second=1000, message_burst=1000),
 )
@@ -321,6 +323,12 @@ def test_health_readiness_and_metrics() -> None:
             assert name in text
         assert 'barbu_logins_total{result="ok"} 1.0' in text
         assert "barbu_journal_commits_total 0.0" in text and "barbu_journal_actions_total 0.0" in text  # nothing played
+
+        def lag_looks() -> float:
+            lines = httpx.get(f"{server.http}/metrics").text.splitlines()
+            return float(next(x for x in lines if x.startswith("barbu_loop_lag_seconds_count")).split()[1])
+
+        assert wait_for(lambda: lag_looks() >= 2, 10)  # the loop's lag is looked at while the server runs
 
 
 @pytest.mark.parametrize("page", ["account", "ladder", "player"])

@@ -30,7 +30,7 @@ from barbu.server.club.shared import RedisQueue
 from barbu.server.cluster import Leases
 from barbu.server.tables import replay
 from barbu.storage import Store
-from conftest import postgres_schema
+from conftest import QUICK_COMMITS, postgres_schema
 from test_server_game import CARD, hidden_by_seq, strings
 
 REDIS = os.environ.get("BARBU_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -114,7 +114,7 @@ def check_acks(players: list[Player], db: str, table: str) -> None:
 
 def test_two_processes_relay_one_table(shared: tuple[str, tuple[str, ...]]) -> None:
     db, options = shared
-    with ServerProcess(db, *options) as one, ServerProcess(db, *options) as two:
+    with ServerProcess(db, *QUICK_COMMITS, *options) as one, ServerProcess(db, *QUICK_COMMITS, *options) as two:
         table, keys = new_table(one)
         urls = [one.ws, one.ws, two.ws, two.ws]  # seats 0 and 1 on the owner, 2 and 3 relayed
 
@@ -179,9 +179,9 @@ def test_the_owner_killed_mid_game_another_process_takes_the_table_over(
     shared: tuple[str, tuple[str, ...]],
 ) -> None:
     db, options = shared
-    owner = ServerProcess(db, *options).start()
+    owner = ServerProcess(db, *QUICK_COMMITS, *options).start()
     try:
-        with ServerProcess(db, *options) as other:
+        with ServerProcess(db, *QUICK_COMMITS, *options) as other:
             table, keys = new_table(owner)
             # seats 0 and 1 on the owner (they come back to the other process), 2 and 3 relayed
             urls = [(owner.ws, other.ws), (owner.ws, other.ws), (other.ws,), (other.ws,)]
@@ -223,9 +223,9 @@ def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over
 ) -> None:
     db, options = shared
     slow = (*options, "--lease-seconds", "60")  # a lease that would take a minute to expire
-    one = ServerProcess(db, *slow).start()
+    one = ServerProcess(db, *QUICK_COMMITS, *slow).start()
     try:
-        with ServerProcess(db, *slow) as two:
+        with ServerProcess(db, *QUICK_COMMITS, *slow) as two:
             table, keys = new_table(one)
 
             async def main() -> None:
@@ -340,7 +340,7 @@ def test_players_on_two_processes_meet_in_one_quick_game_and_see_who_is_online(
 ) -> None:
     db, options = shared
     prefix = options[options.index("--redis-prefix") + 1]
-    with ServerProcess(db, *options) as one, ServerProcess(db, *options) as two:
+    with ServerProcess(db, *QUICK_COMMITS, *options) as one, ServerProcess(db, *QUICK_COMMITS, *options) as two:
         anne, bert = sign_up(one.http, "Anne"), sign_up(two.http, "Bert")
         cleo, dan = sign_up(one.http, "Cleo"), sign_up(two.http, "Dan")
         # Anne waits two minutes on the first process, Bert one second on the second: Bert's wait

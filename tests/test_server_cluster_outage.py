@@ -26,7 +26,7 @@ import websockets
 
 from barbu.server.client import SeatClient, ServerProcess, free_port
 from barbu.storage import Store
-from conftest import postgres_schema
+from conftest import QUICK_COMMITS, postgres_schema
 from test_server_cluster import FAST, Player, check_acks, new_table, sign_up, until
 
 FRENCH = {"Accept-Language": "fr"}
@@ -92,7 +92,11 @@ def leases_held(server: ServerProcess) -> float:
 
 def test_redis_down_mid_game_then_back_loses_no_acknowledged_action(own_redis: RedisServer) -> None:
     options = ("--redis", own_redis.url, "--redis-prefix", "outage", "--lease-seconds", "3", *FAST)
-    with postgres_schema() as db, ServerProcess(db, *options) as one, ServerProcess(db, *options) as two:
+    with (
+        postgres_schema() as db,
+        ServerProcess(db, *QUICK_COMMITS, *options) as one,
+        ServerProcess(db, *QUICK_COMMITS, *options) as two,
+    ):
         table, keys = new_table(one)
 
         async def main() -> tuple[list[Player], dict[str, Any]]:

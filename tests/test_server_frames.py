@@ -17,6 +17,7 @@ from barbu.server.client import SeatClient, ServerThread
 from barbu.server.frames import DirectFrames, text_frame, writer
 from barbu.server.limits import Guard, Limits
 from barbu.server.tables import Settings
+from conftest import QUICK_GATHER
 from test_server_protocol import make_table, seated, step
 
 
@@ -113,7 +114,9 @@ def test_a_game_served_by_direct_frames_reads_as_before(tmp_path: Any, monkeypat
         return done
 
     monkeypatch.setattr(DirectFrames, "write_text", counting)
-    settings = Settings(bot_delay=0.0, takeover_after=600.0, limits=Limits(tables_per_client=100))
+    settings = Settings(
+        commit_gather=QUICK_GATHER, bot_delay=0.0, takeover_after=600.0, limits=Limits(tables_per_client=100)
+    )
     with ServerThread(create_app(f"sqlite:///{tmp_path / 'frames.db'}", settings)) as server:
         table, keys = make_table(server, [{"kind": "human"}] * 4)
 

@@ -19,6 +19,7 @@ from barbu.rulesets import rules
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
 from barbu.storage import Store
+from conftest import QUICK_COMMITS
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 HISTORY_KEYS = {
@@ -40,7 +41,7 @@ FAST = ("--bot-delay", "0", "--actions-per-second", "10000", "--messages-per-sec
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = f"sqlite:///{tmp_path_factory.mktemp('game') / 'barbu.db'}"
-    with ServerProcess(db, *FAST) as s:
+    with ServerProcess(db, *QUICK_COMMITS, *FAST) as s:
         yield s
 
 

@@ -29,10 +29,11 @@ from barbu.server.app import create_app
 from barbu.server.client import ServerProcess
 from barbu.server.tables import Settings
 from barbu.usage import UsageError
+from conftest import QUICK_COMMITS
 
 
 def test_a_real_server_refuses_a_rebound_name_on_reads_writes_and_handshakes(tmp_path: Path) -> None:
-    with ServerProcess(f"sqlite:///{tmp_path / 'real.db'}", "--allow-host", "barbu.example") as server:
+    with ServerProcess(f"sqlite:///{tmp_path / 'real.db'}", *QUICK_COMMITS, "--allow-host", "barbu.example") as server:
         port = server.http.rsplit(":", 1)[1]
         made = httpx.post(server.http + "/api/tables", json={"variant": "classic"}).json()
         rebound = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}

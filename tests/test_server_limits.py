@@ -24,6 +24,7 @@ from barbu.server.bodies import MAX_DEPTH
 from barbu.server.client import SeatClient, ServerThread
 from barbu.server.limits import Limits
 from barbu.server.tables import Settings
+from conftest import QUICK_GATHER
 from test_server_protocol import make_table
 
 HONEST = "127.0.0.2"
@@ -34,7 +35,9 @@ def run(coro: Callable[[], Awaitable[None]]) -> None:
 
 
 def server_with(tmp_path: Any, **limits: Any) -> ServerThread:
-    settings = Settings(bot_delay=0.0, takeover_after=600.0, limits=Limits(tables_per_client=100, **limits))
+    settings = Settings(
+        commit_gather=QUICK_GATHER, bot_delay=0.0, takeover_after=600.0, limits=Limits(tables_per_client=100, **limits)
+    )
     return ServerThread(create_app(f"sqlite:///{tmp_path / 'limits.db'}", settings))
 
 

@@ -31,6 +31,7 @@ from barbu.server.app import create_app
 from barbu.server.client import ServerProcess
 from barbu.server.tables import Settings
 from barbu.usage import UsageError
+from conftest import QUICK_COMMITS
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 EVIL = "http://evil.example"
@@ -222,7 +223,7 @@ def test_a_cross_origin_websocket_handshake_is_refused_before_any_message(client
 
 
 def test_a_real_server_refuses_a_cross_origin_handshake(tmp_path: Path) -> None:
-    with ServerProcess(f"sqlite:///{tmp_path / 'real.db'}") as server:
+    with ServerProcess(f"sqlite:///{tmp_path / 'real.db'}", *QUICK_COMMITS) as server:
         made = httpx.post(server.http + "/api/tables", json={"variant": "classic"}).json()
 
         async def main() -> None:

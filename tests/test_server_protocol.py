@@ -17,6 +17,7 @@ from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerProcess, ServerThread
 from barbu.server.tables import CATCH_UP_LIMIT, LiveTable, Settings
 from barbu.storage import Store
+from conftest import QUICK_COMMITS, QUICK_GATHER
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
         "--tables-per-client",
         "1000",
     )
-    with ServerProcess(db, *options) as s:
+    with ServerProcess(db, *QUICK_COMMITS, *options) as s:
         yield s
 
 
@@ -221,7 +222,7 @@ def test_limits_per_connection_and_per_client(tmp_path: Any) -> None:
         "--connections-per-client",
         "4",
     )
-    with ServerProcess(db, *options) as server:
+    with ServerProcess(db, *QUICK_COMMITS, *options) as server:
         table, keys = make_table(server, [{"kind": "human"}] * 4)
         make_table(server, [{"kind": "human"}] * 4)
         r = httpx.post(server.http + "/api/tables", json={"variant": "classic"})
@@ -327,6 +328,39 @@ def test_an_action_is_answered_to_its_sender_by_the_event_it_made(server: Server
                     assert [f for f in c.frames if "ack" in f] == [], c.frames
                     assert any(f["type"] == "event" and f["seq"] == seq + 1 for f in c.frames), c.frames
         for c in everyone:
+            await c.close()
+
+    run(main)
+
+
+def test_a_read_without_waiting_returns_a_frame_already_received(server: ServerProcess) -> None:
+    """``recv(timeout=0)`` reads a frame that has arrived, and says TimeoutError only when none has."""
+    table, keys = make_table(server, [{"kind": "human"}] * 4)
+
+    async def main() -> None:
+        clients = await seated(server, table, keys)
+        watcher = await SeatClient(server.ws).connect()
+        await watcher.hello(table)
+        with pytest.raises(TimeoutError):  # read what follows its state (the table's frames), until a pause
+            while True:
+                await watcher.recv(timeout=0.5)
+        with pytest.raises(TimeoutError):  # nothing more has come
+            await watcher.recv(timeout=0)
+        actor = next(c for c in clients if c.my_turn())
+        assert actor.view is not None
+        seq = actor.seq or 0
+        ref = await actor.act(actor.view["legal_actions"][0])
+        await actor.answer(ref)  # the event went out to the watcher in the same broadcast
+        frame = None
+        for _ in range(200):  # until the watcher's socket has it; never waiting inside recv
+            try:
+                frame = await watcher.recv(timeout=0)
+                break
+            except TimeoutError:
+                await asyncio.sleep(0.02)
+        assert frame is not None and frame["type"] == "event" and frame["seq"] == seq + 1, frame
+        assert watcher.seq == seq + 1
+        for c in [*clients, watcher]:
             await c.close()
 
     run(main)
@@ -450,7 +484,7 @@ def test_listing_shows_open_playing_and_finished_tables(server: ServerProcess) -
 
 
 def test_an_unexpected_failure_reloads_the_table_from_its_log(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", Settings(bot_delay=0.0))
+    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}", Settings(commit_gather=QUICK_GATHER, bot_delay=0.0))
     with ServerThread(app) as server:
         table, keys = make_table(server, [{"kind": "human"}] * 4)
         working = LiveTable._commit

@@ -10,13 +10,14 @@ import httpx
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.tables import replay
 from barbu.storage import Store
+from conftest import QUICK_COMMITS
 
 FAST = ("--bot-delay", "0", "--actions-per-second", "1000", "--messages-per-second", "1000")
 
 
 def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
     db = f"sqlite:///{tmp_path / 'crash.db'}"
-    first = ServerProcess(db, *FAST).start()
+    first = ServerProcess(db, *QUICK_COMMITS, *FAST).start()
     made = httpx.post(first.http + "/api/tables", json={"variant": "classic", "seats": [{"kind": "human"}] * 4}).json()
     table = made["table"]
     keys = [s["link"].split("key=")[1] for s in made["seats"]]
@@ -52,7 +53,7 @@ def test_sigkill_mid_deal_loses_no_acknowledged_action(tmp_path: Any) -> None:
     stored = Store(db).load_table(table)
     assert stored is not None and len(stored.actions) in (acked, acked + 1)
 
-    with ServerProcess(db, *FAST) as second:
+    with ServerProcess(db, *QUICK_COMMITS, *FAST) as second:
 
         async def after_restart() -> None:
             for seat, k in enumerate(keys):

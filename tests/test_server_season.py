@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from barbu.server.client import ServerProcess
+from conftest import QUICK_COMMITS
 
 
 def _season_module() -> Any:
@@ -26,7 +27,7 @@ def test_a_short_season_rates_every_game_and_ranks_the_levels_on_the_ladder(tmp_
     season = _season_module()
     levels = ["random", "heuristic"]
     options = ("--bot-delay", "0", "--tables-per-client", "1000")
-    with ServerProcess(f"sqlite:///{tmp_path}/season.db", *options) as server:
+    with ServerProcess(f"sqlite:///{tmp_path}/season.db", *QUICK_COMMITS, *options) as server:
         result = asyncio.run(season.season(server, 3, levels, "king", 3, seed=2))
     assert result.games == 3
     # every game was rated: each level counts the games it sat in, and nothing else is on the ladder
@@ -42,7 +43,7 @@ def test_a_season_with_a_budgeted_search_level_names_it_search_on_the_ladder(tmp
     levels = ["random", "search"]
     options = season.server_options(["search:iterations=2,seconds=null"])
     assert options.count("--bot-budget") == 1
-    with ServerProcess(f"sqlite:///{tmp_path}/season.db", *options) as server:
+    with ServerProcess(f"sqlite:///{tmp_path}/season.db", *QUICK_COMMITS, *options) as server:
         result = asyncio.run(season.season(server, 2, levels, "king", 2, seed=3))
     assert result.games == 2 and result.played["search"] >= 1
     assert {p["bot"]: p["games"] for p in result.ladder} == dict(result.played)

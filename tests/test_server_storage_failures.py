@@ -30,7 +30,7 @@ from barbu.server.protocol import Limits
 from barbu.server.tables import LiveTable, Settings, replay
 from barbu.storage import ActionRow, Store, StoreError
 from barbu.view import seat_view
-from conftest import POSTGRES, postgres_schema
+from conftest import POSTGRES, QUICK_GATHER, postgres_schema
 from db_proxy import DbProxy
 from test_server_protocol import make_table
 
@@ -65,7 +65,7 @@ def test_postgresql_cut_mid_game_changes_nothing_and_play_resumes() -> None:
     try:
         with postgres_schema(proxy.port) as proxied:
             direct = Store(proxied.replace(f"127.0.0.1:{proxy.port}", f"{target.host}:{target.port or 5432}"))
-            app = create_app(proxied, Settings(bot_delay=0.0, limits=FAST))
+            app = create_app(proxied, Settings(commit_gather=QUICK_GATHER, bot_delay=0.0, limits=FAST))
             with ServerThread(app) as server:
                 table_id, keys = make_table(
                     server, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3, variant="king"
@@ -149,7 +149,7 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
     """The refusal says nothing changed, in the language of the person (a French seat, a French
     lobby), and the action is accepted once the lock is gone."""
     path = tmp_path / "locked.db"
-    app = create_app(f"sqlite:///{path}?timeout=0.2", Settings(bot_delay=0.0, limits=FAST))
+    app = create_app(f"sqlite:///{path}?timeout=0.2", Settings(commit_gather=QUICK_GATHER, bot_delay=0.0, limits=FAST))
     with ServerThread(app) as server:
         table_id, keys = make_table(server, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3)
 
@@ -189,7 +189,10 @@ def test_a_locked_sqlite_file_is_a_storage_error_and_changes_nothing(tmp_path: P
 
 def test_a_failed_join_leaves_no_ghost_and_a_retry_succeeds(tmp_path: Path) -> None:
     path = tmp_path / "ghost.db"
-    app = create_app(f"sqlite:///{path}?timeout=0.2", Settings(bot_delay=0.0, idle_unload_after=0.3, limits=FAST))
+    app = create_app(
+        f"sqlite:///{path}?timeout=0.2",
+        Settings(commit_gather=QUICK_GATHER, bot_delay=0.0, idle_unload_after=0.3, limits=FAST),
+    )
     service = app.state.service
     with ServerThread(app) as server:
         table_id, keys = make_table(server, [{"kind": "human"}] * 2 + [{"kind": "bot", "level": "random"}] * 2)
@@ -239,7 +242,9 @@ def test_a_failed_join_leaves_no_ghost_and_a_retry_succeeds(tmp_path: Path) -> N
 
 def test_a_commit_whose_answer_was_lost_is_taken_from_the_log(tmp_path: Path, monkeypatch: Any) -> None:
     """The database committed but the answer never came: the table reads its log before the next change."""
-    app = create_app(f"sqlite:///{tmp_path / 'lost.db'}", Settings(bot_delay=0.0, limits=FAST))
+    app = create_app(
+        f"sqlite:///{tmp_path / 'lost.db'}", Settings(commit_gather=QUICK_GATHER, bot_delay=0.0, limits=FAST)
+    )
     journal = app.state.service.journal
     working = journal.write
     lost: list[int] = []

@@ -15,8 +15,9 @@ from barbu.server.app import create_app
 from barbu.server.client import SeatClient, ServerThread
 from barbu.server.tables import Settings
 from barbu.storage import Store
+from conftest import QUICK_GATHER
 
-SLOW = Settings(bot_delay=30.0)
+SLOW = Settings(commit_gather=QUICK_GATHER, bot_delay=30.0)
 """Bots that wait: nothing moves unless a test makes it."""
 
 
@@ -51,7 +52,7 @@ BOT = {"kind": "bot", "level": "random"}
 
 
 def test_only_the_creators_browser_deletes_and_everyone_at_the_table_is_told(store: Store) -> None:
-    with ServerThread(create_app(store.url, Settings(bot_delay=0.01))) as server:
+    with ServerThread(create_app(store.url, Settings(commit_gather=QUICK_GATHER, bot_delay=0.01))) as server:
         creator = httpx.Client(base_url=server.http)
         other_creator = httpx.Client(base_url=server.http)
         program = httpx.Client(base_url=server.http)  # no cookie at all

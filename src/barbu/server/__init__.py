@@ -75,6 +75,16 @@ def serve_parser() -> argparse.ArgumentParser:
         help=N_("seconds the other players have to refuse a proposal to abandon a table (default 120)"),
     )
     p.add_argument(
+        "--commit-gather",
+        type=number(0),
+        default=0.005,
+        metavar="SECONDS",
+        help=N_(
+            "seconds the idle journal waits after an action before committing it, so that the actions "
+            "of the next moments share its commit (default 0.005; 0 commits at once)"
+        ),
+    )
+    p.add_argument(
         "--tables-per-client",
         type=whole_number(1),
         default=10,
@@ -183,6 +193,7 @@ def serve_main(argv: list[str]) -> int:
         bot_budgets=budgets,
         takeover_after=args.takeover_after,
         abandon_after=args.abandon_after,
+        commit_gather=args.commit_gather,
         limits=Limits(
             tables_per_client=args.tables_per_client,
             connections_per_client=args.connections_per_client,

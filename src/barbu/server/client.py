@@ -137,7 +137,15 @@ class SeatClient:
                 await self.resume()
 
     async def _read(self, timeout: float) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        """The next frame within ``timeout`` seconds (0: only one already received), remembered.
+
+        ``asyncio.timeout`` rather than ``asyncio.wait_for``: on Python 3.11 the latter wraps
+        every read in a task of its own (its cost is a benchmark's client bots' largest part)
+        and, given 0, cancels that task before it ran, so a frame already received was never read.
+        """
+        async with asyncio.timeout(timeout):
+            text = await self.ws.recv()
+        frame: dict[str, Any] = json.loads(text)
         if self.keep_frames:
             self.frames.append(frame)
         kind = frame.get("type")

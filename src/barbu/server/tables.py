@@ -89,6 +89,10 @@ class Settings:
     :class:`~barbu.server.journal.Journal`)."""
     checkpoint_every: float = 2.0
     """Seconds between two checkpoints of SQLite's write-ahead log."""
+    lag_every: float = 0.1
+    """Seconds between two looks at the event loop's lag (how late a timer set for then fires:
+    the time every connection waits for whatever runs on the loop), reported to
+    :attr:`TableService.timings` as ``("lag", seconds)``; 0 looks at nothing."""
     idle_unload_after: float = 60.0
     """Seconds a table with nobody connected stays in memory."""
     storage_retry: float = 1.0
@@ -1222,7 +1226,8 @@ class TableService:
         self.on_abandon: list[Callable[[LiveTable], None]] = []
         """Called once when a live table is abandoned (after its status is written)."""
         self.timings: list[Callable[[str, float], None]] = []
-        """Called with ``("action", seconds)`` per person's action and ``("bot", seconds)`` per bot's choice."""
+        """Called with ``("action", seconds)`` per person's action, ``("bot", seconds)`` per bot's
+        choice and ``("lag", seconds)`` per look at the event loop's lag (``Settings.lag_every``)."""
         level = self.settings.takeover_level
         self.stand_in_level = level if bot_level(level) is not None else "random"
         self.before_load: Callable[[str], Awaitable[None]] | None = None
@@ -1243,9 +1248,23 @@ class TableService:
         return out
 
     async def start(self) -> None:
-        """Start writing, and checkpointing the log every ``checkpoint_every`` seconds."""
+        """Start writing, checkpointing the log every ``checkpoint_every`` seconds and looking at
+        the loop's lag every ``lag_every`` seconds."""
         self.journal.start()
         self.spawn(self._checkpoints())
+        if self.settings.lag_every > 0:
+            self.spawn(self._loop_lag())
+
+    async def _loop_lag(self) -> None:
+        """Every ``lag_every`` seconds, how much later than asked a sleep ended: the loop's lag."""
+        loop = asyncio.get_running_loop()
+        every = self.settings.lag_every
+        while True:
+            asked = loop.time() + every
+            await asyncio.sleep(every)
+            lag = max(0.0, loop.time() - asked)
+            for timing in self.timings:
+                timing("lag", lag)
 
     async def _checkpoints(self) -> None:
         while True:

@@ -8,7 +8,9 @@
   from its arrival to its broadcast, the commit included), ``barbu_bot_think_seconds`` (a bot's
   choice), ``barbu_games_finished_total``, ``barbu_logins_total{result}``,
   ``barbu_journal_commits_total`` and ``barbu_journal_actions_total`` (the journal's committed
-  transactions and the actions they held: their ratio is the actions a commit).
+  transactions and the actions they held: their ratio is the actions a commit),
+  ``barbu_loop_lag_seconds`` (how late a timer fired on the event loop, looked at ten times a
+  second: what every connection of the process waits for whatever runs on the loop).
 
 :class:`JsonLines` formats log records as one JSON object a line (``barbu serve --log-json``).
 
@@ -30,6 +32,7 @@ from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+LAG_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 
 
 class _JournalCounts:
@@ -70,12 +73,18 @@ class Metrics:
         self.bot = Histogram(
             "barbu_bot_think_seconds", "a bot's choice of action", buckets=LATENCY_BUCKETS, registry=self.registry
         )
+        self.lag = Histogram(
+            "barbu_loop_lag_seconds",
+            "how late a timer fired on the event loop",
+            buckets=LAG_BUCKETS,
+            registry=self.registry,
+        )
         self.finished = Counter("barbu_games_finished", "games played to their end", registry=self.registry)
         self.logins = Counter("barbu_logins", "log-in attempts", ["result"], registry=self.registry)
 
     def observe(self, kind: str, seconds: float) -> None:
-        """Record a timing: ``action`` or ``bot``."""
-        (self.action if kind == "action" else self.bot).observe(seconds)
+        """Record a timing: ``action``, ``bot`` or ``lag``."""
+        {"action": self.action, "bot": self.bot, "lag": self.lag}[kind].observe(seconds)
 
     def text(self) -> tuple[bytes, str]:
         """The exposition and its content type."""
