@@ -274,7 +274,13 @@ def _ismcts_sims(
             return [(a, 1.0 / len(legal)) for a in legal]
 
     bot = ismcts.ISMCTSBot(game, Rollout(), 2.0, simulations, random_state=rs)
-    if not resample:
+    if resample:
+        # The bot's own resampler draws each world from a new ``UniformProbabilitySampler``
+        # seeded by the operating system: every run would search other worlds (and, from the
+        # first search on, other positions). One sampler seeded here makes the work the same.
+        sampler = pyspiel.UniformProbabilitySampler(3, 0.0, 1.0)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    else:
         bot.set_resampler(lambda state, player: state.clone())
     done = 0
     start = clock()
