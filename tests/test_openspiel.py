@@ -14,6 +14,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from barbu import OptionsError
 from barbu.errors import IllegalAction
 from barbu.research.openspiel_game import GAME_NAME, BarbuState, load
+from test_native import needs_native
 
 DEAL_GAMES = [
     {"variant": "classic", "episode": "deal"},
@@ -490,16 +491,15 @@ def test_an_illegal_card_in_a_clone_is_refused_and_changes_nothing() -> None:
     assert _answers(clone, 4) == before
 
 
+@needs_native
 def test_resampled_worlds_are_dealt_identically_in_compiled_code_and_in_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """With the accelerator, a world's hands and dealing order are drawn in compiled code: the
     same histories as the pure Python code from the same seeds, for every seat."""
-    from barbu import accel, unseen
+    from barbu import unseen
     from barbu.research import openspiel_game
 
-    if not accel.NATIVE:
-        pytest.skip("BARBU_PURE=1: there is no compiled path to compare")
     game = pyspiel.load_game(GAME_NAME, {"variant": "classic", "episode": "deal"})
     rng = random.Random(9)
     compared = 0

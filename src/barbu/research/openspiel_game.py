@@ -53,7 +53,6 @@ import json
 import pickle
 import random
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,7 +65,16 @@ from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
 from barbu.fastdeal import compiled_scores
 from barbu.game import Game
-from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.research.encoding import (
+    ActionEncoding,
+    ObservationEncoding,
+    PartialArrangement,
+    Place,
+    TextFrame,
+    score_unit,
+    seat_text,
+    trick_words,
+)
 from barbu.rulesets import Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards, hidden_cards, sample_hands
@@ -152,9 +160,9 @@ class _Static:
         self.texts: dict[tuple[object, ...], str] = {}
         """Observation texts by what the seat has seen (:meth:`BarbuState._seen`), shared by every
         state of the game; emptied when it holds :data:`_TEXTS`."""
-        self.outlines: dict[tuple[tuple[int, ...], tuple[int, ...]], _Outline] = {}
-        """The lines fixed during a trick deal's card play (:class:`_Outline`) by the public
-        history before the play; emptied when it holds :data:`_TEXTS`."""
+        self.frames: dict[tuple[tuple[int, ...], tuple[int, ...]], TextFrame] = {}
+        """The lines fixed during a trick deal's card play (:class:`~barbu.research.encoding.TextFrame`)
+        by the public history before the play; emptied when it holds :data:`_TEXTS`."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
         return self
@@ -304,7 +312,7 @@ class _Table:
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
         place, so that clones may share it."""
-        self.outline: list[_Outline] = []
+        self.frame: list[TextFrame] = []
         """What every seat's text says that stays the same during the current deal's card play
         (:meth:`BarbuState._play_text`), once read: filled only during that play, shared by the
         clones and worlds of the table, and replaced by an empty list at every action but a
@@ -452,7 +460,7 @@ class BarbuState(pyspiel.State):
             t.rewards = [0.0] * static.players
         game = t.game
         if game is None or t.hands is not None or not 0 <= action < 52:  # not a card played
-            t.outline = []
+            t.frame = []
         if game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
@@ -587,7 +595,7 @@ class BarbuState(pyspiel.State):
         t.dealt = 0
         t.deal_start = t.moves
         t.dealing_views = {}
-        t.outline = []
+        t.frame = []
         t.tricks_text = (0, "")
 
     def _deal_card(self, card: int) -> None:
@@ -711,32 +719,33 @@ class BarbuState(pyspiel.State):
         """The seat's text during a trick deal's card play, written from the trick play itself
         (None in any other phase): what changes card by card (the seat to act, the hand, the
         tricks, the cards taken and left) between the lines that stay the same during the play,
-        read once a deal from a view's text (:class:`_Outline`). The same text as the view's
-        (tests/test_openspiel.py), without a view or a copy of the game."""
+        read once a deal from a view (:class:`~barbu.research.encoding.TextFrame`), written by
+        the view's text's own writer (:func:`~barbu.research.encoding.seat_text`). The same
+        text as the view's (tests/test_openspiel.py), without a view or a copy of the game."""
         t = self._t
-        if t.outline:
-            outline = t.outline[0]
+        if t.frame:
+            frame = t.frame[0]
         else:
             game = t.game
             assert game is not None
             deal = game.deals[-1]
             if t.play is None and (type(deal.cardplay) is not TrickPlay or deal.phase is not Phase.PLAY):
                 return None
-            # the public history before the play: the same outline in every world of a search
+            # the public history before the play: the same frame in every world of a search
             history = self.history()
             after = t.deal_start + t.static.deck_size
             before_play = len(history) - len(deal.plays) - len(t.pending)
             key = (tuple(history[: t.deal_start]), tuple(history[after:before_play]))
-            outlines = t.static.outlines
-            found = outlines.get(key)
+            frames = t.static.frames
+            found = frames.get(key)
             if found is None:
                 view, placed = self.view(player)
-                found = _Outline(t.static.observations.text(view, placed), player)
-                if len(outlines) >= _TEXTS:
-                    outlines.clear()
-                outlines[key] = found
-            outline = found
-            t.outline.append(outline)  # for every table sharing the list (see _Table.outline)
+                found = t.static.observations.frame(view, placed)
+                if len(frames) >= _TEXTS:
+                    frames.clear()
+                frames[key] = found
+            frame = found
+            t.frame.append(frame)  # for every table sharing the list (see _Table.frame)
         game = t.game
         assert game is not None
         deal = game.deals[-1]
@@ -764,29 +773,15 @@ class BarbuState(pyspiel.State):
             for k in range(have, done):
                 seats = tuple((leader + direction * j) % n for j in range(n))
                 winner = play.winners[k]
-                more.append(_trick_words(seats, tuple(card(k * n + j) for j in range(n)), winner))
+                more.append(trick_words(seats, tuple(card(k * n + j) for j in range(n)), winner))
                 leader = winner
             shown = " | ".join([shown, *more]) if shown else " | ".join(more)
             t.tricks_text = (done, shown)
         if play.trick:
-            current = _trick_words(tuple(play.trick_seats()), tuple(play.trick), None)
+            current = trick_words(tuple(play.trick_seats()), tuple(play.trick), None)
             shown = f"{shown} | {current}" if shown else current
         hands = play.hands
-        lines = [
-            f"P{player}{outline.head}{play.turn}{outline.declarer}",
-            outline.contract,
-            "hand " + _card_words(hands[player]),
-        ]
-        lines += outline.middle
-        if shown:
-            lines.append("tricks " + shown)
-        captured = play.captured
-        everyone = range(n)
-        if any(captured):
-            lines.append("captured " + " · ".join(map("P{} {}".format, everyone, map(_card_words, captured))))
-        lines.append("cards left " + " ".join(map("P{} {}".format, everyone, map(int.bit_count, hands))))
-        lines += outline.tail
-        return "\n".join(lines)
+        return seat_text(frame, player, play.turn, hands[player], shown, play.captured, list(map(int.bit_count, hands)))
 
     def _seen(self, player: int) -> tuple[object, ...] | None:
         """Everything ``player`` has seen, once the deal in play is dealt (None before, and at the
@@ -943,42 +938,6 @@ class BarbuObserver:
     def string_from(self, state: BarbuState, player: int) -> str:
         """The seat's information state (perfect recall) or observation, in words."""
         return state.information_text(player) if self.perfect_recall else state.observation_text(player)
-
-
-class _Outline:
-    """The lines of the seats' texts that stay the same during a trick deal's card play, cut
-    out of one seat's text (:meth:`~barbu.research.encoding.ObservationEncoding.text`): the
-    first line between the seat and the seat to act and after it, the contract's line, the
-    lines between the hand and the tricks (arrangement, calls, doubling: no seat has to
-    double during the play, so they are every seat's), and those after the cards left
-    (contracts declared, totals, previous deal)."""
-
-    __slots__ = ("contract", "declarer", "head", "middle", "tail")
-
-    def __init__(self, text: str, seat: int) -> None:
-        lines = text.split("\n")
-        first = lines[0]
-        at = first.index(" · to act P") + len(" · to act P")
-        self.head = first[len(f"P{seat}") : at]
-        self.declarer = first[first.index(" · declarer ", at) :]
-        self.contract = lines[1]
-        moving = [k for k in range(3, len(lines)) if lines[k].startswith(("tricks ", "captured ", "cards left "))]
-        left = moving[-1]
-        self.middle = lines[3 : moving[0]]
-        self.tail = lines[left + 1 :]
-
-
-@lru_cache(maxsize=1 << 16)
-def _card_words(mask: int) -> str:
-    """The cards of ``mask`` in words, as the texts show a hand or cards taken (remembered)."""
-    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
-
-
-@lru_cache(maxsize=1 << 16)
-def _trick_words(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
-    """A trick in words, as the texts show it (remembered)."""
-    trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(seats, cards, strict=True))
-    return trick + (f" > P{winner}" if winner is not None else "")
 
 
 def _ended(game: Game, deals_before: int) -> Game:
