@@ -312,16 +312,22 @@ class _Table:
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
         place, so that clones may share it."""
-        self.frame: list[TextFrame] = []
-        """What every seat's text says that stays the same during the current deal's card play
-        (:meth:`BarbuState._play_text`), once read: filled only during that play, shared by the
-        clones and worlds of the table, and replaced by an empty list at every action but a
-        card, so that the tables sharing it have the same public history before the play."""
+        self.fixed: dict[str, Any] = {}
+        """What stays the same during the current deal's card play, once worked out: every
+        seat's lines of text (``"frame"``, :meth:`BarbuState._play_text`) and how the deal is
+        scored (``"scoring"``, :meth:`BarbuState._play_over`). Filled only during that play,
+        shared by the clones and worlds of the table, and replaced by an empty dict at every
+        action but a card, so that the tables sharing it have the same public history before
+        the play."""
         self.tricks_text: tuple[int, str] = (0, "")
         """How many tricks of the current deal are done, and those tricks in words, as the
         texts show them (replaced, never changed in place: clones share it)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        return self.copy()
+
+    def copy(self) -> _Table:
+        """A copy for a clone or a world: what is changed in place copied, the rest shared."""
         other = _Table.__new__(_Table)
         other.__dict__.update(self.__dict__)
         if self.play is not None:
@@ -374,6 +380,10 @@ class BarbuState(pyspiel.State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of ``player`` (the player to act by default), the chance outcomes'
         actions at a chance node, none at the end (pyspiel's ``legal_actions``)."""
+        t = self._t
+        play = t.play
+        if play is not None and not t.over and (player is None or player == play.turn):
+            return _cards(play.legal_mask())  # a card of a trick play apart from the game: a playout's step
         current = self.current_player()
         if current == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]  # whichever player is named, as in pyspiel
@@ -442,9 +452,8 @@ class BarbuState(pyspiel.State):
             t.moves += 1
             if t.known:
                 t.known = {}
-            play.play(action)
             t.pending.append(action)
-            if play.finished:
+            if play.play_next(action) < 0:  # the play is over
                 t.player = None
                 self._play_over()
             else:
@@ -460,7 +469,7 @@ class BarbuState(pyspiel.State):
             t.rewards = [0.0] * static.players
         game = t.game
         if game is None or t.hands is not None or not 0 <= action < 52:  # not a card played
-            t.frame = []
+            t.fixed = {}
         if game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
@@ -537,9 +546,12 @@ class BarbuState(pyspiel.State):
         assert t.game is not None and t.play is not None
         if static.episode == "deal":
             deal = t.game.deals[-1]
-            model = compiled_scores(deal)
+            scoring = t.fixed.get("scoring")
+            if scoring is None:  # for every table sharing the dict (see _Table.fixed)
+                scoring = t.fixed["scoring"] = (compiled_scores(deal), tuple(deal.pairs()))
+            model, pairs = scoring
             if model is not None:
-                final = accel.final_points(t.play, model, tuple(deal.pairs()))
+                final = accel.final_points(t.play, model, pairs)
             else:  # the core scores a copy of the deal holding the play
                 scored = copy.copy(deal)
                 scored.tricks = scored.cardplay = t.play
@@ -595,7 +607,7 @@ class BarbuState(pyspiel.State):
         t.dealt = 0
         t.deal_start = t.moves
         t.dealing_views = {}
-        t.frame = []
+        t.fixed = {}
         t.tricks_text = (0, "")
 
     def _deal_card(self, card: int) -> None:
@@ -723,9 +735,8 @@ class BarbuState(pyspiel.State):
         the view's text's own writer (:func:`~barbu.research.encoding.seat_text`). The same
         text as the view's (tests/test_openspiel.py), without a view or a copy of the game."""
         t = self._t
-        if t.frame:
-            frame = t.frame[0]
-        else:
+        frame = t.fixed.get("frame")
+        if frame is None:
             game = t.game
             assert game is not None
             deal = game.deals[-1]
@@ -744,8 +755,7 @@ class BarbuState(pyspiel.State):
                 if len(frames) >= _TEXTS:
                     frames.clear()
                 frames[key] = found
-            frame = found
-            t.frame.append(frame)  # for every table sharing the list (see _Table.frame)
+            frame = t.fixed["frame"] = found  # for every table sharing the dict (see _Table.fixed)
         game = t.game
         assert game is not None
         deal = game.deals[-1]
@@ -822,7 +832,7 @@ class BarbuState(pyspiel.State):
         cards it has not seen dealt again from ``rng`` (:mod:`barbu.unseen`), earlier deals and
         every public action kept."""
         t = self._t
-        history = [int(a) for a in self.history()]
+        history: list[int] = self.history()
         static = t.static
         start = t.deal_start
         if t.hands is not None:
@@ -854,7 +864,7 @@ class BarbuState(pyspiel.State):
             for a in history:
                 state.apply_action(a)
             return state
-        table = copy.deepcopy(t)
+        table = t.copy()
         start = t.deal_start
         n = static.players
         direction = static.rules.direction
