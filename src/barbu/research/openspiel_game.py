@@ -322,6 +322,12 @@ class _Table:
         self.tricks_text: tuple[int, str] = (0, "")
         """How many tricks of the current deal are done, and those tricks in words, as the
         texts show them (replaced, never changed in place: clones share it)."""
+        self.tail: list[tuple[int, int]] = []
+        """The cards played from Python on :attr:`play` (:meth:`BarbuState.apply_action`) and
+        not yet in OpenSpiel's history, which pyspiel keeps in C++: each with its seat, written
+        there when the history is asked for (:meth:`BarbuState._flush`)."""
+        self.replaying = False
+        """Whether :attr:`tail` is being written into OpenSpiel's history (the cards are played already)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         return self.copy()
@@ -335,6 +341,7 @@ class _Table:
             other.pending = list(self.pending)
         elif self.game is not None:  # the two tables share the game from now on
             self.shared = other.shared = True
+        other.tail = self.tail[:]  # appended to in place
         other.hands = list(self.hands) if self.hands is not None else None
         other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
         other.dealing_views = dict(self.dealing_views)
@@ -443,21 +450,96 @@ class BarbuState(pyspiel.State):
 
     # -- acting ----------------------------------------------------------------------------
 
-    def _apply_action(self, action: int) -> None:
+    def apply_action(self, action: int) -> None:
+        """pyspiel's ``apply_action``. A card played apart from the shared game (see
+        :attr:`_Table.play`), the common case of a search's playouts, is played here without
+        crossing into C++ twice (pyspiel asks Python for the player, then to apply the action,
+        to keep the history in C++): it waits in :attr:`_Table.tail` until the history is asked
+        for, and a playout thrown away at its end never writes it."""
         t = self._t
         play = t.play
         if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
-            # a card played apart from the shared game (see _Table.play): the common case of a
-            # search's playouts; the last action was such a card, so no reward is to clear
-            t.moves += 1
-            if t.known:
-                t.known = {}
-            t.pending.append(action)
-            if play.play_next(action) < 0:  # the play is over
-                t.player = None
-                self._play_over()
-            else:
-                t.player = play.turn
+            t.tail.append((play.turn, int(action)))
+            self._card(play, int(action))
+            return
+        self._flush()
+        pyspiel.State.apply_action(self, action)
+
+    def _flush(self) -> None:
+        """Write the cards of :attr:`_Table.tail` into OpenSpiel's history, each with its seat."""
+        t = self._t
+        if not t.tail:
+            return
+        tail, t.tail = t.tail, []
+        player = t.player
+        t.replaying = True  # pyspiel asks the player, then applies: both answered from the tail
+        try:
+            for seat, card in tail:
+                t.player = seat
+                pyspiel.State.apply_action(self, card)
+        finally:
+            t.replaying = False
+            t.player = player
+
+    def _card(self, play: TrickPlay, action: int) -> None:
+        """Play a card on the table's own trick play; the last action was such a card, so no reward is to clear."""
+        t = self._t
+        t.moves += 1
+        if t.known:
+            t.known = {}
+        t.pending.append(action)
+        if play.play_next(action) < 0:  # the play is over
+            t.player = None
+            self._play_over()
+        else:
+            t.player = play.turn
+
+    # OpenSpiel's history, with the cards of the tail: read from Python, each writes them first.
+
+    def history(self) -> list[int]:
+        """pyspiel's ``history``."""
+        self._flush()
+        return list(super().history())
+
+    def full_history(self) -> list[Any]:
+        """pyspiel's ``full_history``."""
+        self._flush()
+        return list(super().full_history())
+
+    def history_str(self) -> str:
+        """pyspiel's ``history_str``."""
+        self._flush()
+        return str(super().history_str())
+
+    def move_number(self) -> int:
+        """pyspiel's ``move_number``."""
+        self._flush()
+        return int(super().move_number())
+
+    def is_initial_state(self) -> bool:
+        """pyspiel's ``is_initial_state``."""
+        self._flush()
+        return bool(super().is_initial_state())
+
+    def serialize(self) -> str:
+        """pyspiel's ``serialize``."""
+        self._flush()
+        return str(super().serialize())
+
+    def undo_action(self, player: int, action: int) -> None:
+        """pyspiel's ``undo_action``."""
+        self._flush()
+        super().undo_action(player, action)
+
+    def _apply_action(self, action: int) -> None:
+        t = self._t
+        if t.replaying:  # a card of the tail, played already
+            return
+        if t.tail:  # applied from C++ after cards played from Python: they come first in the history
+            self._flush()
+        play = t.play
+        if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
+            self._card(play, action)
             return
         static = t.static
         seat = t.player  # OpenSpiel asked whose action it is just before
