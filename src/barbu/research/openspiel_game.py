@@ -382,7 +382,8 @@ class BarbuState(pyspiel.State):
 
     def is_chance_node(self) -> bool:
         """Whether chance acts next (pyspiel's ``is_chance_node``)."""
-        return self.current_player() == _CHANCE
+        player = self._t.player  # worked out already: every step of a playout asks
+        return (self.current_player() if player is None else player) == _CHANCE
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of ``player`` (the player to act by default), the chance outcomes'
