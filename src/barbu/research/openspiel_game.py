@@ -31,8 +31,11 @@ A clone shares the game with its original (neither changes it in place any more)
 trick deal's card play, a state sharing its game plays the cards on its own copy of the
 deal's trick play, one call a card, and gives them to the game (a copy, through the core's
 checked door) only when something else is asked of it, so that a search's playouts copy no
-game; a single deal's last card is scored from that play. Every answer is the one the state
-its history replays to gives (tests/test_openspiel.py).
+game; a single deal's last card is scored from that play. Such a card applied from Python
+(:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
+history, which pyspiel keeps in C++, when the history is read from Python or an action is
+applied through C++ after it. Every answer is the one the state its history replays to gives
+(tests/test_openspiel.py).
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
