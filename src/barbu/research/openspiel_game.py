@@ -911,12 +911,17 @@ class BarbuState(pyspiel.State):
         if t.game is None or t.over:
             same: BarbuState = self.clone()
             return same
-        return self._world(self.resampled_history(player_id, rng), player_id)
+        history, dealt = self._resampled(player_id, rng)
+        return self._world(history, player_id, dealt)
 
     def resampled_history(self, player_id: int, rng: random.Random) -> list[int]:
         """The history of a world ``player_id`` cannot tell from this one: the current deal's
         cards it has not seen dealt again from ``rng`` (:mod:`barbu.unseen`), earlier deals and
         every public action kept."""
+        return self._resampled(player_id, rng)[0]
+
+    def _resampled(self, player_id: int, rng: random.Random) -> tuple[list[int], list[int] | None]:
+        """:meth:`resampled_history`, and each seat's cards of the deal in it once it is dealt."""
         t = self._t
         history: list[int] = self.history()
         static = t.static
@@ -924,7 +929,7 @@ class BarbuState(pyspiel.State):
         if t.hands is not None:
             cards = list(cards_of(static.deck))
             rng.shuffle(cards)
-            return history[:start] + cards[: len(history) - start]
+            return history[:start] + cards[: len(history) - start], None
         game = self._game()
         deal = game.current
         assert deal is not None and deal.dealt is not None
@@ -934,13 +939,14 @@ class BarbuState(pyspiel.State):
             t.known = {**t.known, ("hidden", player_id): hidden}
         hands = [h | p for h, p in zip(sample_hands(hidden, rng), hidden.played, strict=True)]
         new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
-        return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
+        return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng), hands
 
-    def _world(self, history: list[int], player: int) -> BarbuState:
+    def _world(self, history: list[int], player: int, hands: list[int] | None = None) -> BarbuState:
         """The state of ``history``, which differs from this state's only in the current deal's
-        cards (and, in Chinese poker, in other seats' placings): a copy of this state's table
-        holding those cards, its history written without replaying the game. In the arrange
-        phase, where other seats' placings change, the history is replayed."""
+        cards (``hands``, each seat's cards of the deal, when it is dealt), and in Chinese poker
+        in other seats' placings: a copy of this state's table holding those cards, its history
+        written without replaying the game. In the arrange phase, where other seats' placings
+        change, the history is replayed."""
         t = self._t
         static = t.static
         game = self._game()
@@ -951,12 +957,16 @@ class BarbuState(pyspiel.State):
                 state.apply_action(a)
             return state
         table = t.copy()
+        table.tail = []  # the world's history is written whole, below
         start = t.deal_start
-        n = static.players
-        direction = static.rules.direction
-        dealt = [0] * n
-        for k, card in enumerate(history[start : start + static.deck_size]):
-            dealt[(deal.declarer + direction * k) % n] |= 1 << card
+        after = start + static.deck_size
+        dealt = hands
+        if dealt is None:
+            n = static.players
+            direction = static.rules.direction
+            dealt = [0] * n
+            for k, card in enumerate(history[start:after]):
+                dealt[(deal.declarer + direction * k) % n] |= 1 << card
         if table.hands is not None:
             table.hands = dealt
         else:
@@ -974,19 +984,24 @@ class BarbuState(pyspiel.State):
                 copied.dealt = tuple(dealt)
                 if copied.cardplay is not None:
                     copied.cardplay.set_hands(held)
-        # The history's players are this state's: only the cards differ.
-        players = t.known.get("players")
-        if players is None:
+        # The history is this state's but for the cards dealt (chance's actions): the rest of
+        # its serialized form is written once for every world drawn from this state.
+        serial = t.known.get("serial")
+        if serial is None:
             players = [p.player for p in self.full_history()]
-            t.known = {**t.known, "players": players}
+            pairs = list(map("{}:{}".format, players, self.history()))
+            serial = (",".join(pairs[:start]), ",".join(pairs[after:]))
+            t.known = {**t.known, "serial": serial}
+        head, tail = serial
+        dealing = f"{_CHANCE}:" + f",{_CHANCE}:".join(map(str, history[start:after])) if len(history) > start else ""
         # The seat cannot tell the world from this state: its text is the same.
-        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "players")}
+        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "serial")}
         table.player = None
         # pyspiel keeps the history in C++: OpenSpiel's serialized form of a Python state writes
         # it at once (applying each action would cross from C++ into Python twice per action),
         # with no Python attributes; the table is then given to the state.
         world: BarbuState = self.get_game().deserialize_state(
-            f"history={','.join(map('{}:{}'.format, players, history))}\nmove_number={len(history)}\n"
+            f"history={','.join(part for part in (head, dealing, tail) if part)}\nmove_number={len(history)}\n"
             f"__dict__={_NO_ATTRIBUTES}"
         )
         world._t = table
