@@ -28,6 +28,7 @@ ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
     python benchmarks/bench_env.py [--seconds 3] [--rounds 3] [--only env]
     python benchmarks/bench_env.py --budget [--seconds 3]   # an ISMCTS simulation's microseconds, part by part
     valgrind --tool=callgrind python benchmarks/bench_env.py --positions N --game python_barbu  # N searches
+        [--without rollouts] [--without resample]   # the same searches with parts left out
 
 A last reference, **PettingZoo loop, idle env**, runs the PettingZoo loop over an environment
 that computes nothing (a fixed observation, every action legal) in the same order checks: the
@@ -274,7 +275,13 @@ def _ismcts_sims(
             return [(a, 1.0 / len(legal)) for a in legal]
 
     bot = ismcts.ISMCTSBot(game, Rollout(), 2.0, simulations, random_state=rs)
-    if not resample:
+    if resample:
+        # The bot's own resampler draws each world from a new ``UniformProbabilitySampler``
+        # seeded by the operating system: every run would search other worlds (and, from the
+        # first search on, other positions). One sampler seeded here makes the work the same.
+        sampler = pyspiel.UniformProbabilitySampler(3, 0.0, 1.0)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    else:
         bot.set_resampler(lambda state, player: state.clone())
     done = 0
     start = clock()
@@ -395,12 +402,20 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         help="only N ISMCTS searches of --game, whatever the time (for valgrind --tool=callgrind)",
     )
     parser.add_argument("--game", choices=("hearts", "python_barbu"), default="python_barbu")
+    parser.add_argument(
+        "--without",
+        action="append",
+        choices=("rollouts", "resample"),
+        default=[],
+        help="with --positions: leaves worth zero, or every simulation from a clone of the true state",
+    )
     args = parser.parse_args(argv)
     if args.positions is not None:
         import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
 
         params = None if args.game == "hearts" else ISMCTS_DEALS
-        rate = _ismcts_sims(args.game, params, 0.0, positions=args.positions)
+        rollouts, resample = "rollouts" not in args.without, "resample" not in args.without
+        rate = _ismcts_sims(args.game, params, 0.0, rollouts=rollouts, resample=resample, positions=args.positions)
         print(f"{args.positions} ISMCTS searches of {args.game}: {rate:.0f} simulations per CPU-second")
         return {args.game: rate}
     if args.budget:

@@ -1105,6 +1105,14 @@ class ObservationEncoding:
 
     def text(self, view: SeatView, placed: Sequence[int] = ()) -> str:
         """The observation in words, read from the view: what :meth:`decode` rebuilds."""
+        return self._write(self._facts(view, placed))
+
+    def frame(self, view: SeatView, placed: Sequence[int] = ()) -> TextFrame:
+        """The lines of the view's text that stay the same while the cards of a trick deal are
+        played (:class:`TextFrame`), for :func:`seat_text` to write the text card by card."""
+        return self._frame(self._facts(view, placed))
+
+    def _facts(self, view: SeatView, placed: Sequence[int]) -> _Facts:
         me = view.seat
         assert me is not None
         calls = [(s, r, tuple(d), tuple(rd)) for s, r, d, rd in view.calls]
@@ -1113,7 +1121,7 @@ class ObservationEncoding:
         ]
         if view.current_trick is not None:
             tricks.append((view.current_trick.seats, view.current_trick.cards, None))
-        facts = _Facts(
+        return _Facts(
             seat=me,
             phase="over" if view.phase == "game_over" else view.phase,
             to_act=view.to_act,
@@ -1138,7 +1146,6 @@ class ObservationEncoding:
             totals=list(view.totals),
             previous=list(view.history[-1].final) if view.history else None,
         )
-        return self._write(facts)
 
     def decode(self, vector: np.ndarray) -> str:
         """The text of an observation vector (equal to :meth:`text` of the view it encodes)."""
@@ -1275,48 +1282,96 @@ class ObservationEncoding:
         )
         return self._write(facts)
 
-    def _write(self, f: _Facts) -> str:
-        seats = _seats_text
-
-        def cards(cs: Iterable[int]) -> str:
-            return _cards_text(tuple(cs))
-
-        def per_seat(values: Sequence[object]) -> str:
-            return " ".join(f"P{s} {v}" for s, v in enumerate(values))
-
-        to_act = f"P{f.to_act}" if f.to_act is not None else "-"
+    def _frame(self, f: _Facts) -> TextFrame:
+        """The lines of the text of ``f`` that no card played changes (:class:`TextFrame`)."""
         declarer = f"P{f.declarer}" if f.declarer is not None else "-"
-        lines = [
-            f"P{f.seat} · deal {f.deal} of {self.rules.deal_count} · {f.phase} · to act {to_act} · declarer {declarer}",
-            f"contract {f.contract or '-'} · trump {f.trump or '-'} · rank {f.rank or '-'}",
-            f"hand {cards(f.hand)}",
-        ]
+        middle = []
         if f.arrangement is not None:
-            back, middle, front = (cards(r) for r in f.arrangement)
-            lines.append(f"arrangement {back} | {middle} | {front}")
+            back, middle_row, front = (card_words(mask_of(r)) for r in f.arrangement)
+            middle.append(f"arrangement {back} | {middle_row} | {front}")
         if self.rules.doubling:
-            lines.append(_calls_text(tuple(f.calls), tuple(f.pairs)))
-            lines.append(f"must double {'yes' if f.must_double else 'no'}")
-        if f.tricks:
-            shown = [_trick_text(tuple(who), tuple(cs), winner) for who, cs, winner in f.tricks]
-            lines.append("tricks " + " | ".join(shown))
-        if f.plays:
-            lines.append("plays " + " · ".join(f"P{s} {card_name(c) if c is not None else 'pass'}" for s, c in f.plays))
-        if any(f.captured):
-            lines.append("captured " + " · ".join(f"P{s} {cards(cs)}" for s, cs in enumerate(f.captured)))
+            middle.append(_calls_text(tuple(f.calls), tuple(f.pairs)))
+            middle.append(f"must double {'yes' if f.must_double else 'no'}")
+        tail = ["declared " + " · ".join(f"P{s} {' '.join(d) or '-'}" for s, d in enumerate(f.declared))]
+        if f.declarer_doubles is not None:
+            tail.append("doubles of the declarer " + _per_seat(f.declarer_doubles))
+        tail.append("totals " + _per_seat(f.totals))
+        tail.append("previous deal " + (_per_seat(f.previous) if f.previous is not None else "-"))
+        return TextFrame(
+            head=f" · deal {f.deal} of {self.rules.deal_count} · {f.phase} · to act ",
+            declarer=f" · declarer {declarer}",
+            contract=f"contract {f.contract or '-'} · trump {f.trump or '-'} · rank {f.rank or '-'}",
+            middle=tuple(middle),
+            tail=tuple(tail),
+        )
+
+    def _write(self, f: _Facts) -> str:
+        tricks = " | ".join(trick_words(tuple(who), tuple(cs), winner) for who, cs, winner in f.tricks)
+        plays = " · ".join(f"P{s} {card_name(c) if c is not None else 'pass'}" for s, c in f.plays)
+        rows = ""
         if f.rows is not None:
             shown_rows = [
                 f"{SUITS[s]} {RANKS[r[0]]}-{RANKS[r[1]]}" if r is not None else f"{SUITS[s]} -"
                 for s, r in enumerate(f.rows)
             ]
-            lines.append("rows " + " ".join(shown_rows) + f" · out {seats(f.order)}")
-        lines.append("cards left " + per_seat(f.cards_left))
-        lines.append("declared " + " · ".join(f"P{s} {' '.join(d) or '-'}" for s, d in enumerate(f.declared)))
-        if f.declarer_doubles is not None:
-            lines.append("doubles of the declarer " + per_seat(f.declarer_doubles))
-        lines.append("totals " + per_seat(f.totals))
-        lines.append("previous deal " + (per_seat(f.previous) if f.previous is not None else "-"))
-        return "\n".join(lines)
+            rows = " ".join(shown_rows) + f" · out {_seats_text(f.order)}"
+        captured = [mask_of(cs) for cs in f.captured]
+        return seat_text(
+            self._frame(f), f.seat, f.to_act, mask_of(f.hand), tricks, captured, f.cards_left, plays=plays, rows=rows
+        )
+
+
+class TextFrame:
+    """The lines of a seat's text that stay the same while the cards of a trick deal are
+    played, for :func:`seat_text`: the first line's middle (between the seat and the seat to
+    act) and end (the declarer), the contract's line, the lines between the hand and the
+    tricks (arrangement, calls, doubling) and those after the cards left (contracts
+    declared, doubles, totals, previous deal). During the card play no seat has to double,
+    so a deal's frame is every seat's."""
+
+    __slots__ = ("contract", "declarer", "head", "middle", "tail")
+
+    def __init__(self, head: str, declarer: str, contract: str, middle: tuple[str, ...], tail: tuple[str, ...]) -> None:
+        self.head = head
+        self.declarer = declarer
+        self.contract = contract
+        self.middle = middle
+        self.tail = tail
+
+
+def seat_text(
+    frame: TextFrame,
+    seat: int,
+    to_act: int | None,
+    hand: int,
+    tricks: str,
+    captured: Sequence[int],
+    cards_left: Sequence[int],
+    plays: str = "",
+    rows: str = "",
+) -> str:
+    """A seat's observation in words: the one writer of its format, used for a view's text
+    (:meth:`ObservationEncoding.text`), a vector's (:meth:`ObservationEncoding.decode`) and,
+    card by card, OpenSpiel's strings during a trick deal's card play. ``hand`` and
+    ``captured`` are card masks, ``tricks`` the tricks in words (:func:`trick_words` joined by
+    `` | ``), ``plays`` and ``rows`` a domino deal's lays and rows in words."""
+    lines = [
+        f"P{seat}{frame.head}{'-' if to_act is None else f'P{to_act}'}{frame.declarer}",
+        frame.contract,
+        "hand " + card_words(hand),
+        *frame.middle,
+    ]
+    if tricks:
+        lines.append("tricks " + tricks)
+    if plays:
+        lines.append("plays " + plays)
+    if any(captured):
+        lines.append("captured " + " · ".join(map("P{} {}".format, range(len(captured)), map(card_words, captured))))
+    if rows:
+        lines.append("rows " + rows)
+    lines.append("cards left " + _per_seat(cards_left))
+    lines += frame.tail
+    return "\n".join(lines)
 
 
 @dataclass
@@ -1349,9 +1404,14 @@ class _Facts:
 
 
 @lru_cache(maxsize=1 << 16)
-def _cards_text(cards: tuple[int, ...]) -> str:
-    """Cards in words (``-`` for none), remembered: a search writes the same hands and piles again and again."""
-    return " ".join(card_name(c) for c in cards) or "-"
+def card_words(mask: int) -> str:
+    """The cards of ``mask`` in words (``-`` for none), as the texts show a hand or cards taken;
+    remembered: a search writes the same hands and piles again and again."""
+    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
+
+
+def _per_seat(values: Sequence[object]) -> str:
+    return " ".join(map("P{} {}".format, range(len(values)), values))
 
 
 def _seats_text(seats: Iterable[int]) -> str:
@@ -1371,8 +1431,8 @@ def _calls_text(
 
 
 @lru_cache(maxsize=1 << 16)
-def _trick_text(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
-    """A trick in words, as information-state strings show it (remembered)."""
+def trick_words(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
+    """A trick in words, as the texts show it (remembered)."""
     trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(seats, cards, strict=True))
     return trick + (f" > P{winner}" if winner is not None else "")
 

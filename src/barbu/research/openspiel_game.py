@@ -31,8 +31,11 @@ A clone shares the game with its original (neither changes it in place any more)
 trick deal's card play, a state sharing its game plays the cards on its own copy of the
 deal's trick play, one call a card, and gives them to the game (a copy, through the core's
 checked door) only when something else is asked of it, so that a search's playouts copy no
-game; a single deal's last card is scored from that play. Every answer is the one the state
-its history replays to gives (tests/test_openspiel.py).
+game; a single deal's last card is scored from that play. Such a card applied from Python
+(:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
+history, which pyspiel keeps in C++, when the history is read from Python or an action is
+applied through C++ after it. Every answer is the one the state its history replays to gives
+(tests/test_openspiel.py).
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
@@ -53,7 +56,6 @@ import json
 import pickle
 import random
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,7 +68,16 @@ from barbu.deal import Deal, Phase
 from barbu.errors import OptionsError
 from barbu.fastdeal import compiled_scores
 from barbu.game import Game
-from barbu.research.encoding import ActionEncoding, ObservationEncoding, PartialArrangement, Place, score_unit
+from barbu.research.encoding import (
+    ActionEncoding,
+    ObservationEncoding,
+    PartialArrangement,
+    Place,
+    TextFrame,
+    score_unit,
+    seat_text,
+    trick_words,
+)
 from barbu.rulesets import Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.unseen import HiddenCards, hidden_cards, sample_hands
@@ -152,9 +163,9 @@ class _Static:
         self.texts: dict[tuple[object, ...], str] = {}
         """Observation texts by what the seat has seen (:meth:`BarbuState._seen`), shared by every
         state of the game; emptied when it holds :data:`_TEXTS`."""
-        self.outlines: dict[tuple[tuple[int, ...], tuple[int, ...]], _Outline] = {}
-        """The lines fixed during a trick deal's card play (:class:`_Outline`) by the public
-        history before the play; emptied when it holds :data:`_TEXTS`."""
+        self.frames: dict[tuple[tuple[int, ...], tuple[int, ...]], TextFrame] = {}
+        """The lines fixed during a trick deal's card play (:class:`~barbu.research.encoding.TextFrame`)
+        by the public history before the play; emptied when it holds :data:`_TEXTS`."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Static:
         return self
@@ -304,16 +315,28 @@ class _Table:
         """What was worked out of this state (texts, what a seat knows of the hidden cards,
         the players of the history), until the next action: replaced then, never changed in
         place, so that clones may share it."""
-        self.outline: list[_Outline] = []
-        """What every seat's text says that stays the same during the current deal's card play
-        (:meth:`BarbuState._play_text`), once read: filled only during that play, shared by the
-        clones and worlds of the table, and replaced by an empty list at every action but a
-        card, so that the tables sharing it have the same public history before the play."""
+        self.fixed: dict[str, Any] = {}
+        """What stays the same during the current deal's card play, once worked out: every
+        seat's lines of text (``"frame"``, :meth:`BarbuState._play_text`) and how the deal is
+        scored (``"scoring"``, :meth:`BarbuState._play_over`). Filled only during that play,
+        shared by the clones and worlds of the table, and replaced by an empty dict at every
+        action but a card, so that the tables sharing it have the same public history before
+        the play."""
         self.tricks_text: tuple[int, str] = (0, "")
         """How many tricks of the current deal are done, and those tricks in words, as the
         texts show them (replaced, never changed in place: clones share it)."""
+        self.tail: list[tuple[int, int]] = []
+        """The cards played from Python on :attr:`play` (:meth:`BarbuState.apply_action`) and
+        not yet in OpenSpiel's history, which pyspiel keeps in C++: each with its seat, written
+        there when the history is asked for (:meth:`BarbuState._flush`)."""
+        self.replaying = False
+        """Whether :attr:`tail` is being written into OpenSpiel's history (the cards are played already)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        return self.copy()
+
+    def copy(self) -> _Table:
+        """A copy for a clone or a world: what is changed in place copied, the rest shared."""
         other = _Table.__new__(_Table)
         other.__dict__.update(self.__dict__)
         if self.play is not None:
@@ -321,6 +344,7 @@ class _Table:
             other.pending = list(self.pending)
         elif self.game is not None:  # the two tables share the game from now on
             self.shared = other.shared = True
+        other.tail = self.tail[:]  # appended to in place
         other.hands = list(self.hands) if self.hands is not None else None
         other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
         other.dealing_views = dict(self.dealing_views)
@@ -361,11 +385,16 @@ class BarbuState(pyspiel.State):
 
     def is_chance_node(self) -> bool:
         """Whether chance acts next (pyspiel's ``is_chance_node``)."""
-        return self.current_player() == _CHANCE
+        player = self._t.player  # worked out already: every step of a playout asks
+        return (self.current_player() if player is None else player) == _CHANCE
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of ``player`` (the player to act by default), the chance outcomes'
         actions at a chance node, none at the end (pyspiel's ``legal_actions``)."""
+        t = self._t
+        play = t.play
+        if play is not None and not t.over and (player is None or player == play.turn):
+            return _cards(play.legal_mask())  # a card of a trick play apart from the game: a playout's step
         current = self.current_player()
         if current == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]  # whichever player is named, as in pyspiel
@@ -425,22 +454,96 @@ class BarbuState(pyspiel.State):
 
     # -- acting ----------------------------------------------------------------------------
 
-    def _apply_action(self, action: int) -> None:
+    def apply_action(self, action: int) -> None:
+        """pyspiel's ``apply_action``. A card played apart from the shared game (see
+        :attr:`_Table.play`), the common case of a search's playouts, is played here without
+        crossing into C++ twice (pyspiel asks Python for the player, then to apply the action,
+        to keep the history in C++): it waits in :attr:`_Table.tail` until the history is asked
+        for, and a playout thrown away at its end never writes it."""
         t = self._t
         play = t.play
         if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
-            # a card played apart from the shared game (see _Table.play): the common case of a
-            # search's playouts; the last action was such a card, so no reward is to clear
-            t.moves += 1
-            if t.known:
-                t.known = {}
-            play.play(action)
-            t.pending.append(action)
-            if play.finished:
-                t.player = None
-                self._play_over()
-            else:
-                t.player = play.turn
+            t.tail.append((play.turn, int(action)))
+            self._card(play, int(action))
+            return
+        self._flush()
+        pyspiel.State.apply_action(self, action)
+
+    def _flush(self) -> None:
+        """Write the cards of :attr:`_Table.tail` into OpenSpiel's history, each with its seat."""
+        t = self._t
+        if not t.tail:
+            return
+        tail, t.tail = t.tail, []
+        player = t.player
+        t.replaying = True  # pyspiel asks the player, then applies: both answered from the tail
+        try:
+            for seat, card in tail:
+                t.player = seat
+                pyspiel.State.apply_action(self, card)
+        finally:
+            t.replaying = False
+            t.player = player
+
+    def _card(self, play: TrickPlay, action: int) -> None:
+        """Play a card on the table's own trick play; the last action was such a card, so no reward is to clear."""
+        t = self._t
+        t.moves += 1
+        if t.known:
+            t.known = {}
+        t.pending.append(action)
+        if play.play_next(action) < 0:  # the play is over
+            t.player = None
+            self._play_over()
+        else:
+            t.player = play.turn
+
+    # OpenSpiel's history, with the cards of the tail: read from Python, each writes them first.
+
+    def history(self) -> list[int]:
+        """pyspiel's ``history``."""
+        self._flush()
+        return list(super().history())
+
+    def full_history(self) -> list[Any]:
+        """pyspiel's ``full_history``."""
+        self._flush()
+        return list(super().full_history())
+
+    def history_str(self) -> str:
+        """pyspiel's ``history_str``."""
+        self._flush()
+        return str(super().history_str())
+
+    def move_number(self) -> int:
+        """pyspiel's ``move_number``."""
+        self._flush()
+        return int(super().move_number())
+
+    def is_initial_state(self) -> bool:
+        """pyspiel's ``is_initial_state``."""
+        self._flush()
+        return bool(super().is_initial_state())
+
+    def serialize(self) -> str:
+        """pyspiel's ``serialize``."""
+        self._flush()
+        return str(super().serialize())
+
+    def undo_action(self, player: int, action: int) -> None:
+        """pyspiel's ``undo_action``."""
+        self._flush()
+        super().undo_action(player, action)
+
+    def _apply_action(self, action: int) -> None:
+        t = self._t
+        if t.replaying:  # a card of the tail, played already
+            return
+        if t.tail:  # applied from C++ after cards played from Python: they come first in the history
+            self._flush()
+        play = t.play
+        if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
+            self._card(play, action)
             return
         static = t.static
         seat = t.player  # OpenSpiel asked whose action it is just before
@@ -452,7 +555,7 @@ class BarbuState(pyspiel.State):
             t.rewards = [0.0] * static.players
         game = t.game
         if game is None or t.hands is not None or not 0 <= action < 52:  # not a card played
-            t.outline = []
+            t.fixed = {}
         if game is None:
             t.game = Game(static.rules, first_declarer=int(action))
             self._start_dealing()
@@ -529,9 +632,12 @@ class BarbuState(pyspiel.State):
         assert t.game is not None and t.play is not None
         if static.episode == "deal":
             deal = t.game.deals[-1]
-            model = compiled_scores(deal)
+            scoring = t.fixed.get("scoring")
+            if scoring is None:  # for every table sharing the dict (see _Table.fixed)
+                scoring = t.fixed["scoring"] = (compiled_scores(deal), tuple(deal.pairs()))
+            model, pairs = scoring
             if model is not None:
-                final = accel.final_points(t.play, model, tuple(deal.pairs()))
+                final = accel.final_points(t.play, model, pairs)
             else:  # the core scores a copy of the deal holding the play
                 scored = copy.copy(deal)
                 scored.tricks = scored.cardplay = t.play
@@ -587,7 +693,7 @@ class BarbuState(pyspiel.State):
         t.dealt = 0
         t.deal_start = t.moves
         t.dealing_views = {}
-        t.outline = []
+        t.fixed = {}
         t.tricks_text = (0, "")
 
     def _deal_card(self, card: int) -> None:
@@ -711,32 +817,31 @@ class BarbuState(pyspiel.State):
         """The seat's text during a trick deal's card play, written from the trick play itself
         (None in any other phase): what changes card by card (the seat to act, the hand, the
         tricks, the cards taken and left) between the lines that stay the same during the play,
-        read once a deal from a view's text (:class:`_Outline`). The same text as the view's
-        (tests/test_openspiel.py), without a view or a copy of the game."""
+        read once a deal from a view (:class:`~barbu.research.encoding.TextFrame`), written by
+        the view's text's own writer (:func:`~barbu.research.encoding.seat_text`). The same
+        text as the view's (tests/test_openspiel.py), without a view or a copy of the game."""
         t = self._t
-        if t.outline:
-            outline = t.outline[0]
-        else:
+        frame = t.fixed.get("frame")
+        if frame is None:
             game = t.game
             assert game is not None
             deal = game.deals[-1]
             if t.play is None and (type(deal.cardplay) is not TrickPlay or deal.phase is not Phase.PLAY):
                 return None
-            # the public history before the play: the same outline in every world of a search
+            # the public history before the play: the same frame in every world of a search
             history = self.history()
             after = t.deal_start + t.static.deck_size
             before_play = len(history) - len(deal.plays) - len(t.pending)
             key = (tuple(history[: t.deal_start]), tuple(history[after:before_play]))
-            outlines = t.static.outlines
-            found = outlines.get(key)
+            frames = t.static.frames
+            found = frames.get(key)
             if found is None:
                 view, placed = self.view(player)
-                found = _Outline(t.static.observations.text(view, placed), player)
-                if len(outlines) >= _TEXTS:
-                    outlines.clear()
-                outlines[key] = found
-            outline = found
-            t.outline.append(outline)  # for every table sharing the list (see _Table.outline)
+                found = t.static.observations.frame(view, placed)
+                if len(frames) >= _TEXTS:
+                    frames.clear()
+                frames[key] = found
+            frame = t.fixed["frame"] = found  # for every table sharing the dict (see _Table.fixed)
         game = t.game
         assert game is not None
         deal = game.deals[-1]
@@ -764,29 +869,15 @@ class BarbuState(pyspiel.State):
             for k in range(have, done):
                 seats = tuple((leader + direction * j) % n for j in range(n))
                 winner = play.winners[k]
-                more.append(_trick_words(seats, tuple(card(k * n + j) for j in range(n)), winner))
+                more.append(trick_words(seats, tuple(card(k * n + j) for j in range(n)), winner))
                 leader = winner
             shown = " | ".join([shown, *more]) if shown else " | ".join(more)
             t.tricks_text = (done, shown)
         if play.trick:
-            current = _trick_words(tuple(play.trick_seats()), tuple(play.trick), None)
+            current = trick_words(tuple(play.trick_seats()), tuple(play.trick), None)
             shown = f"{shown} | {current}" if shown else current
         hands = play.hands
-        lines = [
-            f"P{player}{outline.head}{play.turn}{outline.declarer}",
-            outline.contract,
-            "hand " + _card_words(hands[player]),
-        ]
-        lines += outline.middle
-        if shown:
-            lines.append("tricks " + shown)
-        captured = play.captured
-        everyone = range(n)
-        if any(captured):
-            lines.append("captured " + " · ".join(map("P{} {}".format, everyone, map(_card_words, captured))))
-        lines.append("cards left " + " ".join(map("P{} {}".format, everyone, map(int.bit_count, hands))))
-        lines += outline.tail
-        return "\n".join(lines)
+        return seat_text(frame, player, play.turn, hands[player], shown, play.captured, list(map(int.bit_count, hands)))
 
     def _seen(self, player: int) -> tuple[object, ...] | None:
         """Everything ``player`` has seen, once the deal in play is dealt (None before, and at the
@@ -820,20 +911,25 @@ class BarbuState(pyspiel.State):
         if t.game is None or t.over:
             same: BarbuState = self.clone()
             return same
-        return self._world(self.resampled_history(player_id, rng), player_id)
+        history, dealt = self._resampled(player_id, rng)
+        return self._world(history, player_id, dealt)
 
     def resampled_history(self, player_id: int, rng: random.Random) -> list[int]:
         """The history of a world ``player_id`` cannot tell from this one: the current deal's
         cards it has not seen dealt again from ``rng`` (:mod:`barbu.unseen`), earlier deals and
         every public action kept."""
+        return self._resampled(player_id, rng)[0]
+
+    def _resampled(self, player_id: int, rng: random.Random) -> tuple[list[int], list[int] | None]:
+        """:meth:`resampled_history`, and each seat's cards of the deal in it once it is dealt."""
         t = self._t
-        history = [int(a) for a in self.history()]
+        history: list[int] = self.history()
         static = t.static
         start = t.deal_start
         if t.hands is not None:
             cards = list(cards_of(static.deck))
             rng.shuffle(cards)
-            return history[:start] + cards[: len(history) - start]
+            return history[:start] + cards[: len(history) - start], None
         game = self._game()
         deal = game.current
         assert deal is not None and deal.dealt is not None
@@ -843,13 +939,14 @@ class BarbuState(pyspiel.State):
             t.known = {**t.known, ("hidden", player_id): hidden}
         hands = [h | p for h, p in zip(sample_hands(hidden, rng), hidden.played, strict=True)]
         new = history[:start] + _dealing_order(hands, deal.declarer, static, rng)
-        return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng)
+        return new + _replace_places(history[start + static.deck_size :], deal, hands, player_id, static, rng), hands
 
-    def _world(self, history: list[int], player: int) -> BarbuState:
+    def _world(self, history: list[int], player: int, hands: list[int] | None = None) -> BarbuState:
         """The state of ``history``, which differs from this state's only in the current deal's
-        cards (and, in Chinese poker, in other seats' placings): a copy of this state's table
-        holding those cards, its history written without replaying the game. In the arrange
-        phase, where other seats' placings change, the history is replayed."""
+        cards (``hands``, each seat's cards of the deal, when it is dealt), and in Chinese poker
+        in other seats' placings: a copy of this state's table holding those cards, its history
+        written without replaying the game. In the arrange phase, where other seats' placings
+        change, the history is replayed."""
         t = self._t
         static = t.static
         game = self._game()
@@ -859,13 +956,17 @@ class BarbuState(pyspiel.State):
             for a in history:
                 state.apply_action(a)
             return state
-        table = copy.deepcopy(t)
+        table = t.copy()
+        table.tail = []  # the world's history is written whole, below
         start = t.deal_start
-        n = static.players
-        direction = static.rules.direction
-        dealt = [0] * n
-        for k, card in enumerate(history[start : start + static.deck_size]):
-            dealt[(deal.declarer + direction * k) % n] |= 1 << card
+        after = start + static.deck_size
+        dealt = hands
+        if dealt is None:
+            n = static.players
+            direction = static.rules.direction
+            dealt = [0] * n
+            for k, card in enumerate(history[start:after]):
+                dealt[(deal.declarer + direction * k) % n] |= 1 << card
         if table.hands is not None:
             table.hands = dealt
         else:
@@ -883,19 +984,24 @@ class BarbuState(pyspiel.State):
                 copied.dealt = tuple(dealt)
                 if copied.cardplay is not None:
                     copied.cardplay.set_hands(held)
-        # The history's players are this state's: only the cards differ.
-        players = t.known.get("players")
-        if players is None:
+        # The history is this state's but for the cards dealt (chance's actions): the rest of
+        # its serialized form is written once for every world drawn from this state.
+        serial = t.known.get("serial")
+        if serial is None:
             players = [p.player for p in self.full_history()]
-            t.known = {**t.known, "players": players}
+            pairs = list(map("{}:{}".format, players, self.history()))
+            serial = (",".join(pairs[:start]), ",".join(pairs[after:]))
+            t.known = {**t.known, "serial": serial}
+        head, tail = serial
+        dealing = f"{_CHANCE}:" + f",{_CHANCE}:".join(map(str, history[start:after])) if len(history) > start else ""
         # The seat cannot tell the world from this state: its text is the same.
-        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "players")}
+        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "serial")}
         table.player = None
         # pyspiel keeps the history in C++: OpenSpiel's serialized form of a Python state writes
         # it at once (applying each action would cross from C++ into Python twice per action),
         # with no Python attributes; the table is then given to the state.
         world: BarbuState = self.get_game().deserialize_state(
-            f"history={','.join(map('{}:{}'.format, players, history))}\nmove_number={len(history)}\n"
+            f"history={','.join(part for part in (head, dealing, tail) if part)}\nmove_number={len(history)}\n"
             f"__dict__={_NO_ATTRIBUTES}"
         )
         world._t = table
@@ -943,42 +1049,6 @@ class BarbuObserver:
     def string_from(self, state: BarbuState, player: int) -> str:
         """The seat's information state (perfect recall) or observation, in words."""
         return state.information_text(player) if self.perfect_recall else state.observation_text(player)
-
-
-class _Outline:
-    """The lines of the seats' texts that stay the same during a trick deal's card play, cut
-    out of one seat's text (:meth:`~barbu.research.encoding.ObservationEncoding.text`): the
-    first line between the seat and the seat to act and after it, the contract's line, the
-    lines between the hand and the tricks (arrangement, calls, doubling: no seat has to
-    double during the play, so they are every seat's), and those after the cards left
-    (contracts declared, totals, previous deal)."""
-
-    __slots__ = ("contract", "declarer", "head", "middle", "tail")
-
-    def __init__(self, text: str, seat: int) -> None:
-        lines = text.split("\n")
-        first = lines[0]
-        at = first.index(" · to act P") + len(" · to act P")
-        self.head = first[len(f"P{seat}") : at]
-        self.declarer = first[first.index(" · declarer ", at) :]
-        self.contract = lines[1]
-        moving = [k for k in range(3, len(lines)) if lines[k].startswith(("tricks ", "captured ", "cards left "))]
-        left = moving[-1]
-        self.middle = lines[3 : moving[0]]
-        self.tail = lines[left + 1 :]
-
-
-@lru_cache(maxsize=1 << 16)
-def _card_words(mask: int) -> str:
-    """The cards of ``mask`` in words, as the texts show a hand or cards taken (remembered)."""
-    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
-
-
-@lru_cache(maxsize=1 << 16)
-def _trick_words(seats: tuple[int, ...], cards: tuple[int, ...], winner: int | None) -> str:
-    """A trick in words, as the texts show it (remembered)."""
-    trick = " ".join(f"P{s} {card_name(c)}" for s, c in zip(seats, cards, strict=True))
-    return trick + (f" > P{winner}" if winner is not None else "")
 
 
 def _ended(game: Game, deals_before: int) -> Game:
