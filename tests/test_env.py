@@ -186,6 +186,41 @@ def test_every_observation_along_episodes_is_the_seats_view(variant: str, episod
             e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
 
 
+@pytest.mark.parametrize("variant", ["classic", "french", "king", "five-player", "thirty-two"])
+def test_every_seats_first_observations_of_each_deal_are_its_view(variant: str) -> None:
+    """Over a whole game, every seat observed whenever a deal or its phase changes (the first
+    observations of a deal, written from the deal and the game without a view:
+    ObservationBuffer.start_deal), and the acting seat at every step, is the encoding of its view,
+    the action mask the view's; the seats are observed in a different order each time."""
+    e = BarbuEnv(variant)
+    rng = np.random.default_rng(8)
+    for seed in range(2 if variant == "classic" else 1):
+        e.reset(seed=seed)
+        game = e.game
+        assert game is not None
+        moment = None
+        starts = 0
+        for agent in e.agent_iter():
+            deal = game.deals[-1]
+            now = (len(game.deals), deal.phase)
+            seats = [agent]
+            if now != moment:
+                moment = now
+                starts += 1
+                seats = [e.possible_agents[int(i)] for i in rng.permutation(len(e.possible_agents))]
+            for a in seats:
+                observed = e.observe(a)
+                view = e.view(a)
+                assert np.array_equal(observed["observation"], e.observations.encode(view)), (seed, now, a)
+                assert np.array_equal(observed["action_mask"], e.actions.mask(view)), (seed, now, a)
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        assert starts > game.rules.deal_count  # every deal was seen from its start by every seat
+
+
 @pytest.mark.parametrize(("variant", "options"), [("classic", None), ("five-player", None), ("thirty-two", None)])
 def test_observations_in_the_calls_are_written_from_the_deal_as_from_the_view(
     variant: str, options: dict[str, Any] | None

@@ -384,7 +384,7 @@ class ObservationBuffer:
         """The vector of the last view written (read it, do not change it)."""
         self._keys: list[tuple[object, ...]] | None = None
         self.following: list[Any] = [None, False, 0, 0]
-        """The deal in its calls or card play the vector was last written from (:meth:`follow`; None:
+        """The deal in its calls or card play the vector was last written from (:meth:`start_deal`; None:
         none), whether in its card play, and how many plays and complete tricks (or cards laid) it
         held. One list for the buffer's life, changed in place: :func:`play_observed` reads and
         updates it."""
@@ -428,20 +428,9 @@ class ObservationBuffer:
         self.following[0] = None
         self._calls = -1
 
-    def follow(self, deal: Deal) -> None:
-        """Say that the view :meth:`update` last wrote is of ``deal``, in its calls or its card
-        play (tricks or domino): :meth:`playing` then answers for it, and :meth:`update_play`
-        writes its later views without one."""
-        assert deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
-        plays = deal.plays
-        t = deal.tricks
-        done = len(t.winners) if t is not None else len(plays) - plays.count(None)
-        self.following[:] = (deal, deal.phase is Phase.PLAY, len(plays), done)
-        self._calls = len(deal.doubling.calls) if deal.doubling is not None else 0
-
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
-        from this very deal (:meth:`follow`), which is still in its calls or has gone straight
+        from this very deal (:meth:`start_deal`), which is still in its calls or has gone straight
         on to its card play."""
         playing = self.following
         if playing[0] is not deal:
@@ -513,6 +502,57 @@ class ObservationBuffer:
         playing[1:] = (True, len(plays), tricks)
         return self.vector
 
+    def start_deal(self, deal: Deal, seat: int, facts: DealFacts) -> None:
+        """Write ``seat``'s vector of a live deal with no play yet made, straight from the deal
+        and the game's ``facts`` (:meth:`ObservationEncoding.deal_facts`), as :meth:`update`
+        writes it from :func:`~barbu.view.seat_view`. Written here: the hand, the cards left and
+        the sections of earlier deals and of the game (declared contracts, the declarer's
+        doubles, the totals, the previous deal); the rest is zero. In the calls (or a card play
+        with cards played) the buffer then follows the deal from its start (:meth:`playing` is
+        true), so that :meth:`update_play` writes the public facts, the calls and the plays at
+        its next observation. Otherwise the public facts and calls are written now
+        (:meth:`_write_calls`): a card play with no card played yet is followed from there (the
+        one-call steps of :func:`play_observed` write it), and in the choice of a contract,
+        trump or rank the next observation starts again."""
+        out = self.vector
+        out.fill(0.0)
+        self._keys = None
+        self._calls = -1
+        encoding = self.encoding
+        n = encoding.players
+        at = encoding._at
+        hand = deal.hand(seat)
+        ones = [at["hand"] + c for c in cards_of(hand)]
+        left = at["cards_left"]
+        for s in range(n):
+            out[left + (s - seat) % n] = deal.hand(s).bit_count()
+        declared = at["declared"]
+        width = len(encoding.contract_ids)
+        for declarer, contract, count in facts.declared:
+            out[declared + ((declarer - seat) % n) * width + contract] = count
+        if facts.doubles:
+            doubles = at["declarer_doubles"]
+            for s, count in enumerate(facts.doubles):
+                out[doubles + (s - seat) % n] = count
+        totals = at["totals"]
+        for s, total in enumerate(facts.totals):
+            out[totals + (s - seat) % n] = total
+        if facts.previous:
+            previous = at["previous_deal"]
+            ones.append(previous)
+            for s, final in enumerate(facts.previous):
+                out[previous + 1 + (s - seat) % n] = final
+        out[ones] = 1.0
+        phase = deal.phase
+        if phase is Phase.CALL or (phase is Phase.PLAY and deal.cardplay is not None and deal.plays):
+            self.following[:] = (deal, False, 0, -1)
+            return
+        self._write_calls(deal, seat)
+        if phase is Phase.PLAY and deal.cardplay is not None:  # no card played yet
+            self.following[:] = (deal, True, 0, 0)
+        else:
+            self.following[0] = None
+
     def _write_calls(self, deal: Deal, seat: int) -> None:
         """Write the public facts of ``deal`` and the calls made since the buffer last wrote them
         (every call if :attr:`_calls` is -1), straight from the deal, as :meth:`update` writes
@@ -566,6 +606,23 @@ class ObservationBuffer:
             )
             self._calls = len(calls)
         out[ones] = 1.0
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """What every seat's vector shows alike of a game at the start of a deal
+    (:meth:`ObservationEncoding.deal_facts`), by absolute seat: :meth:`ObservationBuffer.start_deal`
+    writes them counted from its seat."""
+
+    declared: tuple[tuple[int, int, int], ...]
+    """``(declarer, contract's index, how many times)`` of each contract declared in the game so far."""
+    doubles: tuple[int, ...]
+    """For each seat, in how many earlier deals of the declarer's set it doubled the declarer
+    (empty without doubling)."""
+    totals: tuple[float, ...]
+    """Each seat's total, in score units."""
+    previous: tuple[float, ...]
+    """Each seat's final score of the last finished deal, in score units (empty: none yet)."""
 
 
 _PHASE_INDEX = {phase: PHASES.index(str(phase)) for phase in Phase if str(phase) in PHASES}
@@ -847,6 +904,37 @@ class ObservationEncoding:
             at["cards_left"],
         )
         """The offsets :func:`write_lays_pure` writes at (-1: a section of domino rule sets only)."""
+
+    def deal_facts(self, deals: Sequence[Deal], totals: Sequence[int]) -> DealFacts:
+        """The facts of a game every seat sees alike at the start of its last deal ``deals[-1]``
+        (``totals``: the game's), for :meth:`ObservationBuffer.start_deal`: what the view's
+        ``declared``, ``history`` and ``totals`` give the vector."""
+        counts: dict[tuple[int, int], int] = {}
+        index = self._contract_index
+        for d in deals:
+            if d.contract is not None:
+                key = (d.declarer, index[d.contract.id])
+                counts[key] = counts.get(key, 0) + 1
+        declared = tuple((declarer, contract, count) for (declarer, contract), count in counts.items())
+        n = self.players
+        unit = self.unit
+        finished = [d for d in deals[:-1] if d.finished]
+        doubles: tuple[int, ...] = ()
+        if self.rules.doubling:
+            out = [0] * n
+            declarer = deals[-1].declarer
+            for d in finished:
+                if d.declarer == declarer:
+                    for pair in d.pairs():
+                        if pair.doubled == declarer:
+                            out[pair.doubler] += 1
+            doubles = tuple(out)
+        previous: tuple[float, ...] = ()
+        if finished:
+            final = finished[-1].final
+            assert final is not None
+            previous = tuple(f / unit for f in final)
+        return DealFacts(declared, doubles, tuple(t / unit for t in totals), previous)
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""

@@ -50,12 +50,13 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import card_name, mask_of
-from barbu.deal import Phase
+from barbu.deal import Deal, Phase
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
 from barbu.research.encoding import (
     PLAY_ENDED,
     ActionEncoding,
+    DealFacts,
     ObservationBuffer,
     ObservationEncoding,
     PartialArrangement,
@@ -67,6 +68,10 @@ from barbu.research.tasks import observation_scale, task
 from barbu.rulesets import Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.view import SeatView, seat_view, seat_views
+
+_CHOOSING = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK)
+"""The phases of the declarer's choices, whose observations :meth:`BarbuEnv.observe` writes
+from the deal at every observation (:meth:`BarbuEnv._start_deal`)."""
 
 EPISODES = ("game", "deal")
 REWARDS = ("deal", "game")
@@ -189,6 +194,9 @@ class BarbuEnv(AECEnv, EzPickle):
         """The card play's one-call step (:meth:`_arm`), None outside a live one-deck trick play."""
         self._seen: str | None = None
         """The agent whose observation the last one-call step wrote (its buffer and mask are current)."""
+        self._facts: tuple[tuple[Game, int, object], DealFacts] | None = None
+        """The game's facts at the start of its last deal (:meth:`_start_deal`), and of which game,
+        deal count and contract."""
         self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
         """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
@@ -243,25 +251,24 @@ class BarbuEnv(AECEnv, EzPickle):
         buffer = self._buffers[seat]
         if self._ended is None:
             deal = self.game.deals[-1]
-            if buffer.playing(deal):  # a deal's calls or card play, last written from a view of it
-                mask = np.zeros(self.actions.size, np.int8)
+            phase = deal.phase
+            if not buffer.playing(deal) and (
+                phase in _CHOOSING or phase is Phase.CALL or (phase is Phase.PLAY and deal.cardplay is not None)
+            ):
+                self._start_deal(deal, seat)
+            mask = np.zeros(self.actions.size, np.int8)
+            if buffer.playing(deal):  # a deal's calls or card play, followed from its start
                 written = buffer.update_play(deal, seat, mask)
-                if deal.phase is Phase.CALL and deal.to_act == seat:
+                if phase is Phase.CALL and deal.to_act == seat:
                     mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
                 return {"observation": self._vector(written), "action_mask": mask}
+            if phase in _CHOOSING:  # the choice of a contract, trump or rank: written by _start_deal
+                if deal.to_act == seat:
+                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
+                return {"observation": self._vector(buffer.vector), "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         placed = self._placed(seat)
-        if self._ended is None and (
-            deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
-        ):  # from now on the buffers follow the deal without views: every seat's is written at once
-            views = seat_views(game, range(len(self._buffers)))
-            for other, follower in enumerate(self._buffers):
-                if other == seat or not follower.playing(deal):
-                    follower.update(views[other], placed if other == seat else ())
-                    follower.follow(deal)
-            view = views[seat]
-            written = buffer.vector
-        elif self._ended is not None or game.is_over:  # the episode's end: one moment for every seat
+        if self._ended is not None or game.is_over:  # the episode's end: one moment for every seat
             final = self._final_views
             if final is None or final[0] is not game:
                 final = self._final_views = (game, seat_views(game, range(len(self._buffers))))
@@ -271,6 +278,26 @@ class BarbuEnv(AECEnv, EzPickle):
             view = seat_view(game, seat)
             written = buffer.update(view, placed)
         return {"observation": self._vector(written), "action_mask": self.actions.mask(view, placed)}
+
+    def _start_deal(self, deal: Deal, seat: int) -> None:
+        """Write ``seat``'s buffer at its first observation of the live ``deal`` (no play made yet
+        that it saw), from the deal and the game without a view
+        (:meth:`~barbu.research.encoding.ObservationBuffer.start_deal`). In the calls or the card
+        play, every other seat's buffer that does not follow the deal yet is written too, so that
+        the card play's one-call steps find them following it."""
+        game = self.game
+        assert game is not None
+        key = (game, len(game.deals), deal.contract)
+        known = self._facts
+        if known is None or known[0] != key:
+            known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
+        facts = known[1]
+        self._buffers[seat].start_deal(deal, seat, facts)
+        if deal.phase in _CHOOSING:
+            return
+        for other, follower in enumerate(self._buffers):
+            if other != seat and not follower.playing(deal):
+                follower.start_deal(deal, other, facts)
 
     def _vector(self, written: np.ndarray) -> np.ndarray:
         """What :meth:`observe` gives of a buffer's vector: scaled, copied, or itself (``copy=False``)."""
