@@ -524,11 +524,13 @@ def test_copies_made_in_a_card_play_go_on_as_the_environment() -> None:
     assert all(other.rewards == e.rewards and other.terminations == e.terminations for other in copies)
 
 
-def test_without_copies_an_observation_is_the_seats_buffer() -> None:
-    """copy=False: in a card play the acting seat's observation is its own buffer, overwritten by
-    later steps, and still the encoding of its view when read."""
-    e = BarbuEnv("classic", episode="deal", contract="no-tricks", copy=False)
-    copied = BarbuEnv("classic", episode="deal", contract="no-tricks")
+@pytest.mark.parametrize("contract", ["no-tricks", "domino"])
+def test_without_copies_an_observation_is_the_seats_buffer(contract: str) -> None:
+    """copy=False: in a card play (tricks, or domino's lays and passes) the acting seat's
+    observation is its own buffer, overwritten by later steps, and still the encoding of its view
+    when read."""
+    e = BarbuEnv("classic", episode="deal", contract=contract, copy=False)
+    copied = BarbuEnv("classic", episode="deal", contract=contract)
     rng = np.random.default_rng(6)
     for env_ in (e, copied):
         env_.reset(seed=9)

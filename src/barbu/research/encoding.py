@@ -56,6 +56,7 @@ from barbu.actions import PLAYS, Action, Arrange, Call, Declare, NameRank, NameT
 from barbu.arrangement import Arrangements
 from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
 from barbu.deal import Deal, Phase
+from barbu.domino import PureDominoPlay
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
@@ -801,6 +802,67 @@ def write_lays_pure(
     elif legal == 0:
         mask[52] = 1
     return lays
+
+
+LAY_PASS = 52
+"""The action index of a domino pass (:attr:`ActionEncoding.PASS`: the entry after the 52 cards)."""
+
+
+def lay_observed_pure(
+    play: PureDominoPlay,
+    plays: list[int | None],
+    seats: list[int],
+    deal: Deal,
+    following: Sequence[list[Any]],
+    vectors: Sequence[np.ndarray],
+    masks: Sequence[np.ndarray],
+    at: tuple[int, int, int, int, int, int, int, int],
+    action: object,
+) -> int:
+    """One decision of a one-deck domino deal's card play, as :func:`play_observed_pure` is one
+    of a trick deal's: lay card ``action`` (or pass, :data:`LAY_PASS`) for the seat to act
+    through the checked door of ``deal``'s domino play ``play`` (``play_logged``, logging to
+    ``plays`` and ``seats``), then bring the next seat's vector ``vectors[s]`` and mask
+    ``masks[s]`` up to date as :meth:`ObservationBuffer.update_play` would
+    (:func:`write_lays_pure`), when its buffer follows this deal's card play (``following[s]``,
+    updated in place: its third and fourth entries are the plays and the cards laid written).
+    Returns what :func:`play_observed_pure` returns. The reference of the compiled
+    ``lay_observed`` (``tests/test_native_batch.py``)."""
+    if type(action) is not int or not 0 <= action <= LAY_PASS:
+        return -1
+    if play.play_logged(None if action == LAY_PASS else action, None, plays, seats) is None:
+        return -1
+    if play.finished:
+        return PLAY_ENDED
+    turn: int = play.turn
+    state = following[turn]
+    if state[0] is not deal or not state[1]:
+        return turn + play.players
+    mask = masks[turn]
+    mask.fill(0)
+    lays: int = state[3]
+    state[3] = write_lays_pure(
+        vectors[turn],
+        mask,
+        at,
+        turn,
+        turn,
+        play.hands,
+        play.rank,
+        play.shown_rows() if len(plays) - plays.count(None) != lays else None,
+        play.order,
+        plays,
+        seats,
+        state[2],
+        lays,
+        play.legal_mask(),
+    )
+    state[2] = len(plays)
+    return turn
+
+
+lay_observed: Callable[..., int] = accel.lay_observer() or lay_observed_pure
+""":func:`lay_observed_pure`, compiled when the accelerator is in use."""
 
 
 def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:

@@ -51,6 +51,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import card_name, mask_of
 from barbu.deal import Deal, Phase
+from barbu.domino import DominoPlay
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
 from barbu.research.encoding import (
@@ -61,6 +62,7 @@ from barbu.research.encoding import (
     ObservationEncoding,
     PartialArrangement,
     Place,
+    lay_observed,
     play_observed,
     score_unit,
 )
@@ -465,10 +467,24 @@ class BarbuEnv(AECEnv, EzPickle):
             return
         deal = game.deals[-1]
         play = deal.cardplay
-        if type(play) is TrickPlay and deal.phase is Phase.PLAY:
+        if deal.phase is not Phase.PLAY:
+            return
+        if type(play) is TrickPlay:
             at = self.observations._play_at
             self._fast = partial(
                 play_observed, play, deal.plays, deal.play_seats, deal, self._following, self._vectors, self._masks, at
+            )
+        elif type(play) is DominoPlay:
+            self._fast = partial(
+                lay_observed,
+                play,
+                deal.plays,
+                deal.play_seats,
+                deal,
+                self._following,
+                self._vectors,
+                self._masks,
+                self.observations._lay_at,
             )
 
     def _unpay(self) -> None:
