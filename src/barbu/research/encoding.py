@@ -46,7 +46,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -345,45 +344,40 @@ class _Found:
 
 @dataclass(eq=False)
 class _Part:
-    """Sections of the vector written together from the same fields of a view (and the
-    arrangement being built when ``placed`` is set): they change only when those fields do."""
+    """Sections of the vector written together from the same fields of a view."""
 
     sections: tuple[str, ...]
-    fields: tuple[str, ...]
-    placed: bool
     write: Callable[[SeatView, Sequence[int], _Found], None]
-    grows: bool = False
-    """The plays: a key whose plays only grew is written from the first new play on."""
     spans: tuple[tuple[int, int], ...] = ()
-
-    def __post_init__(self) -> None:
-        self.key: Callable[[SeatView], tuple[object, ...]] = attrgetter(*self.fields)
 
 
 class ObservationBuffer:
-    """One seat's observation vector kept up to date from view to view.
+    """One seat's observation vector, written from the deal and the game as they change.
 
-    :meth:`update` writes again only the sections whose view fields changed since the view
-    it last wrote (new plays of a trick deal are added row by row), so that an agent
-    observed at every turn pays for what happened since its last turn, not for the whole
-    deal. The vector is always :meth:`ObservationEncoding.encode` of the last view.
+    A deal's first observation is written from the deal and the game (:meth:`start_deal`), its
+    calls and card play from what changed since the buffer last wrote them (:meth:`update_play`,
+    and in a card play :func:`play_observed` and :func:`lay_observed`), so that an agent
+    observed at every turn pays for what happened since its last turn, not for the whole deal.
+    The moments those writers do not cover (an arrangement being built, the episode's end) are
+    written whole from a view (:meth:`update`). The vector is always
+    :meth:`ObservationEncoding.encode` of the seat's view, which the tests compare it with.
 
     >>> from barbu import Game, seat_view
     >>> game = Game.new("classic", seed=3)
     >>> encoding = ObservationEncoding(game.rules)
     >>> buffer = ObservationBuffer(encoding)
-    >>> view = seat_view(game, game.to_act)
-    >>> bool((buffer.update(view) == encoding.encode(view)).all())
+    >>> deal, seat = game.current, game.to_act
+    >>> buffer.start_deal(deal, seat, encoding.deal_facts(game.deals, game.totals))
+    >>> bool((buffer.vector == encoding.encode(seat_view(game, seat))).all())
     True
     """
 
-    __slots__ = ("_calls", "_keys", "encoding", "following", "vector")
+    __slots__ = ("_calls", "encoding", "following", "vector")
 
     def __init__(self, encoding: ObservationEncoding) -> None:
         self.encoding = encoding
         self.vector = np.zeros(encoding.size, np.float32)
-        """The vector of the last view written (read it, do not change it)."""
-        self._keys: list[tuple[object, ...]] | None = None
+        """The vector last written (read it, do not change it)."""
         self.following: list[Any] = [None, False, 0, 0]
         """The deal in its calls or card play the vector was last written from (:meth:`start_deal`; None:
         none), whether in its card play, and how many plays and complete tricks (or cards laid) it
@@ -393,41 +387,12 @@ class ObservationBuffer:
         """How many of the followed deal's calls the vector holds (-1: not known)."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
-        """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
-        if view.seat is None:
-            raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
-        parts = self.encoding._parts
-        out = self.vector
+        """Write the vector of ``view`` whole (``placed``: its arrangement being built), for the
+        moments the deal's writers do not cover; return :attr:`vector`."""
         self.following[0] = None
         self._calls = -1
-        placed_key = tuple(placed)
-        keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
-        old = self._keys
-        self._keys = None  # until written: a refusal below leaves a buffer that rewrites everything
-        found = _Found()
-        if old is None:
-            out.fill(0.0)
-            for part in parts:
-                part.write(view, placed, found)
-        else:
-            for part, key, before in zip(parts, keys, old, strict=True):
-                if key == before:
-                    continue
-                if part.grows and _more_plays(before, key):
-                    self.encoding._write_plays(view, placed, found, start=len(before[1]))  # type: ignore[arg-type]
-                    continue
-                for start, stop in part.spans:
-                    out[start:stop] = 0.0
-                part.write(view, placed, found)
-        found.write(out)
-        self._keys = keys
-        return out
-
-    def reset(self) -> None:
-        """Forget the last view: the next :meth:`update` writes every section."""
-        self._keys = None
-        self.following[0] = None
-        self._calls = -1
+        self.encoding.encode_into(self.vector, view, placed)
+        return self.vector
 
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
@@ -441,7 +406,8 @@ class ObservationBuffer:
 
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
-        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view. In the
+        :meth:`ObservationEncoding.encode` would from :func:`~barbu.view.seat_view` but without a
+        view. In the
         calls only the public facts and the calls change (written straight from the deal, the
         calls from the first one not yet written: :meth:`_write_calls`); in a card play only
         the seat to act, the hand, the new plays and the cards left change, and the captured
@@ -449,12 +415,9 @@ class ObservationBuffer:
         rank. In the card play, set ``mask``'s
         entries of the actions ``seat`` may take when it is to act (card ``i`` is action ``i``,
         a domino pass :attr:`ActionEncoding.PASS`); the caller sets those of calls. Written by
-        :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
-        The sections the view's keys describe are no longer known: the next :meth:`update`
-        writes every section."""
+        :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`."""
         playing = self.following
         assert playing[0] is deal
-        self._keys = None
         start, done = playing[2], playing[3]
         if not playing[1]:  # written in the calls: the public facts again, the calls made since
             self._write_calls(deal, seat)
@@ -517,7 +480,6 @@ class ObservationBuffer:
         trump or rank the next observation starts again."""
         out = self.vector
         out.fill(0.0)
-        self._keys = None
         self._calls = -1
         encoding = self.encoding
         n = encoding.players
@@ -865,20 +827,6 @@ lay_observed: Callable[..., int] = accel.lay_observer() or lay_observed_pure
 """:func:`lay_observed_pure`, compiled when the accelerator is in use."""
 
 
-def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
-    """Whether the key ``(seat, plays, domino_rows)`` of a trick deal only has plays added."""
-    seat, plays, rows = now
-    old_plays = before[1]
-    assert isinstance(plays, tuple) and isinstance(old_plays, tuple)
-    return (
-        before[0] == seat
-        and rows is None
-        and before[2] is None
-        and len(old_plays) < len(plays)
-        and plays[: len(old_plays)] == old_plays
-    )
-
-
 class ObservationEncoding:
     """A seat's view as a float32 vector, and the text that vector stands for.
 
@@ -1022,51 +970,24 @@ class ObservationEncoding:
         found.write(out)
 
     def _layout_parts(self) -> tuple[_Part, ...]:
-        """The vector's sections grouped by the view fields they are read from."""
+        """The vector's sections grouped by the writers that write them from a view."""
         doubling = self.rules.doubling
         parts = [
-            _Part(
-                ("seat", "phase", "to_act", "declarer", "deal", "contract", "trump", "rank"),
-                ("seat", "phase", "to_act", "declarer", "deal_number", "contract", "trump", "rank"),
-                False,
-                self._write_public,
-            ),
-            _Part(("hand",), ("seat", "hand"), True, self._write_hand),
+            _Part(("seat", "phase", "to_act", "declarer", "deal", "contract", "trump", "rank"), self._write_public),
+            _Part(("hand",), self._write_hand),
         ]
         if doubling:
-            parts.append(
-                _Part(
-                    ("calls_round1", "calls_round2", "pairs", "must_double"),
-                    ("seat", "calls", "pairs", "must_double"),
-                    False,
-                    self._write_calls,
-                )
-            )
+            parts.append(_Part(("calls_round1", "calls_round2", "pairs", "must_double"), self._write_calls))
         plays = ("plays", "passes") if self.domino else ("plays",)
-        parts += [
-            _Part(plays, ("seat", "plays", "domino_rows"), False, self._write_plays, grows=True),
-            _Part(("captured",), ("seat", "captured"), False, self._write_captured),
-        ]
+        parts += [_Part(plays, self._write_plays), _Part(("captured",), self._write_captured)]
         if self.domino:
-            parts.append(
-                _Part(
-                    ("domino_rows", "domino_order"), ("seat", "domino_rows", "domino_order"), False, self._write_domino
-                )
-            )
+            parts.append(_Part(("domino_rows", "domino_order"), self._write_domino))
         if self.arranges:
-            parts.append(_Part(("arrangement",), ("seat", "arrangements", "hand"), True, self._write_arrangement))
-        parts += [
-            _Part(("cards_left",), ("seat", "cards_left"), False, self._write_cards_left),
-            _Part(("declared",), ("seat", "declared"), False, self._write_declared),
-        ]
+            parts.append(_Part(("arrangement",), self._write_arrangement))
+        parts += [_Part(("cards_left",), self._write_cards_left), _Part(("declared",), self._write_declared)]
         if doubling:
-            parts.append(
-                _Part(("declarer_doubles",), ("seat", "declarer", "history"), False, self._write_declarer_doubles)
-            )
-        parts += [
-            _Part(("totals",), ("seat", "totals"), False, self._write_totals),
-            _Part(("previous_deal",), ("seat", "history"), False, self._write_previous),
-        ]
+            parts.append(_Part(("declarer_doubles",), self._write_declarer_doubles))
+        parts += [_Part(("totals",), self._write_totals), _Part(("previous_deal",), self._write_previous)]
         for part in parts:
             part.spans = tuple((self._at[s], self._at[s] + self.sections[s].size) for s in part.sections)
         return tuple(parts)
@@ -1120,16 +1041,16 @@ class ObservationEncoding:
         if view.must_double:
             ones.append(at["must_double"])
 
-    def _write_plays(self, view: SeatView, placed: Sequence[int], found: _Found, start: int = 0) -> None:
-        """The plays from the ``start``-th on (tricks; ``start`` 0 for domino, with its passes)."""
+    def _write_plays(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        """The plays (with domino's passes)."""
         n = self.players
         me = view.seat
         assert me is not None
         plays = view.plays
-        if len(plays) > start and view.domino_rows is None:  # tricks: no passes, one row per card
+        if plays and view.domino_rows is None:  # tricks: no passes, one row per card
             rows = self._play_rows
             ones = found.ones
-            for row, (seat, c) in zip(rows[start : len(plays)], plays[start:], strict=True):
+            for row, (seat, c) in zip(rows[: len(plays)], plays, strict=True):
                 assert c is not None
                 ones += (row + c, row + 52 + (seat - me) % n)
         elif plays and view.domino_rows is not None:
