@@ -478,6 +478,62 @@ class ObservationBuffer:
         (:meth:`_write_calls`): a card play with no card played yet is followed from there (the
         one-call steps of :func:`play_observed` write it), and in the choice of a contract,
         trump or rank the next observation starts again."""
+        self._write_game(deal, seat, facts)
+        phase = deal.phase
+        if phase is Phase.CALL or (phase is Phase.PLAY and deal.cardplay is not None and deal.plays):
+            self.following[:] = (deal, False, 0, -1)
+            return
+        self._write_calls(deal, seat)
+        if phase is Phase.PLAY and deal.cardplay is not None:  # no card played yet
+            self.following[:] = (deal, True, 0, 0)
+        else:
+            self.following[0] = None
+
+    def end_deal(self, deal: Deal, seat: int, facts: DealFacts) -> None:
+        """Write ``seat``'s vector of the episode's end after ``deal``, its last deal, finished
+        after a one-deck card play (tricks or domino), straight from the deal and the game's
+        ``facts`` (:meth:`ObservationEncoding.deal_facts`, this deal among the finished ones), as
+        :meth:`update` writes it from the view of the end: :meth:`start_deal`'s sections, the
+        public facts and calls (:meth:`_write_calls`), every play and the captured cards or the
+        domino's passes, rows and order (:data:`write_play`, :func:`write_lays_pure`), and no
+        seat to act."""
+        self._write_game(deal, seat, facts)
+        self._write_calls(deal, seat)
+        self.following[0] = None
+        self._calls = -1
+        out = self.vector
+        encoding = self.encoding
+        t = deal.tricks
+        spare = encoding._spare_mask
+        if t is not None:
+            write_play(
+                out, spare, encoding._play_at, seat, seat, t.hands, t.captured, deal.plays, deal.play_seats, 0, 0
+            )
+        else:
+            d = deal.domino
+            assert d is not None
+            write_lays_pure(
+                out,
+                spare,
+                encoding._lay_at,
+                seat,
+                seat,
+                d.hands,
+                d.rank,
+                d.shown_rows(),
+                d.order,
+                deal.plays,
+                deal.play_seats,
+                0,
+                0,
+                -1,
+            )
+        at = encoding._at["to_act"]
+        out[at : at + encoding.players] = 0.0
+
+    def _write_game(self, deal: Deal, seat: int, facts: DealFacts) -> None:
+        """Zero the vector, then write ``seat``'s hand in ``deal``, the cards left and the game's
+        ``facts`` (:meth:`start_deal`)."""
         out = self.vector
         out.fill(0.0)
         self._calls = -1
@@ -506,15 +562,6 @@ class ObservationBuffer:
             for s, final in enumerate(facts.previous):
                 out[previous + 1 + (s - seat) % n] = final
         out[ones] = 1.0
-        phase = deal.phase
-        if phase is Phase.CALL or (phase is Phase.PLAY and deal.cardplay is not None and deal.plays):
-            self.following[:] = (deal, False, 0, -1)
-            return
-        self._write_calls(deal, seat)
-        if phase is Phase.PLAY and deal.cardplay is not None:  # no card played yet
-            self.following[:] = (deal, True, 0, 0)
-        else:
-            self.following[0] = None
 
     def _write_calls(self, deal: Deal, seat: int) -> None:
         """Write the public facts of ``deal`` and the calls made since the buffer last wrote them
@@ -589,7 +636,9 @@ class DealFacts:
 
 
 _PHASE_INDEX = {phase: PHASES.index(str(phase)) for phase in Phase if str(phase) in PHASES}
-"""Each live phase's entry in the ``phase`` section."""
+_PHASE_INDEX[Phase.DONE] = PHASES.index("over")
+"""Each live phase's entry in the ``phase`` section, and ``over`` for a finished deal (observed
+only at the episode's end: :meth:`ObservationBuffer.end_deal`)."""
 
 
 def write_play_pure(
@@ -903,6 +952,8 @@ class ObservationEncoding:
         self._calls_spans = next((p.spans for p in self._parts if p.write == self._write_calls), ())
         """The sections of the calls, which :meth:`ObservationBuffer.update_play` writes after the
         public facts (the sections before the hand)."""
+        self._spare_mask = np.zeros(ActionEncoding(rules).size, np.int8)
+        """A mask the card play's writers may write into when none is wanted (:meth:`ObservationBuffer.end_deal`)."""
         self._lay_at = (
             at["to_act"],
             at["rank"],
@@ -916,9 +967,10 @@ class ObservationEncoding:
         """The offsets :func:`write_lays_pure` writes at (-1: a section of domino rule sets only)."""
 
     def deal_facts(self, deals: Sequence[Deal], totals: Sequence[int]) -> DealFacts:
-        """The facts of a game every seat sees alike at the start of its last deal ``deals[-1]``
-        (``totals``: the game's), for :meth:`ObservationBuffer.start_deal`: what the view's
-        ``declared``, ``history`` and ``totals`` give the vector."""
+        """The facts of a game every seat sees alike at the start of its last deal ``deals[-1]``,
+        or at the episode's end after it (``totals``: the game's), for
+        :meth:`ObservationBuffer.start_deal` and :meth:`ObservationBuffer.end_deal`: what the
+        view's ``declared``, ``history`` and ``totals`` give the vector."""
         counts: dict[tuple[int, int], int] = {}
         index = self._contract_index
         for d in deals:
@@ -928,7 +980,7 @@ class ObservationEncoding:
         declared = tuple((declarer, contract, count) for (declarer, contract), count in counts.items())
         n = self.players
         unit = self.unit
-        finished = [d for d in deals[:-1] if d.finished]
+        finished = [d for d in deals if d.finished]
         doubles: tuple[int, ...] = ()
         if self.rules.doubling:
             out = [0] * n

@@ -196,9 +196,9 @@ class BarbuEnv(AECEnv, EzPickle):
         """The card play's one-call step (:meth:`_arm`), None outside a live one-deck trick play."""
         self._seen: str | None = None
         """The agent whose observation the last one-call step wrote (its buffer and mask are current)."""
-        self._facts: tuple[tuple[Game, int, object], DealFacts] | None = None
-        """The game's facts at the start of its last deal (:meth:`_start_deal`), and of which game,
-        deal count and contract."""
+        self._facts: tuple[tuple[Game, int, object, bool], DealFacts] | None = None
+        """The game's facts at the start of its last deal or at the episode's end (:meth:`_deal_facts`),
+        and of which game, deal count, contract and end of the last deal."""
         self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
         """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
@@ -271,6 +271,11 @@ class BarbuEnv(AECEnv, EzPickle):
         game = self._ended if self._ended is not None else self.game
         placed = self._placed(seat)
         if self._ended is not None or game.is_over:  # the episode's end: one moment for every seat
+            last = game.deals[-1]
+            if not last.skipped and (type(last.tricks) is TrickPlay or type(last.domino) is DominoPlay):
+                buffer.end_deal(last, seat, self._deal_facts(game))
+                mask = np.zeros(self.actions.size, np.int8)
+                return {"observation": self._vector(buffer.vector), "action_mask": mask}
             final = self._final_views
             if final is None or final[0] is not game:
                 final = self._final_views = (game, seat_views(game, range(len(self._buffers))))
@@ -289,17 +294,23 @@ class BarbuEnv(AECEnv, EzPickle):
         the card play's one-call steps find them following it."""
         game = self.game
         assert game is not None
-        key = (game, len(game.deals), deal.contract)
-        known = self._facts
-        if known is None or known[0] != key:
-            known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
-        facts = known[1]
+        facts = self._deal_facts(game)
         self._buffers[seat].start_deal(deal, seat, facts)
         if deal.phase in _CHOOSING:
             return
         for other, follower in enumerate(self._buffers):
             if other != seat and not follower.playing(deal):
                 follower.start_deal(deal, other, facts)
+
+    def _deal_facts(self, game: Game) -> DealFacts:
+        """The facts of ``game`` every seat sees alike at the start of its last deal or at the
+        episode's end, read once a moment."""
+        last = game.deals[-1]
+        key = (game, len(game.deals), last.contract, last.finished)
+        known = self._facts
+        if known is None or known[0] != key:
+            known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
+        return known[1]
 
     def _vector(self, written: np.ndarray) -> np.ndarray:
         """What :meth:`observe` gives of a buffer's vector: scaled, copied, or itself (``copy=False``)."""
