@@ -2,8 +2,8 @@
 
 One agent per seat (``player_0`` … ``player_{n-1}``, seat numbers of the core). Each agent
 observes a dict: ``observation``, the float32 vector of its seat's view
-(:class:`~barbu.research.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
-only), and ``action_mask``, int8 over the rule set's fixed action space
+(:class:`~barbu.research.encoding.ObservationEncoding` of :func:`barbu.view.seat_view`, written
+from the deal and the game as the view would show them: the tests compare the two), and ``action_mask``, int8 over the rule set's fixed action space
 (:class:`~barbu.research.encoding.ActionEncoding`), taken from the core's legal actions.
 
 Episodes are a whole game (``episode="game"``) or a single deal (``episode="deal"``,
@@ -92,11 +92,12 @@ class BarbuEnv(AECEnv, EzPickle):
     writes one buffer: for a learner that reads the observation before the next step. By
     default every observation is a new pair of arrays.
 
-    In a one-deck trick deal's card play a step is one call
-    (:func:`~barbu.research.encoding.play_observed`, compiled with the accelerator): the card
+    In a one-deck card play a step is one call (a trick deal's card:
+    :func:`~barbu.research.encoding.play_observed`; a domino lay or pass:
+    :func:`~barbu.research.encoding.lay_observed`; both compiled with the accelerator): the card
     is played through the core's checked door and the next seat's observation written in its
     buffer, which :meth:`observe` then returns; PettingZoo's dicts are touched only where
-    they change. The calls, domino deals and arrangements take the general path.
+    they change. The calls, the declarer's choices and arrangements take the general path.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
