@@ -2,8 +2,9 @@
 
 One agent per seat (``player_0`` … ``player_{n-1}``, seat numbers of the core). Each agent
 observes a dict: ``observation``, the float32 vector of its seat's view
-(:class:`~barbu.research.encoding.ObservationEncoding` of :func:`barbu.view.seat_view`, written
-from the deal and the game as the view would show them: the tests compare the two), and ``action_mask``, int8 over the rule set's fixed action space
+(:class:`~barbu.research.encoding.ObservationEncoding` of :func:`barbu.view.seat_view`,
+written from the deal and the game as the view would show them: the tests compare the two),
+and ``action_mask``, int8 over the rule set's fixed action space
 (:class:`~barbu.research.encoding.ActionEncoding`), taken from the core's legal actions.
 
 Episodes are a whole game (``episode="game"``) or a single deal (``episode="deal"``,
