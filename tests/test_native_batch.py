@@ -413,3 +413,54 @@ def test_the_compiled_domino_step_lays_and_writes_as_the_pure_one(variant: str, 
     assert {-1, PLAY_ENDED, 0, 1, 2} <= answers and n in answers and passes > 5  # every kind of answer was met
     with pytest.raises(TypeError, match="compiled domino play"):
         native(pure, [], [], deal, [], [], [], at, 0)
+
+
+@needs_native
+def test_the_compiled_domino_step_refuses_a_pass_the_encoding_cannot_say_as_the_pure_one() -> None:
+    """A pass written where the next seat's vector already shows one between the same two lays
+    (the encoding cannot say a seat passed twice) is refused by both domino steps with the same
+    error, before the vector is written (the next seat's mask is cleared first by both)."""
+    from barbu.domino import PureDominoPlay
+    from barbu.research.encoding import LAY_PASS, ObservationEncoding, lay_observed_pure
+
+    native = accel.lay_observer()
+    assert native is not None
+    rng = random.Random(3)
+    for seed in range(20):
+        game, deal = _at_domino_play("classic", None, seed, rng)
+        compiled = deal.domino
+        assert compiled is not None
+        while not compiled.finished and compiled.legal_mask():  # play until a seat must pass
+            compiled.play_logged(rng.choice(list(cards_of(compiled.legal_mask()))), None, deal.plays, deal.play_seats)
+        if not compiled.finished:
+            break
+    else:
+        pytest.fail("no seeded deal reached a pass")
+    pure = PureDominoPlay.__new__(PureDominoPlay)
+    for name in PureDominoPlay.__slots__:
+        setattr(pure, name, getattr(compiled, name))
+    pure.hands, pure.order = list(compiled.hands), list(compiled.order)
+    encoding = ObservationEncoding(game.rules)
+    passes = encoding.sections["passes"]
+    n = game.rules.players
+    for step, play in ((native, compiled), (lay_observed_pure, pure)):
+        vectors = [np.zeros(encoding.size, np.float32) for _ in range(n)]
+        for v in vectors:
+            v[passes.offset : passes.offset + passes.size] = 1.0
+        before = [v.copy() for v in vectors]
+        following = [[deal, True, 0, 0] for _ in range(n)]
+        masks = [np.ones(141, np.int8) for _ in range(n)]
+        with pytest.raises(ValueError, match="passed twice between two lays"):
+            step(
+                play,
+                list(deal.plays),
+                list(deal.play_seats),
+                deal,
+                following,
+                vectors,
+                masks,
+                encoding._lay_at,
+                LAY_PASS,
+            )
+        assert all(np.array_equal(u, v) for u, v in zip(vectors, before, strict=True))
+        assert [int(m.sum()) for m in masks].count(0) == 1  # the next seat's mask cleared, as both clear it first

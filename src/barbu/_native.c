@@ -3871,6 +3871,8 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
         return NULL;
     }
     float *out = (float *)ob.buf;
+    char *mask = (char *)mb.buf;
+    memset(mask, 0, (size_t)mb.len); /* cleared first, as lay_observed_pure clears it */
     Py_ssize_t size = ob.len / 4, width = 52 + n;
     int bad = start < 0 || start > count || lays < 0 || PyList_GET_SIZE(seats_o) != count || mb.len < 53 ||
               (hands[turn] >> 52);
@@ -3930,8 +3932,6 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
             PyErr_SetString(PyExc_ValueError, "lay_observed: an offset, card or seat is out of the vector's range");
         return NULL;
     }
-    char *mask = (char *)mb.buf;
-    memset(mask, 0, (size_t)mb.len);
     for (Py_ssize_t i = start; i < count; i++) {
         PyObject *c_o = PyList_GET_ITEM(plays_o, i);
         long rel = ((PyLong_AsLong(PyList_GET_ITEM(seats_o, i)) - turn) % n + n) % n;
