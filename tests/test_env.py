@@ -497,13 +497,15 @@ def test_the_environment_gives_the_same_episodes_compiled_and_pure() -> None:
     assert digests[0] == digests[1] and len(digests[0]) == 64
 
 
-def test_copies_made_in_a_card_play_go_on_as_the_environment() -> None:
-    """A deep copy and a pickle made in the middle of a card play (its one-call steps) go on with
-    the same observations as the environment for the same actions, each the encoding of its view."""
+@pytest.mark.parametrize("contract", ["no-hearts", "domino"])
+def test_copies_made_in_a_card_play_go_on_as_the_environment(contract: str) -> None:
+    """A deep copy and a pickle made in the middle of a card play (its one-call steps: tricks, or
+    domino's lays and passes) go on with the same observations as the environment for the same
+    actions, each the encoding of its view."""
     import copy
     import pickle
 
-    e = BarbuEnv("classic", episode="deal", contract="no-hearts")
+    e = BarbuEnv("classic", episode="deal", contract=contract)
     e.reset(seed=4)
     rng = np.random.default_rng(5)
     for _ in range(14):  # the calls and the first cards
