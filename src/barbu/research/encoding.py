@@ -532,8 +532,8 @@ class ObservationBuffer:
         out[at : at + encoding.players] = 0.0
 
     def _write_game(self, deal: Deal, seat: int, facts: DealFacts) -> None:
-        """Zero the vector, then write ``seat``'s hand in ``deal``, the cards left and the game's
-        ``facts`` (:meth:`start_deal`)."""
+        """Zero the vector, then write ``seat``'s hand in ``deal``, the cards left, the game's
+        ``facts`` (:meth:`start_deal`) and ``deal``'s contract among the declared ones if it is live."""
         out = self.vector
         out.fill(0.0)
         self._calls = -1
@@ -549,6 +549,8 @@ class ObservationBuffer:
         width = len(encoding.contract_ids)
         for declarer, contract, count in facts.declared:
             out[declared + ((declarer - seat) % n) * width + contract] = count
+        if deal.contract is not None and not deal.finished:  # the live deal's contract, declared too
+            out[declared + ((deal.declarer - seat) % n) * width + encoding._contract_index[deal.contract.id]] += 1.0
         if facts.doubles:
             doubles = at["declarer_doubles"]
             for s, count in enumerate(facts.doubles):
@@ -625,7 +627,8 @@ class DealFacts:
     writes them counted from its seat."""
 
     declared: tuple[tuple[int, int, int], ...]
-    """``(declarer, contract's index, how many times)`` of each contract declared in the game so far."""
+    """``(declarer, contract's index, how many times)`` of each contract of the finished deals
+    (:meth:`ObservationBuffer.start_deal` adds the live deal's, once declared)."""
     doubles: tuple[int, ...]
     """For each seat, in how many earlier deals of the declarer's set it doubled the declarer
     (empty without doubling)."""
@@ -971,16 +974,16 @@ class ObservationEncoding:
         or at the episode's end after it (``totals``: the game's), for
         :meth:`ObservationBuffer.start_deal` and :meth:`ObservationBuffer.end_deal`: what the
         view's ``declared``, ``history`` and ``totals`` give the vector."""
+        finished = [d for d in deals if d.finished]
         counts: dict[tuple[int, int], int] = {}
         index = self._contract_index
-        for d in deals:
-            if d.contract is not None:
-                key = (d.declarer, index[d.contract.id])
-                counts[key] = counts.get(key, 0) + 1
+        for d in finished:
+            assert d.contract is not None
+            key = (d.declarer, index[d.contract.id])
+            counts[key] = counts.get(key, 0) + 1
         declared = tuple((declarer, contract, count) for (declarer, contract), count in counts.items())
         n = self.players
         unit = self.unit
-        finished = [d for d in deals if d.finished]
         doubles: tuple[int, ...] = ()
         if self.rules.doubling:
             out = [0] * n

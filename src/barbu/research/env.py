@@ -198,9 +198,9 @@ class BarbuEnv(AECEnv, EzPickle):
         """The card play's one-call step (:meth:`_arm`), None outside a live one-deck trick play."""
         self._seen: str | None = None
         """The agent whose observation the last one-call step wrote (its buffer and mask are current)."""
-        self._facts: tuple[tuple[Game, int, bool, bool], DealFacts] | None = None
+        self._facts: tuple[tuple[Game, int, bool], DealFacts] | None = None
         """The game's facts at the start of its last deal or at the episode's end (:meth:`_deal_facts`),
-        and of which game and deal count, whether the last deal had its contract, and whether it ended."""
+        and of which game and deal count, and whether the last deal ended."""
         self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
         """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
@@ -306,9 +306,9 @@ class BarbuEnv(AECEnv, EzPickle):
 
     def _deal_facts(self, game: Game) -> DealFacts:
         """The facts of ``game`` every seat sees alike at the start of its last deal or at the
-        episode's end, read once a moment."""
+        episode's end, read once a deal (and once at the end)."""
         last = game.deals[-1]
-        key = (game, len(game.deals), last.contract is not None, last.finished)
+        key = (game, len(game.deals), last.finished)
         known = self._facts
         if known is None or known[0] != key:
             known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
