@@ -402,6 +402,7 @@ def test_the_throughput_benchmark_runs_briefly() -> None:
     assert set(rates) == {name for name, _ in bench.RUNS} and all(r > 0 for r in rates.values())
     env_rows = bench.measure(seconds=0.05, rounds=1, only="barbu env")  # --only: those rows and the reference
     assert set(env_rows) == {bench.REFERENCE} | {name for name, _ in bench.RUNS if "barbu env" in name}
+    assert set(bench.main(["--episodes", "1", "--episode", "deal"])) == {"deal"}  # --episodes: for callgrind
     budget = bench.ismcts_budget(seconds=0.05)  # --budget: an ISMCTS simulation part by part
     assert set(budget) == {"hearts", "python_barbu"}
     for parts in budget.values():
