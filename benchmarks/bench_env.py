@@ -29,6 +29,7 @@ ISMCTS (``open_spiel.python.algorithms.ismcts``) simulations per CPU-second, on
     python benchmarks/bench_env.py --budget [--seconds 3]   # an ISMCTS simulation's microseconds, part by part
     valgrind --tool=callgrind python benchmarks/bench_env.py --positions N --game python_barbu  # N searches
         [--without rollouts] [--without resample]   # the same searches with parts left out
+    valgrind --tool=callgrind python benchmarks/bench_env.py --episodes N --episode game  # N env episodes
 
 A last reference, **PettingZoo loop, idle env**, runs the PettingZoo loop over an environment
 that computes nothing (a fixed observation, every action legal) in the same order checks: the
@@ -48,8 +49,9 @@ import numpy as np
 clock = time.process_time
 
 
-def env_steps(seconds: float, episode: str = "game", made: Any = None) -> float:
-    """PettingZoo: ``last()`` then ``step(random legal index)``, classic rules (or the environment ``made``)."""
+def env_steps(seconds: float, episode: str = "game", made: Any = None, episodes: int | None = None) -> float:
+    """PettingZoo: ``last()`` then ``step(random legal index)``, classic rules (or the environment ``made``).
+    With ``episodes``, exactly that many seeded episodes, whatever the time (for counting instructions)."""
     from barbu.research.env import env
 
     e = env("classic", episode=episode) if made is None else made
@@ -57,7 +59,7 @@ def env_steps(seconds: float, episode: str = "game", made: Any = None) -> float:
     steps = 0
     seed = 0
     start = clock()
-    while clock() - start < seconds:
+    while clock() - start < seconds if episodes is None else seed < episodes:
         e.reset(seed=seed)
         seed += 1
         for _ in e.agent_iter():
@@ -409,7 +411,17 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         default=[],
         help="with --positions: leaves worth zero, or every simulation from a clone of the true state",
     )
+        "--episodes",
+        type=int,
+        metavar="N",
+        help="only N seeded episodes of the PettingZoo env (--episode), whatever the time (for callgrind)",
+    )
+    parser.add_argument("--episode", choices=("game", "deal"), default="game")
     args = parser.parse_args(argv)
+    if args.episodes is not None:
+        rate = env_steps(0.0, episode=args.episode, episodes=args.episodes)
+        print(f"{args.episodes} {args.episode} episodes of the PettingZoo env: {rate:.0f} decisions per CPU-second")
+        return {args.episode: rate}
     if args.positions is not None:
         import barbu.research.openspiel_game  # noqa: F401  (registers python_barbu)
 

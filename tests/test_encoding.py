@@ -16,7 +16,6 @@ from barbu.cards import card, cards_of, mask_of
 from barbu.research.encoding import (
     PHASES,
     ActionEncoding,
-    ObservationBuffer,
     ObservationEncoding,
     PartialArrangement,
     Place,
@@ -240,28 +239,3 @@ def test_a_spectator_has_no_observation() -> None:
 def test_a_vector_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError, match="entries"):
         ObservationEncoding(rules("classic")).decode(np.zeros(5, np.float32))
-
-
-@pytest.mark.parametrize(("variant", "options"), TABLES, ids=lambda x: str(x))
-def test_a_buffer_updated_view_after_view_is_the_full_encoding(variant: str, options: dict[str, object]) -> None:
-    """The incremental path (ObservationBuffer) against the full one, each seat observed at
-    random moments of a whole game (plays added, tricks taken, deals ended, arrangements built)."""
-    game = Game.new(variant, options, seed=11)
-    encoding = ObservationEncoding(game.rules)
-    buffers = [ObservationBuffer(encoding) for _ in range(game.rules.players)]
-    rng = random.Random(5)
-    checked = 0
-    while not game.is_over and checked < 400:
-        seat = rng.randrange(game.rules.players) if rng.random() < 0.5 else game.to_act
-        assert seat is not None
-        view = seat_view(game, seat)
-        placed: list[int] = []
-        if view.phase == "arrange" and view.hand and rng.random() < 0.5:
-            placed = rng.sample(list(view.hand), rng.randrange(1, 6))
-        assert np.array_equal(buffers[seat].update(view, placed), encoding.encode(view, placed))
-        checked += 1
-        _play(game, rng)
-    view = seat_view(game, 0)
-    assert np.array_equal(buffers[0].update(view), encoding.encode(view))
-    other = seat_view(game, 1)  # another seat's view into the same buffer: every seat-relative entry moves
-    assert np.array_equal(buffers[0].update(other), encoding.encode(other))

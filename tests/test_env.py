@@ -186,6 +186,41 @@ def test_every_observation_along_episodes_is_the_seats_view(variant: str, episod
             e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
 
 
+@pytest.mark.parametrize("variant", ["classic", "french", "king", "five-player", "thirty-two"])
+def test_every_seats_first_observations_of_each_deal_are_its_view(variant: str) -> None:
+    """Over a whole game, every seat observed whenever a deal or its phase changes (the first
+    observations of a deal, written from the deal and the game without a view:
+    ObservationBuffer.start_deal), and the acting seat at every step, is the encoding of its view,
+    the action mask the view's; the seats are observed in a different order each time."""
+    e = BarbuEnv(variant)
+    rng = np.random.default_rng(8)
+    for seed in range(2 if variant == "classic" else 1):
+        e.reset(seed=seed)
+        game = e.game
+        assert game is not None
+        moment = None
+        starts = 0
+        for agent in e.agent_iter():
+            deal = game.deals[-1]
+            now = (len(game.deals), deal.phase)
+            seats = [agent]
+            if now != moment:
+                moment = now
+                starts += 1
+                seats = [e.possible_agents[int(i)] for i in rng.permutation(len(e.possible_agents))]
+            for a in seats:
+                observed = e.observe(a)
+                view = e.view(a)
+                assert np.array_equal(observed["observation"], e.observations.encode(view)), (seed, now, a)
+                assert np.array_equal(observed["action_mask"], e.actions.mask(view)), (seed, now, a)
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        assert starts > game.rules.deal_count  # every deal was seen from its start by every seat
+
+
 @pytest.mark.parametrize(("variant", "options"), [("classic", None), ("five-player", None), ("thirty-two", None)])
 def test_observations_in_the_calls_are_written_from_the_deal_as_from_the_view(
     variant: str, options: dict[str, Any] | None
@@ -367,6 +402,7 @@ def test_the_throughput_benchmark_runs_briefly() -> None:
     assert set(rates) == {name for name, _ in bench.RUNS} and all(r > 0 for r in rates.values())
     env_rows = bench.measure(seconds=0.05, rounds=1, only="barbu env")  # --only: those rows and the reference
     assert set(env_rows) == {bench.REFERENCE} | {name for name, _ in bench.RUNS if "barbu env" in name}
+    assert set(bench.main(["--episodes", "1", "--episode", "deal"])) == {"deal"}  # --episodes: for callgrind
     budget = bench.ismcts_budget(seconds=0.05)  # --budget: an ISMCTS simulation part by part
     assert set(budget) == {"hearts", "python_barbu"}
     for parts in budget.values():
@@ -462,13 +498,15 @@ def test_the_environment_gives_the_same_episodes_compiled_and_pure() -> None:
     assert digests[0] == digests[1] and len(digests[0]) == 64
 
 
-def test_copies_made_in_a_card_play_go_on_as_the_environment() -> None:
-    """A deep copy and a pickle made in the middle of a card play (its one-call steps) go on with
-    the same observations as the environment for the same actions, each the encoding of its view."""
+@pytest.mark.parametrize("contract", ["no-hearts", "domino"])
+def test_copies_made_in_a_card_play_go_on_as_the_environment(contract: str) -> None:
+    """A deep copy and a pickle made in the middle of a card play (its one-call steps: tricks, or
+    domino's lays and passes) go on with the same observations as the environment for the same
+    actions, each the encoding of its view."""
     import copy
     import pickle
 
-    e = BarbuEnv("classic", episode="deal", contract="no-hearts")
+    e = BarbuEnv("classic", episode="deal", contract=contract)
     e.reset(seed=4)
     rng = np.random.default_rng(5)
     for _ in range(14):  # the calls and the first cards
@@ -489,11 +527,13 @@ def test_copies_made_in_a_card_play_go_on_as_the_environment() -> None:
     assert all(other.rewards == e.rewards and other.terminations == e.terminations for other in copies)
 
 
-def test_without_copies_an_observation_is_the_seats_buffer() -> None:
-    """copy=False: in a card play the acting seat's observation is its own buffer, overwritten by
-    later steps, and still the encoding of its view when read."""
-    e = BarbuEnv("classic", episode="deal", contract="no-tricks", copy=False)
-    copied = BarbuEnv("classic", episode="deal", contract="no-tricks")
+@pytest.mark.parametrize("contract", ["no-tricks", "domino"])
+def test_without_copies_an_observation_is_the_seats_buffer(contract: str) -> None:
+    """copy=False: in a card play (tricks, or domino's lays and passes) the acting seat's
+    observation is its own buffer, overwritten by later steps, and still the encoding of its view
+    when read."""
+    e = BarbuEnv("classic", episode="deal", contract=contract, copy=False)
+    copied = BarbuEnv("classic", episode="deal", contract=contract)
     rng = np.random.default_rng(6)
     for env_ in (e, copied):
         env_.reset(seed=9)

@@ -318,3 +318,149 @@ def test_the_compiled_card_step_plays_and_writes_as_the_pure_one(variant: str) -
     assert {-1, PLAY_ENDED, 0, 1, 2, 3} <= answers  # every kind of answer was met
     with pytest.raises(TypeError, match="compiled trick play"):
         native(pure, [], [], deal, [], [], [], at, 0)
+
+
+def _at_domino_play(variant: str, options: dict[str, str] | None, seed: int, rng: random.Random) -> tuple[Game, Deal]:
+    """A new game of ``variant`` whose first deal, a domino declared, is brought to its card play by random actions."""
+    from barbu.actions import Declare
+
+    game = Game.new(variant, options, seed=seed)
+    game.apply(Declare("domino"))
+    while game.phase != Phase.PLAY:
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+    deal = game.current
+    assert deal is not None and deal.domino is not None
+    return game, deal
+
+
+@needs_native
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("classic", None), ("classic", {"domino_start": "first_card"}), ("five-player", None), ("thirty-two", None)],
+)
+def test_the_compiled_domino_step_lays_and_writes_as_the_pure_one(variant: str, options: dict[str, str] | None) -> None:
+    """lay_observed (a domino lay or pass through the checked door and the next seat's observation
+    written, the environment's one-call step) compiled and pure, from the same states, vectors and
+    follow states: the same answers, plays, domino plays, vectors, masks and follow states; an
+    illegal action changes nothing in either."""
+    from barbu.domino import PureDominoPlay
+    from barbu.research.encoding import LAY_PASS, PLAY_ENDED, ObservationEncoding, lay_observed_pure
+
+    native = accel.lay_observer()
+    assert native is not None
+    rng = random.Random(12)
+    answers: set[int] = set()
+    passes = 0
+    for seed in range(5):
+        game, deal = _at_domino_play(variant, options, seed, rng)
+        encoding = ObservationEncoding(game.rules)
+        at = encoding._lay_at
+        n = game.rules.players
+        compiled = deal.domino
+        assert compiled is not None
+        pure = PureDominoPlay.__new__(PureDominoPlay)
+        for name in PureDominoPlay.__slots__:
+            setattr(pure, name, getattr(compiled, name))
+        pure.hands, pure.order = list(compiled.hands), list(compiled.order)
+        passes_at = encoding.sections["passes"]
+        other = object()
+        sides = []
+        for play in (compiled, pure):
+            vectors = [np.asarray(rng.choices((0.0, 1.0), k=encoding.size), np.float32) for _ in range(n)]
+            for v in vectors:  # no pass written yet: a pass written twice is refused (tested by the env)
+                v[passes_at.offset : passes_at.offset + passes_at.size] = 0.0
+            sides.append(
+                (
+                    play,
+                    [],
+                    [],
+                    [[deal, True, 0, 0] for _ in range(n)],
+                    vectors,
+                    [np.ones(141, np.int8) for _ in range(n)],
+                )
+            )
+        sides[1][4][:] = [v.copy() for v in sides[0][4]]
+        answer = 0
+        while answer != PLAY_ENDED:
+            for s in range(n):  # now and then a seat whose buffer does not follow this card play
+                state = rng.choice(([deal, True], [deal, True], [deal, False], [other, True]))
+                for side in sides:
+                    side[3][s][:2] = state
+            legal = list(cards_of(compiled.legal_mask())) or [LAY_PASS]
+            action = rng.choice(legal) if rng.random() < 0.9 else rng.randrange(60)
+            found = [
+                f(play, plays, seats, deal, following, vectors, masks, at, action)
+                for f, (play, plays, seats, following, vectors, masks) in zip(
+                    (native, lay_observed_pure), sides, strict=True
+                )
+            ]
+            answer = found[0]
+            assert found[0] == found[1], (seed, action)
+            assert answer == -1 or action in legal
+            passes += answer != -1 and action == LAY_PASS
+            answers.add(answer if answer < n else n)
+            (a, *rest_a), (b, *rest_b) = sides
+            assert [getattr(a, f) for f in PureDominoPlay.__slots__] == [
+                getattr(b, f) for f in PureDominoPlay.__slots__
+            ]
+            assert a.finished or a.legal_mask() == b.legal_mask()
+            for x, y in zip(rest_a, rest_b, strict=True):
+                if x and isinstance(x[0], np.ndarray):
+                    assert all(np.array_equal(u, v) for u, v in zip(x, y, strict=True)), (seed, action)
+                else:
+                    assert x == y
+    assert {-1, PLAY_ENDED, 0, 1, 2} <= answers and n in answers and passes > 5  # every kind of answer was met
+    with pytest.raises(TypeError, match="compiled domino play"):
+        native(pure, [], [], deal, [], [], [], at, 0)
+
+
+@needs_native
+def test_the_compiled_domino_step_refuses_a_pass_the_encoding_cannot_say_as_the_pure_one() -> None:
+    """A pass written where the next seat's vector already shows one between the same two lays
+    (the encoding cannot say a seat passed twice) is refused by both domino steps with the same
+    error, before the vector is written (the next seat's mask is cleared first by both)."""
+    from barbu.domino import PureDominoPlay
+    from barbu.research.encoding import LAY_PASS, ObservationEncoding, lay_observed_pure
+
+    native = accel.lay_observer()
+    assert native is not None
+    rng = random.Random(3)
+    for seed in range(20):
+        game, deal = _at_domino_play("classic", None, seed, rng)
+        compiled = deal.domino
+        assert compiled is not None
+        while not compiled.finished and compiled.legal_mask():  # play until a seat must pass
+            compiled.play_logged(rng.choice(list(cards_of(compiled.legal_mask()))), None, deal.plays, deal.play_seats)
+        if not compiled.finished:
+            break
+    else:
+        pytest.fail("no seeded deal reached a pass")
+    pure = PureDominoPlay.__new__(PureDominoPlay)
+    for name in PureDominoPlay.__slots__:
+        setattr(pure, name, getattr(compiled, name))
+    pure.hands, pure.order = list(compiled.hands), list(compiled.order)
+    encoding = ObservationEncoding(game.rules)
+    passes = encoding.sections["passes"]
+    n = game.rules.players
+    for step, play in ((native, compiled), (lay_observed_pure, pure)):
+        vectors = [np.zeros(encoding.size, np.float32) for _ in range(n)]
+        for v in vectors:
+            v[passes.offset : passes.offset + passes.size] = 1.0
+        before = [v.copy() for v in vectors]
+        following = [[deal, True, 0, 0] for _ in range(n)]
+        masks = [np.ones(141, np.int8) for _ in range(n)]
+        with pytest.raises(ValueError, match="passed twice between two lays"):
+            step(
+                play,
+                list(deal.plays),
+                list(deal.play_seats),
+                deal,
+                following,
+                vectors,
+                masks,
+                encoding._lay_at,
+                LAY_PASS,
+            )
+        assert all(np.array_equal(u, v) for u, v in zip(vectors, before, strict=True))
+        assert [int(m.sum()) for m in masks].count(0) == 1  # the next seat's mask cleared, as both clear it first

@@ -3783,7 +3783,206 @@ static PyObject *py_play_observed(PyObject *self, PyObject *const *args, Py_ssiz
     return PyLong_FromLong(turn);
 }
 
+/* ---- lay_observed: a domino lay or pass and the next seat's observation written ----------
+ *
+ * barbu.research.encoding.lay_observed_pure in C, its reference (tests/test_native_batch.py):
+ * one decision of a one-deck domino deal's card play for the PettingZoo environment, as
+ * play_observed is one of a trick deal's. The lay (action 0..51) or pass (action 52) goes
+ * through the compiled state's checked door (a legal card of the seat to act, or a pass when it
+ * has none, logged to the deal's plays and seats), then the next seat's observation is brought up
+ * to date as barbu.research.encoding.write_lays_pure would bring it, in its vector and mask, when
+ * its buffer follows the deal's card play (its `following` list [deal, in play, plays written,
+ * cards laid written], updated here). The same answers as play_observed. */
+
+/* The ranks lo..hi of the row of suit as a view shows it (_DominoRows._row): 0 when not started. */
+static int dom_row(const DominoCore *d, int suit, int *lo, int *hi) {
+    int r = d->rank;
+    uint64_t bits = (d->laid >> (13 * suit)) & 0x1FFF;
+    if (r < 0 || !(bits >> r & 1)) return 0;
+    uint64_t below = ~bits & ((1ULL << r) - 1);
+    int gap = below ? 64 - __builtin_clzll(below) : 0, floor = d->low_rank < r ? d->low_rank : r;
+    *lo = gap > floor ? gap : floor;
+    *hi = r + __builtin_ctzll((~bits & 0x3FFF) >> (r + 1)); /* bit 13 is always a gap */
+    return 1;
+}
+
+static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "lay_observed(play, plays, seats, deal, following, vectors, masks, at, action) takes 9 arguments");
+        return NULL;
+    }
+    PyObject *play_o = args[0], *plays_o = args[1], *seats_o = args[2], *deal = args[3], *following = args[4],
+             *vectors = args[5], *masks = args[6], *at_o = args[7], *action = args[8];
+    if (!PyObject_TypeCheck(play_o, &DominoCoreType) || !PyList_Check(plays_o) || !PyList_Check(seats_o) ||
+        !PyList_Check(following) || !PyList_Check(vectors) || !PyList_Check(masks) || !PyTuple_Check(at_o) ||
+        PyTuple_GET_SIZE(at_o) != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "lay_observed: play is a compiled domino play; plays, seats, following, vectors, masks lists; "
+                        "at a tuple of 8 offsets");
+        return NULL;
+    }
+    DominoCore *d = (DominoCore *)play_o;
+    if (!PyLong_CheckExact(action)) return PyLong_FromLong(-1);
+    int overflow;
+    long a = PyLong_AsLongAndOverflow(action, &overflow);
+    if (overflow || a < 0 || a > 52) return PyLong_FromLong(-1);
+    if (dom_check(d) < 0) return NULL;
+    uint64_t hand;
+    if (dom_hand(d, d->turn, &hand) < 0) return NULL;
+    uint64_t legal = hand & d->playable;
+    if (a == 52 ? legal != 0 : !(legal >> a & 1)) return PyLong_FromLong(-1);
+    int n = d->players;
+    if (PyList_GET_SIZE(following) != n || PyList_GET_SIZE(vectors) != n || PyList_GET_SIZE(masks) != n) {
+        PyErr_SetString(PyExc_ValueError, "lay_observed: following, vectors and masks hold one entry per seat");
+        return NULL;
+    }
+    long at[8];
+    for (int k = 0; k < 8; k++)
+        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    PyObject *card = a == 52 ? Py_None : action;
+    PyObject *who = log_turn(d->turn, Py_None, card, plays_o, seats_o);
+    if (who == NULL) return NULL;
+    Py_DECREF(who);
+    PyObject *r = dom_play(d, card);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (d->finished) return PyLong_FromLong(-2);
+    int turn = d->turn;
+    PyObject *state = PyList_GET_ITEM(following, turn);
+    if (!PyList_Check(state) || PyList_GET_SIZE(state) != 4 || PyList_GET_ITEM(state, 0) != deal ||
+        PyList_GET_ITEM(state, 1) != Py_True)
+        return PyLong_FromLong(turn + n);
+    Py_ssize_t start = PyLong_AsSsize_t(PyList_GET_ITEM(state, 2));
+    long lays = PyLong_AsLong(PyList_GET_ITEM(state, 3)), before = lays;
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(plays_o);
+    uint64_t hands[MAXP];
+    for (int s = 0; s < n; s++)
+        if (get_u64(PyList_GET_ITEM(d->hands, s), &hands[s]) < 0) return NULL;
+    if (dom_hand(d, turn, &legal) < 0) return NULL;
+    legal &= d->playable;
+    Py_ssize_t laid = 0; /* cards among all the plays, as len(plays) - plays.count(None) */
+    for (Py_ssize_t i = 0; i < count; i++) laid += PyList_GET_ITEM(plays_o, i) != Py_None;
+    Py_buffer ob, mb;
+    if (writable(PyList_GET_ITEM(vectors, turn), &ob, 4, "a vector") < 0) return NULL;
+    if (writable(PyList_GET_ITEM(masks, turn), &mb, 1, "a mask") < 0) {
+        PyBuffer_Release(&ob);
+        return NULL;
+    }
+    float *out = (float *)ob.buf;
+    char *mask = (char *)mb.buf;
+    memset(mask, 0, (size_t)mb.len); /* cleared first, as lay_observed_pure clears it */
+    Py_ssize_t size = ob.len / 4, width = 52 + n;
+    int bad = start < 0 || start > count || lays < 0 || PyList_GET_SIZE(seats_o) != count || mb.len < 53 ||
+              (hands[turn] >> 52);
+    for (int k = 0; k < 8 && !bad; k++) bad = at[k] < 0;
+    bad = bad || at[0] + n > size || at[1] + 13 > size || at[2] + 52 > size || at[5] + 52 > size ||
+          at[6] + n * n > size || at[7] + n > size || PyList_GET_SIZE(d->order) > n;
+    /* checked before anything is written: the new plays, and a seat passing twice between two lays */
+    long lay = lays, twice = -1;
+    unsigned passed = 0;
+    for (Py_ssize_t i = start; i < count && !bad; i++) {
+        PyObject *c_o = PyList_GET_ITEM(plays_o, i);
+        long seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i)), c = c_o == Py_None ? -1 : PyLong_AsLong(c_o);
+        if (PyErr_Occurred()) {
+            PyBuffer_Release(&ob);
+            PyBuffer_Release(&mb);
+            return NULL;
+        }
+        if (seat < 0 || seat >= n || c < -1 || c > 51) {
+            bad = 1;
+            break;
+        }
+        if (c < 0) {
+            long rel = ((seat - turn) % n + n) % n, bit = at[4] + lay * n + rel;
+            if (bit >= size) {
+                bad = 1;
+                break;
+            }
+            if (out[bit] != 0.0f || (passed >> rel & 1)) {
+                twice = seat;
+                break;
+            }
+            passed |= 1u << rel;
+        } else {
+            if (at[3] + (lay + 1) * width > size) {
+                bad = 1;
+                break;
+            }
+            lay++;
+            passed = 0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(d->order) && !bad; i++) {
+        long s = PyLong_AsLong(PyList_GET_ITEM(d->order, i));
+        if (PyErr_Occurred()) {
+            PyBuffer_Release(&ob);
+            PyBuffer_Release(&mb);
+            return NULL;
+        }
+        bad = s < 0 || s >= n;
+    }
+    if (bad || twice >= 0) {
+        PyBuffer_Release(&ob);
+        PyBuffer_Release(&mb);
+        if (twice >= 0)
+            PyErr_Format(PyExc_ValueError, "seat %ld passed twice between two lays: the encoding cannot say so", twice);
+        else
+            PyErr_SetString(PyExc_ValueError, "lay_observed: an offset, card or seat is out of the vector's range");
+        return NULL;
+    }
+    for (Py_ssize_t i = start; i < count; i++) {
+        PyObject *c_o = PyList_GET_ITEM(plays_o, i);
+        long rel = ((PyLong_AsLong(PyList_GET_ITEM(seats_o, i)) - turn) % n + n) % n;
+        if (c_o == Py_None) {
+            out[at[4] + lays * n + rel] = 1.0f;
+            continue;
+        }
+        float *row = out + at[3] + lays * width;
+        row[PyLong_AsLong(c_o)] = 1.0f;
+        row[52 + rel] = 1.0f;
+        lays++;
+    }
+    memset(out + at[0], 0, sizeof(float) * (size_t)n);
+    out[at[0]] = 1.0f; /* the seat to act is the seat written */
+    memset(out + at[1], 0, sizeof(float) * 13);
+    if (d->rank >= 0) out[at[1] + d->rank] = 1.0f;
+    memset(out + at[2], 0, sizeof(float) * 52);
+    for (uint64_t m = hands[turn]; m; m &= m - 1) out[at[2] + low_bit(m)] = 1.0f;
+    if (laid != before) { /* the rows changed since the buffer was last written */
+        memset(out + at[5], 0, sizeof(float) * 52);
+        for (int suit = 0; suit < 4; suit++) {
+            int lo, hi;
+            if (dom_row(d, suit, &lo, &hi))
+                for (int k = lo; k <= hi; k++) out[at[5] + 13 * suit + k] = 1.0f;
+        }
+    }
+    memset(out + at[6], 0, sizeof(float) * (size_t)(n * n));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(d->order); i++)
+        out[at[6] + i * n + ((PyLong_AsLong(PyList_GET_ITEM(d->order, i)) - turn) % n + n) % n] = 1.0f;
+    for (int s = 0; s < n; s++) out[at[7] + ((s - turn) % n + n) % n] = (float)__builtin_popcountll(hands[s]);
+    if (legal) {
+        for (uint64_t m = legal; m; m &= m - 1) mask[low_bit(m)] = 1;
+    } else
+        mask[52] = 1;
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    PyObject *written = PyLong_FromSsize_t(count), *won = PyLong_FromLong(lays);
+    if (!written || !won) {
+        Py_XDECREF(written);
+        Py_XDECREF(won);
+        return NULL;
+    }
+    PyList_SetItem(state, 2, written); /* steals the references */
+    PyList_SetItem(state, 3, won);
+    return PyLong_FromLong(turn);
+}
+
 static PyMethodDef methods[] = {
+    {"lay_observed", (PyCFunction)(void (*)(void))py_lay_observed, METH_FASTCALL,
+     "lay_observed(play, plays, seats, deal, following, vectors, masks, at, action) -> the next seat (+ players: "
+     "not written; -2: the play ended; -1: not legal), a domino lay or pass and the next seat's observation written"},
     {"play_observed", (PyCFunction)(void (*)(void))py_play_observed, METH_FASTCALL,
      "play_observed(play, plays, seats, deal, following, vectors, masks, at, card) -> the next seat (+ players: "
      "not written; -2: the play ended; -1: not legal), a card played and the next seat's observation written"},

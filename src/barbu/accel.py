@@ -302,6 +302,16 @@ def play_observer() -> Callable[..., int] | None:
     return None if _native is None else getattr(_native, "play_observed", None)
 
 
+def lay_observer() -> Callable[..., int] | None:
+    """The compiled :func:`barbu.research.encoding.lay_observed_pure` (None on the pure path):
+    a domino lay or pass and the next seat's observation written, in one call.
+
+    >>> lay_observer() is None or lay_observer().__name__ == "lay_observed"
+    True
+    """
+    return None if _native is None else getattr(_native, "lay_observed", None)
+
+
 def _require() -> ModuleType:
     if _native is None:
         raise RuntimeError("the compiled accelerator is not in use (not built, or BARBU_PURE=1)")

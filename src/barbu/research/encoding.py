@@ -46,7 +46,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -56,6 +55,7 @@ from barbu.actions import PLAYS, Action, Arrange, Call, Declare, NameRank, NameT
 from barbu.arrangement import Arrangements
 from barbu.cards import RANKS, SUITS, card_name, cards_of, mask_of
 from barbu.deal import Deal, Phase
+from barbu.domino import PureDominoPlay
 from barbu.doubling import round_one_order
 from barbu.errors import OptionsError
 from barbu.rulesets import Rules
@@ -344,47 +344,42 @@ class _Found:
 
 @dataclass(eq=False)
 class _Part:
-    """Sections of the vector written together from the same fields of a view (and the
-    arrangement being built when ``placed`` is set): they change only when those fields do."""
+    """Sections of the vector written together from the same fields of a view."""
 
     sections: tuple[str, ...]
-    fields: tuple[str, ...]
-    placed: bool
     write: Callable[[SeatView, Sequence[int], _Found], None]
-    grows: bool = False
-    """The plays: a key whose plays only grew is written from the first new play on."""
     spans: tuple[tuple[int, int], ...] = ()
-
-    def __post_init__(self) -> None:
-        self.key: Callable[[SeatView], tuple[object, ...]] = attrgetter(*self.fields)
 
 
 class ObservationBuffer:
-    """One seat's observation vector kept up to date from view to view.
+    """One seat's observation vector, written from the deal and the game as they change.
 
-    :meth:`update` writes again only the sections whose view fields changed since the view
-    it last wrote (new plays of a trick deal are added row by row), so that an agent
-    observed at every turn pays for what happened since its last turn, not for the whole
-    deal. The vector is always :meth:`ObservationEncoding.encode` of the last view.
+    A deal's first observation is written from the deal and the game (:meth:`start_deal`), its
+    calls and card play from what changed since the buffer last wrote them (:meth:`update_play`,
+    and in a card play :func:`play_observed` and :func:`lay_observed`), so that an agent
+    observed at every turn pays for what happened since its last turn, not for the whole deal.
+    The moments those writers do not cover (an arrangement being built, the episode's end) are
+    written whole from a view (:meth:`update`). The vector is always
+    :meth:`ObservationEncoding.encode` of the seat's view, which the tests compare it with.
 
     >>> from barbu import Game, seat_view
     >>> game = Game.new("classic", seed=3)
     >>> encoding = ObservationEncoding(game.rules)
     >>> buffer = ObservationBuffer(encoding)
-    >>> view = seat_view(game, game.to_act)
-    >>> bool((buffer.update(view) == encoding.encode(view)).all())
+    >>> deal, seat = game.current, game.to_act
+    >>> buffer.start_deal(deal, seat, encoding.deal_facts(game.deals, game.totals))
+    >>> bool((buffer.vector == encoding.encode(seat_view(game, seat))).all())
     True
     """
 
-    __slots__ = ("_calls", "_keys", "encoding", "following", "vector")
+    __slots__ = ("_calls", "encoding", "following", "vector")
 
     def __init__(self, encoding: ObservationEncoding) -> None:
         self.encoding = encoding
         self.vector = np.zeros(encoding.size, np.float32)
-        """The vector of the last view written (read it, do not change it)."""
-        self._keys: list[tuple[object, ...]] | None = None
+        """The vector last written (read it, do not change it)."""
         self.following: list[Any] = [None, False, 0, 0]
-        """The deal in its calls or card play the vector was last written from (:meth:`follow`; None:
+        """The deal in its calls or card play the vector was last written from (:meth:`start_deal`; None:
         none), whether in its card play, and how many plays and complete tricks (or cards laid) it
         held. One list for the buffer's life, changed in place: :func:`play_observed` reads and
         updates it."""
@@ -392,56 +387,16 @@ class ObservationBuffer:
         """How many of the followed deal's calls the vector holds (-1: not known)."""
 
     def update(self, view: SeatView, placed: Sequence[int] = ()) -> np.ndarray:
-        """Write the vector of ``view`` (``placed``: its arrangement being built); return :attr:`vector`."""
-        if view.seat is None:
-            raise ValueError("an observation belongs to a seat: a spectator's view (seat None) has none")
-        parts = self.encoding._parts
-        out = self.vector
+        """Write the vector of ``view`` whole (``placed``: its arrangement being built), for the
+        moments the deal's writers do not cover; return :attr:`vector`."""
         self.following[0] = None
         self._calls = -1
-        placed_key = tuple(placed)
-        keys = [(*part.key(view), placed_key) if part.placed else part.key(view) for part in parts]
-        old = self._keys
-        self._keys = None  # until written: a refusal below leaves a buffer that rewrites everything
-        found = _Found()
-        if old is None:
-            out.fill(0.0)
-            for part in parts:
-                part.write(view, placed, found)
-        else:
-            for part, key, before in zip(parts, keys, old, strict=True):
-                if key == before:
-                    continue
-                if part.grows and _more_plays(before, key):
-                    self.encoding._write_plays(view, placed, found, start=len(before[1]))  # type: ignore[arg-type]
-                    continue
-                for start, stop in part.spans:
-                    out[start:stop] = 0.0
-                part.write(view, placed, found)
-        found.write(out)
-        self._keys = keys
-        return out
-
-    def reset(self) -> None:
-        """Forget the last view: the next :meth:`update` writes every section."""
-        self._keys = None
-        self.following[0] = None
-        self._calls = -1
-
-    def follow(self, deal: Deal) -> None:
-        """Say that the view :meth:`update` last wrote is of ``deal``, in its calls or its card
-        play (tricks or domino): :meth:`playing` then answers for it, and :meth:`update_play`
-        writes its later views without one."""
-        assert deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
-        plays = deal.plays
-        t = deal.tricks
-        done = len(t.winners) if t is not None else len(plays) - plays.count(None)
-        self.following[:] = (deal, deal.phase is Phase.PLAY, len(plays), done)
-        self._calls = len(deal.doubling.calls) if deal.doubling is not None else 0
+        self.encoding.encode_into(self.vector, view, placed)
+        return self.vector
 
     def playing(self, deal: Deal) -> bool:
         """Whether :meth:`update_play` may write ``deal``'s view now: the vector was last written
-        from this very deal (:meth:`follow`), which is still in its calls or has gone straight
+        from this very deal (:meth:`start_deal`), which is still in its calls or has gone straight
         on to its card play."""
         playing = self.following
         if playing[0] is not deal:
@@ -451,7 +406,8 @@ class ObservationBuffer:
 
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
-        :meth:`update` would from :func:`~barbu.view.seat_view` but without a view. In the
+        :meth:`ObservationEncoding.encode` would from :func:`~barbu.view.seat_view` but without a
+        view. In the
         calls only the public facts and the calls change (written straight from the deal, the
         calls from the first one not yet written: :meth:`_write_calls`); in a card play only
         the seat to act, the hand, the new plays and the cards left change, and the captured
@@ -459,12 +415,9 @@ class ObservationBuffer:
         rank. In the card play, set ``mask``'s
         entries of the actions ``seat`` may take when it is to act (card ``i`` is action ``i``,
         a domino pass :attr:`ActionEncoding.PASS`); the caller sets those of calls. Written by
-        :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`.
-        The sections the view's keys describe are no longer known: the next :meth:`update`
-        writes every section."""
+        :data:`write_play` (compiled when the accelerator is in use) and :func:`write_lays_pure`."""
         playing = self.following
         assert playing[0] is deal
-        self._keys = None
         start, done = playing[2], playing[3]
         if not playing[1]:  # written in the calls: the public facts again, the calls made since
             self._write_calls(deal, seat)
@@ -512,6 +465,105 @@ class ObservationBuffer:
         )
         playing[1:] = (True, len(plays), tricks)
         return self.vector
+
+    def start_deal(self, deal: Deal, seat: int, facts: DealFacts) -> None:
+        """Write ``seat``'s vector of a live deal with no play yet made, straight from the deal
+        and the game's ``facts`` (:meth:`ObservationEncoding.deal_facts`), as :meth:`update`
+        writes it from :func:`~barbu.view.seat_view`. Written here: the hand, the cards left and
+        the sections of earlier deals and of the game (declared contracts, the declarer's
+        doubles, the totals, the previous deal); the rest is zero. In the calls (or a card play
+        with cards played) the buffer then follows the deal from its start (:meth:`playing` is
+        true), so that :meth:`update_play` writes the public facts, the calls and the plays at
+        its next observation. Otherwise the public facts and calls are written now
+        (:meth:`_write_calls`): a card play with no card played yet is followed from there (the
+        one-call steps of :func:`play_observed` write it), and in the choice of a contract,
+        trump or rank the next observation starts again."""
+        self._write_game(deal, seat, facts)
+        phase = deal.phase
+        if phase is Phase.CALL or (phase is Phase.PLAY and deal.cardplay is not None and deal.plays):
+            self.following[:] = (deal, False, 0, -1)
+            return
+        self._write_calls(deal, seat)
+        if phase is Phase.PLAY and deal.cardplay is not None:  # no card played yet
+            self.following[:] = (deal, True, 0, 0)
+        else:
+            self.following[0] = None
+
+    def end_deal(self, deal: Deal, seat: int, facts: DealFacts) -> None:
+        """Write ``seat``'s vector of the episode's end after ``deal``, its last deal, finished
+        after a one-deck card play (tricks or domino), straight from the deal and the game's
+        ``facts`` (:meth:`ObservationEncoding.deal_facts`, this deal among the finished ones), as
+        :meth:`update` writes it from the view of the end: :meth:`start_deal`'s sections, the
+        public facts and calls (:meth:`_write_calls`), every play and the captured cards or the
+        domino's passes, rows and order (:data:`write_play`, :func:`write_lays_pure`), and no
+        seat to act."""
+        self._write_game(deal, seat, facts)
+        self._write_calls(deal, seat)
+        self.following[0] = None
+        self._calls = -1
+        out = self.vector
+        encoding = self.encoding
+        t = deal.tricks
+        spare = encoding._spare_mask
+        if t is not None:
+            write_play(
+                out, spare, encoding._play_at, seat, seat, t.hands, t.captured, deal.plays, deal.play_seats, 0, 0
+            )
+        else:
+            d = deal.domino
+            assert d is not None
+            write_lays_pure(
+                out,
+                spare,
+                encoding._lay_at,
+                seat,
+                seat,
+                d.hands,
+                d.rank,
+                d.shown_rows(),
+                d.order,
+                deal.plays,
+                deal.play_seats,
+                0,
+                0,
+                -1,
+            )
+        at = encoding._at["to_act"]
+        out[at : at + encoding.players] = 0.0
+
+    def _write_game(self, deal: Deal, seat: int, facts: DealFacts) -> None:
+        """Zero the vector, then write ``seat``'s hand in ``deal``, the cards left, the game's
+        ``facts`` (:meth:`start_deal`) and ``deal``'s contract among the declared ones if it is live."""
+        out = self.vector
+        out.fill(0.0)
+        self._calls = -1
+        encoding = self.encoding
+        n = encoding.players
+        at = encoding._at
+        hand = deal.hand(seat)
+        ones = [at["hand"] + c for c in cards_of(hand)]
+        left = at["cards_left"]
+        for s in range(n):
+            out[left + (s - seat) % n] = deal.hand(s).bit_count()
+        declared = at["declared"]
+        width = len(encoding.contract_ids)
+        for declarer, contract, count in facts.declared:
+            out[declared + ((declarer - seat) % n) * width + contract] = count
+        if deal.contract is not None and not deal.finished:  # the live deal's contract, declared too
+            out[declared + ((deal.declarer - seat) % n) * width + encoding._contract_index[deal.contract.id]] += 1.0
+        if facts.doubles:
+            doubles = at["declarer_doubles"]
+            for s, count in enumerate(facts.doubles):
+                out[doubles + (s - seat) % n] = count
+        totals = at["totals"]
+        for s, total in enumerate(facts.totals):
+            out[totals + (s - seat) % n] = total
+        if facts.previous:
+            previous = at["previous_deal"]
+            ones.append(previous)
+            for s, final in enumerate(facts.previous):
+                out[previous + 1 + (s - seat) % n] = final
+        out[ones] = 1.0
 
     def _write_calls(self, deal: Deal, seat: int) -> None:
         """Write the public facts of ``deal`` and the calls made since the buffer last wrote them
@@ -568,8 +620,28 @@ class ObservationBuffer:
         out[ones] = 1.0
 
 
+@dataclass(frozen=True)
+class DealFacts:
+    """What every seat's vector shows alike of a game at the start of a deal
+    (:meth:`ObservationEncoding.deal_facts`), by absolute seat: :meth:`ObservationBuffer.start_deal`
+    writes them counted from its seat."""
+
+    declared: tuple[tuple[int, int, int], ...]
+    """``(declarer, contract's index, how many times)`` of each contract of the finished deals
+    (:meth:`ObservationBuffer.start_deal` adds the live deal's, once declared)."""
+    doubles: tuple[int, ...]
+    """For each seat, in how many earlier deals of the declarer's set it doubled the declarer
+    (empty without doubling)."""
+    totals: tuple[float, ...]
+    """Each seat's total, in score units."""
+    previous: tuple[float, ...]
+    """Each seat's final score of the last finished deal, in score units (empty: none yet)."""
+
+
 _PHASE_INDEX = {phase: PHASES.index(str(phase)) for phase in Phase if str(phase) in PHASES}
-"""Each live phase's entry in the ``phase`` section."""
+_PHASE_INDEX[Phase.DONE] = PHASES.index("over")
+"""Each live phase's entry in the ``phase`` section, and ``over`` for a finished deal (observed
+only at the episode's end: :meth:`ObservationBuffer.end_deal`)."""
 
 
 def write_play_pure(
@@ -746,18 +818,65 @@ def write_lays_pure(
     return lays
 
 
-def _more_plays(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
-    """Whether the key ``(seat, plays, domino_rows)`` of a trick deal only has plays added."""
-    seat, plays, rows = now
-    old_plays = before[1]
-    assert isinstance(plays, tuple) and isinstance(old_plays, tuple)
-    return (
-        before[0] == seat
-        and rows is None
-        and before[2] is None
-        and len(old_plays) < len(plays)
-        and plays[: len(old_plays)] == old_plays
+LAY_PASS = 52
+"""The action index of a domino pass (:attr:`ActionEncoding.PASS`: the entry after the 52 cards)."""
+
+
+def lay_observed_pure(
+    play: PureDominoPlay,
+    plays: list[int | None],
+    seats: list[int],
+    deal: Deal,
+    following: Sequence[list[Any]],
+    vectors: Sequence[np.ndarray],
+    masks: Sequence[np.ndarray],
+    at: tuple[int, int, int, int, int, int, int, int],
+    action: object,
+) -> int:
+    """One decision of a one-deck domino deal's card play, as :func:`play_observed_pure` is one
+    of a trick deal's: lay card ``action`` (or pass, :data:`LAY_PASS`) for the seat to act
+    through the checked door of ``deal``'s domino play ``play`` (``play_logged``, logging to
+    ``plays`` and ``seats``), then bring the next seat's vector ``vectors[s]`` and mask
+    ``masks[s]`` up to date as :meth:`ObservationBuffer.update_play` would
+    (:func:`write_lays_pure`), when its buffer follows this deal's card play (``following[s]``,
+    updated in place: its third and fourth entries are the plays and the cards laid written).
+    Returns what :func:`play_observed_pure` returns. The reference of the compiled
+    ``lay_observed`` (``tests/test_native_batch.py``)."""
+    if type(action) is not int or not 0 <= action <= LAY_PASS:
+        return -1
+    if play.play_logged(None if action == LAY_PASS else action, None, plays, seats) is None:
+        return -1
+    if play.finished:
+        return PLAY_ENDED
+    turn: int = play.turn
+    state = following[turn]
+    if state[0] is not deal or not state[1]:
+        return turn + play.players
+    mask = masks[turn]
+    mask.fill(0)
+    lays: int = state[3]
+    state[3] = write_lays_pure(
+        vectors[turn],
+        mask,
+        at,
+        turn,
+        turn,
+        play.hands,
+        play.rank,
+        play.shown_rows() if len(plays) - plays.count(None) != lays else None,
+        play.order,
+        plays,
+        seats,
+        state[2],
+        lays,
+        play.legal_mask(),
     )
+    state[2] = len(plays)
+    return turn
+
+
+lay_observed: Callable[..., int] = accel.lay_observer() or lay_observed_pure
+""":func:`lay_observed_pure`, compiled when the accelerator is in use."""
 
 
 class ObservationEncoding:
@@ -836,6 +955,8 @@ class ObservationEncoding:
         self._calls_spans = next((p.spans for p in self._parts if p.write == self._write_calls), ())
         """The sections of the calls, which :meth:`ObservationBuffer.update_play` writes after the
         public facts (the sections before the hand)."""
+        self._spare_mask = np.zeros(ActionEncoding(rules).size, np.int8)
+        """A mask the card play's writers may write into when none is wanted (:meth:`ObservationBuffer.end_deal`)."""
         self._lay_at = (
             at["to_act"],
             at["rank"],
@@ -847,6 +968,38 @@ class ObservationEncoding:
             at["cards_left"],
         )
         """The offsets :func:`write_lays_pure` writes at (-1: a section of domino rule sets only)."""
+
+    def deal_facts(self, deals: Sequence[Deal], totals: Sequence[int]) -> DealFacts:
+        """The facts of a game every seat sees alike at the start of its last deal ``deals[-1]``,
+        or at the episode's end after it (``totals``: the game's), for
+        :meth:`ObservationBuffer.start_deal` and :meth:`ObservationBuffer.end_deal`: what the
+        view's ``declared``, ``history`` and ``totals`` give the vector."""
+        finished = [d for d in deals if d.finished]
+        counts: dict[tuple[int, int], int] = {}
+        index = self._contract_index
+        for d in finished:
+            assert d.contract is not None
+            key = (d.declarer, index[d.contract.id])
+            counts[key] = counts.get(key, 0) + 1
+        declared = tuple((declarer, contract, count) for (declarer, contract), count in counts.items())
+        n = self.players
+        unit = self.unit
+        doubles: tuple[int, ...] = ()
+        if self.rules.doubling:
+            out = [0] * n
+            declarer = deals[-1].declarer
+            for d in finished:
+                if d.declarer == declarer:
+                    for pair in d.pairs():
+                        if pair.doubled == declarer:
+                            out[pair.doubler] += 1
+            doubles = tuple(out)
+        previous: tuple[float, ...] = ()
+        if finished:
+            final = finished[-1].final
+            assert final is not None
+            previous = tuple(f / unit for f in final)
+        return DealFacts(declared, doubles, tuple(t / unit for t in totals), previous)
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""
@@ -872,51 +1025,24 @@ class ObservationEncoding:
         found.write(out)
 
     def _layout_parts(self) -> tuple[_Part, ...]:
-        """The vector's sections grouped by the view fields they are read from."""
+        """The vector's sections grouped by the writers that write them from a view."""
         doubling = self.rules.doubling
         parts = [
-            _Part(
-                ("seat", "phase", "to_act", "declarer", "deal", "contract", "trump", "rank"),
-                ("seat", "phase", "to_act", "declarer", "deal_number", "contract", "trump", "rank"),
-                False,
-                self._write_public,
-            ),
-            _Part(("hand",), ("seat", "hand"), True, self._write_hand),
+            _Part(("seat", "phase", "to_act", "declarer", "deal", "contract", "trump", "rank"), self._write_public),
+            _Part(("hand",), self._write_hand),
         ]
         if doubling:
-            parts.append(
-                _Part(
-                    ("calls_round1", "calls_round2", "pairs", "must_double"),
-                    ("seat", "calls", "pairs", "must_double"),
-                    False,
-                    self._write_calls,
-                )
-            )
+            parts.append(_Part(("calls_round1", "calls_round2", "pairs", "must_double"), self._write_calls))
         plays = ("plays", "passes") if self.domino else ("plays",)
-        parts += [
-            _Part(plays, ("seat", "plays", "domino_rows"), False, self._write_plays, grows=True),
-            _Part(("captured",), ("seat", "captured"), False, self._write_captured),
-        ]
+        parts += [_Part(plays, self._write_plays), _Part(("captured",), self._write_captured)]
         if self.domino:
-            parts.append(
-                _Part(
-                    ("domino_rows", "domino_order"), ("seat", "domino_rows", "domino_order"), False, self._write_domino
-                )
-            )
+            parts.append(_Part(("domino_rows", "domino_order"), self._write_domino))
         if self.arranges:
-            parts.append(_Part(("arrangement",), ("seat", "arrangements", "hand"), True, self._write_arrangement))
-        parts += [
-            _Part(("cards_left",), ("seat", "cards_left"), False, self._write_cards_left),
-            _Part(("declared",), ("seat", "declared"), False, self._write_declared),
-        ]
+            parts.append(_Part(("arrangement",), self._write_arrangement))
+        parts += [_Part(("cards_left",), self._write_cards_left), _Part(("declared",), self._write_declared)]
         if doubling:
-            parts.append(
-                _Part(("declarer_doubles",), ("seat", "declarer", "history"), False, self._write_declarer_doubles)
-            )
-        parts += [
-            _Part(("totals",), ("seat", "totals"), False, self._write_totals),
-            _Part(("previous_deal",), ("seat", "history"), False, self._write_previous),
-        ]
+            parts.append(_Part(("declarer_doubles",), self._write_declarer_doubles))
+        parts += [_Part(("totals",), self._write_totals), _Part(("previous_deal",), self._write_previous)]
         for part in parts:
             part.spans = tuple((self._at[s], self._at[s] + self.sections[s].size) for s in part.sections)
         return tuple(parts)
@@ -970,16 +1096,16 @@ class ObservationEncoding:
         if view.must_double:
             ones.append(at["must_double"])
 
-    def _write_plays(self, view: SeatView, placed: Sequence[int], found: _Found, start: int = 0) -> None:
-        """The plays from the ``start``-th on (tricks; ``start`` 0 for domino, with its passes)."""
+    def _write_plays(self, view: SeatView, placed: Sequence[int], found: _Found) -> None:
+        """The plays (with domino's passes)."""
         n = self.players
         me = view.seat
         assert me is not None
         plays = view.plays
-        if len(plays) > start and view.domino_rows is None:  # tricks: no passes, one row per card
+        if plays and view.domino_rows is None:  # tricks: no passes, one row per card
             rows = self._play_rows
             ones = found.ones
-            for row, (seat, c) in zip(rows[start : len(plays)], plays[start:], strict=True):
+            for row, (seat, c) in zip(rows[: len(plays)], plays, strict=True):
                 assert c is not None
                 ones += (row + c, row + 52 + (seat - me) % n)
         elif plays and view.domino_rows is not None:

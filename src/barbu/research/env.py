@@ -2,8 +2,9 @@
 
 One agent per seat (``player_0`` … ``player_{n-1}``, seat numbers of the core). Each agent
 observes a dict: ``observation``, the float32 vector of its seat's view
-(:class:`~barbu.research.encoding.ObservationEncoding`, read from :func:`barbu.view.seat_view`
-only), and ``action_mask``, int8 over the rule set's fixed action space
+(:class:`~barbu.research.encoding.ObservationEncoding` of :func:`barbu.view.seat_view`,
+written from the deal and the game as the view would show them: the tests compare the two),
+and ``action_mask``, int8 over the rule set's fixed action space
 (:class:`~barbu.research.encoding.ActionEncoding`), taken from the core's legal actions.
 
 Episodes are a whole game (``episode="game"``) or a single deal (``episode="deal"``,
@@ -50,16 +51,19 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from barbu.actions import Action, Arrange, Call, Declare
 from barbu.cards import card_name, mask_of
-from barbu.deal import Phase
+from barbu.deal import Deal, Phase
+from barbu.domino import DominoPlay
 from barbu.errors import IllegalAction, OptionsError
 from barbu.game import Game
 from barbu.research.encoding import (
     PLAY_ENDED,
     ActionEncoding,
+    DealFacts,
     ObservationBuffer,
     ObservationEncoding,
     PartialArrangement,
     Place,
+    lay_observed,
     play_observed,
     score_unit,
 )
@@ -67,6 +71,10 @@ from barbu.research.tasks import observation_scale, task
 from barbu.rulesets import Rules, rules
 from barbu.tricks import TrickPlay
 from barbu.view import SeatView, seat_view, seat_views
+
+_CHOOSING = (Phase.CONTRACT, Phase.TRUMP, Phase.RANK)
+"""The phases of the declarer's choices, whose observations :meth:`BarbuEnv.observe` writes
+from the deal at every observation (:meth:`BarbuEnv._start_deal`)."""
 
 EPISODES = ("game", "deal")
 REWARDS = ("deal", "game")
@@ -85,11 +93,12 @@ class BarbuEnv(AECEnv, EzPickle):
     writes one buffer: for a learner that reads the observation before the next step. By
     default every observation is a new pair of arrays.
 
-    In a one-deck trick deal's card play a step is one call
-    (:func:`~barbu.research.encoding.play_observed`, compiled with the accelerator): the card
+    In a one-deck card play a step is one call (a trick deal's card:
+    :func:`~barbu.research.encoding.play_observed`; a domino lay or pass:
+    :func:`~barbu.research.encoding.lay_observed`; both compiled with the accelerator): the card
     is played through the core's checked door and the next seat's observation written in its
     buffer, which :meth:`observe` then returns; PettingZoo's dicts are touched only where
-    they change. The calls, domino deals and arrangements take the general path.
+    they change. The calls, the declarer's choices and arrangements take the general path.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -189,6 +198,9 @@ class BarbuEnv(AECEnv, EzPickle):
         """The card play's one-call step (:meth:`_arm`), None outside a live one-deck trick play."""
         self._seen: str | None = None
         """The agent whose observation the last one-call step wrote (its buffer and mask are current)."""
+        self._facts: tuple[tuple[Game, int, bool], DealFacts] | None = None
+        """The game's facts at the start of its last deal or at the episode's end (:meth:`_deal_facts`),
+        and of which game and deal count, and whether the last deal ended."""
         self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
         """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
@@ -243,25 +255,29 @@ class BarbuEnv(AECEnv, EzPickle):
         buffer = self._buffers[seat]
         if self._ended is None:
             deal = self.game.deals[-1]
-            if buffer.playing(deal):  # a deal's calls or card play, last written from a view of it
-                mask = np.zeros(self.actions.size, np.int8)
+            phase = deal.phase
+            if not buffer.playing(deal) and (
+                phase in _CHOOSING or phase is Phase.CALL or (phase is Phase.PLAY and deal.cardplay is not None)
+            ):
+                self._start_deal(deal, seat)
+            mask = np.zeros(self.actions.size, np.int8)
+            if buffer.playing(deal):  # a deal's calls or card play, followed from its start
                 written = buffer.update_play(deal, seat, mask)
-                if deal.phase is Phase.CALL and deal.to_act == seat:
+                if phase is Phase.CALL and deal.to_act == seat:
                     mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
                 return {"observation": self._vector(written), "action_mask": mask}
+            if phase in _CHOOSING:  # the choice of a contract, trump or rank: written by _start_deal
+                if deal.to_act == seat:
+                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
+                return {"observation": self._vector(buffer.vector), "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         placed = self._placed(seat)
-        if self._ended is None and (
-            deal.phase is Phase.CALL or (deal.phase is Phase.PLAY and deal.cardplay is not None)
-        ):  # from now on the buffers follow the deal without views: every seat's is written at once
-            views = seat_views(game, range(len(self._buffers)))
-            for other, follower in enumerate(self._buffers):
-                if other == seat or not follower.playing(deal):
-                    follower.update(views[other], placed if other == seat else ())
-                    follower.follow(deal)
-            view = views[seat]
-            written = buffer.vector
-        elif self._ended is not None or game.is_over:  # the episode's end: one moment for every seat
+        if self._ended is not None or game.is_over:  # the episode's end: one moment for every seat
+            last = game.deals[-1]
+            if not last.skipped and (type(last.tricks) is TrickPlay or type(last.domino) is DominoPlay):
+                buffer.end_deal(last, seat, self._deal_facts(game))
+                mask = np.zeros(self.actions.size, np.int8)
+                return {"observation": self._vector(buffer.vector), "action_mask": mask}
             final = self._final_views
             if final is None or final[0] is not game:
                 final = self._final_views = (game, seat_views(game, range(len(self._buffers))))
@@ -271,6 +287,32 @@ class BarbuEnv(AECEnv, EzPickle):
             view = seat_view(game, seat)
             written = buffer.update(view, placed)
         return {"observation": self._vector(written), "action_mask": self.actions.mask(view, placed)}
+
+    def _start_deal(self, deal: Deal, seat: int) -> None:
+        """Write ``seat``'s buffer at its first observation of the live ``deal`` (no play made yet
+        that it saw), from the deal and the game without a view
+        (:meth:`~barbu.research.encoding.ObservationBuffer.start_deal`). In the calls or the card
+        play, every other seat's buffer that does not follow the deal yet is written too, so that
+        the card play's one-call steps find them following it."""
+        game = self.game
+        assert game is not None
+        facts = self._deal_facts(game)
+        self._buffers[seat].start_deal(deal, seat, facts)
+        if deal.phase in _CHOOSING:
+            return
+        for other, follower in enumerate(self._buffers):
+            if other != seat and not follower.playing(deal):
+                follower.start_deal(deal, other, facts)
+
+    def _deal_facts(self, game: Game) -> DealFacts:
+        """The facts of ``game`` every seat sees alike at the start of its last deal or at the
+        episode's end, read once a deal (and once at the end)."""
+        last = game.deals[-1]
+        key = (game, len(game.deals), last.finished)
+        known = self._facts
+        if known is None or known[0] != key:
+            known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
+        return known[1]
 
     def _vector(self, written: np.ndarray) -> np.ndarray:
         """What :meth:`observe` gives of a buffer's vector: scaled, copied, or itself (``copy=False``)."""
@@ -438,10 +480,24 @@ class BarbuEnv(AECEnv, EzPickle):
             return
         deal = game.deals[-1]
         play = deal.cardplay
-        if type(play) is TrickPlay and deal.phase is Phase.PLAY:
+        if deal.phase is not Phase.PLAY:
+            return
+        if type(play) is TrickPlay:
             at = self.observations._play_at
             self._fast = partial(
                 play_observed, play, deal.plays, deal.play_seats, deal, self._following, self._vectors, self._masks, at
+            )
+        elif type(play) is DominoPlay:
+            self._fast = partial(
+                lay_observed,
+                play,
+                deal.plays,
+                deal.play_seats,
+                deal,
+                self._following,
+                self._vectors,
+                self._masks,
+                self.observations._lay_at,
             )
 
     def _unpay(self) -> None:
