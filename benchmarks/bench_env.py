@@ -411,6 +411,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         default=[],
         help="with --positions: leaves worth zero, or every simulation from a clone of the true state",
     )
+    parser.add_argument(
         "--episodes",
         type=int,
         metavar="N",
