@@ -258,7 +258,8 @@ def test_table_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
         arena_main(["random", "random", "random", "random", "--variant", "king", "--games", "1", "--workers", "1"]) == 0
     )
     out = capsys.readouterr().out
-    assert "points per game" in out and "king-trumps" in out and "illegal" in out
+    assert "points per game" in out and "Boys (no jacks or kings)" in out and "illegal" in out
+    assert "king-no-boys" not in out  # the contract's title for people; the JSON keeps its id
 
 
 @pytest.mark.parametrize(

@@ -156,7 +156,8 @@ def test_the_server_s_help_speaks_the_environment_s_language(tmp_path: Path) -> 
 
 
 def test_the_arena_s_report_in_both_languages(tmp_path: Path) -> None:
-    """The arena's table says its words in ``--lang``'s language; bot specs and contract ids stay.
+    """The arena's table says its words and the contracts' titles in ``--lang``'s language; bot
+    specs stay as typed.
     (The caption wraps where the timings make it: its words are read with the lines joined.)"""
     args = ["arena", "random", "random", "random", "random", "--variant", "king", "--games", "1", "--workers", "1"]
     environment = barbu(args, {"LANG": "fr_FR.UTF-8"}, tmp_path)
@@ -171,10 +172,10 @@ def test_the_arena_s_report_in_both_languages(tmp_path: Path) -> None:
         "illegal",
         "95% intervals over duplicate games; higher is better; 1 worker(s),",
         "points per deal of each contract (95% intervals)",
-        "king-no-last-two",
+        "Boys (no jacks or kings)",
     ):
         assert words in " ".join(english.stdout.split()), english.stdout
-    assert "king-no-last-two" in french.stdout and "random" in french.stdout
+    assert "Les garçons (ni valets ni rois)" in french.stdout and "random" in french.stdout
 
 
 def test_the_command_list_speaks_french(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ import os
 
 from barbu.arena.play import ArenaResult
 from barbu.arena.stats import Estimate
-from barbu.language import _, _n
+from barbu.language import _, _n, _p
+from barbu.rulesets import rules
 from barbu.usage.table import Column, Table, coloured
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -31,6 +32,19 @@ def _cell(est: Estimate | None, colour: bool) -> str:
         if est.high < 0:
             return coloured(text, "red")
     return text
+
+
+def contract_names(result: ArenaResult) -> dict[str, str]:
+    """Each contract's title in the language of the moment, by its id (the JSON keeps the ids).
+
+    >>> from barbu.language import speaking
+    >>> from barbu.arena import run_arena
+    >>> with speaking("fr"):
+    ...     contract_names(run_arena(["random"] * 4, variant="king", games=1, workers=1))["king-no-boys"]
+    'Les garçons (ni valets ni rois)'
+    """
+    game_rules = rules(result.variant, dict(result.options))
+    return {c: _p("contract", game_rules.contract(c).title) for c in result.contracts}
 
 
 def _ms(seconds: float | None) -> str:
@@ -83,11 +97,12 @@ def arena_tables(result: ArenaResult) -> list[Table]:
             **figures,
         )
     main = Table(title, columns, rows, caption=caption)
+    names = contract_names(result)
     contracts = Table(
         _("points per deal of each contract (95% intervals)"),
         [Column(_("contract"), right=False), *(Column(b.bot) for b in result.bots)],
         [
-            [c, *(_cell(b.per_contract.get(c), colour) for b in result.bots)]
+            [names[c], *(_cell(b.per_contract.get(c), colour) for b in result.bots)]
             for c in result.contracts
             if any(c in b.per_contract for b in result.bots)
         ],
@@ -138,7 +153,8 @@ def plot_arena(result: ArenaResult, path: str | os.PathLike[str]) -> None:
             label=_label(b.bot, b.seats),
             color=colours[i % len(colours)],
         )
-    right.set_xticks(range(len(contracts)), contracts, rotation=30, ha="right")
+    names = contract_names(result)
+    right.set_xticks(range(len(contracts)), [names[c] for c in contracts], rotation=30, ha="right")
     right.set_ylabel(_("points per deal"))
     right.set_title(_("per contract"))
     right.axhline(0, color="black", linewidth=0.8)
