@@ -23,6 +23,10 @@ after the last step, or when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
 
+``--server-cpus 0 --client-cpus 1`` pins the server (every thread) to the first CPUs and this
+process, the client bots, to the others, so the server's CPU per action is read apart from the
+clients' (the machine's other work may still share either core).
+
 ``--profile FILE`` runs the server under cProfile (its main thread: the event loop) and writes
 its statistics to FILE when the benchmark stops it (``python -m pstats FILE`` reads them).
 """
@@ -199,6 +203,17 @@ def bucket_quantile(before: dict[float, float], after: dict[float, float], q: fl
     return bounds[-1]
 
 
+def pin(pid: int, cpus: set[int]) -> None:
+    """Pin every thread of process ``pid`` to ``cpus``: threads it starts later inherit them."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), cpus)
+
+
+def cpu_list(text: str | None) -> set[int] | None:
+    """CPU numbers from ``0,1`` (None when not given)."""
+    return None if text is None else {int(c) for c in text.split(",")}
+
+
 def client_cpu() -> float:
     """CPU seconds (user and system) this process, the client bots, has used."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -210,7 +225,17 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(steps: list[int], think: float, seconds: float, limit_ms: float, profile: str | None) -> None:
+async def run(
+    steps: list[int],
+    think: float,
+    seconds: float,
+    limit_ms: float,
+    profile: str | None,
+    cpus: tuple[set[int] | None, set[int] | None] = (None, None),
+) -> None:
+    server_cpus, client_cpus = cpus
+    if client_cpus is not None:
+        pin(os.getpid(), client_cpus)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as tmp:
@@ -224,6 +249,8 @@ async def run(steps: list[int], think: float, seconds: float, limit_ms: float, p
         )
         with ServerProcess(f"sqlite:///{tmp}/bench.db", *options, profile=profile) as server:
             assert server.process is not None
+            if server_cpus is not None:
+                pin(server.process.pid, server_cpus)
             await asyncio.sleep(1.0)
             base = rss_mib(server.process.pid)
             load = Load(server, think)
@@ -286,6 +313,8 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0, help="measuring time per step")
     p.add_argument("--limit-ms", type=float, default=100.0, help="stop once p99 passes this")
     p.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its statistics written to FILE")
+    p.add_argument("--server-cpus", metavar="LIST", help="pin the server to these CPUs (e.g. 0)")
+    p.add_argument("--client-cpus", metavar="LIST", help="pin the client bots to these CPUs (e.g. 1)")
     args = p.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
     try:
@@ -302,7 +331,14 @@ def main() -> None:
         assert task is not None
         for signum in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().add_signal_handler(signum, task.cancel)
-        await run(steps, args.think, args.seconds, args.limit_ms, args.profile)
+        await run(
+            steps,
+            args.think,
+            args.seconds,
+            args.limit_ms,
+            args.profile,
+            (cpu_list(args.server_cpus), cpu_list(args.client_cpus)),
+        )
 
     try:
         asyncio.run(until_stopped())

@@ -46,3 +46,36 @@ def test_kept_texts_equal_the_views_json(variant: str, every: int) -> None:
     views = seat_views(game, seats)
     for seat in seats:
         assert texts.fields(seat, views[seat]) == {k: compact(v) for k, v in seat_view(game, seat).as_json().items()}
+
+
+@pytest.mark.parametrize("every", [1, 3])
+@pytest.mark.parametrize("variant", sorted(RULE_SETS))
+def test_reported_changes_are_the_fields_that_differ(variant: str, every: int) -> None:
+    """The changes :meth:`ViewTexts.shared` and :meth:`ViewTexts.own` report with the texts (what
+    a broadcast's patch holds) are exactly the fields whose text differs from the texts they
+    gave the audience last: every field the first time, none when nothing moved."""
+    rng = random.Random(f"changes:{variant}/{every}")
+    game = Game.new(variant, seed=f"changes:{variant}")
+    texts = ViewTexts()
+    seats = [*range(game.rules.players), None]
+    given: dict[object, dict[str, str]] = {}
+    steps = 0
+    while not game.is_over and steps < STEPS:
+        if steps % every == 0:
+            views = seat_views(game, seats)
+            shared, changed = texts.shared(views[seats[0]])
+            before = given.get("shared", {})
+            assert changed == {k: v for k, v in shared.items() if before.get(k) != v}, steps
+            assert texts.shared(views[seats[0]]) == (shared, {})  # the same moment again: no change
+            given["shared"] = shared
+            for seat in seats:
+                own, changed = texts.own(seat, views[seat])
+                before = given.get(seat, {})
+                assert changed == {k: v for k, v in own.items() if before.get(k) != v}, (steps, seat)
+                given[seat] = own
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+        steps += 1
+    texts.forget(0)
+    own, changed = texts.own(0, seat_views(game, [0])[0])
+    assert changed == own  # forgotten: every field again

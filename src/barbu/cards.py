@@ -156,10 +156,19 @@ def card(text: str) -> int:
     raise NotationError(N_("{found} is not a card: write rank then suit, e.g. QS, TH, 2C", found=repr(text)))
 
 
+CARD_NAMES = tuple(RANKS[c % 13] + SUITS[c // 13 % 4] for c in range(104))
+"""The record notation of every card of both decks, by card: ``CARD_NAMES[card]`` is ``card_name(card)``
+(a lookup, for code that names many cards at once)."""
+
+
 def card_name(card: int) -> str:
     """The record notation of a card: rank letter then suit letter (both decks' copies
-    of a card share it)."""
-    return RANKS[card % 13] + SUITS[card // 13 % 4]
+    of a card share it).
+
+    >>> card_name(card("QS")), card_name(card("QS") + TWIN), card_name(card("2C"))
+    ('QS', 'QS', '2C')
+    """
+    return CARD_NAMES[card]
 
 
 def card_symbol(card: int) -> str:

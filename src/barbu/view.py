@@ -25,7 +25,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from barbu.actions import PLAYS, Action, Play, action_text, action_to_json
-from barbu.cards import RANKS, SUITS, card_name, cards_of
+from barbu.cards import CARD_NAMES, RANKS, SUITS, card_name, cards_of
 from barbu.deal import Deal, Phase
 from barbu.doubling import pair_amount
 from barbu.game import Game
@@ -124,6 +124,9 @@ class SeatView:
         return {key: make(self) for key, _attribute, make in JSON_FIELDS}
 
 
+_NAME = CARD_NAMES.__getitem__
+"""A card's record notation (:func:`~barbu.cards.card_name`), as ``map`` calls it without a Python frame."""
+
 JSON_FIELDS: tuple[tuple[str, str, Callable[[SeatView], Any]], ...] = (
     ("seat", "seat", lambda v: v.seat),
     ("variant", "variant", lambda v: v.variant),
@@ -133,7 +136,7 @@ JSON_FIELDS: tuple[tuple[str, str, Callable[[SeatView], Any]], ...] = (
     ("phase", "phase", lambda v: v.phase),
     ("to_act", "to_act", lambda v: v.to_act),
     ("declarer", "declarer", lambda v: v.declarer),
-    ("hand", "hand", lambda v: [card_name(c) for c in v.hand]),
+    ("hand", "hand", lambda v: list(map(_NAME, v.hand))),
     ("contract", "contract", lambda v: v.contract),
     ("trump", "trump", lambda v: v.trump),
     ("rank", "rank", lambda v: v.rank),
@@ -141,7 +144,7 @@ JSON_FIELDS: tuple[tuple[str, str, Callable[[SeatView], Any]], ...] = (
     ("pairs", "pairs", lambda v: [{"doubler": a, "doubled": b, "multiplier": m} for a, b, m in v.pairs]),
     ("tricks", "tricks", lambda v: [_trick_json(t) for t in v.tricks]),
     ("current_trick", "current_trick", lambda v: _trick_json(v.current_trick) if v.current_trick else None),
-    ("captured", "captured", lambda v: [[card_name(c) for c in cs] for cs in v.captured]),
+    ("captured", "captured", lambda v: [list(map(_NAME, cs)) for cs in v.captured]),
     (
         "domino_rows",
         "domino_rows",
@@ -229,7 +232,7 @@ def _play_json(p: tuple[int, int | None]) -> list[Any]:
 def _trick_json(t: TrickView) -> dict[str, Any]:
     return {
         "leader": t.leader,
-        "cards": [card_name(c) for c in t.cards],
+        "cards": list(map(_NAME, t.cards)),
         "seats": list(t.seats),
         "winner": t.winner,
     }

@@ -257,54 +257,68 @@ class ViewTexts:
         self.known: dict[int | str | None, tuple[dict[str, Any], dict[str, str]]] = {}
         """Per audience (and ``"shared"``), each field's source object and its text (two dicts: a
         few objects for the garbage collector to walk, not one per field)."""
+        self.given: dict[int | str | None, dict[str, str]] = {}
+        """Per audience (and ``"shared"``), the texts handed out last: the changes the next call
+        reports are against them."""
 
     def _texts(
         self, audience: int | str | None, view: SeatView, fields: tuple[tuple[str, str, Any], ...]
-    ) -> dict[str, str]:
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """The texts of ``fields``, and those of them that differ from :attr:`given`'s for
+        ``audience`` (every field the first time), in one pass over the fields."""
         known = self.known.get(audience)
         if known is None:
             known = self.known[audience] = ({}, {})
         sources, texts = known
-        out: dict[str, str] = {}
+        changed: dict[str, str] = {}
         values = view.__dict__
         for key, attribute, make in fields:
             source = values[attribute]
             before = sources.get(key, _NOTHING)
+            if before is source:
+                continue
             if before is not _NOTHING:
                 kind = type(source)
-                if before is source or (kind in _COMPARED and type(before) is kind and before == source):
-                    out[key] = texts[key]
+                if kind in _COMPARED and type(before) is kind and before == source:
                     continue
+                sources[key] = source
                 item = GROWING_FIELDS.get(key)
+                text = None
                 if item is not None and kind is tuple and type(before) is tuple:
-                    grown = _grown(texts[key], before, source, item)
-                    if grown is not None:
-                        sources[key] = source
-                        texts[key] = out[key] = grown
-                        continue
+                    text = _grown(texts[key], before, source, item)
+                if text is None:
+                    text = _encode(make(view))
+                if text != texts[key]:
+                    texts[key] = changed[key] = text
+                continue
             sources[key] = source
-            texts[key] = out[key] = _encode(make(view))
-        return out
+            texts[key] = changed[key] = _encode(make(view))
+        out = self.given[audience] = texts.copy()  # in the order of ``fields``: an audience has one set of fields
+        return out, changed
 
-    def shared(self, view: SeatView) -> dict[str, str]:
-        """The fields of ``view`` that every audience sees alike, as JSON texts."""
+    def shared(self, view: SeatView) -> tuple[dict[str, str], dict[str, str]]:
+        """The fields of ``view`` that every audience sees alike, as JSON texts, and those of
+        them that changed since the texts :meth:`shared` gave last (``given["shared"]``)."""
         return self._texts(_SHARED, view, _SHARED_FIELDS)
 
-    def own(self, audience: int | None, view: SeatView) -> dict[str, str]:
-        """The fields of ``audience``'s ``view`` that depend on the seat, as JSON texts."""
+    def own(self, audience: int | None, view: SeatView) -> tuple[dict[str, str], dict[str, str]]:
+        """The fields of ``audience``'s ``view`` that depend on the seat, as JSON texts, and those
+        of them that changed since the texts :meth:`own` gave ``audience`` last (``given[audience]``)."""
         return self._texts(audience, view, _OWN_FIELDS)
 
     def fields(self, audience: int | None, view: SeatView) -> dict[str, str]:
         """Every field of ``audience``'s ``view`` as JSON texts."""
-        return {**self.shared(view), **self.own(audience, view)}
+        return {**self.shared(view)[0], **self.own(audience, view)[0]}
 
     def forget(self, audience: int | None) -> None:
         """Drop what is kept for ``audience``."""
         self.known.pop(audience, None)
+        self.given.pop(audience, None)
 
     def clear(self) -> None:
         """Drop everything (the game was rebuilt from its log)."""
         self.known.clear()
+        self.given.clear()
 
 
 def replay(table: TableRow, actions: Sequence[ActionRow]) -> Game:
@@ -373,9 +387,11 @@ class LiveTable:
         """The views of the last sequence numbers, for catch-ups (none from before the table was loaded)."""
         self.texts = ViewTexts()
         """Each audience's last view as JSON texts, so a broadcast encodes only what changed."""
-        self.broadcast_sent: tuple[dict[str, str], dict[int | None, dict[str, str]]] = ({}, {})
-        """The shared fields of the last broadcast, and the view it made for each audience: the
-        next broadcast compares the shared fields with those once for every audience."""
+        self.broadcast_sent: tuple[dict[str, str], dict[int | None, dict[str, str]], dict[int | None, dict[str, str]]]
+        self.broadcast_sent = ({}, {}, {})
+        """The shared fields of the last broadcast, the view it made for each audience and each
+        audience's own fields: the next broadcast takes the changes from its pass over the texts
+        when those are still what :attr:`texts` gave last, else compares with them."""
         self._timer: asyncio.TimerHandle | None = None
         self._unload: asyncio.TimerHandle | None = None
 
@@ -503,23 +519,34 @@ class LiveTable:
         views = seat_views(self.game, kept)
         if not views:
             return
-        shared = self.texts.shared(views[kept[0]])
-        shared_before, before_all = self.broadcast_sent
+        texts = self.texts
+        shared_before, before_all, owns_before = self.broadcast_sent
+        # The changes the texts' pass reports are those this broadcast needs when nothing else
+        # asked for texts since the last broadcast (a catch-up or a resend may have).
+        shared_known = texts.given.get(_SHARED) is shared_before
+        shared, shared_fresh = texts.shared(views[kept[0]])
         shared_changed: dict[str, str] | None = None
         shared_body = ""
         head = f'{{"type":"event","seq":{self.seq}'
         now: dict[int | None, dict[str, str]] = {}
+        owns: dict[int | None, dict[str, str]] = {}
         for seat in kept:
-            own = self.texts.own(seat, views[seat])
+            own_before = owns_before.get(seat)
+            own_known = own_before is not None and texts.given.get(seat) is own_before
+            own, own_fresh = texts.own(seat, views[seat])
+            owns[seat] = own
             fields = now[seat] = {**shared, **own}
             previous = before_all.get(seat)
             changed: dict[str, str] | None = None
             if previous is not None:  # its shared fields are the last broadcast's
                 if shared_changed is None:
-                    shared_changed = {k: v for k, v in shared.items() if shared_before.get(k) != v}
+                    if shared_known:
+                        shared_changed = shared_fresh
+                    else:
+                        shared_changed = {k: v for k, v in shared.items() if shared_before.get(k) != v}
                     shared_body = ",".join(f'"{k}":{v}' for k, v in shared_changed.items())
-                own_changed = {k: v for k, v in own.items() if previous.get(k) != v}
-                changed = {**shared_changed, **own_changed}
+                own_changed = own_fresh if own_known else {k: v for k, v in own.items() if previous.get(k) != v}
+                changed = {**shared_changed, **own_changed} if own_changed else shared_changed
                 self.views.record(seat, self.seq, fields, (previous, changed))
             else:
                 self.views.record(seat, self.seq, fields)
@@ -543,7 +570,7 @@ class LiveTable:
                     c.send(f'{head},"ack":{_encode(ref)}{rest}')
                 else:
                     c.send(head + rest)
-        self.broadcast_sent = (shared, now)
+        self.broadcast_sent = (shared, now, owns)
 
     def audiences(self) -> list[tuple[int | None, set[Subscriber]]]:
         """Each seat with connections, then the watchers (seat None) if any."""
