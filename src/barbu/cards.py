@@ -157,13 +157,13 @@ def card(text: str) -> int:
 
 
 CARD_NAMES = tuple(RANKS[c % 13] + SUITS[c // 13 % 4] for c in range(104))
-"""The record notation of every card of both decks, by card: ``CARD_NAMES[card]`` is ``card_name(card)``
-(a lookup, for code that names many cards at once)."""
+"""The record notation of every card of both decks (cards 0 to 103), by card: ``CARD_NAMES[card]``
+is ``card_name(card)`` (a lookup, for code that names many cards at once)."""
 
 
 def card_name(card: int) -> str:
-    """The record notation of a card: rank letter then suit letter (both decks' copies
-    of a card share it).
+    """The record notation of a card (0 to 103): rank letter then suit letter (both decks'
+    copies of a card share it).
 
     >>> card_name(card("QS")), card_name(card("QS") + TWIN), card_name(card("2C"))
     ('QS', 'QS', '2C')
