@@ -34,7 +34,8 @@ checked door) only when something else is asked of it, so that a search's playou
 game; a single deal's last card is scored from that play. Such a card applied from Python
 (:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
 history, which pyspiel keeps in C++, when the history is read from Python or an action is
-applied through C++ after it. Every answer is the one the state its history replays to gives
+applied through C++ after it. So is a resampled world's whole history, and any action
+applied from Python after actions that wait. Every answer is the one the state its history replays to gives
 (tests/test_openspiel.py).
 
 >>> import pyspiel
