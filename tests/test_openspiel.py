@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from collections.abc import Callable
 
@@ -278,7 +280,12 @@ def test_cards_played_from_python_reach_openspiels_history_in_order(params: dict
         if state.is_terminal():
             continue
         world = state.resample_from_infostate(state.current_player(), lambda: rng.random())
+        # A world's history waits too, until it is read: copies made before keep it.
+        unread = [pickle.loads(pickle.dumps(world)), copy.deepcopy(world), world.clone()]
         originals = [(s, [(h.player, h.action) for h in s.full_history()]) for s in (state, world)]
+        for s in unread:
+            assert [(h.player, h.action) for h in s.full_history()] == originals[1][1]
+            assert s.move_number() == world.move_number() and s.returns() == world.returns()
         for k, start in enumerate([state, world, state.clone()]):
             clone = _advance(start.clone(), random.Random(steps + k), 1)
             inner = clone.clone()

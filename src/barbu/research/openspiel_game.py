@@ -34,7 +34,8 @@ checked door) only when something else is asked of it, so that a search's playou
 game; a single deal's last card is scored from that play. Such a card applied from Python
 (:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
 history, which pyspiel keeps in C++, when the history is read from Python or an action is
-applied through C++ after it. Every answer is the one the state its history replays to gives
+applied through C++ after it. So is a resampled world's whole history, and any action
+applied from Python after actions that wait. Every answer is the one the state its history replays to gives
 (tests/test_openspiel.py).
 
 >>> import pyspiel
@@ -50,12 +51,11 @@ applied through C++ after it. Every answer is the one the state its history repl
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
-import pickle
 import random
 from dataclasses import replace
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -87,9 +87,6 @@ GAME_NAME = "python_barbu"
 DEFAULTS: dict[str, Any] = {"variant": "classic", "options": "{}", "episode": "game", "contract": "", "players": -1}
 """The parameters and their defaults; ``players`` -1 stands for the rule set's own number of players."""
 
-
-_NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode()
-"""The Python attributes of a serialized state that has none (OpenSpiel pickles a state's ``__dict__``)."""
 
 _TEXTS = 4096
 """The most observation texts a game remembers (a search meets a few hundred)."""
@@ -326,9 +323,11 @@ class _Table:
         """How many tricks of the current deal are done, and those tricks in words, as the
         texts show them (replaced, never changed in place: clones share it)."""
         self.tail: list[tuple[int, int]] = []
-        """The cards played from Python on :attr:`play` (:meth:`BarbuState.apply_action`) and
-        not yet in OpenSpiel's history, which pyspiel keeps in C++: each with its seat, written
-        there when the history is asked for (:meth:`BarbuState._flush`)."""
+        """The actions not yet in OpenSpiel's history, which pyspiel keeps in C++, each with its
+        player, written there when the history is asked for (:meth:`BarbuState._flush`): the
+        cards played from Python on :attr:`play` (:meth:`BarbuState.apply_action`), a resampled
+        world's whole history (:meth:`BarbuState._world`), and any action applied from Python
+        after them."""
         self.replaying = False
         """Whether :attr:`tail` is being written into OpenSpiel's history (the cards are played already)."""
 
@@ -466,11 +465,27 @@ class BarbuState(pyspiel.State):
             t.tail.append((play.turn, int(action)))
             self._card(play, int(action))
             return
-        self._flush()
+        if t.tail:  # the history waits in Python (a world's, a playout's cards): this action after it
+            seat = self.current_player()
+            self._act(int(action))
+            t.tail.append((seat, int(action)))
+            return
         pyspiel.State.apply_action(self, action)
 
+    def clone(self) -> BarbuState:
+        """pyspiel's ``clone``. A state whose whole history waits in :attr:`_Table.tail` (a
+        world, a clone of one: every state of a search that resamples) is copied without
+        crossing into C++ (pyspiel's copies the history and the table through ``copy.deepcopy``)."""
+        if self._t.tail and not pyspiel.State.move_number(self):
+            other: BarbuState = BarbuState.__new__(BarbuState)
+            pyspiel.State.__init__(other, self.get_game())
+            other._t = self._t.copy()
+            return other
+        same: BarbuState = pyspiel.State.clone(self)
+        return same
+
     def _flush(self) -> None:
-        """Write the cards of :attr:`_Table.tail` into OpenSpiel's history, each with its seat."""
+        """Write the actions of :attr:`_Table.tail` into OpenSpiel's history, each with its player."""
         t = self._t
         if not t.tail:
             return
@@ -497,6 +512,18 @@ class BarbuState(pyspiel.State):
             self._play_over()
         else:
             t.player = play.turn
+
+    def _pairs(self) -> list[tuple[int, int]]:
+        """Each action of the history with its player, those of :attr:`_Table.tail` included,
+        without writing them into OpenSpiel's history (a world's whole history waits there)."""
+        pairs = [(p.player, p.action) for p in pyspiel.State.full_history(self)]
+        return pairs + self._t.tail
+
+    def _actions(self) -> list[int]:
+        """The history's actions, as :meth:`_pairs` reads them."""
+        tail = self._t.tail
+        done: list[int] = pyspiel.State.history(self)
+        return done + [a for _, a in tail] if tail else done
 
     # OpenSpiel's history, with the cards of the tail: read from Python, each writes them first.
 
@@ -537,10 +564,15 @@ class BarbuState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         t = self._t
-        if t.replaying:  # a card of the tail, played already
+        if t.replaying:  # an action of the tail, applied already
             return
-        if t.tail:  # applied from C++ after cards played from Python: they come first in the history
+        if t.tail:  # applied from C++ after actions applied from Python: they come first in the history
             self._flush()
+        self._act(action)
+
+    def _act(self, action: int) -> None:
+        """Apply an action to the table (whichever way it came: see :meth:`apply_action`)."""
+        t = self._t
         play = t.play
         if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
             self._card(play, action)
@@ -829,7 +861,7 @@ class BarbuState(pyspiel.State):
             if t.play is None and (type(deal.cardplay) is not TrickPlay or deal.phase is not Phase.PLAY):
                 return None
             # the public history before the play: the same frame in every world of a search
-            history = self.history()
+            history = self._actions()
             after = t.deal_start + t.static.deck_size
             before_play = len(history) - len(deal.plays) - len(t.pending)
             key = (tuple(history[: t.deal_start]), tuple(history[after:before_play]))
@@ -887,7 +919,7 @@ class BarbuState(pyspiel.State):
         t = self._t
         if t.game is None or t.hands is not None or t.over:
             return None
-        history = self.history()
+        history = self._actions()
         start = t.deal_start
         after = start + t.static.deck_size
         return (player, self._dealt(player), tuple(history[:start]), tuple(history[after:]))
@@ -923,7 +955,7 @@ class BarbuState(pyspiel.State):
     def _resampled(self, player_id: int, rng: random.Random) -> tuple[list[int], list[int] | None]:
         """:meth:`resampled_history`, and each seat's cards of the deal in it once it is dealt."""
         t = self._t
-        history: list[int] = self.history()
+        history = self._actions()
         static = t.static
         start = t.deal_start
         if t.hands is not None:
@@ -957,7 +989,6 @@ class BarbuState(pyspiel.State):
                 state.apply_action(a)
             return state
         table = t.copy()
-        table.tail = []  # the world's history is written whole, below
         start = t.deal_start
         after = start + static.deck_size
         dealt = hands
@@ -984,26 +1015,27 @@ class BarbuState(pyspiel.State):
                 copied.dealt = tuple(dealt)
                 if copied.cardplay is not None:
                     copied.cardplay.set_hands(held)
-        # The history is this state's but for the cards dealt (chance's actions): the rest of
-        # its serialized form is written once for every world drawn from this state.
-        serial = t.known.get("serial")
-        if serial is None:
-            players = [p.player for p in self.full_history()]
-            pairs = list(map("{}:{}".format, players, self.history()))
-            serial = (",".join(pairs[:start]), ",".join(pairs[after:]))
-            t.known = {**t.known, "serial": serial}
-        head, tail = serial
-        dealing = f"{_CHANCE}:" + f",{_CHANCE}:".join(map(str, history[start:after])) if len(history) > start else ""
+        # The history is this state's but for the cards dealt (chance's actions): the actions
+        # before and after them, each with its player, are read once for every world drawn from
+        # this state.
+        shared = t.known.get("shared")
+        if shared is None:
+            pairs = self._pairs()
+            shared = (pairs[:start], pairs[after:])
+            t.known = {**t.known, "shared": shared}
+        head, rest = shared
         # The seat cannot tell the world from this state: its text is the same.
-        table.known = {k: v for k, v in t.known.items() if k in (("text", player), "serial")}
+        known: dict[Any, Any] = {"shared": shared}
+        text = t.known.get(("text", player))
+        if text is not None:
+            known[("text", player)] = text
+        table.known = known
         table.player = None
-        # pyspiel keeps the history in C++: OpenSpiel's serialized form of a Python state writes
-        # it at once (applying each action would cross from C++ into Python twice per action),
-        # with no Python attributes; the table is then given to the state.
-        world: BarbuState = self.get_game().deserialize_state(
-            f"history={','.join(part for part in (head, dealing, tail) if part)}\nmove_number={len(history)}\n"
-            f"__dict__={_NO_ATTRIBUTES}"
-        )
+        # pyspiel keeps the history in C++; the world's is written there only when it is read
+        # (:meth:`_flush`, as a playout's cards are): a search reads none of it.
+        table.tail = [*head, *zip(repeat(_CHANCE), history[start:after]), *rest]
+        world: BarbuState = BarbuState.__new__(BarbuState)
+        pyspiel.State.__init__(world, self.get_game())
         world._t = table
         return world
 
