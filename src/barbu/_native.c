@@ -897,7 +897,7 @@ fail:
  * which held cards are equivalent, the early end) reads only that, so the lines of the two
  * positions match card for card, in the same order, and add the same raw scores. */
 
-#define TT_BITS 14
+#define TT_BITS 16
 #define TT_SIZE (1u << TT_BITS)
 #define KEY_BYTES 60 /* leader and heart byte, four suit counts, one byte per card held */
 
