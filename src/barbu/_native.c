@@ -1067,7 +1067,8 @@ static uint32_t position_key(const Solver *v, int leader, uint64_t played, uint8
 }
 
 /* The value of the position at a trick boundary where leader leads after the tricks of played,
- * from the table when the same position was searched before in this solve. */
+ * from the table when the same position was searched before, in this solve or an earlier one of
+ * the same context. */
 static void boundary(Solver *v, int leader, uint64_t played, double *out, long *raw) {
     TTEntry *e = NULL;
     uint8_t key[KEY_BYTES];
