@@ -411,6 +411,50 @@ def test_five_exact_tricks_give_the_values_of_max_n_without_a_table(variant: str
         assert solve(t, contract, r, guide, root) == _plain_max_n(t, contract, r, guide, root, merge=True)
 
 
+def _other_world(t: TrickPlay, keep: int, rng: random.Random) -> TrickPlay:
+    """``t`` with the cards of every seat but ``keep`` dealt again among them, each keeping its
+    number of cards: another world of the same decision (the same cards out of play)."""
+    seats = [s for s in range(t.players) if s != keep]
+    cards = [c for s in seats for c in cards_of(t.hands[s])]
+    rng.shuffle(cards)
+    world = t.copy()
+    hands = list(t.hands)
+    for s in seats:
+        count = len(cards_of(t.hands[s]))
+        hands[s], cards = sum(1 << c for c in cards[:count]), cards[count:]
+    world.set_hands(hands)
+    return world
+
+
+@pytest.mark.parametrize("path", ["compiled", "pure"])
+@pytest.mark.parametrize("variant", ["classic", "thirty-two"])
+def test_positions_kept_from_solve_to_solve_give_the_values_of_plain_max_n(
+    variant: str, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solves of a decision, one after another as the search runs them: in each world (the
+    position and two others dealt again around the seat to act), each candidate card played,
+    for two seats searched for; every context's positions kept from solve to solve (the
+    compiled table, or ``kept`` on the pure path), and each value that of plain max^n."""
+    if path == "compiled" and not accel.NATIVE:
+        pytest.skip("the compiled accelerator is not built")
+    if path == "pure":
+        monkeypatch.setattr(accel, "_native", None)
+    rng = random.Random(f"kept:{variant}")
+    kept: dict[tuple[object, ...], dict[tuple[object, ...], tuple[int, ...]]] = {}
+    solves = 0
+    for t, contract, r, guide, root in _endgame_positions(variant, 4, 3, f"kept:{variant}"):
+        me = t.turn
+        for world in (t, _other_world(t, me, rng), _other_world(t, me, rng)):
+            for seat in (me, root):
+                for c in cards_of(world.legal_mask()):
+                    child = world.copy()
+                    child.play(c)
+                    assert solve(child, contract, r, guide, seat, kept) == _plain_max_n(child, contract, r, guide, seat)
+                    solves += 1
+    assert solves > 20
+    assert path == "compiled" or kept
+
+
 @pytest.mark.parametrize("variant", list(RULE_SETS))
 def test_the_fast_endgame_solver_agrees_with_plain_max_n_in_every_rule_set(variant: str) -> None:
     """The solver keeps its own compact position (asking the rules core which cards are

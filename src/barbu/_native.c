@@ -897,7 +897,7 @@ fail:
  * which held cards are equivalent, the early end) reads only that, so the lines of the two
  * positions match card for card, in the same order, and add the same raw scores. */
 
-#define TT_BITS 14
+#define TT_BITS 16
 #define TT_SIZE (1u << TT_BITS)
 #define KEY_BYTES 60 /* leader and heart byte, four suit counts, one byte per card held */
 
@@ -907,9 +907,27 @@ typedef struct {
     int32_t rest[MAXP]; /* what the rest of the deal adds to each seat's raw score */
 } TTEntry;
 
+/* What a table's entries hold for: everything a solve reads besides the position's key. Two
+ * solves with the same context (the candidates of a decision in one world, and its other
+ * worlds: the same rules, trump, score model, care, sign, costs, seat searched for and cards
+ * out of play) value a position of the same key alike, so the second reads the first's
+ * entries. Filled field by field after a memset, so that memcmp compares no padding. */
+typedef struct {
+    Model m;
+    double care[MAXP][MAXP];
+    double sign;
+    double cost[52];
+    uint64_t penalty, early_end, out_of_play;
+    int players, direction, trump, heart_rule, heart_broken, must_trump, overtrump, undertrump, tricks_total;
+    int root;
+    uint8_t cls[52];
+} Context;
+
 typedef struct Table {
     struct Table *next; /* in the free list */
     uint32_t gen;
+    int has_context; /* ctx holds the context of the entries stamped gen */
+    Context ctx;
     TTEntry e[TT_SIZE];
 } Table;
 
@@ -1049,7 +1067,8 @@ static uint32_t position_key(const Solver *v, int leader, uint64_t played, uint8
 }
 
 /* The value of the position at a trick boundary where leader leads after the tricks of played,
- * from the table when the same position was searched before in this solve. */
+ * from the table when the same position was searched before, in this solve or an earlier one of
+ * the same context. */
 static void boundary(Solver *v, int leader, uint64_t played, double *out, long *raw) {
     TTEntry *e = NULL;
     uint8_t key[KEY_BYTES];
@@ -1187,9 +1206,37 @@ static void solve_state(Solver *v, const TP *s, int root, double *out) {
         for (int p = 0; p < v->n; p++) in_play |= v->s.hands[p];
         v->out_of_play = ~in_play & ((1ULL << 52) - 1);
     }
-    if (v->tabled && ++v->table->gen == 0) { /* the stamps wrapped round: forget every entry */
-        memset(v->table->e, 0, sizeof v->table->e);
-        v->table->gen = 1;
+    if (v->tabled) {
+        /* The entries of an earlier solve in the same context stay; another context starts afresh. */
+        Context ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.m = v->m;
+        memcpy(ctx.care, v->care, sizeof ctx.care);
+        ctx.sign = v->sign;
+        memcpy(ctx.cost, v->cost, sizeof ctx.cost);
+        ctx.penalty = v->s.penalty;
+        ctx.early_end = v->s.early_end;
+        ctx.out_of_play = v->out_of_play;
+        ctx.players = v->s.players;
+        ctx.direction = v->s.direction;
+        ctx.trump = v->s.trump;
+        ctx.heart_rule = v->s.heart_rule;
+        ctx.heart_broken = v->s.heart_broken;
+        ctx.must_trump = v->s.must_trump;
+        ctx.overtrump = v->s.overtrump;
+        ctx.undertrump = v->s.undertrump;
+        ctx.tricks_total = v->s.tricks_total;
+        ctx.root = root;
+        memcpy(ctx.cls, v->cls, sizeof ctx.cls);
+        Table *t = v->table;
+        if (!t->has_context || memcmp(&t->ctx, &ctx, sizeof ctx) != 0) {
+            memcpy(&t->ctx, &ctx, sizeof ctx);
+            t->has_context = 1;
+            if (++t->gen == 0) { /* the stamps wrapped round: forget every entry */
+                memset(t->e, 0, sizeof t->e);
+                t->gen = 1;
+            }
+        }
     }
     if (v->s.finished)
         values(v, out, raw);

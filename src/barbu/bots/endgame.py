@@ -27,7 +27,13 @@ from barbu.contracts import Contract, TrickResult
 from barbu.rulesets import Rules
 from barbu.tricks import TrickPlay
 
-__all__ = ["distinct_cards", "solve"]
+__all__ = ["Positions", "distinct_cards", "solve"]
+
+Positions = dict[tuple[object, ...], dict[tuple[object, ...], tuple[int, ...]]]
+"""Tables of positions kept from solve to solve, one per context (see :func:`solve`)."""
+POSITIONS_KEPT = 200_000
+"""Positions a :data:`Positions` holds at most, all contexts together: past that, it is emptied
+(the pure path's memory; the compiled table has a fixed size)."""
 
 
 def distinct_cards(legal: int, gone: int, cost: list[float]) -> list[int]:
@@ -62,7 +68,9 @@ def distinct_cards(legal: int, gone: int, cost: list[float]) -> list[int]:
     return out
 
 
-def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int) -> list[float]:
+def solve(
+    t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root: int, kept: Positions | None = None
+) -> list[float]:
     """Each seat's final score (own points) when everyone plays the rest of ``t`` perfectly.
 
     ``t`` is left as it was. The search keeps its own compact position (hands,
@@ -83,8 +91,16 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     play between the same two of them, the same leader and the same answer to "a heart was
     played": the rules the search applies read nothing else. The table keeps what the rest
     adds to the raw scores of the line chosen, and the values are worked out from the full
-    raw scores as for any finished line. With the compiled accelerator
-    (:mod:`barbu.accel`) the same search runs in compiled code, with the same result.
+    raw scores as for any finished line.
+
+    Everything else the search reads (the trick rules, the score model, the care, sign and
+    costs, ``root`` and the cards out of play) is the solve's *context*: two solves in the
+    same context value a position of the same key alike, so the positions of one stay good
+    for the next (a decision's candidates in one world, and its other worlds). ``kept``
+    holds them from solve to solve by context (the caller's, empty at first); without it
+    each solve starts afresh. The values are the same either way. With the compiled
+    accelerator (:mod:`barbu.accel`) the same search runs in compiled code, with the same
+    result, keeping its own table from solve to solve the same way (``kept`` unused).
     """
     compiled = accel.solve(t, contract, table, guide, root)
     if compiled is not None:
@@ -106,7 +122,6 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     scored: dict[tuple[int, ...], list[float]] = {}
     outcomes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[float], tuple[int, ...]]] = {}
     model = accel.score_model(contract, shape)
-    positions: dict[tuple[object, ...], tuple[int, ...]] = {}
     hearts = t.rules.suits[HEARTS]
     in_play = t.played
     for c in t.trick:
@@ -114,6 +129,12 @@ def solve(t: TrickPlay, contract: Contract, table: Rules, guide: PlayGuide, root
     for h in hands:
         in_play |= h
     out_of_play = ((1 << 52) - 1) & ~in_play
+    positions: dict[tuple[object, ...], tuple[int, ...]] = {}
+    if kept is not None and model is not None:
+        if sum(len(p) for p in kept.values()) > POSITIONS_KEPT:
+            kept.clear()
+        context = (t.rules, total, n, model, tuple(map(tuple, care)), sign, tuple(cost), root, out_of_play)
+        positions = kept.setdefault(context, positions)
     penalty = t.rules.penalty
     kind = [(cost[c], model[c], penalty >> c & 1, early_end >> c & 1) for c in range(52)] if model is not None else []
     # Raw scores of the tricks played so far in the line searched, by ``model``: the cards

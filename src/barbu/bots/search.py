@@ -51,7 +51,7 @@ from barbu.actions import Action, Arrange, Call, Declare, NameRank, NameTrump, P
 from barbu.bots.card_play import PlayGuide, choose_card
 from barbu.bots.chinese_poker import best_arrangement, candidate_arrangements
 from barbu.bots.domino_play import choose_domino_card, dependency
-from barbu.bots.endgame import distinct_cards, solve
+from barbu.bots.endgame import Positions, distinct_cards, solve
 from barbu.bots.errors import BotError
 from barbu.bots.estimates import best_trump, trump_order
 from barbu.bots.rules_of_thumb import (
@@ -324,6 +324,9 @@ class SearchBot:
         self._solved: dict[tuple[Any, ...], float] = {}
         """Endgames solved during the current decision (playouts of different moves
         sometimes reach the same position), by position, guide and seat."""
+        self._positions: Positions = {}
+        """The exact solver's positions met during the current decision, by context, on the
+        pure path (:func:`~barbu.bots.endgame.solve`; the compiled solver keeps its own)."""
         self._plans: dict[tuple[Any, ...], CallPlan] = {}
         """The other seats' call turns met during the current decision, read up to the hand
         (:meth:`_call_plan`), by the deal's public state."""
@@ -342,6 +345,7 @@ class SearchBot:
         table = view_rules(view)
         budget = Budget(self.iterations, self.seconds)
         self._solved.clear()
+        self._positions.clear()
         self._plans.clear()
         if view.phase == "arrange":
             return self._arrange(view, table, budget)
@@ -398,7 +402,7 @@ class SearchBot:
                     )
                     value = self._solved.get(key)
                     if value is None:
-                        value = self._solved[key] = solve(t, d.contract, d.rules, guide, me)[me]
+                        value = self._solved[key] = solve(t, d.contract, d.rules, guide, me, self._positions)[me]
                     return value
                 c = choose_card(t, t.turn, guide) if heuristic else self.rng.choice(cards_of(t.legal_mask()))
                 d.play_unchecked(c)
