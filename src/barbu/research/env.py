@@ -59,6 +59,7 @@ from barbu.research.encoding import (
     PLAY_ENDED,
     ActionEncoding,
     DealFacts,
+    GameFacts,
     ObservationBuffer,
     ObservationEncoding,
     PartialArrangement,
@@ -201,6 +202,8 @@ class BarbuEnv(AECEnv, EzPickle):
         self._facts: tuple[tuple[Game, int, bool], DealFacts] | None = None
         """The game's facts at the start of its last deal or at the episode's end (:meth:`_deal_facts`),
         and of which game and deal count, and whether the last deal ended."""
+        self._grown = GameFacts(self.observations)
+        """The facts of the episode's game, grown deal by deal (read again from the start for a new game)."""
         self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
         """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
@@ -306,12 +309,12 @@ class BarbuEnv(AECEnv, EzPickle):
 
     def _deal_facts(self, game: Game) -> DealFacts:
         """The facts of ``game`` every seat sees alike at the start of its last deal or at the
-        episode's end, read once a deal (and once at the end)."""
+        episode's end, read once a deal (and once at the end), each finished deal added once."""
         last = game.deals[-1]
         key = (game, len(game.deals), last.finished)
         known = self._facts
         if known is None or known[0] != key:
-            known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
+            known = self._facts = (key, self._grown.read(game.deals, game.totals))
         return known[1]
 
     def _vector(self, written: np.ndarray) -> np.ndarray:
