@@ -16,6 +16,7 @@ from barbu.cards import card, cards_of, mask_of
 from barbu.research.encoding import (
     PHASES,
     ActionEncoding,
+    GameFacts,
     ObservationEncoding,
     PartialArrangement,
     Place,
@@ -138,6 +139,27 @@ def test_the_vector_says_everything_the_text_says(variant: str, options: dict[st
                 assert encoding.decode(vector) == encoding.text(view)
         _play(game, rng)
         steps += 1
+
+
+@pytest.mark.parametrize("variant", ["classic", "french"])
+def test_the_game_facts_grown_deal_by_deal_are_those_read_from_the_start(variant: str) -> None:
+    game = Game.new(variant, seed=5)
+    encoding = ObservationEncoding(game.rules)
+    grown = GameFacts(encoding)
+    rng = random.Random(2)
+    starts = 0
+    while not game.is_over:
+        deals = len(game.deals)
+        _play(game, rng)
+        if len(game.deals) != deals or game.is_over:
+            starts += 1
+            assert grown.read(game.deals, game.totals) == GameFacts(encoding).read(game.deals, game.totals)
+    doubled = [f for f in grown.read(game.deals, game.totals).doubles if f]
+    assert starts == len(game.deals) and (doubled or not game.rules.doubling)
+    cut = game.copy()
+    cut.deals = cut.deals[:3]  # a list that is not the one grown: read again from its start
+    assert grown.read(cut.deals, game.totals) == GameFacts(encoding).read(cut.deals, game.totals)
+    assert grown.read(game.deals[:2], game.totals) == GameFacts(encoding).read(game.deals[:2], game.totals)
 
 
 def test_the_vector_rebuilds_a_finished_game_and_an_arrangement_in_progress() -> None:
