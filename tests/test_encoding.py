@@ -261,3 +261,29 @@ def test_a_spectator_has_no_observation() -> None:
 def test_a_vector_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError, match="entries"):
         ObservationEncoding(rules("classic")).decode(np.zeros(5, np.float32))
+
+
+def test_call_indexes_are_remembered_by_the_listing_itself_not_a_copy_of_it() -> None:
+    import pickle
+
+    from barbu.doubling import Doubling
+
+    game = Game.new("classic", seed=4)
+    encoding = ActionEncoding(game.rules)
+    deal = game.current
+    assert deal is not None
+    while deal.phase != "call":
+        _play(game, random.Random(0))
+    assert deal.doubling is not None
+    seat = deal.to_act
+    assert seat is not None
+    listed = deal.doubling.listed_calls()
+    expected = sorted(encoding.index(c, seat) for c in deal.legal_actions())
+    assert list(encoding.call_indexes(listed, seat)) == expected
+    assert encoding.call_indexes(listed, seat) is encoding.call_indexes(listed, seat)
+    copied = pickle.loads(pickle.dumps(encoding))
+    (stored, _), *_ = copied._call_indexes.values()
+    assert stored is not listed  # a copy under the original's identity: not taken for it
+    assert list(copied.call_indexes(listed, seat)) == expected
+    assert copied._call_indexes[(id(listed), seat)][0] is listed  # worked out again from the listing
+    assert isinstance(deal.doubling, Doubling) and deal.doubling.legal_calls() == list(listed)

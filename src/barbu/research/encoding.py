@@ -181,6 +181,8 @@ class ActionEncoding:
         self._trump = self.sections["trump"].start
         self._rank = self.sections["rank"].start
         self._call = self.sections["call"].start
+        self._call_indexes: dict[tuple[int, int], tuple[tuple[Call, ...], np.ndarray]] = {}
+        """:meth:`call_indexes` by the listing's identity and the seat, with the listing."""
         self._place = self.sections["place"].start
 
     # -- actions to indexes ------------------------------------------------------
@@ -241,6 +243,24 @@ class ActionEncoding:
                 raise ValueError(f"{self.rules.name} has no Chinese poker: nothing is placed")
             return self._place + action.card
         raise ValueError(f"{action!r} has no index: Arrange is given as ten Place actions, tallies are not played")
+
+    def call_indexes(self, listed: tuple[Call, ...], seat: int) -> np.ndarray:
+        """The indexes of the calls of ``seat``'s listing ``listed``
+        (:meth:`barbu.doubling.Doubling.listed_calls`), remembered by the listing's identity (the
+        listing is kept here with its indexes, and checked to be the very one: a copied or
+        unpickled encoding holds copies under the originals' identities).
+
+        >>> from barbu.rulesets import rules
+        >>> from barbu.actions import Call
+        >>> encoding = ActionEncoding(rules("classic"))
+        >>> encoding.call_indexes((Call(), Call(double=(0,))), 3) - encoding.sections["call"].start
+        array([0, 8])
+        """
+        key = (id(listed), seat)
+        known = self._call_indexes.get(key)
+        if known is None or known[0] is not listed:
+            known = self._call_indexes[key] = (listed, np.array(self.indexes(listed, seat), np.intp))
+        return known[1]
 
     def indexes(self, legal: Iterable[Action], seat: int) -> list[int]:
         """The indexes of the core's legal actions of ``seat``, ascending."""

@@ -267,7 +267,8 @@ class BarbuEnv(AECEnv, EzPickle):
             if buffer.playing(deal):  # a deal's calls or card play, followed from its start
                 written = buffer.update_play(deal, seat, mask)
                 if phase is Phase.CALL and deal.to_act == seat:
-                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
+                    assert deal.doubling is not None
+                    mask[self.actions.call_indexes(deal.doubling.listed_calls(), seat)] = 1
                 return {"observation": self._vector(written), "action_mask": mask}
             if phase in _CHOOSING:  # the choice of a contract, trump or rank: written by _start_deal
                 if deal.to_act == seat:
