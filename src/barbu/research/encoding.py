@@ -424,6 +424,17 @@ class ObservationBuffer:
         phase = deal.phase
         return phase is Phase.PLAY or (phase is Phase.CALL and not playing[1])
 
+    def start_play(self, deal: Deal, seat: int) -> None:
+        """Bring the buffer, written in ``deal``'s calls, to the start of its card play: the
+        public facts and the last calls (:meth:`_write_calls`: in the card play they no longer
+        change, but for the seat to act, which the card play's writers write); the plays, the
+        captured cards or the domino rows are left to the next :meth:`update_play`, or in a trick
+        play to :func:`play_observed`, which write them from the first play."""
+        playing = self.following
+        assert playing[0] is deal and not playing[1] and deal.phase is Phase.PLAY
+        self._write_calls(deal, seat)
+        playing[1:] = (True, 0, -1)
+
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
         :meth:`ObservationEncoding.encode` would from :func:`~barbu.view.seat_view` but without a
@@ -440,9 +451,10 @@ class ObservationBuffer:
         assert playing[0] is deal
         start, done = playing[2], playing[3]
         if not playing[1]:  # written in the calls: the public facts again, the calls made since
-            self._write_calls(deal, seat)
             if deal.phase is Phase.CALL:
+                self._write_calls(deal, seat)
                 return self.vector
+            self.start_play(deal, seat)
             start, done = 0, -1  # every play, the captured cards or the domino rows
         plays = deal.plays
         t = deal.tricks

@@ -491,6 +491,7 @@ class BarbuEnv(AECEnv, EzPickle):
             self._fast = partial(
                 play_observed, play, deal.plays, deal.play_seats, deal, self._following, self._vectors, self._masks, at
             )
+            self._start_play(deal)
         elif type(play) is DominoPlay:
             self._fast = partial(
                 lay_observed,
@@ -503,6 +504,25 @@ class BarbuEnv(AECEnv, EzPickle):
                 self._masks,
                 self.observations._lay_at,
             )
+
+    def _start_play(self, deal: Deal) -> None:
+        """At the end of ``deal``'s calls, bring every seat's buffer written in them to the card
+        play (:meth:`~barbu.research.encoding.ObservationBuffer.start_play`), so that each seat's
+        first card-play observation is written by the one-call step, and write the observation
+        of the seat to act now, as that step would have."""
+        switched = False
+        for seat, buffer in enumerate(self._buffers):
+            following = buffer.following
+            if following[0] is deal and not following[1]:
+                buffer.start_play(deal, seat)
+                switched = True
+        turn = deal.to_act
+        if not switched or turn is None or self._following[turn][0] is not deal:
+            return
+        mask = self._masks[turn]
+        mask.fill(0)
+        self._buffers[turn].update_play(deal, turn, mask)
+        self._seen = self.possible_agents[turn]
 
     def _unpay(self) -> None:
         """PettingZoo's ``_clear_rewards``, skipped while no reward was given since the last one
