@@ -16,6 +16,7 @@ from barbu.cards import card, cards_of, mask_of
 from barbu.research.encoding import (
     PHASES,
     ActionEncoding,
+    GameFacts,
     ObservationEncoding,
     PartialArrangement,
     Place,
@@ -140,6 +141,27 @@ def test_the_vector_says_everything_the_text_says(variant: str, options: dict[st
         steps += 1
 
 
+@pytest.mark.parametrize("variant", ["classic", "french"])
+def test_the_game_facts_grown_deal_by_deal_are_those_read_from_the_start(variant: str) -> None:
+    game = Game.new(variant, seed=5)
+    encoding = ObservationEncoding(game.rules)
+    grown = GameFacts(encoding)
+    rng = random.Random(2)
+    starts = 0
+    while not game.is_over:
+        deals = len(game.deals)
+        _play(game, rng)
+        if len(game.deals) != deals or game.is_over:
+            starts += 1
+            assert grown.read(game.deals, game.totals) == GameFacts(encoding).read(game.deals, game.totals)
+    doubled = [f for f in grown.read(game.deals, game.totals).doubles if f]
+    assert starts == len(game.deals) and (doubled or not game.rules.doubling)
+    cut = game.copy()
+    cut.deals = cut.deals[:3]  # a list that is not the one grown: read again from its start
+    assert grown.read(cut.deals, game.totals) == GameFacts(encoding).read(cut.deals, game.totals)
+    assert grown.read(game.deals[:2], game.totals) == GameFacts(encoding).read(game.deals[:2], game.totals)
+
+
 def test_the_vector_rebuilds_a_finished_game_and_an_arrangement_in_progress() -> None:
     game = Game.new("chinese-poker", seed=2)
     encoding = ObservationEncoding(game.rules)
@@ -239,3 +261,29 @@ def test_a_spectator_has_no_observation() -> None:
 def test_a_vector_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError, match="entries"):
         ObservationEncoding(rules("classic")).decode(np.zeros(5, np.float32))
+
+
+def test_call_indexes_are_remembered_by_the_listing_itself_not_a_copy_of_it() -> None:
+    import pickle
+
+    from barbu.doubling import Doubling
+
+    game = Game.new("classic", seed=4)
+    encoding = ActionEncoding(game.rules)
+    deal = game.current
+    assert deal is not None
+    while deal.phase != "call":
+        _play(game, random.Random(0))
+    assert deal.doubling is not None
+    seat = deal.to_act
+    assert seat is not None
+    listed = deal.doubling.listed_calls()
+    expected = sorted(encoding.index(c, seat) for c in deal.legal_actions())
+    assert list(encoding.call_indexes(listed, seat)) == expected
+    assert encoding.call_indexes(listed, seat) is encoding.call_indexes(listed, seat)
+    copied = pickle.loads(pickle.dumps(encoding))
+    (stored, _), *_ = copied._call_indexes.values()
+    assert stored is not listed  # a copy under the original's identity: not taken for it
+    assert list(copied.call_indexes(listed, seat)) == expected
+    assert copied._call_indexes[(id(listed), seat)][0] is listed  # worked out again from the listing
+    assert isinstance(deal.doubling, Doubling) and deal.doubling.legal_calls() == list(listed)

@@ -421,10 +421,15 @@ class Doubling:
 
     def legal_calls(self) -> list[Call]:
         """Every distinct legal call of the seat to act, as explicit lists."""
+        return list(self.listed_calls())
+
+    def listed_calls(self) -> tuple[Call, ...]:
+        """:meth:`legal_calls` as the listing kept for the caller's situation: the same tuple,
+        kept alive for good, whenever a caller has the same options, so that what a caller
+        derives from it may be remembered by the tuple's identity."""
         if not self._queue:
-            return []
-        seat = self._queue[0]
-        return list(self._listing(seat)[0])
+            return ()
+        return self._listing(self._queue[0])[0]
 
     @property
     def doubled_declarer(self) -> frozenset[int]:

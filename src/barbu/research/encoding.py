@@ -181,6 +181,8 @@ class ActionEncoding:
         self._trump = self.sections["trump"].start
         self._rank = self.sections["rank"].start
         self._call = self.sections["call"].start
+        self._call_indexes: dict[tuple[int, int], tuple[tuple[Call, ...], np.ndarray]] = {}
+        """:meth:`call_indexes` by the listing's identity and the seat, with the listing."""
         self._place = self.sections["place"].start
 
     # -- actions to indexes ------------------------------------------------------
@@ -241,6 +243,24 @@ class ActionEncoding:
                 raise ValueError(f"{self.rules.name} has no Chinese poker: nothing is placed")
             return self._place + action.card
         raise ValueError(f"{action!r} has no index: Arrange is given as ten Place actions, tallies are not played")
+
+    def call_indexes(self, listed: tuple[Call, ...], seat: int) -> np.ndarray:
+        """The indexes of the calls of ``seat``'s listing ``listed``
+        (:meth:`barbu.doubling.Doubling.listed_calls`), remembered by the listing's identity (the
+        listing is kept here with its indexes, and checked to be the very one: a copied or
+        unpickled encoding holds copies under the originals' identities).
+
+        >>> from barbu.rulesets import rules
+        >>> from barbu.actions import Call
+        >>> encoding = ActionEncoding(rules("classic"))
+        >>> encoding.call_indexes((Call(), Call(double=(0,))), 3) - encoding.sections["call"].start
+        array([0, 8])
+        """
+        key = (id(listed), seat)
+        known = self._call_indexes.get(key)
+        if known is None or known[0] is not listed:
+            known = self._call_indexes[key] = (listed, np.array(self.indexes(listed, seat), np.intp))
+        return known[1]
 
     def indexes(self, legal: Iterable[Action], seat: int) -> list[int]:
         """The indexes of the core's legal actions of ``seat``, ascending."""
@@ -367,7 +387,7 @@ class ObservationBuffer:
     >>> encoding = ObservationEncoding(game.rules)
     >>> buffer = ObservationBuffer(encoding)
     >>> deal, seat = game.current, game.to_act
-    >>> buffer.start_deal(deal, seat, encoding.deal_facts(game.deals, game.totals))
+    >>> buffer.start_deal(deal, seat, GameFacts(encoding).read(game.deals, game.totals))
     >>> bool((buffer.vector == encoding.encode(seat_view(game, seat))).all())
     True
     """
@@ -404,6 +424,17 @@ class ObservationBuffer:
         phase = deal.phase
         return phase is Phase.PLAY or (phase is Phase.CALL and not playing[1])
 
+    def start_play(self, deal: Deal, seat: int) -> None:
+        """Bring the buffer, written in ``deal``'s calls, to the start of its card play: the
+        public facts and the last calls (:meth:`_write_calls`: in the card play they no longer
+        change, but for the seat to act, which the card play's writers write); the plays, the
+        captured cards or the domino rows are left to the next :meth:`update_play`, or in a trick
+        play to :func:`play_observed`, which write them from the first play."""
+        playing = self.following
+        assert playing[0] is deal and not playing[1] and deal.phase is Phase.PLAY
+        self._write_calls(deal, seat)
+        playing[1:] = (True, 0, -1)
+
     def update_play(self, deal: Deal, seat: int, mask: np.ndarray) -> np.ndarray:
         """Write the vector of ``seat``'s view of ``deal`` (:meth:`playing` must be true), as
         :meth:`ObservationEncoding.encode` would from :func:`~barbu.view.seat_view` but without a
@@ -420,9 +451,10 @@ class ObservationBuffer:
         assert playing[0] is deal
         start, done = playing[2], playing[3]
         if not playing[1]:  # written in the calls: the public facts again, the calls made since
-            self._write_calls(deal, seat)
             if deal.phase is Phase.CALL:
+                self._write_calls(deal, seat)
                 return self.vector
+            self.start_play(deal, seat)
             start, done = 0, -1  # every play, the captured cards or the domino rows
         plays = deal.plays
         t = deal.tricks
@@ -468,7 +500,7 @@ class ObservationBuffer:
 
     def start_deal(self, deal: Deal, seat: int, facts: DealFacts) -> None:
         """Write ``seat``'s vector of a live deal with no play yet made, straight from the deal
-        and the game's ``facts`` (:meth:`ObservationEncoding.deal_facts`), as :meth:`update`
+        and the game's ``facts`` (:meth:`GameFacts.read`), as :meth:`update`
         writes it from :func:`~barbu.view.seat_view`. Written here: the hand, the cards left and
         the sections of earlier deals and of the game (declared contracts, the declarer's
         doubles, the totals, the previous deal); the rest is zero. In the calls (or a card play
@@ -492,7 +524,7 @@ class ObservationBuffer:
     def end_deal(self, deal: Deal, seat: int, facts: DealFacts) -> None:
         """Write ``seat``'s vector of the episode's end after ``deal``, its last deal, finished
         after a one-deck card play (tricks or domino), straight from the deal and the game's
-        ``facts`` (:meth:`ObservationEncoding.deal_facts`, this deal among the finished ones), as
+        ``facts`` (:meth:`GameFacts.read`, this deal among the finished ones), as
         :meth:`update` writes it from the view of the end: :meth:`start_deal`'s sections, the
         public facts and calls (:meth:`_write_calls`), every play and the captured cards or the
         domino's passes, rows and order (:data:`write_play`, :func:`write_lays_pure`), and no
@@ -623,7 +655,7 @@ class ObservationBuffer:
 @dataclass(frozen=True)
 class DealFacts:
     """What every seat's vector shows alike of a game at the start of a deal
-    (:meth:`ObservationEncoding.deal_facts`), by absolute seat: :meth:`ObservationBuffer.start_deal`
+    (:meth:`GameFacts.read`), by absolute seat: :meth:`ObservationBuffer.start_deal`
     writes them counted from its seat."""
 
     declared: tuple[tuple[int, int, int], ...]
@@ -636,6 +668,72 @@ class DealFacts:
     """Each seat's total, in score units."""
     previous: tuple[float, ...]
     """Each seat's final score of the last finished deal, in score units (empty: none yet)."""
+
+
+class GameFacts:
+    """The facts of one game every seat sees alike at the start of its last deal, or at the
+    episode's end after it, grown deal by deal: each :meth:`read` adds only the deals finished
+    since the last one (a list of deals that no longer starts with the deals already read, as a
+    game cut or replaced gives, is read again from its start). For
+    :meth:`ObservationBuffer.start_deal` and :meth:`ObservationBuffer.end_deal`: what the view's
+    ``declared``, ``history`` and ``totals`` give the vector.
+
+    >>> from barbu import Game
+    >>> game = Game.new("classic", seed=3)
+    >>> GameFacts(ObservationEncoding(game.rules)).read(game.deals, game.totals).declared
+    ()
+    """
+
+    __slots__ = ("_counts", "_doubles", "_last", "_read", "encoding")
+
+    def __init__(self, encoding: ObservationEncoding) -> None:
+        self.encoding = encoding
+        self._clear()
+
+    def _clear(self) -> None:
+        """Forget every deal read."""
+        self._read = 0
+        """How many finished deals of the game's list were added."""
+        self._last: Deal | None = None
+        """The last of them (the check that a later list still starts with them)."""
+        self._counts: dict[tuple[int, int], int] = {}
+        """How many finished deals each ``(declarer, contract's index)`` has."""
+        n = self.encoding.players
+        self._doubles = [[0] * n for _ in range(n)]
+        """For each declarer, how many of its finished deals each seat doubled it in."""
+
+    def read(self, deals: Sequence[Deal], totals: Sequence[int]) -> DealFacts:
+        """The facts at the start of ``deals[-1]``, or at the episode's end after it (``totals``: the game's)."""
+        encoding = self.encoding
+        done = self._read
+        last = self._last
+        if done > len(deals) or (last is not None and deals[done - 1] is not last):
+            self._clear()
+            done = 0
+        counts = self._counts
+        index = encoding._contract_index
+        doubling = encoding.rules.doubling
+        while done < len(deals) and deals[done].finished:
+            d = deals[done]
+            assert d.contract is not None
+            key = (d.declarer, index[d.contract.id])
+            counts[key] = counts.get(key, 0) + 1
+            if doubling:
+                row = self._doubles[d.declarer]
+                for pair in d.pairs():
+                    if pair.doubled == d.declarer:
+                        row[pair.doubler] += 1
+            done += 1
+            self._last = d
+        self._read = done
+        unit = encoding.unit
+        declared = tuple((declarer, contract, count) for (declarer, contract), count in counts.items())
+        doubles = tuple(self._doubles[deals[-1].declarer]) if doubling else ()
+        previous: tuple[float, ...] = ()
+        if done:
+            assert self._last is not None and self._last.final is not None
+            previous = tuple(f / unit for f in self._last.final)
+        return DealFacts(declared, doubles, tuple(t / unit for t in totals), previous)
 
 
 _PHASE_INDEX = {phase: PHASES.index(str(phase)) for phase in Phase if str(phase) in PHASES}
@@ -968,38 +1066,6 @@ class ObservationEncoding:
             at["cards_left"],
         )
         """The offsets :func:`write_lays_pure` writes at (-1: a section of domino rule sets only)."""
-
-    def deal_facts(self, deals: Sequence[Deal], totals: Sequence[int]) -> DealFacts:
-        """The facts of a game every seat sees alike at the start of its last deal ``deals[-1]``,
-        or at the episode's end after it (``totals``: the game's), for
-        :meth:`ObservationBuffer.start_deal` and :meth:`ObservationBuffer.end_deal`: what the
-        view's ``declared``, ``history`` and ``totals`` give the vector."""
-        finished = [d for d in deals if d.finished]
-        counts: dict[tuple[int, int], int] = {}
-        index = self._contract_index
-        for d in finished:
-            assert d.contract is not None
-            key = (d.declarer, index[d.contract.id])
-            counts[key] = counts.get(key, 0) + 1
-        declared = tuple((declarer, contract, count) for (declarer, contract), count in counts.items())
-        n = self.players
-        unit = self.unit
-        doubles: tuple[int, ...] = ()
-        if self.rules.doubling:
-            out = [0] * n
-            declarer = deals[-1].declarer
-            for d in finished:
-                if d.declarer == declarer:
-                    for pair in d.pairs():
-                        if pair.doubled == declarer:
-                            out[pair.doubler] += 1
-            doubles = tuple(out)
-        previous: tuple[float, ...] = ()
-        if finished:
-            final = finished[-1].final
-            assert final is not None
-            previous = tuple(f / unit for f in final)
-        return DealFacts(declared, doubles, tuple(t / unit for t in totals), previous)
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of ``vector``, in its shape."""

@@ -59,6 +59,7 @@ from barbu.research.encoding import (
     PLAY_ENDED,
     ActionEncoding,
     DealFacts,
+    GameFacts,
     ObservationBuffer,
     ObservationEncoding,
     PartialArrangement,
@@ -201,6 +202,8 @@ class BarbuEnv(AECEnv, EzPickle):
         self._facts: tuple[tuple[Game, int, bool], DealFacts] | None = None
         """The game's facts at the start of its last deal or at the episode's end (:meth:`_deal_facts`),
         and of which game and deal count, and whether the last deal ended."""
+        self._grown = GameFacts(self.observations)
+        """The facts of the episode's game, grown deal by deal (read again from the start for a new game)."""
         self._final_views: tuple[Game, dict[int | None, SeatView]] | None = None
         """Every seat's view of the episode's end (the game, or the deal that ended, does not change then)."""
 
@@ -264,7 +267,8 @@ class BarbuEnv(AECEnv, EzPickle):
             if buffer.playing(deal):  # a deal's calls or card play, followed from its start
                 written = buffer.update_play(deal, seat, mask)
                 if phase is Phase.CALL and deal.to_act == seat:
-                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
+                    assert deal.doubling is not None
+                    mask[self.actions.call_indexes(deal.doubling.listed_calls(), seat)] = 1
                 return {"observation": self._vector(written), "action_mask": mask}
             if phase in _CHOOSING:  # the choice of a contract, trump or rank: written by _start_deal
                 if deal.to_act == seat:
@@ -306,12 +310,12 @@ class BarbuEnv(AECEnv, EzPickle):
 
     def _deal_facts(self, game: Game) -> DealFacts:
         """The facts of ``game`` every seat sees alike at the start of its last deal or at the
-        episode's end, read once a deal (and once at the end)."""
+        episode's end, read once a deal (and once at the end), each finished deal added once."""
         last = game.deals[-1]
         key = (game, len(game.deals), last.finished)
         known = self._facts
         if known is None or known[0] != key:
-            known = self._facts = (key, self.observations.deal_facts(game.deals, game.totals))
+            known = self._facts = (key, self._grown.read(game.deals, game.totals))
         return known[1]
 
     def _vector(self, written: np.ndarray) -> np.ndarray:
@@ -487,6 +491,7 @@ class BarbuEnv(AECEnv, EzPickle):
             self._fast = partial(
                 play_observed, play, deal.plays, deal.play_seats, deal, self._following, self._vectors, self._masks, at
             )
+            self._start_play(deal)
         elif type(play) is DominoPlay:
             self._fast = partial(
                 lay_observed,
@@ -499,6 +504,25 @@ class BarbuEnv(AECEnv, EzPickle):
                 self._masks,
                 self.observations._lay_at,
             )
+
+    def _start_play(self, deal: Deal) -> None:
+        """At the end of ``deal``'s calls, bring every seat's buffer written in them to the card
+        play (:meth:`~barbu.research.encoding.ObservationBuffer.start_play`), so that each seat's
+        first card-play observation is written by the one-call step, and write the observation
+        of the seat to act now, as that step would have."""
+        switched = False
+        for seat, buffer in enumerate(self._buffers):
+            following = buffer.following
+            if following[0] is deal and not following[1]:
+                buffer.start_play(deal, seat)
+                switched = True
+        turn = deal.to_act
+        if not switched or turn is None or self._following[turn][0] is not deal:
+            return
+        mask = self._masks[turn]
+        mask.fill(0)
+        self._buffers[turn].update_play(deal, turn, mask)
+        self._seen = self.possible_agents[turn]
 
     def _unpay(self) -> None:
         """PettingZoo's ``_clear_rewards``, skipped while no reward was given since the last one
