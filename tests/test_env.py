@@ -186,13 +186,28 @@ def test_every_observation_along_episodes_is_the_seats_view(variant: str, episod
             e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
 
 
-@pytest.mark.parametrize("variant", ["classic", "french", "king", "five-player", "thirty-two"])
-def test_every_seats_first_observations_of_each_deal_are_its_view(variant: str) -> None:
+FIRST_OBSERVED: list[tuple[str, dict[str, Any] | None, str | None]] = [
+    ("classic", None, None),
+    ("french", None, None),
+    ("king", None, None),
+    ("five-player", None, None),
+    ("thirty-two", None, None),
+    # no calls and the declarer names the rank 2, whose removed cards show as rows before any lay
+    ("french", {"player_count": 5, "domino_start": "named"}, "rank"),
+]
+
+
+@pytest.mark.parametrize(("variant", "options", "lowest"), FIRST_OBSERVED)
+def test_every_seats_first_observations_of_each_deal_are_its_view(
+    variant: str, options: dict[str, Any] | None, lowest: str | None
+) -> None:
     """Over a whole game, every seat observed whenever a deal or its phase changes (the first
     observations of a deal, written from the deal and the game without a view:
     ObservationBuffer.start_deal), and the acting seat at every step, is the encoding of its view,
-    the action mask the view's; the seats are observed in a different order each time."""
-    e = BarbuEnv(variant)
+    the action mask the view's; the seats are observed in a different order each time. Actions
+    are drawn at random, but the first of section ``lowest`` whenever it is legal."""
+    e = BarbuEnv(variant, options)
+    preferred = None if lowest is None else e.actions.sections[lowest].start
     rng = np.random.default_rng(8)
     for seed in range(2 if variant == "classic" else 1):
         e.reset(seed=seed)
@@ -217,7 +232,8 @@ def test_every_seats_first_observations_of_each_deal_are_its_view(variant: str) 
             if terminated or truncated:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            legal = observation["action_mask"]
+            e.step(preferred if preferred is not None and legal[preferred] else int(rng.choice(np.flatnonzero(legal))))
         assert starts > game.rules.deal_count  # every deal was seen from its start by every seat
 
 

@@ -177,6 +177,7 @@ class ActionEncoding:
         self.size = start
         """The number of actions (OpenSpiel's ``num_distinct_actions``)."""
         self.PASS = self.sections["pass"].start
+        assert self.PASS == LAY_PASS  # the one-call domino steps (lay_observed) write the pass there
         self._contract = self.sections["contract"].start
         self._trump = self.sections["trump"].start
         self._rank = self.sections["rank"].start
@@ -517,6 +518,12 @@ class ObservationBuffer:
             return
         self._write_calls(deal, seat)
         if phase is Phase.PLAY and deal.cardplay is not None:  # no card played yet
+            d = deal.domino
+            if d is not None:  # rows may show before any lay (removed cards of the named rank)
+                at = self.encoding._lay_at
+                write_lays_pure(
+                    self.vector, _NO_MASK, at, seat, d.turn, d.hands, d.rank, d.shown_rows(), d.order, (), (), 0, 0, -1
+                )
             self.following[:] = (deal, True, 0, 0)
         else:
             self.following[0] = None
@@ -918,6 +925,9 @@ def write_lays_pure(
 
 LAY_PASS = 52
 """The action index of a domino pass (:attr:`ActionEncoding.PASS`: the entry after the 52 cards)."""
+
+_NO_MASK = np.zeros(0, np.float32)
+"""The mask given to :func:`write_lays_pure` when no seat's legal actions are written (``legal`` -1)."""
 
 
 def lay_observed_pure(
