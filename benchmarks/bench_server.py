@@ -18,7 +18,10 @@ PSI: the machine may be shared) with the load average, the actions each of the j
 commits held and the server's event loop lag at p50/p99 and its worst (from the server's
 ``/metrics``: a timer looked at ten times a second; the upper bound of the histogram's bucket),
 the CPU this benchmark's own client bots used per action (they share the machine's cores
-with the server) and their own loop's lag (p99 and worst, measured the same way). It stops
+with the server) and their own loop's lag (p99 and worst, measured the same way), and the garbage
+collector's passes in each process (how many over each generation, and the longest full pass:
+the server's from ``barbu_gc_pause_seconds``, a bucket's upper bound; the client's timed through
+``gc.callbacks``, with the time all its passes took). It stops
 after the last step, or when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
@@ -48,6 +51,7 @@ from pathlib import Path
 import httpx
 
 from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.heap import CollectorPauses
 
 
 def cpu_seconds(pid: int) -> tuple[float, float]:
@@ -87,6 +91,10 @@ class Load:
         self.failures = 0
         self.stopping = False
         self.lags: list[tuple[float, float]] = []  # (when, seconds): this process's own loop lag
+        self.collections: list[tuple[float, int, float]] = []  # (when, generation, seconds): its GC passes
+        self.pauses = CollectorPauses(
+            lambda generation, pause: self.collections.append((time.perf_counter(), generation, pause))
+        )
 
     async def watch_lag(self, every: float = 0.1) -> None:
         """How much later than asked a timer fires on this process's loop, every ``every`` seconds
@@ -170,20 +178,30 @@ class Load:
 
 
 LAG_BUCKET = 'barbu_loop_lag_seconds_bucket{le="'
+GC_PAUSE = 'barbu_gc_pause_seconds_bucket{generation="2",le="'
 
 
-async def server_counts(http: httpx.AsyncClient) -> tuple[float, float, dict[float, float]]:
-    """The journal's commits and the actions they held so far, and the loop lag's histogram
-    (looks at or under each bucket's upper bound), from the server's metrics."""
+async def server_counts(
+    http: httpx.AsyncClient,
+) -> tuple[float, float, dict[float, float], dict[float, float], list[float]]:
+    """The journal's commits and the actions they held so far, the loop lag's histogram (looks
+    at or under each bucket's upper bound), the full collections' histogram (passes at or under
+    each bound) and the collections so far by generation, from the server's metrics."""
     counts = {"barbu_journal_commits_total": 0.0, "barbu_journal_actions_total": 0.0}
     lag: dict[float, float] = {}
+    full: dict[float, float] = {}
+    passes = [0.0, 0.0, 0.0]
     for line in (await http.get("/metrics")).text.splitlines():
         name, _, value = line.partition(" ")
         if name in counts:
             counts[name] = float(value)
         elif name.startswith(LAG_BUCKET):
             lag[float(name[len(LAG_BUCKET) :].split('"')[0])] = float(value)
-    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag
+        elif name.startswith(GC_PAUSE):
+            full[float(name[len(GC_PAUSE) :].split('"')[0])] = float(value)
+        elif name.startswith('barbu_gc_pause_seconds_count{generation="'):
+            passes[int(name.split('"')[1])] = float(value)
+    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag, full, passes
 
 
 def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
@@ -194,6 +212,8 @@ def bucket_quantile(before: dict[float, float], after: dict[float, float], q: fl
     0.01
     """
     bounds = sorted(after)
+    if not bounds:  # a labelled histogram not observed yet
+        return float("nan")
     total = after[bounds[-1]] - before.get(bounds[-1], 0.0)
     if total <= 0:
         return float("nan")
@@ -255,11 +275,12 @@ async def run(
             base = rss_mib(server.process.pid)
             load = Load(server, think)
             watching = asyncio.create_task(load.watch_lag())
+            load.pauses.start()
             print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
             print(
                 "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
                 "  cpu wait  load avg  failures  actions/commit  lag p50/p99/max ms  client cpu ms/action"
-                "  client lag p99/max ms"
+                "  client lag p99/max ms  server gc 0/1/2 max2 ms  client gc 0/1/2 all max2 ms"
             )
             reference: float | None = None
             try:
@@ -270,15 +291,21 @@ async def run(
                         await asyncio.sleep(min(5.0, seconds / 4))  # settle
                         start = time.perf_counter()
                         cpu_start = cpu_seconds(server.process.pid)
-                        *journal_start, lag_start = await server_counts(http)
+                        *journal_start, lag_start, full_start, passes_start = await server_counts(http)
                         clients_start = client_cpu()
                         await asyncio.sleep(seconds)
                         user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
                         clients = client_cpu() - clients_start
-                        *journal_end, lag_end = await server_counts(http)
+                        *journal_end, lag_end, full_end, passes_end = await server_counts(http)
                         commits, written = (b - a for a, b in zip(journal_start, journal_end, strict=True))
                         lags = "/".join(f"{bucket_quantile(lag_start, lag_end, q) * 1000:g}" for q in (0.5, 0.99, 1.0))
                         cpu = user + system
+                        server_gc = "/".join(f"{b - a:.0f}" for a, b in zip(passes_start, passes_end, strict=True))
+                        server_gc += f" {bucket_quantile(full_start, full_end, 1.0) * 1000:g}"
+                        client_passes = [(g, pause) for when, g, pause in load.collections if when >= start]
+                        client_gc = "/".join(str(sum(1 for g, _ in client_passes if g == n)) for n in range(3))
+                        client_gc += f" {sum(p for _, p in client_passes) * 1000:.0f}"
+                        client_gc += f" {max((p for g, p in client_passes if g == 2), default=0.0) * 1000:.0f}"
                         window = [rtt for when, rtt in load.rtts if when >= start]
                         client_lags = [lag for when, lag in load.lags if when >= start]
                         if not window:
@@ -295,7 +322,8 @@ async def run(
                             f"{system * 1000 / len(window):8.2f}  "
                             f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}  "
                             f"{written / max(commits, 1):14.2f}  {lags:>18}  {clients * 1000 / len(window):20.2f}  "
-                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}",
+                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}"
+                            f"  {server_gc:>14}  {client_gc:>14}",
                             flush=True,
                         )
                         if p99 > limit_ms:
@@ -304,6 +332,7 @@ async def run(
             finally:  # the seats stop, whatever ended the run
                 await load.stop()
                 watching.cancel()
+                load.pauses.stop()
 
 
 def main() -> None:
