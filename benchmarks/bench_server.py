@@ -19,9 +19,9 @@ commits held and the server's event loop lag at p50/p99 and its worst (from the 
 ``/metrics``: a timer looked at ten times a second; the upper bound of the histogram's bucket),
 the CPU this benchmark's own client bots used per action (they share the machine's cores
 with the server) and their own loop's lag (p99 and worst, measured the same way), and the garbage
-collector's passes in each process (how many over each generation, and the longest full pass:
-the server's from ``barbu_gc_pause_seconds``, a bucket's upper bound; the client's timed through
-``gc.callbacks``, with the time all its passes took). It stops
+collector's passes in each process (how many over each generation, and the longest of each:
+the server's from ``barbu_gc_pause_seconds``, a bucket's upper bound, ``nan`` for none; the
+client's timed through ``gc.callbacks``). It stops
 after the last step, or when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
@@ -184,19 +184,18 @@ class Load:
 
 
 LAG_BUCKET = 'barbu_loop_lag_seconds_bucket{le="'
-GC_PAUSE = 'barbu_gc_pause_seconds_bucket{generation="2",le="'
+GC_PAUSE = 'barbu_gc_pause_seconds_bucket{generation="'
 
 
 async def server_counts(
     http: httpx.AsyncClient,
-) -> tuple[float, float, dict[float, float], dict[float, float], list[float]]:
+) -> tuple[float, float, dict[float, float], list[dict[float, float]]]:
     """The journal's commits and the actions they held so far, the loop lag's histogram (looks
-    at or under each bucket's upper bound), the full collections' histogram (passes at or under
-    each bound) and the collections so far by generation, from the server's metrics."""
+    at or under each bucket's upper bound) and the collector's, one per generation (passes at
+    or under each bound), from the server's metrics."""
     counts = {"barbu_journal_commits_total": 0.0, "barbu_journal_actions_total": 0.0}
     lag: dict[float, float] = {}
-    full: dict[float, float] = {}
-    passes = [0.0, 0.0, 0.0]
+    passes: list[dict[float, float]] = [{}, {}, {}]
     for line in (await http.get("/metrics")).text.splitlines():
         name, _, value = line.partition(" ")
         if name in counts:
@@ -204,10 +203,14 @@ async def server_counts(
         elif name.startswith(LAG_BUCKET):
             lag[float(name[len(LAG_BUCKET) :].split('"')[0])] = float(value)
         elif name.startswith(GC_PAUSE):
-            full[float(name[len(GC_PAUSE) :].split('"')[0])] = float(value)
-        elif name.startswith('barbu_gc_pause_seconds_count{generation="'):
-            passes[int(name.split('"')[1])] = float(value)
-    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag, full, passes
+            generation, bound = name[len(GC_PAUSE) :].split('"')[0:3:2]
+            passes[int(generation)][float(bound)] = float(value)
+    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag, passes
+
+
+def passes_between(before: dict[float, float], after: dict[float, float]) -> float:
+    """How many passes a generation's histogram counted between two readings."""
+    return after.get(float("inf"), 0.0) - before.get(float("inf"), 0.0)
 
 
 def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
@@ -287,7 +290,7 @@ async def run(
             print(
                 "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
                 "  cpu wait  load avg  failures  actions/commit  lag p50/p99/max ms  client cpu ms/action"
-                "  client lag p99/max ms  server gc 0/1/2 max2 ms  client gc 0/1/2 all max2 ms"
+                "  client lag p99/max ms  server gc 0/1/2 max0/1/2 ms  client gc 0/1/2 max0/1/2 ms"
             )
             reference: float | None = None
             try:
@@ -298,21 +301,27 @@ async def run(
                         await asyncio.sleep(min(5.0, seconds / 4))  # settle
                         start = time.perf_counter()
                         cpu_start = cpu_seconds(server.process.pid)
-                        *journal_start, lag_start, full_start, passes_start = await server_counts(http)
+                        *journal_start, lag_start, passes_start = await server_counts(http)
                         clients_start = client_cpu()
                         await asyncio.sleep(seconds)
                         user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
                         clients = client_cpu() - clients_start
-                        *journal_end, lag_end, full_end, passes_end = await server_counts(http)
+                        *journal_end, lag_end, passes_end = await server_counts(http)
                         commits, written = (b - a for a, b in zip(journal_start, journal_end, strict=True))
                         lags = "/".join(f"{bucket_quantile(lag_start, lag_end, q) * 1000:g}" for q in (0.5, 0.99, 1.0))
                         cpu = user + system
-                        server_gc = "/".join(f"{b - a:.0f}" for a, b in zip(passes_start, passes_end, strict=True))
-                        server_gc += f" {bucket_quantile(full_start, full_end, 1.0) * 1000:g}"
+                        server_gc = "/".join(
+                            f"{passes_between(a, b):.0f}" for a, b in zip(passes_start, passes_end, strict=True)
+                        )
+                        server_gc += " " + "/".join(
+                            f"{bucket_quantile(a, b, 1.0) * 1000:g}"
+                            for a, b in zip(passes_start, passes_end, strict=True)
+                        )
                         client_passes = [(g, pause) for when, g, pause in load.collections if when >= start]
                         client_gc = "/".join(str(sum(1 for g, _ in client_passes if g == n)) for n in range(3))
-                        client_gc += f" {sum(p for _, p in client_passes) * 1000:.0f}"
-                        client_gc += f" {max((p for g, p in client_passes if g == 2), default=0.0) * 1000:.0f}"
+                        client_gc += " " + "/".join(
+                            f"{max((p for g, p in client_passes if g == n), default=0.0) * 1000:.0f}" for n in range(3)
+                        )
                         window = [rtt for when, rtt in load.rtts if when >= start]
                         client_lags = [lag for when, lag in load.lags if when >= start]
                         if not window:
