@@ -38,9 +38,8 @@ trip. The threshold alone is not enough: CPython 3.11 counts allocations minus d
 of any generation, and a bot's view replaced by the next one allocates young objects as it
 frees old ones, so young passes came seldom and walked far more than 20,000 objects (up to
 170 ms of CPU for one). Collected every 0.1 s, each pass holds 0.1 s of survivors.
-Full passes are left to CPython's rule, which at this pace does not fire during a run: cyclic
-garbage that outlives two passes waits for the end of the run. This is part of the harness,
-not of the server.
+Full passes are left to CPython's rule, which at this pace seldom fires (none in most 20-s
+steps at 500 tables, one in some). This is part of the harness, not of the server.
 
 ``--profile FILE`` runs the server under cProfile (its main thread: the event loop) and writes
 its statistics to FILE when the benchmark stops it (``python -m pstats FILE`` reads them).
