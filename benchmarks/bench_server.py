@@ -18,7 +18,10 @@ PSI: the machine may be shared) with the load average, the actions each of the j
 commits held and the server's event loop lag at p50/p99 and its worst (from the server's
 ``/metrics``: a timer looked at ten times a second; the upper bound of the histogram's bucket),
 the CPU this benchmark's own client bots used per action (they share the machine's cores
-with the server) and their own loop's lag (p99 and worst, measured the same way). It stops
+with the server) and their own loop's lag (p99 and worst, measured the same way), and the garbage
+collector's passes in each process (how many over each generation, and the longest of each:
+the server's from ``barbu_gc_pause_seconds``, a bucket's upper bound, ``nan`` for none; the
+client's timed through ``gc.callbacks``). It stops
 after the last step, or when p99 passes ``--limit-ms``.
 
     python benchmarks/bench_server.py [--steps 1,100,200,300,400,500] [--think 1.0] [--seconds 20]
@@ -26,6 +29,17 @@ after the last step, or when p99 passes ``--limit-ms``.
 ``--server-cpus 0 --client-cpus 1`` pins the server (every thread) to the first CPUs and this
 process, the client bots, to the others, so the server's CPU per action is read apart from the
 clients' (the machine's other work may still share either core).
+
+The client bots' process uses the server's heap policy (``barbu.server.heap``: what it holds
+at start frozen, young objects given 20,000 allocations to die) and, besides, collects its two
+younger generations every 0.1 s. With CPython's defaults its 2,000 connections and their bots'
+states were walked by full collections of up to a second, on the loop that times every round
+trip. The threshold alone is not enough: CPython 3.11 counts allocations minus deallocations
+of any generation, and a bot's view replaced by the next one allocates young objects as it
+frees old ones, so young passes came seldom and walked far more than 20,000 objects (up to
+170 ms of CPU for one). Collected every 0.1 s, each pass holds 0.1 s of survivors.
+Full passes are left to CPython's rule, which at this pace seldom fires (none in most 20-s
+steps at 500 tables, one in some). This is part of the harness, not of the server.
 
 ``--profile FILE`` runs the server under cProfile (its main thread: the event loop) and writes
 its statistics to FILE when the benchmark stops it (``python -m pstats FILE`` reads them).
@@ -35,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import resource
@@ -48,6 +63,7 @@ from pathlib import Path
 import httpx
 
 from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.heap import CollectorPauses, set_aside_startup_objects
 
 
 def cpu_seconds(pid: int) -> tuple[float, float]:
@@ -87,6 +103,10 @@ class Load:
         self.failures = 0
         self.stopping = False
         self.lags: list[tuple[float, float]] = []  # (when, seconds): this process's own loop lag
+        self.collections: list[tuple[float, int, float]] = []  # (when, generation, seconds): its GC passes
+        self.pauses = CollectorPauses(
+            lambda generation, pause: self.collections.append((time.perf_counter(), generation, pause))
+        )
 
     async def watch_lag(self, every: float = 0.1) -> None:
         """How much later than asked a timer fires on this process's loop, every ``every`` seconds
@@ -96,6 +116,13 @@ class Load:
             asked = loop.time() + every
             await asyncio.sleep(every)
             self.lags.append((time.perf_counter(), max(0.0, loop.time() - asked)))
+
+    async def collect_young(self, every: float = 0.1) -> None:
+        """Every ``every`` seconds, a pass over the two younger generations of this process's
+        collector, so each stays small (see the module's docstring)."""
+        while not self.stopping:
+            await asyncio.sleep(every)
+            gc.collect(1)
 
     @property
     def tables(self) -> int:
@@ -170,20 +197,33 @@ class Load:
 
 
 LAG_BUCKET = 'barbu_loop_lag_seconds_bucket{le="'
+GC_PAUSE = 'barbu_gc_pause_seconds_bucket{generation="'
 
 
-async def server_counts(http: httpx.AsyncClient) -> tuple[float, float, dict[float, float]]:
-    """The journal's commits and the actions they held so far, and the loop lag's histogram
-    (looks at or under each bucket's upper bound), from the server's metrics."""
+async def server_counts(
+    http: httpx.AsyncClient,
+) -> tuple[float, float, dict[float, float], list[dict[float, float]]]:
+    """The journal's commits and the actions they held so far, the loop lag's histogram (looks
+    at or under each bucket's upper bound) and the collector's, one per generation (passes at
+    or under each bound), from the server's metrics."""
     counts = {"barbu_journal_commits_total": 0.0, "barbu_journal_actions_total": 0.0}
     lag: dict[float, float] = {}
+    passes: list[dict[float, float]] = [{}, {}, {}]
     for line in (await http.get("/metrics")).text.splitlines():
         name, _, value = line.partition(" ")
         if name in counts:
             counts[name] = float(value)
         elif name.startswith(LAG_BUCKET):
             lag[float(name[len(LAG_BUCKET) :].split('"')[0])] = float(value)
-    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag
+        elif name.startswith(GC_PAUSE):
+            generation, bound = name[len(GC_PAUSE) :].split('"')[0:3:2]
+            passes[int(generation)][float(bound)] = float(value)
+    return counts["barbu_journal_commits_total"], counts["barbu_journal_actions_total"], lag, passes
+
+
+def passes_between(before: dict[float, float], after: dict[float, float]) -> float:
+    """How many passes a generation's histogram counted between two readings."""
+    return after.get(float("inf"), 0.0) - before.get(float("inf"), 0.0)
 
 
 def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
@@ -194,6 +234,8 @@ def bucket_quantile(before: dict[float, float], after: dict[float, float], q: fl
     0.01
     """
     bounds = sorted(after)
+    if not bounds:  # a labelled histogram not observed yet
+        return float("nan")
     total = after[bounds[-1]] - before.get(bounds[-1], 0.0)
     if total <= 0:
         return float("nan")
@@ -234,6 +276,7 @@ async def run(
     cpus: tuple[set[int] | None, set[int] | None] = (None, None),
 ) -> None:
     server_cpus, client_cpus = cpus
+    set_aside_startup_objects()  # the client bots' process collects as the server does (see below)
     if client_cpus is not None:
         pin(os.getpid(), client_cpus)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -255,11 +298,13 @@ async def run(
             base = rss_mib(server.process.pid)
             load = Load(server, think)
             watching = asyncio.create_task(load.watch_lag())
+            collecting = asyncio.create_task(load.collect_young())
+            load.pauses.start()
             print(f"think {think:.2f} s per action (±50 %), {seconds:.0f} s per step, empty server {base:.0f} MiB")
             print(
                 "tables  actions/s  p50 ms  p99 ms  p99/ref  MiB/table  cpu ms/action  (kernel)"
                 "  cpu wait  load avg  failures  actions/commit  lag p50/p99/max ms  client cpu ms/action"
-                "  client lag p99/max ms"
+                "  client lag p99/max ms  server gc 0/1/2 max0/1/2 ms  client gc 0/1/2 max0/1/2 ms"
             )
             reference: float | None = None
             try:
@@ -270,15 +315,27 @@ async def run(
                         await asyncio.sleep(min(5.0, seconds / 4))  # settle
                         start = time.perf_counter()
                         cpu_start = cpu_seconds(server.process.pid)
-                        *journal_start, lag_start = await server_counts(http)
+                        *journal_start, lag_start, passes_start = await server_counts(http)
                         clients_start = client_cpu()
                         await asyncio.sleep(seconds)
                         user, system = (b - a for a, b in zip(cpu_start, cpu_seconds(server.process.pid), strict=True))
                         clients = client_cpu() - clients_start
-                        *journal_end, lag_end = await server_counts(http)
+                        *journal_end, lag_end, passes_end = await server_counts(http)
                         commits, written = (b - a for a, b in zip(journal_start, journal_end, strict=True))
                         lags = "/".join(f"{bucket_quantile(lag_start, lag_end, q) * 1000:g}" for q in (0.5, 0.99, 1.0))
                         cpu = user + system
+                        server_gc = "/".join(
+                            f"{passes_between(a, b):.0f}" for a, b in zip(passes_start, passes_end, strict=True)
+                        )
+                        server_gc += " " + "/".join(
+                            f"{bucket_quantile(a, b, 1.0) * 1000:g}"
+                            for a, b in zip(passes_start, passes_end, strict=True)
+                        )
+                        client_passes = [(g, pause) for when, g, pause in load.collections if when >= start]
+                        client_gc = "/".join(str(sum(1 for g, _ in client_passes if g == n)) for n in range(3))
+                        client_gc += " " + "/".join(
+                            f"{max((p for g, p in client_passes if g == n), default=0.0) * 1000:.0f}" for n in range(3)
+                        )
                         window = [rtt for when, rtt in load.rtts if when >= start]
                         client_lags = [lag for when, lag in load.lags if when >= start]
                         if not window:
@@ -295,7 +352,8 @@ async def run(
                             f"{system * 1000 / len(window):8.2f}  "
                             f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}  "
                             f"{written / max(commits, 1):14.2f}  {lags:>18}  {clients * 1000 / len(window):20.2f}  "
-                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}",
+                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}"
+                            f"  {server_gc:>14}  {client_gc:>14}",
                             flush=True,
                         )
                         if p99 > limit_ms:
@@ -304,6 +362,8 @@ async def run(
             finally:  # the seats stop, whatever ended the run
                 await load.stop()
                 watching.cancel()
+                collecting.cancel()
+                load.pauses.stop()
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ PostgreSQL where the database matters."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import time
 from typing import Any
@@ -308,6 +309,7 @@ def test_the_quick_game_seats_two_accounts_together_and_fills_with_bots() -> Non
 
 
 def test_health_readiness_and_metrics() -> None:
+    callbacks = len(gc.callbacks)
     with serve("sqlite://") as server:
         assert httpx.get(f"{server.http}/healthz").json() == {"status": "ok"}
         assert httpx.get(f"{server.http}/readyz").json()["status"] == "ready"
@@ -329,6 +331,16 @@ def test_health_readiness_and_metrics() -> None:
             return float(next(x for x in lines if x.startswith("barbu_loop_lag_seconds_count")).split()[1])
 
         assert wait_for(lambda: lag_looks() >= 2, 10)  # the loop's lag is looked at while the server runs
+
+        def full_passes() -> float:
+            lines = httpx.get(f"{server.http}/metrics").text.splitlines()
+            found = [x for x in lines if x.startswith('barbu_gc_pause_seconds_count{generation="2"}')]
+            return float(found[0].split()[1]) if found else 0.0
+
+        before = full_passes()
+        gc.collect()  # the server runs in this process: its collector's passes are this one's
+        assert full_passes() == before + 1
+    assert len(gc.callbacks) == callbacks  # a stopped server no longer times them
 
 
 @pytest.mark.parametrize("page", ["account", "ladder", "player"])

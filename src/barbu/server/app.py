@@ -72,7 +72,7 @@ from barbu.server.credentials import (
 )
 from barbu.server.frames import writer
 from barbu.server.headers import SecurityHeaders
-from barbu.server.heap import set_aside_startup_objects
+from barbu.server.heap import CollectorPauses, set_aside_startup_objects
 from barbu.server.limits import BodyLimit, ConnectionBudget, Guard, Limits, RateLimited
 from barbu.server.lobby import create_table, list_tables, my_tables, rematch, rule_sets
 from barbu.server.origin import OriginGuard
@@ -250,9 +250,12 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         _app.state.frozen_objects = set_aside_startup_objects()  # full GC passes skip them from now on
+        pauses = CollectorPauses(club.metrics.collection)
+        pauses.start()
         try:
             yield
         finally:
+            pauses.stop()
             await club.stop()
             coach.stop()
             if cluster is not None:

@@ -42,6 +42,9 @@ True
 from __future__ import annotations
 
 import gc
+import time
+from collections.abc import Callable
+from typing import Any
 
 _frozen: int | None = None
 
@@ -68,4 +71,48 @@ def set_aside_startup_objects(collect: bool = True) -> int:
     return _frozen
 
 
-__all__ = ["YOUNG_THRESHOLD", "set_aside_startup_objects"]
+class CollectorPauses:
+    """Times each pass of the collector while started: ``report(generation, seconds)`` after each.
+
+    A pass runs in whichever thread allocated last, and everything else in the process waits
+    for it (the interpreter's lock is held throughout): the server reports them as
+    ``barbu_gc_pause_seconds``, and ``benchmarks/bench_server.py`` its client bots' own.
+
+    >>> seen = []
+    >>> with CollectorPauses(lambda generation, seconds: seen.append((generation, seconds >= 0))):
+    ...     _ = gc.collect(1)
+    >>> seen
+    [(1, True)]
+    >>> _ = gc.collect(1)  # stopped: no longer reported
+    >>> len(seen)
+    1
+    """
+
+    def __init__(self, report: Callable[[int, float], None]) -> None:
+        self.report = report
+        self._began = 0.0
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.report(int(info["generation"]), time.perf_counter() - self._began)
+
+    def start(self) -> None:
+        """Report every pass from now on."""
+        gc.callbacks.append(self._callback)
+
+    def stop(self) -> None:
+        """Report no more passes."""
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def __enter__(self) -> CollectorPauses:
+        self.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+
+__all__ = ["YOUNG_THRESHOLD", "CollectorPauses", "set_aside_startup_objects"]

@@ -10,7 +10,9 @@
   ``barbu_journal_commits_total`` and ``barbu_journal_actions_total`` (the journal's committed
   transactions and the actions they held: their ratio is the actions a commit),
   ``barbu_loop_lag_seconds`` (how late a timer fired on the event loop, looked at ten times a
-  second: what every connection of the process waits for whatever runs on the loop).
+  second: what every connection of the process waits for whatever runs on the loop),
+  ``barbu_gc_pause_seconds{generation}`` (each pass of the garbage collector: the whole process
+  waits for it).
 
 :class:`JsonLines` formats log records as one JSON object a line (``barbu serve --log-json``).
 
@@ -79,12 +81,23 @@ class Metrics:
             buckets=LAG_BUCKETS,
             registry=self.registry,
         )
+        self.collections = Histogram(
+            "barbu_gc_pause_seconds",
+            "a pass of the garbage collector, by generation",
+            ["generation"],
+            buckets=LAG_BUCKETS,
+            registry=self.registry,
+        )
         self.finished = Counter("barbu_games_finished", "games played to their end", registry=self.registry)
         self.logins = Counter("barbu_logins", "log-in attempts", ["result"], registry=self.registry)
 
     def observe(self, kind: str, seconds: float) -> None:
         """Record a timing: ``action``, ``bot`` or ``lag``."""
         {"action": self.action, "bot": self.bot, "lag": self.lag}[kind].observe(seconds)
+
+    def collection(self, generation: int, seconds: float) -> None:
+        """Record a pass of the garbage collector over ``generation`` (0 to 2)."""
+        self.collections.labels(str(generation)).observe(seconds)
 
     def text(self) -> tuple[bytes, str]:
         """The exposition and its content type."""
