@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import math
 import os
 import random
 import resource
@@ -64,6 +65,7 @@ import httpx
 
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.heap import CollectorPauses, set_aside_startup_objects
+from barbu.server.tables import watch_loop_lag
 
 
 def cpu_seconds(pid: int) -> tuple[float, float]:
@@ -110,12 +112,9 @@ class Load:
 
     async def watch_lag(self, every: float = 0.1) -> None:
         """How much later than asked a timer fires on this process's loop, every ``every`` seconds
-        (the client bots' part of a round trip when they are short of CPU)."""
-        loop = asyncio.get_running_loop()
-        while not self.stopping:
-            asked = loop.time() + every
-            await asyncio.sleep(every)
-            self.lags.append((time.perf_counter(), max(0.0, loop.time() - asked)))
+        (the client bots' part of a round trip when they are short of CPU), as the server
+        measures its own."""
+        await watch_loop_lag(every, lambda lag: self.lags.append((time.perf_counter(), lag)))
 
     async def collect_young(self, every: float = 0.1) -> None:
         """Every ``every`` seconds, a pass over the two younger generations of this process's
@@ -263,8 +262,9 @@ def client_cpu() -> float:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (0 when there are none: a window without a look)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 async def run(
@@ -328,7 +328,7 @@ async def run(
                             f"{passes_between(a, b):.0f}" for a, b in zip(passes_start, passes_end, strict=True)
                         )
                         server_gc += " " + "/".join(
-                            f"{bucket_quantile(a, b, 1.0) * 1000:g}"
+                            "-" if math.isnan(worst := bucket_quantile(a, b, 1.0)) else f"{worst * 1000:g}"
                             for a, b in zip(passes_start, passes_end, strict=True)
                         )
                         client_passes = [(g, pause) for when, g, pause in load.collections if when >= start]
@@ -352,7 +352,7 @@ async def run(
                             f"{system * 1000 / len(window):8.2f}  "
                             f"{cpu_pressure():>8}  {os.getloadavg()[0]:8.1f}  {load.failures:8d}  "
                             f"{written / max(commits, 1):14.2f}  {lags:>18}  {clients * 1000 / len(window):20.2f}  "
-                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags) * 1000:.0f}"
+                            f"{percentile(client_lags, 0.99) * 1000:8.0f}/{max(client_lags, default=0.0) * 1000:.0f}"
                             f"  {server_gc:>14}  {client_gc:>14}",
                             flush=True,
                         )

@@ -1237,6 +1237,18 @@ def _connected(table: LiveTable) -> set[int]:
     return {s.index for s in table.seats if s.connections}
 
 
+async def watch_loop_lag(every: float, report: Callable[[float], None]) -> None:
+    """Every ``every`` seconds, ``report`` how much later than asked a sleep on the running event
+    loop ended: the time whatever runs on the loop makes every other task wait (runs until
+    cancelled). The server's ``barbu_loop_lag_seconds``, and ``benchmarks/bench_server.py``'s
+    client bots' own lag."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time() + every
+        await asyncio.sleep(every)
+        report(max(0.0, loop.time() - asked))
+
+
 class TableService:
     """Every live table of the server, loaded on demand from the store."""
 
@@ -1283,15 +1295,13 @@ class TableService:
             self.spawn(self._loop_lag())
 
     async def _loop_lag(self) -> None:
-        """Every ``lag_every`` seconds, how much later than asked a sleep ended: the loop's lag."""
-        loop = asyncio.get_running_loop()
-        every = self.settings.lag_every
-        while True:
-            asked = loop.time() + every
-            await asyncio.sleep(every)
-            lag = max(0.0, loop.time() - asked)
+        """Report the loop's lag to :attr:`timings` every ``lag_every`` seconds."""
+
+        def report(lag: float) -> None:
             for timing in self.timings:
                 timing("lag", lag)
+
+        await watch_loop_lag(self.settings.lag_every, report)
 
     async def _checkpoints(self) -> None:
         while True:
