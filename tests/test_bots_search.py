@@ -24,6 +24,7 @@ from barbu.rulesets import RULE_SETS, Rules, rules
 from barbu.tricks import TrickPlay, TrickRules
 from barbu.unseen import HiddenCards, WorldDeals, deal_from_view, forced_of, hidden_cards, sample_hands
 from barbu.view import SeatView
+from test_native import PURE
 
 TINY = {"iterations": 2, "seconds": None}
 
@@ -426,7 +427,11 @@ def _other_world(t: TrickPlay, keep: int, rng: random.Random) -> TrickPlay:
     return world
 
 
-@pytest.mark.parametrize("path", ["compiled", "pure"])
+COMPILED = pytest.param("compiled", marks=[pytest.mark.native, pytest.mark.skipif(PURE, reason="BARBU_PURE=1")])
+"""The compiled path of a test run on both (marked ``native``, as :func:`test_native.needs_native`)."""
+
+
+@pytest.mark.parametrize("path", [COMPILED, "pure"])
 @pytest.mark.parametrize("variant", ["classic", "thirty-two"])
 def test_positions_kept_from_solve_to_solve_give_the_values_of_plain_max_n(
     variant: str, path: str, monkeypatch: pytest.MonkeyPatch
@@ -435,8 +440,7 @@ def test_positions_kept_from_solve_to_solve_give_the_values_of_plain_max_n(
     position and two others dealt again around the seat to act), each candidate card played,
     for two seats searched for; every context's positions kept from solve to solve (the
     compiled table, or ``kept`` on the pure path), and each value that of plain max^n."""
-    if path == "compiled" and not accel.NATIVE:
-        pytest.skip("the compiled accelerator is not built")
+    assert path == "pure" or accel.NATIVE, "the compiled accelerator is not built"
     if path == "pure":
         monkeypatch.setattr(accel, "_native", None)
     rng = random.Random(f"kept:{variant}")
