@@ -48,3 +48,21 @@ def test_a_ray_cluster_gives_the_local_pool_s_numbers(tmp_path: Path, monkeypatc
 def test_an_empty_ray_address_is_refused() -> None:
     with pytest.raises(UsageError, match="--ray needs an address"):
         arena_main(["random"] * 4 + ["--ray", " ", "--games", "1"])
+
+
+def test_a_missing_ray_package_is_said_in_the_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Ray, ``--ray`` is refused before any game, with the install command, in French too."""
+    import barbu.arena.command
+    from barbu.language import speaking
+
+    def no_ray() -> None:
+        raise ValueError("--ray needs the Ray package: pip install 'barbu[cluster]'")
+
+    monkeypatch.setattr(barbu.arena.command, "ray_module", no_ray)
+    with speaking("en"), pytest.raises(UsageError) as refused:  # the language --lang sets ends with the block
+        arena_main(["random"] * 4 + ["--ray", "local", "--games", "1", "--lang", "en"])
+    assert str(refused.value) == "--ray needs the Ray package: pip install 'barbu[cluster]'"
+    with speaking("fr"), pytest.raises(UsageError) as refused:
+        arena_main(["random"] * 4 + ["--ray", "local", "--games", "1", "--lang", "fr"])
+    assert "--ray" in str(refused.value) and "pip install 'barbu[cluster]'" in str(refused.value)
+    assert "needs" not in str(refused.value), refused.value

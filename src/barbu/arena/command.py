@@ -92,7 +92,10 @@ def check_arguments(args: argparse.Namespace) -> None:
         if args.ray is not None:
             if not args.ray.strip():
                 raise UsageError(_("--ray needs an address (host:port, ray://host:port, auto) or 'local'"))
-            ray_module()
+            try:
+                ray_module()
+            except ValueError:
+                raise UsageError(_("--ray needs the Ray package: pip install 'barbu[cluster]'")) from None
     except ValueError as e:  # OptionsError is one too
         raise UsageError(error_text(e)) from None
     if args.json:
