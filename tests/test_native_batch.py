@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -464,3 +465,70 @@ def test_the_compiled_domino_step_refuses_a_pass_the_encoding_cannot_say_as_the_
             )
         assert all(np.array_equal(u, v) for u, v in zip(vectors, before, strict=True))
         assert [int(m.sum()) for m in masks].count(0) == 1  # the next seat's mask cleared, as both clear it first
+
+
+@needs_native
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", None),
+        ("classic", {"late_redouble": False, "negative_targets": "declarer_only"}),
+        ("five-player", None),
+        ("thirty-two", None),
+        ("french", None),
+        ("king", None),
+    ],
+)
+def test_the_compiled_deal_start_and_calls_writers_write_the_pure_writers_vectors(
+    variant: str, options: dict[str, object] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """write_game (a seat's vector at a deal's start: hand, cards left, the game's facts) and
+    write_calls (the public facts and the calls) compiled and pure: every call the environment
+    makes over seeded whole games is made on both, the compiled one into the environment's vector
+    and the pure one into a copy of it, and gives the same vector and answer; what does not fit
+    the vector is refused before anything is written."""
+    from barbu.research import encoding
+    from barbu.research.env import BarbuEnv
+
+    game_writer, calls_writer = accel.game_writer(), accel.calls_writer()
+    assert game_writer is not None and calls_writer is not None
+    assert encoding.write_game is game_writer and encoding.write_calls is calls_writer
+    made = {"game": 0, "calls": 0, "late": 0}
+
+    def both(name: str, native: Any, pure: Any) -> Any:
+        def call(out: np.ndarray, *args: Any) -> Any:
+            copy = out.copy()
+            expected = pure(copy, *args)
+            found = native(out, *args)
+            assert found == expected and np.array_equal(out, copy), (name, args)
+            made[name] += 1
+            made["late"] += name == "calls" and args[10] is not None and args[11] > 0  # calls added to written ones
+            return found
+
+        return call
+
+    monkeypatch.setattr(encoding, "write_game", both("game", game_writer, encoding.write_game_pure))
+    monkeypatch.setattr(encoding, "write_calls", both("calls", calls_writer, encoding.write_calls_pure))
+    e = BarbuEnv(variant, options)
+    rng = np.random.default_rng(3)
+    e.reset(seed=4)
+    for _ in e.agent_iter():
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        if rng.random() < 0.2:  # now and then every seat, so that some see the calls from their start
+            for a in e.possible_agents:
+                e.observe(a)
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    deals = e.table_rules.deal_count
+    assert made["game"] > deals and made["calls"] > deals and (made["late"] > deals) == e.table_rules.doubling
+    encoded = e.observations
+    out = np.zeros(encoded.size, np.float32)
+    with pytest.raises(ValueError, match="out of the vector's range"):
+        game_writer(out, encoded._game_at, 0, [1] * 4, ((0, 99, 1),), -1, -1, (), (0.0,) * 4, ())
+    with pytest.raises(ValueError, match="out of the vector's range"):
+        calls_writer(out[:10], encoded._calls_at, 0, 4, 0, 0, -1, 0, -1, -1, -1, None, -1, (), False)
+    with pytest.raises(TypeError, match="float32"):
+        game_writer(out.astype(np.float64), encoded._game_at, 0, [1] * 4, (), -1, -1, (), (0.0,) * 4, ())
+    assert not out.any()  # nothing written by a refused call

@@ -4026,7 +4026,253 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
     return PyLong_FromLong(turn);
 }
 
+/* ---- write_game and write_calls: a deal's first observation and its calls -----------------
+ *
+ * barbu.research.encoding.write_game_pure and write_calls_pure in C, their references
+ * (tests/test_native_batch.py): the parts of a seat's observation the PettingZoo environment
+ * writes at a deal's start (the hand, the cards left, the game's facts) and in the calls (the
+ * public facts, the calls, the business pairs, the compulsory double), in place. Every entry is
+ * checked to fall inside the vector before anything is written. */
+
+/* The relative seat of `seat` seen from `me`, with n seats. */
+static long rel_seat(long seat, long me, long n) { return ((seat - me) % n + n) % n; }
+
+/* A float of a tuple or list: its entry i as a double (an int or a float). */
+static int seq_double(PyObject *seq, Py_ssize_t i, double *out) {
+    double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+    if (x == -1.0 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
+static int tuple_or_list(PyObject *o) { return PyTuple_Check(o) || PyList_Check(o); }
+
+static PyObject *write_range_error(const char *who) {
+    PyErr_Format(PyExc_ValueError, "%s: an offset, card, seat or contract is out of the vector's range", who);
+    return NULL;
+}
+
+static PyObject *py_write_game(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "write_game(out, at, me, hands, declared, live_declarer, live_contract, "
+                                         "doubles, totals, previous) takes 10 arguments");
+        return NULL;
+    }
+    PyObject *at_o = args[1], *hands_o = args[3], *declared_o = args[4], *doubles_o = args[7], *totals_o = args[8],
+             *previous_o = args[9];
+    if (!PyTuple_Check(at_o) || PyTuple_GET_SIZE(at_o) != 7 || !tuple_or_list(hands_o) || !tuple_or_list(declared_o) ||
+        !tuple_or_list(doubles_o) || !tuple_or_list(totals_o) || !tuple_or_list(previous_o)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "write_game: at is a tuple of 7 offsets; hands, declared, doubles, totals, previous tuples or lists");
+        return NULL;
+    }
+    long at[7];
+    for (int k = 0; k < 7; k++)
+        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    long me = PyLong_AsLong(args[2]), live_declarer = PyLong_AsLong(args[5]), live_contract = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(hands_o), nd = PySequence_Fast_GET_SIZE(declared_o),
+               ndoubles = PySequence_Fast_GET_SIZE(doubles_o), ntotals = PySequence_Fast_GET_SIZE(totals_o),
+               nprevious = PySequence_Fast_GET_SIZE(previous_o);
+    long hand = at[0], left = at[1], declared = at[2], width = at[3], doubles = at[4], totals = at[5], previous = at[6];
+    if (n < 1 || n > MAXP || me < 0 || me >= n || ndoubles > n || ntotals > n || nprevious > n || width < 0)
+        return write_range_error("write_game");
+    uint64_t hands[MAXP];
+    for (Py_ssize_t s = 0; s < n; s++)
+        if (get_u64(PySequence_Fast_GET_ITEM(hands_o, s), &hands[s]) < 0) return NULL;
+    Py_buffer ob;
+    if (writable(args[0], &ob, 4, "out") < 0) return NULL;
+    float *out = (float *)ob.buf;
+    long size = (long)(ob.len / 4);
+    /* every entry written falls in the vector: checked before anything is written */
+    int bad = hand < 0 || hand + 52 > size || (hands[me] >> 52) || left < 0 || left + n > size || declared < 0 ||
+              declared + n * width > size || totals < 0 || totals + ntotals > size ||
+              (ndoubles && (doubles < 0 || doubles + ndoubles > size)) ||
+              (nprevious && (previous < 0 || previous + 1 + nprevious > size)) ||
+              (live_declarer >= 0 && (live_declarer >= n || live_contract < 0 || live_contract >= width));
+    for (Py_ssize_t i = 0; i < nd && !bad; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(declared_o, i);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 3) {
+            bad = 1;
+            break;
+        }
+        long d, c, k;
+        if (get_int(row, 0, &d) < 0 || get_int(row, 1, &c) < 0 || get_int(row, 2, &k) < 0) {
+            PyBuffer_Release(&ob);
+            return NULL;
+        }
+        bad = d < 0 || d >= n || c < 0 || c >= width;
+    }
+    if (bad) {
+        PyBuffer_Release(&ob);
+        return write_range_error("write_game");
+    }
+    double values[MAXP * 3];
+    for (Py_ssize_t s = 0; s < ndoubles; s++)
+        if (seq_double(doubles_o, s, &values[s]) < 0) goto fail;
+    for (Py_ssize_t s = 0; s < ntotals; s++)
+        if (seq_double(totals_o, s, &values[MAXP + s]) < 0) goto fail;
+    for (Py_ssize_t s = 0; s < nprevious; s++)
+        if (seq_double(previous_o, s, &values[2 * MAXP + s]) < 0) goto fail;
+    memset(out, 0, (size_t)ob.len);
+    for (Py_ssize_t s = 0; s < n; s++) out[left + rel_seat(s, me, n)] = (float)__builtin_popcountll(hands[s]);
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(declared_o, i);
+        long d = PyLong_AsLong(PyTuple_GET_ITEM(row, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(row, 1));
+        double k = PyFloat_AsDouble(PyTuple_GET_ITEM(row, 2));
+        out[declared + rel_seat(d, me, n) * width + c] = (float)k;
+    }
+    if (live_declarer >= 0) out[declared + rel_seat(live_declarer, me, n) * width + live_contract] += 1.0f;
+    for (Py_ssize_t s = 0; s < ndoubles; s++) out[doubles + rel_seat(s, me, n)] = (float)values[s];
+    for (Py_ssize_t s = 0; s < ntotals; s++) out[totals + rel_seat(s, me, n)] = (float)values[MAXP + s];
+    if (nprevious) {
+        out[previous] = 1.0f;
+        for (Py_ssize_t s = 0; s < nprevious; s++) out[previous + 1 + rel_seat(s, me, n)] = (float)values[2 * MAXP + s];
+    }
+    for (uint64_t m = hands[me]; m; m &= m - 1) out[hand + low_bit(m)] = 1.0f;
+    PyBuffer_Release(&ob);
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&ob);
+    return NULL;
+}
+
+/* The seats of a call's doubles or redoubles (a tuple of seats 0..n-1) as a bit mask; -1 when one
+ * is not a seat or not an int (an error is set only for a failed conversion). */
+static long call_seats(PyObject *seats, long n) {
+    if (!PyTuple_Check(seats)) return -1;
+    long bits = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seats); i++) {
+        PyObject *t = PyTuple_GET_ITEM(seats, i);
+        if (!PyLong_Check(t)) return -1;
+        long x = PyLong_AsLong(t);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < 0 || x >= n) return -1;
+        bits |= 1L << x;
+    }
+    return bits;
+}
+
+static PyObject *py_write_calls(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 15) {
+        PyErr_SetString(PyExc_TypeError, "write_calls(out, at, me, n, phase, index, to_act, declarer, contract, trump, "
+                                         "rank, calls, start, pairs, must) takes 15 arguments");
+        return NULL;
+    }
+    PyObject *at_o = args[1], *calls_o = args[11], *pairs_o = args[13];
+    if (!PyTuple_Check(at_o) || PyTuple_GET_SIZE(at_o) != 13 || (calls_o != Py_None && !PyList_Check(calls_o)) ||
+        !tuple_or_list(pairs_o)) {
+        PyErr_SetString(PyExc_TypeError, "write_calls: at is a tuple of 13 offsets; calls a list or None; pairs a "
+                                         "tuple or list");
+        return NULL;
+    }
+    long at[13], v[8];
+    for (int k = 0; k < 13; k++)
+        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    for (int k = 0; k < 8; k++) { /* me, n, phase, index, to_act, declarer, contract, trump */
+        v[k] = PyLong_AsLong(args[2 + k]);
+        if (v[k] == -1 && PyErr_Occurred()) return NULL;
+    }
+    long rank = PyLong_AsLong(args[10]);
+    if (rank == -1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t start = PyLong_AsSsize_t(args[12]);
+    if (start == -1 && PyErr_Occurred()) return NULL;
+    int must = PyObject_IsTrue(args[14]);
+    if (must < 0) return NULL;
+    long me = v[0], n = v[1], phase = v[2], index = v[3], to_act = v[4], declarer = v[5], contract = v[6], trump = v[7];
+    long hand = at[0], round1 = at[9], round2 = at[10], pairs = at[11], must_at = at[12];
+    Py_buffer ob;
+    if (writable(args[0], &ob, 4, "out") < 0) return NULL;
+    float *out = (float *)ob.buf;
+    long size = (long)(ob.len / 4);
+    Py_ssize_t count = calls_o == Py_None ? 0 : PyList_GET_SIZE(calls_o),
+               npairs = calls_o == Py_None ? 0 : PySequence_Fast_GET_SIZE(pairs_o); /* no doubling: no pairs */
+    /* every entry written falls in the vector: checked before anything is written */
+    int bad = n < 1 || n > MAXP || me < 0 || me >= n || hand < 0 || hand > size || declarer < 0 || declarer >= n ||
+              to_act >= n || phase < 0 || index < 0 || at[1] < 0 || at[1] + me >= hand || at[2] < 0 ||
+              at[2] + phase >= hand || at[3] < 0 || at[3] + index >= hand || at[4] < 0 || at[4] + n > hand ||
+              at[5] < 0 || at[5] + n > hand || (contract >= 0 && (at[6] < 0 || at[6] + contract >= hand)) ||
+              (trump >= 0 && (at[7] < 0 || at[7] + trump >= hand)) || (rank >= 0 && (at[8] < 0 || at[8] + rank >= hand));
+    if (!bad && calls_o != Py_None)
+        bad = round1 < 0 || round2 != round1 + n * (1 + 2 * n) || pairs != round2 + n * (1 + n) ||
+              must_at != pairs + n * n || must_at >= size || start > count;
+    Py_ssize_t from = start < 0 ? 0 : start;
+    for (Py_ssize_t i = from; i < count && !bad; i++) {
+        PyObject *call = PyList_GET_ITEM(calls_o, i);
+        if (!PyTuple_Check(call) || PyTuple_GET_SIZE(call) != 5) {
+            bad = 1;
+            break;
+        }
+        long caller, rnd;
+        if (get_int(call, 0, &caller) < 0 || get_int(call, 1, &rnd) < 0) goto fail;
+        long dbl = call_seats(PyTuple_GET_ITEM(call, 3), n), rdbl = call_seats(PyTuple_GET_ITEM(call, 4), n);
+        if (PyErr_Occurred()) goto fail;
+        bad = caller < 0 || caller >= n || (rnd != 1 && rnd != 2) || dbl < 0 || rdbl < 0;
+    }
+    for (Py_ssize_t i = 0; i < npairs && !bad; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(pairs_o, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 3) {
+            bad = 1;
+            break;
+        }
+        long a, b, m;
+        if (get_int(pair, 0, &a) < 0 || get_int(pair, 1, &b) < 0 || get_int(pair, 2, &m) < 0) goto fail;
+        bad = a < 0 || a >= n || b < 0 || b >= n;
+    }
+    if (bad) {
+        PyBuffer_Release(&ob);
+        return write_range_error("write_calls");
+    }
+    memset(out, 0, sizeof(float) * (size_t)hand);
+    out[at[1] + me] = 1.0f;
+    out[at[2] + phase] = 1.0f;
+    out[at[3] + index] = 1.0f;
+    if (to_act >= 0) out[at[4] + rel_seat(to_act, me, n)] = 1.0f;
+    out[at[5] + rel_seat(declarer, me, n)] = 1.0f;
+    if (contract >= 0) out[at[6] + contract] = 1.0f;
+    if (trump >= 0) out[at[7] + trump] = 1.0f;
+    if (rank >= 0) out[at[8] + rank] = 1.0f;
+    if (calls_o == Py_None) {
+        PyBuffer_Release(&ob);
+        return PyLong_FromLong(-1);
+    }
+    if (start < 0)
+        memset(out + round1, 0, sizeof(float) * (size_t)(must_at + 1 - round1));
+    else
+        memset(out + pairs, 0, sizeof(float) * (size_t)(n * n));
+    long w1 = 1 + 2 * n, w2 = 1 + n;
+    for (Py_ssize_t i = from; i < count; i++) {
+        PyObject *call = PyList_GET_ITEM(calls_o, i);
+        long caller = PyLong_AsLong(PyTuple_GET_ITEM(call, 0)), rnd = PyLong_AsLong(PyTuple_GET_ITEM(call, 1));
+        long dbl = call_seats(PyTuple_GET_ITEM(call, 3), n), rdbl = call_seats(PyTuple_GET_ITEM(call, 4), n);
+        float *base = out + (rnd == 1 ? round1 + rel_seat(caller, me, n) * w1 : round2 + rel_seat(caller, me, n) * w2);
+        base[0] = 1.0f;
+        for (long t = 0; t < n; t++) {
+            if (rnd == 1 && (dbl >> t & 1)) base[1 + rel_seat(t, me, n)] = 1.0f;
+            if (rdbl >> t & 1) base[1 + (rnd == 1 ? n : 0) + rel_seat(t, me, n)] = 1.0f;
+        }
+    }
+    for (Py_ssize_t i = 0; i < npairs; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(pairs_o, i);
+        long a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1)),
+             m = PyLong_AsLong(PyTuple_GET_ITEM(pair, 2));
+        out[pairs + rel_seat(a, me, n) * n + rel_seat(b, me, n)] = (float)m;
+    }
+    out[must_at] = must ? 1.0f : 0.0f;
+    PyBuffer_Release(&ob);
+    return PyLong_FromSsize_t(count);
+fail:
+    PyBuffer_Release(&ob);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"write_game", (PyCFunction)(void (*)(void))py_write_game, METH_FASTCALL,
+     "write_game(out, at, me, hands, declared, live_declarer, live_contract, doubles, totals, previous): a seat's "
+     "observation at a deal's start, from the hands and the game's facts, in place"},
+    {"write_calls", (PyCFunction)(void (*)(void))py_write_calls, METH_FASTCALL,
+     "write_calls(out, at, me, n, phase, index, to_act, declarer, contract, trump, rank, calls, start, pairs, must) "
+     "-> the calls written (-1: no doubling), a deal's public facts and calls in a seat's observation, in place"},
     {"lay_observed", (PyCFunction)(void (*)(void))py_lay_observed, METH_FASTCALL,
      "lay_observed(play, plays, seats, deal, following, vectors, masks, at, action) -> the next seat (+ players: "
      "not written; -2: the play ended; -1: not legal), a domino lay or pass and the next seat's observation written"},

@@ -312,6 +312,26 @@ def lay_observer() -> Callable[..., int] | None:
     return None if _native is None else getattr(_native, "lay_observed", None)
 
 
+def game_writer() -> Callable[..., None] | None:
+    """The compiled :func:`barbu.research.encoding.write_game_pure` (None on the pure path): a
+    seat's observation vector at a deal's start, from the deal's hands and the game's facts.
+
+    >>> game_writer() is None or game_writer().__name__ == "write_game"
+    True
+    """
+    return None if _native is None else getattr(_native, "write_game", None)
+
+
+def calls_writer() -> Callable[..., int] | None:
+    """The compiled :func:`barbu.research.encoding.write_calls_pure` (None on the pure path): a
+    deal's public facts and calls in a seat's observation vector, in place.
+
+    >>> calls_writer() is None or calls_writer().__name__ == "write_calls"
+    True
+    """
+    return None if _native is None else getattr(_native, "write_calls", None)
+
+
 def _require() -> ModuleType:
     if _native is None:
         raise RuntimeError("the compiled accelerator is not in use (not built, or BARBU_PURE=1)")

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -572,91 +573,65 @@ class ObservationBuffer:
 
     def _write_game(self, deal: Deal, seat: int, facts: DealFacts) -> None:
         """Zero the vector, then write ``seat``'s hand in ``deal``, the cards left, the game's
-        ``facts`` (:meth:`start_deal`) and ``deal``'s contract among the declared ones if it is live."""
-        out = self.vector
-        out.fill(0.0)
+        ``facts`` (:meth:`start_deal`) and ``deal``'s contract among the declared ones if it is
+        live (:data:`write_game`)."""
         self._calls = -1
         encoding = self.encoding
-        n = encoding.players
-        at = encoding._at
-        hand = deal.hand(seat)
-        ones = [at["hand"] + c for c in cards_of(hand)]
-        left = at["cards_left"]
-        for s in range(n):
-            out[left + (s - seat) % n] = deal.hand(s).bit_count()
-        declared = at["declared"]
-        width = len(encoding.contract_ids)
-        for declarer, contract, count in facts.declared:
-            out[declared + ((declarer - seat) % n) * width + contract] = count
-        if deal.contract is not None and not deal.finished:  # the live deal's contract, declared too
-            out[declared + ((deal.declarer - seat) % n) * width + encoding._contract_index[deal.contract.id]] += 1.0
-        if facts.doubles:
-            doubles = at["declarer_doubles"]
-            for s, count in enumerate(facts.doubles):
-                out[doubles + (s - seat) % n] = count
-        totals = at["totals"]
-        for s, total in enumerate(facts.totals):
-            out[totals + (s - seat) % n] = total
-        if facts.previous:
-            previous = at["previous_deal"]
-            ones.append(previous)
-            for s, final in enumerate(facts.previous):
-                out[previous + 1 + (s - seat) % n] = final
-        out[ones] = 1.0
+        contract = deal.contract
+        live = contract is not None and not deal.finished  # the live deal's contract, declared too
+        write_game(
+            self.vector,
+            encoding._game_at,
+            seat,
+            _hands(deal),
+            facts.declared,
+            deal.declarer if live else -1,
+            encoding._contract_index[contract.id] if live else -1,  # type: ignore[union-attr]
+            facts.doubles,
+            facts.totals,
+            facts.previous,
+        )
 
     def _write_calls(self, deal: Deal, seat: int) -> None:
         """Write the public facts of ``deal`` and the calls made since the buffer last wrote them
         (every call if :attr:`_calls` is -1), straight from the deal, as :meth:`update` writes
         them from a view: the calls only grow during a deal's calls, the business pairs and the
-        compulsory double are written again."""
+        compulsory double are written again (:data:`write_calls`)."""
         encoding = self.encoding
-        out = self.vector
-        n = encoding.players
-        at = encoding._at
-        public = at["hand"]  # the public facts are the sections before the hand
-        out[:public] = 0.0
-        ones = [at["seat"] + seat, at["phase"] + _PHASE_INDEX[deal.phase], at["deal"] + deal.index]
+        phase = deal.phase
         to_act = deal.to_act
-        if to_act is not None:
-            ones.append(at["to_act"] + (to_act - seat) % n)
-        ones.append(at["declarer"] + (deal.declarer - seat) % n)
-        if deal.contract is not None:
-            ones.append(at["contract"] + encoding._contract_index[deal.contract.id])
-        if deal.trump is not None:
-            ones.append(at["trump"] + deal.trump)
-        if deal.rank is not None:
-            ones.append(at["rank"] + deal.rank)
+        contract = deal.contract
+        trump = deal.trump
+        rank = deal.rank
         doubling = deal.doubling
-        if doubling is not None:
-            calls = doubling.calls
-            start = self._calls
-            if start < 0:
-                for begin, stop in encoding._calls_spans:
-                    out[begin:stop] = 0.0
-                start = 0
-            else:
-                out[at["pairs"] : at["pairs"] + n * n] = 0.0
-            w1, w2 = 1 + 2 * n, 1 + n
-            round1, round2 = at["calls_round1"], at["calls_round2"]
-            for caller, rnd, _, doubled, redoubled in calls[start:]:
-                rel = (caller - seat) % n
-                if rnd == 1:
-                    base = round1 + rel * w1
-                    ones.append(base)
-                    ones += [base + 1 + (t - seat) % n for t in doubled]
-                    ones += [base + 1 + n + (t - seat) % n for t in redoubled]
-                else:
-                    base = round2 + rel * w2
-                    ones.append(base)
-                    ones += [base + 1 + (t - seat) % n for t in redoubled]
-            pairs = at["pairs"]
-            for doubler, doubled_seat, multiplier in doubling.pairs():
-                out[pairs + ((doubler - seat) % n) * n + (doubled_seat - seat) % n] = multiplier
-            out[at["must_double"]] = (
-                1.0 if deal.phase is Phase.CALL and to_act == seat and doubling.must_double(seat) else 0.0
-            )
-            self._calls = len(calls)
-        out[ones] = 1.0
+        self._calls = write_calls(
+            self.vector,
+            encoding._calls_at,
+            seat,
+            encoding.players,
+            _PHASE_INDEX[phase],
+            deal.index,
+            -1 if to_act is None else to_act,
+            deal.declarer,
+            -1 if contract is None else encoding._contract_index[contract.id],
+            -1 if trump is None else trump,
+            -1 if rank is None else rank,
+            None if doubling is None else doubling.calls,
+            self._calls,
+            () if doubling is None else doubling.pairs(),
+            doubling is not None and phase is Phase.CALL and to_act == seat and bool(doubling.must_double(seat)),
+        )
+
+
+def _hands(deal: Deal) -> Sequence[int]:
+    """The cards each seat of ``deal`` still holds, as :meth:`Deal.hand` gives them seat by seat."""
+    t = deal.tricks
+    if t is not None:
+        return t.hands
+    d = deal.domino
+    if d is not None:
+        return d.hands
+    return [deal.hand(s) for s in range(deal.rules.players)]
 
 
 @dataclass(frozen=True)
@@ -747,6 +722,125 @@ _PHASE_INDEX = {phase: PHASES.index(str(phase)) for phase in Phase if str(phase)
 _PHASE_INDEX[Phase.DONE] = PHASES.index("over")
 """Each live phase's entry in the ``phase`` section, and ``over`` for a finished deal (observed
 only at the episode's end: :meth:`ObservationBuffer.end_deal`)."""
+
+
+def write_game_pure(
+    out: np.ndarray,
+    at: tuple[int, int, int, int, int, int, int],
+    me: int,
+    hands: Sequence[int],
+    declared: Sequence[tuple[int, int, int]],
+    live_declarer: int,
+    live_contract: int,
+    doubles: Sequence[int],
+    totals: Sequence[float],
+    previous: Sequence[float],
+) -> None:
+    """Seat ``me``'s vector ``out`` at a deal's start or the episode's end, as far as the deal's
+    hands and the game's facts (:class:`DealFacts`) give it (:meth:`ObservationBuffer.start_deal`):
+    zeroed, then the hand (``hands[me]``), the cards left (``hands``' sizes), the ``declared``
+    contracts (``(declarer, contract's index, count)``) with the live deal's (``live_declarer``,
+    ``live_contract``; -1: none) added, the declarer's ``doubles``, the ``totals`` and the
+    ``previous`` deal's finals (empty: none). ``at`` holds the offsets of the sections ``hand``,
+    ``cards_left``, ``declared``, the number of contracts, then ``declarer_doubles`` (-1: no
+    doubling), ``totals`` and ``previous_deal``. The reference of the compiled ``write_game``
+    (``tests/test_native_batch.py``)."""
+    hand, left, declared_at, width, doubles_at, totals_at, previous_at = at
+    n = len(hands)
+    out.fill(0.0)
+    ones = [hand + c for c in cards_of(hands[me])]
+    for s in range(n):
+        out[left + (s - me) % n] = hands[s].bit_count()
+    for declarer, contract, count in declared:
+        out[declared_at + ((declarer - me) % n) * width + contract] = count
+    if live_declarer >= 0:
+        out[declared_at + ((live_declarer - me) % n) * width + live_contract] += 1.0
+    for s, count in enumerate(doubles):
+        out[doubles_at + (s - me) % n] = count
+    for s, total in enumerate(totals):
+        out[totals_at + (s - me) % n] = total
+    if previous:
+        ones.append(previous_at)
+        for s, final in enumerate(previous):
+            out[previous_at + 1 + (s - me) % n] = final
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+
+
+write_game: Callable[..., None] = accel.game_writer() or write_game_pure
+""":func:`write_game_pure`, compiled when the accelerator is in use."""
+
+
+def write_calls_pure(
+    out: np.ndarray,
+    at: tuple[int, ...],
+    me: int,
+    n: int,
+    phase: int,
+    index: int,
+    to_act: int,
+    declarer: int,
+    contract: int,
+    trump: int,
+    rank: int,
+    calls: Sequence[tuple[int, int, object, Sequence[int], Sequence[int]]] | None,
+    start: int,
+    pairs: Sequence[tuple[int, int, int]],
+    must: bool,
+) -> int:
+    """A deal's public facts and calls in seat ``me``'s vector ``out`` (``n`` seats), as
+    :meth:`ObservationBuffer.update_play` writes them in the calls; return how many calls the
+    vector holds (-1 without doubling). The public facts (the sections before the hand) are
+    written again: the entry ``phase`` of the phase section, the deal ``index``, the seat to act
+    ``to_act``, the ``declarer``, the ``contract``'s index, the ``trump`` and the domino ``rank``
+    (-1: none). With doubling (``calls`` not None: the doubling's spoken calls), the calls from
+    the ``start``-th on are added (-1: every call, the calls' sections zeroed first), the
+    business ``pairs`` and the compulsory double (``must``) written again. ``at`` holds the
+    offsets of the sections ``hand``, ``seat``, ``phase``, ``deal``, ``to_act``, ``declarer``,
+    ``contract``, ``trump``, ``rank``, ``calls_round1``, ``calls_round2``, ``pairs`` and
+    ``must_double`` (the last four consecutive; -1 without doubling). The reference of the
+    compiled ``write_calls`` (``tests/test_native_batch.py``)."""
+    hand, seat_at, phase_at, deal_at, to_act_at, declarer_at, contract_at, trump_at, rank_at = at[:9]
+    round1, round2, pairs_at, must_at = at[9:]
+    out[:hand] = 0.0
+    ones = [seat_at + me, phase_at + phase, deal_at + index]
+    if to_act >= 0:
+        ones.append(to_act_at + (to_act - me) % n)
+    ones.append(declarer_at + (declarer - me) % n)
+    if contract >= 0:
+        ones.append(contract_at + contract)
+    if trump >= 0:
+        ones.append(trump_at + trump)
+    if rank >= 0:
+        ones.append(rank_at + rank)
+    written = -1
+    if calls is not None:
+        if start < 0:
+            out[round1 : must_at + 1] = 0.0
+            start = 0
+        else:
+            out[pairs_at : pairs_at + n * n] = 0.0
+        w1, w2 = 1 + 2 * n, 1 + n
+        for caller, rnd, _, doubled, redoubled in calls[start:]:
+            rel = (caller - me) % n
+            if rnd == 1:
+                base = round1 + rel * w1
+                ones.append(base)
+                ones += [base + 1 + (t - me) % n for t in doubled]
+                ones += [base + 1 + n + (t - me) % n for t in redoubled]
+            else:
+                base = round2 + rel * w2
+                ones.append(base)
+                ones += [base + 1 + (t - me) % n for t in redoubled]
+        for doubler, doubled_seat, multiplier in pairs:
+            out[pairs_at + ((doubler - me) % n) * n + (doubled_seat - me) % n] = multiplier
+        out[must_at] = 1.0 if must else 0.0
+        written = len(calls)
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+    return written
+
+
+write_calls: Callable[..., int] = accel.calls_writer() or write_calls_pure
+""":func:`write_calls_pure`, compiled when the accelerator is in use."""
 
 
 def write_play_pure(
@@ -1060,9 +1154,32 @@ class ObservationEncoding:
         """The offsets :data:`write_play` writes at."""
         public = next(p for p in self._parts if p.write == self._write_public)
         assert public.spans[0][0] == 0 and public.spans[-1][1] == at["hand"]
-        self._calls_spans = next((p.spans for p in self._parts if p.write == self._write_calls), ())
-        """The sections of the calls, which :meth:`ObservationBuffer.update_play` writes after the
-        public facts (the sections before the hand)."""
+        calls = next((p.spans for p in self._parts if p.write == self._write_calls), ())
+        assert all(a[1] == b[0] for a, b in pairwise(calls))  # one run (write_calls_pure)
+        none = -1
+        self._game_at = (
+            at["hand"],
+            at["cards_left"],
+            at["declared"],
+            len(self.contract_ids),
+            at.get("declarer_doubles", none),
+            at["totals"],
+            at["previous_deal"],
+        )
+        """The offsets :data:`write_game` writes at."""
+        self._calls_at = (
+            at["hand"],
+            at["seat"],
+            at["phase"],
+            at["deal"],
+            at["to_act"],
+            at["declarer"],
+            at["contract"],
+            at["trump"],
+            at["rank"],
+            *(at.get(name, none) for name in ("calls_round1", "calls_round2", "pairs", "must_double")),
+        )
+        """The offsets :data:`write_calls` writes at (the calls' four, consecutive, -1 without doubling)."""
         self._spare_mask = np.zeros(ActionEncoding(rules).size, np.int8)
         """A mask the card play's writers may write into when none is wanted (:meth:`ObservationBuffer.end_deal`)."""
         self._lay_at = (
