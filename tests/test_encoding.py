@@ -281,9 +281,14 @@ def test_call_indexes_are_remembered_by_the_listing_itself_not_a_copy_of_it() ->
     expected = sorted(encoding.index(c, seat) for c in deal.legal_actions())
     assert list(encoding.call_indexes(listed, seat)) == expected
     assert encoding.call_indexes(listed, seat) is encoding.call_indexes(listed, seat)
+    assert [encoding.listed_call(listed, seat, i) for i in expected] == sorted(
+        listed, key=lambda c: encoding.index(c, seat)
+    )
+    assert all(encoding.listed_call(listed, seat, i) is c for c in listed for i in [encoding.index(c, seat)])
     copied = pickle.loads(pickle.dumps(encoding))
-    (stored, _), *_ = copied._call_indexes.values()
+    (stored, *_), *_ = copied._call_indexes.values()
     assert stored is not listed  # a copy under the original's identity: not taken for it
+    assert copied.listed_call(listed, seat, encoding.index(listed[-1], seat)) is listed[-1]
     assert list(copied.call_indexes(listed, seat)) == expected
     assert copied._call_indexes[(id(listed), seat)][0] is listed  # worked out again from the listing
     assert isinstance(deal.doubling, Doubling) and deal.doubling.legal_calls() == list(listed)

@@ -237,6 +237,44 @@ def test_every_seats_first_observations_of_each_deal_are_its_view(
         assert starts > game.rules.deal_count  # every deal was seen from its start by every seat
 
 
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("classic", None), ("classic", {"late_redouble": False, "compulsory_doubles": 7}), ("five-player", None)],
+)
+def test_the_calls_taken_as_listed_make_the_game_the_checked_door_makes(
+    variant: str, options: dict[str, Any] | None
+) -> None:
+    """The environment takes a call as the doubling lists it (the listed object, not checked
+    again) and writes the next caller's observation at once: the same game, record and
+    observations as each action index turned into its action and applied through the game's
+    checked door, over whole seeded games; the next caller's observation is the encoding of its
+    view."""
+    e = BarbuEnv(variant, options)
+    rng = np.random.default_rng(2)
+    e.reset(seed=6)
+    game = e.game
+    assert game is not None
+    replay = game.copy()  # dealt as the environment's game is
+    calls = 0
+    for agent in e.agent_iter():
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        seat = e.agent_name_mapping[agent]
+        calls += game.deals[-1].phase == "call"
+        replay.apply(e.actions.action(action, seat), seat)  # type: ignore[arg-type]
+        e.step(action)
+        if e.agents and game.deals[-1].phase == "call":
+            assert e._seen == e.agent_selection  # the next caller's observation was written by the step
+            view = e.view(e.agent_selection)
+            observed = e.observe(e.agent_selection)
+            assert np.array_equal(observed["observation"], e.observations.encode(view))
+            assert np.array_equal(observed["action_mask"], e.actions.mask(view))
+    assert calls > 50 and replay.history == game.history and replay.totals == game.totals
+
+
 @pytest.mark.parametrize(("variant", "options"), [("classic", None), ("five-player", None), ("thirty-two", None)])
 def test_observations_in_the_calls_are_written_from_the_deal_as_from_the_view(
     variant: str, options: dict[str, Any] | None

@@ -183,8 +183,9 @@ class ActionEncoding:
         self._trump = self.sections["trump"].start
         self._rank = self.sections["rank"].start
         self._call = self.sections["call"].start
-        self._call_indexes: dict[tuple[int, int], tuple[tuple[Call, ...], np.ndarray]] = {}
-        """:meth:`call_indexes` by the listing's identity and the seat, with the listing."""
+        self._call_indexes: dict[tuple[int, int], tuple[tuple[Call, ...], np.ndarray, dict[int, Call]]] = {}
+        """:meth:`call_indexes` and :meth:`listed_call`'s calls by their index, by the listing's
+        identity and the seat, with the listing."""
         self._place = self.sections["place"].start
 
     # -- actions to indexes ------------------------------------------------------
@@ -258,11 +259,51 @@ class ActionEncoding:
         >>> encoding.call_indexes((Call(), Call(double=(0,))), 3) - encoding.sections["call"].start
         array([0, 8])
         """
+        return self._listed(listed, seat)[1]
+
+    def listed_call(self, listed: tuple[Call, ...], seat: int, index: int) -> Call | None:
+        """The call of ``seat``'s listing ``listed`` whose index is ``index``: the listed object
+        itself, which the doubling takes without checking it again
+        (:meth:`barbu.doubling.Doubling.take_listed`); None when no listed call has that index.
+
+        >>> from barbu.rulesets import rules
+        >>> from barbu.actions import Call
+        >>> encoding = ActionEncoding(rules("classic"))
+        >>> listed = (Call(), Call(double=(0,)))
+        >>> start = encoding.sections["call"].start
+        >>> encoding.listed_call(listed, 3, start + 8) is listed[1], encoding.listed_call(listed, 3, start + 1)
+        (True, None)
+        """
+        return self._listed(listed, seat)[2].get(index)
+
+    def _listed(self, listed: tuple[Call, ...], seat: int) -> tuple[tuple[Call, ...], np.ndarray, dict[int, Call]]:
+        """``listed``'s indexes for ``seat`` and its calls by index, remembered (:meth:`call_indexes`)."""
         key = (id(listed), seat)
         known = self._call_indexes.get(key)
         if known is None or known[0] is not listed:
-            known = self._call_indexes[key] = (listed, np.array(self.indexes(listed, seat), np.intp))
-        return known[1]
+            by_index = {self.index(c, seat): c for c in listed}
+            known = self._call_indexes[key] = (listed, np.array(sorted(by_index), np.intp), by_index)
+        return known
+
+    def choice_indexes(self, deal: Deal) -> list[int]:
+        """The indexes of the declarer's legal choices in ``deal``'s choice of a contract, trump or
+        domino rank: :meth:`indexes` of :meth:`barbu.deal.Deal.legal_actions` there, without the actions.
+
+        >>> from barbu import Game
+        >>> game = Game.new("classic", seed=3)
+        >>> encoding = ActionEncoding(game.rules)
+        >>> encoding.choice_indexes(game.current) == encoding.indexes(game.legal_actions(), game.to_act)
+        True
+        """
+        phase = deal.phase
+        if phase is Phase.CONTRACT:
+            index = self._contract_index
+            return sorted(self._contract + index[c.id] for c in deal.available)
+        if phase is Phase.TRUMP:
+            return list(range(self._trump, self._trump + 4))
+        if phase is Phase.RANK:
+            return sorted(self._rank + r for r in self.rules.domino_ranks)
+        raise ValueError(f"deal {deal.index + 1} is not at a choice of its declarer: it is at {phase}")
 
     def indexes(self, legal: Iterable[Action], seat: int) -> list[int]:
         """The indexes of the core's legal actions of ``seat``, ascending."""
@@ -631,6 +672,9 @@ def _hands(deal: Deal) -> Sequence[int]:
     d = deal.domino
     if d is not None:
         return d.hands
+    dealt = deal.dealt
+    if dealt is not None and deal.phase is not Phase.DONE:  # no card play yet: the hands dealt
+        return dealt
     return [deal.hand(s) for s in range(deal.rules.players)]
 
 

@@ -272,7 +272,7 @@ class BarbuEnv(AECEnv, EzPickle):
                 return {"observation": self._vector(written), "action_mask": mask}
             if phase in _CHOOSING:  # the choice of a contract, trump or rank: written by _start_deal
                 if deal.to_act == seat:
-                    mask[self.actions.indexes(deal.legal_actions(), seat)] = 1
+                    mask[self.actions.choice_indexes(deal)] = 1
                 return {"observation": self._vector(buffer.vector), "action_mask": mask}
         game = self._ended if self._ended is not None else self.game
         placed = self._placed(seat)
@@ -415,7 +415,14 @@ class BarbuEnv(AECEnv, EzPickle):
         seat = self.agent_name_mapping[agent]
         if action is None:
             raise ValueError(f"{agent} is to act: give an action index from 0 to {self.actions.size - 1}, not None")
-        chosen = self.actions.action(int(action), seat)
+        index = int(action)
+        deal = game.deals[-1]
+        doubling = deal.doubling
+        chosen: Action | Place | None = None
+        if deal.phase is Phase.CALL and doubling is not None and doubling.to_act == seat:
+            chosen = self.actions.listed_call(doubling.listed_calls(), seat, index)  # taken as listed, unchecked
+        if chosen is None:
+            chosen = self.actions.action(index, seat)
         deals_before = len(game.deals)
         if isinstance(chosen, Place):
             if game.phase != Phase.ARRANGE:
@@ -423,8 +430,7 @@ class BarbuEnv(AECEnv, EzPickle):
                     game.phase, f"seat {seat} cannot place a card now: it is the {game.phase} phase", seat
                 )
             if self._placing is None:
-                deal = game.current
-                assert deal is not None and deal.dealt is not None
+                assert deal.dealt is not None  # the live deal (the phase is its arrangements)
                 self._placing = PartialArrangement(deal.dealt[seat])
             placing = self._placing
             if chosen.card not in placing.cards():
@@ -472,8 +478,30 @@ class BarbuEnv(AECEnv, EzPickle):
         if self._paid:
             self._accumulate_rewards()
         self._arm()
+        if not over:
+            deal = game.deals[-1]
+            if deal.phase is Phase.CALL:
+                self._observe_caller(deal)
         if self.render_mode == "human":
             self.render()
+
+    def _observe_caller(self, deal: Deal) -> None:
+        """In ``deal``'s calls, write the observation and the mask of the seat to call now, as
+        :meth:`observe` would (at the first call, every seat's buffer from the deal's start:
+        :meth:`_start_deal`): the calls made since its buffer last wrote them, and its listed
+        calls (:meth:`~barbu.doubling.Doubling.listed_calls`); :meth:`observe` then returns them."""
+        doubling = deal.doubling
+        assert doubling is not None
+        turn = doubling.to_act
+        assert turn is not None
+        buffer = self._buffers[turn]
+        if not buffer.playing(deal):
+            self._start_deal(deal, turn)
+        mask = self._masks[turn]
+        mask.fill(0)
+        buffer.update_play(deal, turn, mask)
+        mask[self.actions.call_indexes(doubling.listed_calls(), turn)] = 1
+        self._seen = self.possible_agents[turn]
 
     def _arm(self) -> None:
         """Make the card play's one-call step when the episode is live in a one-deck trick play
