@@ -513,6 +513,32 @@ class Game:
         other.totals = list(self.totals)
         return other
 
+    def ended(self, count: int) -> Game:
+        """The game as it was when its ``count``-th deal ended, before the next one opened: its
+        first ``count`` deals, finished, shared with this game (nothing changes a finished deal),
+        and a copy of its log and totals; no dealer (it deals no more). For showing the end of
+        an episode that stops at a deal, much cheaper than a :meth:`copy` cut short.
+
+        >>> game = Game.new("classic", seed=7)
+        >>> game.call_random([random.Random(s) for s in range(4)])
+        >>> while len(game.deals) == 1:
+        ...     game.apply(game.legal_actions()[0])
+        >>> ended = game.ended(1)
+        >>> ended.deals == game.deals[:1], ended.current, ended.totals == game.totals, len(game.deals)
+        (True, None, True, 2)
+        """
+        last = self.deals[count - 1]
+        if not last.finished:
+            raise ValueError(f"deal {count} has not ended")
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._dealer = None
+        other.deals = self.deals[:count]
+        other._history = list(self._history)
+        other._cards = list(self._cards)
+        other.totals = list(self.totals)
+        return other
+
     def waiting_for_tally(self) -> bool:
         """True when the deal in progress waits for a scorekeeper's tally."""
         deal = self.current

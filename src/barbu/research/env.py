@@ -223,7 +223,7 @@ class BarbuEnv(AECEnv, EzPickle):
             self._seeds = random.Random(seed)
         elif self._seeds is None:
             self._seeds = random.Random()
-        game = Game.new(self.variant, self.options, seed=self._seeds.getrandbits(64))
+        game = Game.new(self.table_rules, seed=self._seeds.getrandbits(64))  # the rules resolved once
         if self.contract is not None:
             game.apply(Declare(self.contract))
         self.game = game
@@ -468,9 +468,7 @@ class BarbuEnv(AECEnv, EzPickle):
                     self.rewards[a] = float(self.sign * game.totals[s]) / self.reward_unit
                 self._paid = True
             if not game.is_over:
-                ended = game.copy()
-                ended.deals = ended.deals[:deals_before]
-                self._ended = ended
+                self._ended = game.ended(deals_before)
             self.terminations = {a: True for a in self.agents}
         else:
             assert game.to_act is not None

@@ -1085,9 +1085,7 @@ class BarbuObserver:
 
 def _ended(game: Game, deals_before: int) -> Game:
     """A copy of ``game`` as it was when its deal ``deals_before`` ended (the next one not yet open)."""
-    ended = game.copy()
-    ended.deals = ended.deals[:deals_before]
-    return ended
+    return game.ended(deals_before)
 
 
 # -- what a seat saw of a finished deal --------------------------------------------------------
