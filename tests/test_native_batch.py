@@ -1,6 +1,7 @@
 """The research layer's compiled code against its pure path, array by array: the batch simulator's
-card play (``TrickBatch``), the observation writer of a trick deal's card play (``write_play``) and
-the PettingZoo environment's card step (``play_observed``).
+card play (``TrickBatch``), the observation writers of a trick deal's card play (``write_play``), of
+a deal's start (``write_game``) and of its calls (``write_calls``), and the PettingZoo environment's
+card and domino steps (``play_observed``, ``lay_observed``).
 
 In the research layer: it needs numpy, which the core's fast lane does without.
 """

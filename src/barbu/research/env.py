@@ -99,7 +99,9 @@ class BarbuEnv(AECEnv, EzPickle):
     :func:`~barbu.research.encoding.lay_observed`; both compiled with the accelerator): the card
     is played through the core's checked door and the next seat's observation written in its
     buffer, which :meth:`observe` then returns; PettingZoo's dicts are touched only where
-    they change. The calls, the declarer's choices and arrangements take the general path.
+    they change. A call is taken as the doubling lists it (:meth:`~barbu.research.encoding.ActionEncoding.listed_call`)
+    and the step writes the next caller's observation (:meth:`_observe_caller`); the declarer's
+    choices and arrangements take the general path.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
