@@ -533,3 +533,122 @@ def test_the_compiled_deal_start_and_calls_writers_write_the_pure_writers_vector
     with pytest.raises(TypeError, match="float32"):
         game_writer(out.astype(np.float64), encoded._game_at, 0, [1] * 4, (), -1, -1, (), (0.0,) * 4, ())
     assert not out.any()  # nothing written by a refused call
+
+
+_WRITERS_REFUSE = """
+import json
+import numpy as np
+from barbu import _native as native
+from barbu.research.encoding import ObservationEncoding
+from barbu.rulesets import rules
+
+encoding = ObservationEncoding(rules("classic"))
+game_at, calls_at, size = encoding._game_at, encoding._calls_at, encoding.size
+whole = np.zeros(size + 64, np.float32)
+out = whole[32 : 32 + size]  # guarded on both sides: a write outside it shows
+huge = 2**63 - 10
+
+
+class Flip:  # an index that says `first` when checked and `then` (outside the vector) when read again
+    def __init__(self, first, then):
+        self.answers = [first, then]
+
+    def __index__(self):
+        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+
+
+calls = []
+
+
+class Clear:  # an index that empties the list holding it
+    def __index__(self):
+        calls.clear()
+        return 0
+
+
+declared = [(1, 0, 1)]
+
+
+class Mutates:  # a float that replaces the row checked before it
+    def __float__(self):
+        declared[0] = "x"
+        return 0.0
+
+
+class Raises:
+    def __index__(self):
+        return 1
+
+    def __float__(self):
+        raise RuntimeError("no float")
+
+
+def wrapped(k):  # huge + k as a signed 64-bit sum wraps
+    return (huge + k + 2**63) % 2**64 - 2**63
+
+
+rounds = (huge, wrapped(4 * 9), wrapped(4 * 9 + 4 * 5), wrapped(4 * 9 + 4 * 5 + 16))
+cases = {
+    "hand": (native.write_game, (out, (huge,) + game_at[1:], 0, [1] * 4, (), -1, -1, (), (0.0,) * 4, ())),
+    "width": (
+        native.write_game,
+        (out, game_at[:3] + (2**62 - 1,) + game_at[4:], 0, [1] * 4, ((1, 0, 5),), -1, -1, (), (0.0,) * 4, ()),
+    ),
+    "below": (native.write_game, (out, (-(2**62),) + game_at[1:], 0, [1] * 4, (), -1, -1, (), (0.0,) * 4, ())),
+    "round1": (native.write_calls, (out, calls_at[:9] + rounds, 0, 4, 0, 0, -1, 0, -1, -1, -1, [], -1, (), False)),
+    "phase": (native.write_calls, (out, calls_at, 0, 4, huge, 0, -1, 0, -1, -1, -1, None, -1, (), False)),
+    "declared index": (
+        native.write_game,
+        (out, game_at, 0, [1] * 4, [(0, Flip(1, 10**8), 1)], -1, -1, (), (0.0,) * 4, ()),
+    ),
+    "declared float": (
+        native.write_game,
+        (out, game_at, 0, [1] * 4, declared, -1, -1, (), (Mutates(), 0.0, 0.0, 0.0), ()),
+    ),
+    "count raises": (native.write_game, (out, game_at, 0, [1] * 4, [(0, 0, Raises())], -1, -1, (), (0.0,) * 4, ())),
+    "call index": (
+        native.write_calls,
+        (out, calls_at, 0, 4, 0, 0, -1, 0, -1, -1, -1, [(Flip(0, 10**7), 1, None, (), ())], -1, (), False),
+    ),
+    "calls cleared": (native.write_calls, (out, calls_at, 0, 4, 0, 0, -1, 0, -1, -1, -1, calls, -1, (), False)),
+    "pair index": (
+        native.write_calls,
+        (out, calls_at, 0, 4, 0, 0, -1, 0, -1, -1, -1, [], -1, [(0, 1, Flip(1, 10**9))], False),
+    ),
+}
+calls += [(Clear(), 1, None, (), ())] + [(0, 1, None, (), ())] * 3
+answers = {}
+for name, (writer, args) in cases.items():
+    try:
+        writer(*args)
+        refused = None
+    except Exception as e:
+        refused = type(e).__name__
+    answers[name] = (refused, int(np.count_nonzero(whole)))
+    whole[:] = 0.0
+print(json.dumps(answers))
+"""
+"""Calls of the compiled write_game and write_calls that once wrote outside the vector or read a
+freed object (sums of huge offsets that wrapped, items read again after Python code changed them),
+run in a child process: a crash is a failed test, not a dead test run."""
+
+
+@needs_native
+def test_the_compiled_deal_start_and_calls_writers_refuse_huge_offsets_and_changing_items_writing_nothing() -> None:
+    """write_game and write_calls refuse an offset or index whose sums would wrap, and an item of
+    their tuples and lists that is not an int (or a float where a float is written) rather than
+    run its ``__index__`` or ``__float__`` (which could change its answer or the list between the
+    check and the writing): each with a ValueError or TypeError, nothing written in the vector or
+    around it."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _WRITERS_REFUSE], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    answers = json.loads(done.stdout)
+    bounds = {"hand", "width", "below", "round1", "phase"}
+    assert len(answers) == 11
+    assert answers == {name: ["ValueError" if name in bounds else "TypeError", 0] for name in answers}

@@ -4031,15 +4031,41 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
  * barbu.research.encoding.write_game_pure and write_calls_pure in C, their references
  * (tests/test_native_batch.py): the parts of a seat's observation the PettingZoo environment
  * writes at a deal's start (the hand, the cards left, the game's facts) and in the calls (the
- * public facts, the calls, the business pairs, the compulsory double), in place. Every entry is
- * checked to fall inside the vector before anything is written. */
+ * public facts, the calls, the business pairs, the compulsory double), in place. Every offset
+ * and size is checked to lie in the vector before any sum of them is made, and every entry
+ * written to fall inside the vector, before anything is written. The scalar arguments are
+ * read first (an __index__ of theirs may run Python code); the items of the tuples and lists
+ * must be ints (floats too where a float is written), read without running Python code, and
+ * are copied into C arrays by the checking pass: the writing pass reads no Python object. */
 
 /* The relative seat of `seat` seen from `me`, with n seats. */
 static long rel_seat(long seat, long me, long n) { return ((seat - me) % n + n) % n; }
 
-/* A float of a tuple or list: its entry i as a double (an int or a float). */
-static int seq_double(PyObject *seq, Py_ssize_t i, double *out) {
-    double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+/* An item that must be an int (or a subclass: read without running Python code) as a long. */
+static int int_item(PyObject *o, long *out, const char *who) {
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: an offset, seat, index or count is an int, not %.100s", who,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    long x = PyLong_AsLong(o);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
+/* An item that must be a float or an int (read without running Python code) as a double. */
+static int double_item(PyObject *o, double *out, const char *who) {
+    if (PyFloat_Check(o)) {
+        *out = PyFloat_AS_DOUBLE(o);
+        return 0;
+    }
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: a count, total or score is a float or an int, not %.100s", who,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    double x = PyLong_AsDouble(o);
     if (x == -1.0 && PyErr_Occurred()) return -1;
     *out = x;
     return 0;
@@ -4052,7 +4078,27 @@ static PyObject *write_range_error(const char *who) {
     return NULL;
 }
 
+/* A declared contract of write_game, copied: (declarer, contract's index, count). */
+typedef struct {
+    long declarer, contract;
+    double count;
+} declared_row;
+
+/* Room for the copies of a sequence's rows: `stack` when they fit, else the heap (NULL with
+ * MemoryError set when it has none); free_rows releases it. */
+static void *rows_room(void *stack, size_t fits, size_t count, size_t size) {
+    if (count <= fits) return stack;
+    void *room = PyMem_Malloc(count * size);
+    if (room == NULL) PyErr_NoMemory();
+    return room;
+}
+
+static void free_rows(void *room, void *stack) {
+    if (room != stack) PyMem_Free(room);
+}
+
 static PyObject *py_write_game(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const char *who = "write_game";
     if (nargs != 10) {
         PyErr_SetString(PyExc_TypeError, "write_game(out, at, me, hands, declared, live_declarer, live_contract, "
                                          "doubles, totals, previous) takes 10 arguments");
@@ -4066,62 +4112,76 @@ static PyObject *py_write_game(PyObject *self, PyObject *const *args, Py_ssize_t
                         "write_game: at is a tuple of 7 offsets; hands, declared, doubles, totals, previous tuples or lists");
         return NULL;
     }
-    long at[7];
-    for (int k = 0; k < 7; k++)
-        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    /* the scalars first: the only Python code that may run, before any list is read */
     long me = PyLong_AsLong(args[2]), live_declarer = PyLong_AsLong(args[5]), live_contract = PyLong_AsLong(args[6]);
     if (PyErr_Occurred()) return NULL;
+    long at[7];
+    for (int k = 0; k < 7; k++)
+        if (int_item(PyTuple_GET_ITEM(at_o, k), &at[k], who) < 0) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(hands_o), nd = PySequence_Fast_GET_SIZE(declared_o),
                ndoubles = PySequence_Fast_GET_SIZE(doubles_o), ntotals = PySequence_Fast_GET_SIZE(totals_o),
                nprevious = PySequence_Fast_GET_SIZE(previous_o);
-    long hand = at[0], left = at[1], declared = at[2], width = at[3], doubles = at[4], totals = at[5], previous = at[6];
-    if (n < 1 || n > MAXP || me < 0 || me >= n || ndoubles > n || ntotals > n || nprevious > n || width < 0)
-        return write_range_error("write_game");
+    if (n < 1 || n > MAXP || me < 0 || me >= n || ndoubles > n || ntotals > n || nprevious > n)
+        return write_range_error(who);
     uint64_t hands[MAXP];
     for (Py_ssize_t s = 0; s < n; s++)
         if (get_u64(PySequence_Fast_GET_ITEM(hands_o, s), &hands[s]) < 0) return NULL;
+    double values[MAXP * 3];
+    for (Py_ssize_t s = 0; s < ndoubles; s++)
+        if (double_item(PySequence_Fast_GET_ITEM(doubles_o, s), &values[s], who) < 0) return NULL;
+    for (Py_ssize_t s = 0; s < ntotals; s++)
+        if (double_item(PySequence_Fast_GET_ITEM(totals_o, s), &values[MAXP + s], who) < 0) return NULL;
+    for (Py_ssize_t s = 0; s < nprevious; s++)
+        if (double_item(PySequence_Fast_GET_ITEM(previous_o, s), &values[2 * MAXP + s], who) < 0) return NULL;
     Py_buffer ob;
     if (writable(args[0], &ob, 4, "out") < 0) return NULL;
     float *out = (float *)ob.buf;
     long size = (long)(ob.len / 4);
-    /* every entry written falls in the vector: checked before anything is written */
-    int bad = hand < 0 || hand + 52 > size || (hands[me] >> 52) || left < 0 || left + n > size || declared < 0 ||
-              declared + n * width > size || totals < 0 || totals + ntotals > size ||
-              (ndoubles && (doubles < 0 || doubles + ndoubles > size)) ||
-              (nprevious && (previous < 0 || previous + 1 + nprevious > size)) ||
-              (live_declarer >= 0 && (live_declarer >= n || live_contract < 0 || live_contract >= width));
-    for (Py_ssize_t i = 0; i < nd && !bad; i++) {
+    long hand = at[0], left = at[1], declared = at[2], width = at[3], doubles = at[4], totals = at[5], previous = at[6];
+    /* every offset and the width in [-1, size] before any sum (n <= MAXP: no sum below wraps), then
+     * every entry written in the vector: all checked before anything is written */
+    int bad = 0;
+    for (int k = 0; k < 7; k++) bad |= at[k] < -1 || at[k] > size;
+    bad = bad || width < 0 || hand < 0 || hand + 52 > size || (hands[me] >> 52) || left < 0 || left + n > size ||
+          declared < 0 || declared + n * width > size || totals < 0 || totals + ntotals > size ||
+          (ndoubles && (doubles < 0 || doubles + ndoubles > size)) ||
+          (nprevious && (previous < 0 || previous + 1 + nprevious > size)) ||
+          (live_declarer >= 0 && (live_declarer >= n || live_contract < 0 || live_contract >= width));
+    if (bad) {
+        PyBuffer_Release(&ob);
+        return write_range_error(who);
+    }
+    declared_row stack[64];
+    declared_row *rows = rows_room(stack, 64, (size_t)nd, sizeof(declared_row));
+    if (rows == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < nd; i++) {
         PyObject *row = PySequence_Fast_GET_ITEM(declared_o, i);
+        declared_row *r = &rows[i];
         if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 3) {
             bad = 1;
             break;
         }
-        long d, c, k;
-        if (get_int(row, 0, &d) < 0 || get_int(row, 1, &c) < 0 || get_int(row, 2, &k) < 0) {
-            PyBuffer_Release(&ob);
-            return NULL;
+        if (int_item(PyTuple_GET_ITEM(row, 0), &r->declarer, who) < 0 ||
+            int_item(PyTuple_GET_ITEM(row, 1), &r->contract, who) < 0 ||
+            double_item(PyTuple_GET_ITEM(row, 2), &r->count, who) < 0) {
+            free_rows(rows, stack);
+            goto fail;
         }
-        bad = d < 0 || d >= n || c < 0 || c >= width;
+        if (r->declarer < 0 || r->declarer >= n || r->contract < 0 || r->contract >= width) {
+            bad = 1;
+            break;
+        }
     }
     if (bad) {
+        free_rows(rows, stack);
         PyBuffer_Release(&ob);
-        return write_range_error("write_game");
+        return write_range_error(who);
     }
-    double values[MAXP * 3];
-    for (Py_ssize_t s = 0; s < ndoubles; s++)
-        if (seq_double(doubles_o, s, &values[s]) < 0) goto fail;
-    for (Py_ssize_t s = 0; s < ntotals; s++)
-        if (seq_double(totals_o, s, &values[MAXP + s]) < 0) goto fail;
-    for (Py_ssize_t s = 0; s < nprevious; s++)
-        if (seq_double(previous_o, s, &values[2 * MAXP + s]) < 0) goto fail;
     memset(out, 0, (size_t)ob.len);
     for (Py_ssize_t s = 0; s < n; s++) out[left + rel_seat(s, me, n)] = (float)__builtin_popcountll(hands[s]);
-    for (Py_ssize_t i = 0; i < nd; i++) {
-        PyObject *row = PySequence_Fast_GET_ITEM(declared_o, i);
-        long d = PyLong_AsLong(PyTuple_GET_ITEM(row, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(row, 1));
-        double k = PyFloat_AsDouble(PyTuple_GET_ITEM(row, 2));
-        out[declared + rel_seat(d, me, n) * width + c] = (float)k;
-    }
+    for (Py_ssize_t i = 0; i < nd; i++)
+        out[declared + rel_seat(rows[i].declarer, me, n) * width + rows[i].contract] = (float)rows[i].count;
+    free_rows(rows, stack);
     if (live_declarer >= 0) out[declared + rel_seat(live_declarer, me, n) * width + live_contract] += 1.0f;
     for (Py_ssize_t s = 0; s < ndoubles; s++) out[doubles + rel_seat(s, me, n)] = (float)values[s];
     for (Py_ssize_t s = 0; s < ntotals; s++) out[totals + rel_seat(s, me, n)] = (float)values[MAXP + s];
@@ -4137,8 +4197,8 @@ fail:
     return NULL;
 }
 
-/* The seats of a call's doubles or redoubles (a tuple of seats 0..n-1) as a bit mask; -1 when one
- * is not a seat or not an int (an error is set only for a failed conversion). */
+/* The seats of a call's doubles or redoubles (a tuple of int seats 0..n-1) as a bit mask; -1 when
+ * one is not a seat or not an int (an error is set only for a failed conversion). */
 static long call_seats(PyObject *seats, long n) {
     if (!PyTuple_Check(seats)) return -1;
     long bits = 0;
@@ -4153,7 +4213,18 @@ static long call_seats(PyObject *seats, long n) {
     return bits;
 }
 
+/* A call of write_calls, copied: its caller, round and the seats it doubled and redoubled. */
+typedef struct {
+    long caller, round, doubled, redoubled;
+} call_row;
+
+/* A business pair of write_calls, copied: doubler, doubled seat, multiplier. */
+typedef struct {
+    long doubler, doubled, multiplier;
+} pair_row;
+
 static PyObject *py_write_calls(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const char *who = "write_calls";
     if (nargs != 15) {
         PyErr_SetString(PyExc_TypeError, "write_calls(out, at, me, n, phase, index, to_act, declarer, contract, trump, "
                                          "rank, calls, start, pairs, must) takes 15 arguments");
@@ -4166,20 +4237,21 @@ static PyObject *py_write_calls(PyObject *self, PyObject *const *args, Py_ssize_
                                          "tuple or list");
         return NULL;
     }
-    long at[13], v[8];
-    for (int k = 0; k < 13; k++)
-        if (get_int(at_o, k, &at[k]) < 0) return NULL;
-    for (int k = 0; k < 8; k++) { /* me, n, phase, index, to_act, declarer, contract, trump */
+    /* the scalars first: the only Python code that may run, before any list is read */
+    long v[9];
+    for (int k = 0; k < 9; k++) { /* me, n, phase, index, to_act, declarer, contract, trump, rank */
         v[k] = PyLong_AsLong(args[2 + k]);
         if (v[k] == -1 && PyErr_Occurred()) return NULL;
     }
-    long rank = PyLong_AsLong(args[10]);
-    if (rank == -1 && PyErr_Occurred()) return NULL;
     Py_ssize_t start = PyLong_AsSsize_t(args[12]);
     if (start == -1 && PyErr_Occurred()) return NULL;
     int must = PyObject_IsTrue(args[14]);
     if (must < 0) return NULL;
-    long me = v[0], n = v[1], phase = v[2], index = v[3], to_act = v[4], declarer = v[5], contract = v[6], trump = v[7];
+    long at[13];
+    for (int k = 0; k < 13; k++)
+        if (int_item(PyTuple_GET_ITEM(at_o, k), &at[k], who) < 0) return NULL;
+    long me = v[0], n = v[1], phase = v[2], index = v[3], to_act = v[4], declarer = v[5], contract = v[6], trump = v[7],
+         rank = v[8];
     long hand = at[0], round1 = at[9], round2 = at[10], pairs = at[11], must_at = at[12];
     Py_buffer ob;
     if (writable(args[0], &ob, 4, "out") < 0) return NULL;
@@ -4187,41 +4259,66 @@ static PyObject *py_write_calls(PyObject *self, PyObject *const *args, Py_ssize_
     long size = (long)(ob.len / 4);
     Py_ssize_t count = calls_o == Py_None ? 0 : PyList_GET_SIZE(calls_o),
                npairs = calls_o == Py_None ? 0 : PySequence_Fast_GET_SIZE(pairs_o); /* no doubling: no pairs */
-    /* every entry written falls in the vector: checked before anything is written */
-    int bad = n < 1 || n > MAXP || me < 0 || me >= n || hand < 0 || hand > size || declarer < 0 || declarer >= n ||
-              to_act >= n || phase < 0 || index < 0 || at[1] < 0 || at[1] + me >= hand || at[2] < 0 ||
-              at[2] + phase >= hand || at[3] < 0 || at[3] + index >= hand || at[4] < 0 || at[4] + n > hand ||
-              at[5] < 0 || at[5] + n > hand || (contract >= 0 && (at[6] < 0 || at[6] + contract >= hand)) ||
-              (trump >= 0 && (at[7] < 0 || at[7] + trump >= hand)) || (rank >= 0 && (at[8] < 0 || at[8] + rank >= hand));
+    /* every offset and index in [-1, size] before any sum (n <= MAXP: no sum below wraps), then
+     * every entry written in the vector: all checked before anything is written */
+    int bad = n < 1 || n > MAXP;
+    for (int k = 0; k < 13; k++) bad |= at[k] < -1 || at[k] > size;
+    for (int k = 2; k < 9; k++) bad |= v[k] < -1 || v[k] > size;
+    bad = bad || me < 0 || me >= n || hand < 0 || declarer < 0 || declarer >= n || to_act >= n || phase < 0 ||
+          index < 0 || at[1] < 0 || at[1] + me >= hand || at[2] < 0 || at[2] + phase >= hand || at[3] < 0 ||
+          at[3] + index >= hand || at[4] < 0 || at[4] + n > hand || at[5] < 0 || at[5] + n > hand ||
+          (contract >= 0 && (at[6] < 0 || at[6] + contract >= hand)) ||
+          (trump >= 0 && (at[7] < 0 || at[7] + trump >= hand)) || (rank >= 0 && (at[8] < 0 || at[8] + rank >= hand));
     if (!bad && calls_o != Py_None)
         bad = round1 < 0 || round2 != round1 + n * (1 + 2 * n) || pairs != round2 + n * (1 + n) ||
               must_at != pairs + n * n || must_at >= size || start > count;
-    Py_ssize_t from = start < 0 ? 0 : start;
+    if (bad) {
+        PyBuffer_Release(&ob);
+        return write_range_error(who);
+    }
+    Py_ssize_t from = start < 0 ? 0 : start, ncalls = count > from ? count - from : 0;
+    call_row call_stack[32];
+    pair_row pair_stack[32];
+    call_row *calls = rows_room(call_stack, 32, (size_t)ncalls, sizeof(call_row));
+    if (calls == NULL) goto fail;
+    pair_row *pair_rows = rows_room(pair_stack, 32, (size_t)npairs, sizeof(pair_row));
+    if (pair_rows == NULL) {
+        free_rows(calls, call_stack);
+        goto fail;
+    }
     for (Py_ssize_t i = from; i < count && !bad; i++) {
         PyObject *call = PyList_GET_ITEM(calls_o, i);
+        call_row *c = &calls[i - from];
         if (!PyTuple_Check(call) || PyTuple_GET_SIZE(call) != 5) {
             bad = 1;
             break;
         }
-        long caller, rnd;
-        if (get_int(call, 0, &caller) < 0 || get_int(call, 1, &rnd) < 0) goto fail;
-        long dbl = call_seats(PyTuple_GET_ITEM(call, 3), n), rdbl = call_seats(PyTuple_GET_ITEM(call, 4), n);
-        if (PyErr_Occurred()) goto fail;
-        bad = caller < 0 || caller >= n || (rnd != 1 && rnd != 2) || dbl < 0 || rdbl < 0;
+        if (int_item(PyTuple_GET_ITEM(call, 0), &c->caller, who) < 0 ||
+            int_item(PyTuple_GET_ITEM(call, 1), &c->round, who) < 0)
+            goto fail_rows;
+        c->doubled = call_seats(PyTuple_GET_ITEM(call, 3), n);
+        c->redoubled = call_seats(PyTuple_GET_ITEM(call, 4), n);
+        if (PyErr_Occurred()) goto fail_rows;
+        bad = c->caller < 0 || c->caller >= n || (c->round != 1 && c->round != 2) || c->doubled < 0 || c->redoubled < 0;
     }
     for (Py_ssize_t i = 0; i < npairs && !bad; i++) {
         PyObject *pair = PySequence_Fast_GET_ITEM(pairs_o, i);
+        pair_row *p = &pair_rows[i];
         if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 3) {
             bad = 1;
             break;
         }
-        long a, b, m;
-        if (get_int(pair, 0, &a) < 0 || get_int(pair, 1, &b) < 0 || get_int(pair, 2, &m) < 0) goto fail;
-        bad = a < 0 || a >= n || b < 0 || b >= n;
+        if (int_item(PyTuple_GET_ITEM(pair, 0), &p->doubler, who) < 0 ||
+            int_item(PyTuple_GET_ITEM(pair, 1), &p->doubled, who) < 0 ||
+            int_item(PyTuple_GET_ITEM(pair, 2), &p->multiplier, who) < 0)
+            goto fail_rows;
+        bad = p->doubler < 0 || p->doubler >= n || p->doubled < 0 || p->doubled >= n;
     }
     if (bad) {
+        free_rows(calls, call_stack);
+        free_rows(pair_rows, pair_stack);
         PyBuffer_Release(&ob);
-        return write_range_error("write_calls");
+        return write_range_error(who);
     }
     memset(out, 0, sizeof(float) * (size_t)hand);
     out[at[1] + me] = 1.0f;
@@ -4233,6 +4330,8 @@ static PyObject *py_write_calls(PyObject *self, PyObject *const *args, Py_ssize_
     if (trump >= 0) out[at[7] + trump] = 1.0f;
     if (rank >= 0) out[at[8] + rank] = 1.0f;
     if (calls_o == Py_None) {
+        free_rows(calls, call_stack);
+        free_rows(pair_rows, pair_stack);
         PyBuffer_Release(&ob);
         return PyLong_FromLong(-1);
     }
@@ -4241,26 +4340,28 @@ static PyObject *py_write_calls(PyObject *self, PyObject *const *args, Py_ssize_
     else
         memset(out + pairs, 0, sizeof(float) * (size_t)(n * n));
     long w1 = 1 + 2 * n, w2 = 1 + n;
-    for (Py_ssize_t i = from; i < count; i++) {
-        PyObject *call = PyList_GET_ITEM(calls_o, i);
-        long caller = PyLong_AsLong(PyTuple_GET_ITEM(call, 0)), rnd = PyLong_AsLong(PyTuple_GET_ITEM(call, 1));
-        long dbl = call_seats(PyTuple_GET_ITEM(call, 3), n), rdbl = call_seats(PyTuple_GET_ITEM(call, 4), n);
-        float *base = out + (rnd == 1 ? round1 + rel_seat(caller, me, n) * w1 : round2 + rel_seat(caller, me, n) * w2);
+    for (Py_ssize_t i = 0; i < ncalls; i++) {
+        const call_row *c = &calls[i];
+        long rnd = c->round, rel = rel_seat(c->caller, me, n);
+        float *base = out + (rnd == 1 ? round1 + rel * w1 : round2 + rel * w2);
         base[0] = 1.0f;
         for (long t = 0; t < n; t++) {
-            if (rnd == 1 && (dbl >> t & 1)) base[1 + rel_seat(t, me, n)] = 1.0f;
-            if (rdbl >> t & 1) base[1 + (rnd == 1 ? n : 0) + rel_seat(t, me, n)] = 1.0f;
+            if (rnd == 1 && (c->doubled >> t & 1)) base[1 + rel_seat(t, me, n)] = 1.0f;
+            if (c->redoubled >> t & 1) base[1 + (rnd == 1 ? n : 0) + rel_seat(t, me, n)] = 1.0f;
         }
     }
     for (Py_ssize_t i = 0; i < npairs; i++) {
-        PyObject *pair = PySequence_Fast_GET_ITEM(pairs_o, i);
-        long a = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), b = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1)),
-             m = PyLong_AsLong(PyTuple_GET_ITEM(pair, 2));
-        out[pairs + rel_seat(a, me, n) * n + rel_seat(b, me, n)] = (float)m;
+        const pair_row *p = &pair_rows[i];
+        out[pairs + rel_seat(p->doubler, me, n) * n + rel_seat(p->doubled, me, n)] = (float)p->multiplier;
     }
     out[must_at] = must ? 1.0f : 0.0f;
+    free_rows(calls, call_stack);
+    free_rows(pair_rows, pair_stack);
     PyBuffer_Release(&ob);
     return PyLong_FromSsize_t(count);
+fail_rows:
+    free_rows(calls, call_stack);
+    free_rows(pair_rows, pair_stack);
 fail:
     PyBuffer_Release(&ob);
     return NULL;
