@@ -494,3 +494,47 @@ def test_call_random_makes_the_choices_and_calls_random_bots_make(variant: str) 
         assert [d.pairs() for d in by_draws.deals] == [d.pairs() for d in by_bots.deals]
         assert by_draws.totals == by_bots.totals
         assert states[0] == states[1]
+
+
+def _replayed(game: Game, count: int) -> Game:
+    """``game`` dealt again and replayed from its log up to the end of its ``count``-th deal."""
+    replay = Game.new(game.rules, seed=7)  # dealt as Game.new("classic", seed=7)
+    for move in game.history:
+        if move.deal < count:
+            replay.apply(move.action, move.seat)
+    return replay
+
+
+@pytest.mark.parametrize("read_first", [False, True])
+@pytest.mark.parametrize("pick", [0, -1])
+def test_a_game_ended_at_a_deal_is_the_game_replayed_to_that_deals_end(read_first: bool, pick: int) -> None:
+    """``Game.ended(count)``, with the ``count``-th deal the last ended and the next one open: the
+    log, totals and finished deals of the game replayed to the end of that deal, whether or not
+    the game's log was read before (its cards are written into it when read) and with moves of
+    the open deal made or not; the game itself unchanged. Any other count is refused."""
+    game = Game.new("classic", seed=7)
+    for count in (1, 2):
+        while len(game.deals) == count:
+            game.apply(game.legal_actions()[pick])
+        for opened in range(3):  # the open deal's moves are not the ended game's
+            if read_first:
+                _ = game.history
+            before = list(game.history) if opened else None
+            ended = game.ended(count)
+            replay = _replayed(game, count)
+            assert ended.history == replay.history and len(ended.history) == len(replay.history)
+            assert ended.totals == replay.totals == game.totals
+            assert [d.final for d in ended.deals] == [d.final for d in replay.deals[:count]]
+            assert ended.deals == game.deals[:count] and ended.current is None
+            assert ended.history == replay.history  # read again: the same log
+            if before is not None:
+                assert game.history == before  # the live game's log is left as it was
+            assert sum(m.deal == count for m in game.history) == opened
+            game.apply(game.legal_actions()[pick])
+        for wrong in (0, -1, count - 1, count + 1):
+            with pytest.raises(ValueError, match="not at"):
+                game.ended(wrong)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    with pytest.raises(ValueError, match="not at"):
+        game.ended(len(game.deals) - 1)

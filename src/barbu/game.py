@@ -514,28 +514,41 @@ class Game:
         return other
 
     def ended(self, count: int) -> Game:
-        """The game as it was when its ``count``-th deal ended, before the next one opened: its
-        first ``count`` deals, finished, shared with this game (nothing changes a finished deal),
-        and a copy of its log and totals; no dealer (it deals no more). For showing the end of
-        an episode that stops at a deal, much cheaper than a :meth:`copy` cut short.
+        """The game as it was when its ``count``-th deal ended, before the next one opened, for
+        showing the end of an episode that stops at a deal, much cheaper than a :meth:`copy` cut
+        short. ``count`` must be the number of deals ended so far, at least 1, with the deal
+        after them open (``len(deals) - 1``): any other count raises a ValueError. Its first
+        ``count`` deals, finished, are shared with this game (nothing changes a finished deal);
+        its log and totals are a copy of this game's without the open deal's moves (its totals
+        hold no score of the open deal); it has no dealer (it deals no more).
 
         >>> game = Game.new("classic", seed=7)
         >>> game.call_random([random.Random(s) for s in range(4)])
         >>> while len(game.deals) == 1:
         ...     game.apply(game.legal_actions()[0])
+        >>> game.apply(game.legal_actions()[0])  # the open deal's first move: not in the ended game
         >>> ended = game.ended(1)
         >>> ended.deals == game.deals[:1], ended.current, ended.totals == game.totals, len(game.deals)
         (True, None, True, 2)
+        >>> ended.history == game.history[:-1]
+        True
         """
-        last = self.deals[count - 1]
-        if not last.finished:
-            raise ValueError(f"deal {count} has not ended")
+        deals = self.deals
+        if count < 1 or count != len(deals) - 1 or deals[-1].phase is _DONE:
+            raise ValueError(
+                f"a game ends at the deals it has ended with the next one open ({len(deals) - 1}), not at {count}"
+            )
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._dealer = None
-        other.deals = self.deals[:count]
-        other._history = list(self._history)
-        other._cards = list(self._cards)
+        other.deals = deals[:count]
+        history = self._history
+        kept = len(history)
+        while kept and history[kept - 1].deal >= count:  # the open deal's moves, the last ones logged
+            kept -= 1
+        other._history = history[:kept]
+        other._cards = [run for run in self._cards if run[1] < count]  # runs of cards of the ended deals
+        other._logged = len(deals[count - 1].plays)  # every card of the last deal ended is in the log or its runs
         other.totals = list(self.totals)
         return other
 
