@@ -13,6 +13,7 @@ from barbu import Call, Declare, Game, Play, seat_view
 from barbu.actions import Arrange
 from barbu.bots import legal_choices
 from barbu.cards import card, cards_of, mask_of
+from barbu.deal import Phase
 from barbu.research.encoding import (
     PHASES,
     ActionEncoding,
@@ -292,3 +293,50 @@ def test_call_indexes_are_remembered_by_the_listing_itself_not_a_copy_of_it() ->
     assert list(copied.call_indexes(listed, seat)) == expected
     assert copied._call_indexes[(id(listed), seat)][0] is listed  # worked out again from the listing
     assert isinstance(deal.doubling, Doubling) and deal.doubling.legal_calls() == list(listed)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", None),
+        ("classic", {"negative_targets": "declarer_only"}),
+        ("five-player", None),
+        ("thirty-two", None),
+        ("king", None),
+        ("ravage-city", None),
+        ("chinese-poker", None),
+    ],
+)
+def test_the_declarers_choice_indexes_are_the_indexes_of_its_legal_actions(
+    variant: str, options: dict[str, object] | None
+) -> None:
+    """``choice_indexes`` of a deal at its contract choice, and after each contract at its trump
+    or domino rank choice, is :meth:`indexes` of ``Deal.legal_actions`` there, over a seeded
+    game's first deals (the contracts left shrink deal by deal)."""
+    game = Game.new(variant, options, seed=5)
+    encoding = ActionEncoding(game.rules)
+    rng = random.Random(5)
+    seen: dict[Phase, int] = {Phase.CONTRACT: 0, Phase.TRUMP: 0, Phase.RANK: 0}
+    while len(game.deals) <= 4 and not game.is_over:
+        deal = game.current
+        assert deal is not None
+        if deal.phase is Phase.CONTRACT:
+            for declared in [None, *deal.legal_actions()]:
+                probe = deal.copy()
+                if declared is not None:
+                    probe.apply(declared)
+                if probe.phase in seen:
+                    seat = probe.to_act
+                    assert seat is not None
+                    expected = encoding.indexes(probe.legal_actions(), seat)
+                    assert encoding.choice_indexes(probe) == expected and expected
+                    seen[probe.phase] += 1
+        game.apply(rng.choice(game.legal_actions()))
+    assert seen[Phase.CONTRACT] >= 4 and seen[Phase.TRUMP] >= 1
+    assert seen[Phase.RANK] >= (variant != "king")  # king deals no domino
+    while game.phase in seen:  # on to the calls or the card play
+        game.apply(rng.choice(game.legal_actions()))
+    deal = game.current
+    assert deal is not None and deal.phase not in seen
+    with pytest.raises(ValueError, match="not at a choice"):
+        encoding.choice_indexes(deal)

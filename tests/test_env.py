@@ -16,6 +16,7 @@ from pettingzoo.utils import wrappers
 from barbu import IllegalAction, OptionsError, seat_view
 from barbu.actions import Arrange, Call, Play
 from barbu.bots import make_bot
+from barbu.doubling import Doubling
 from barbu.research.env import ILLEGAL_REWARD, BarbuEnv, env
 
 
@@ -242,13 +243,22 @@ def test_every_seats_first_observations_of_each_deal_are_its_view(
     [("classic", None), ("classic", {"late_redouble": False, "compulsory_doubles": 7}), ("five-player", None)],
 )
 def test_the_calls_taken_as_listed_make_the_game_the_checked_door_makes(
-    variant: str, options: dict[str, Any] | None
+    variant: str, options: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The environment takes a call as the doubling lists it (the listed object, not checked
-    again) and writes the next caller's observation at once: the same game, record and
-    observations as each action index turned into its action and applied through the game's
-    checked door, over whole seeded games; the next caller's observation is the encoding of its
-    view."""
+    again: ``Doubling.take_listed`` takes each one) and writes the next caller's observation at
+    once: the same game, record and observations as each action index turned into its action
+    and applied through the game's checked door, over whole seeded games; the next caller's
+    observation is the encoding of its view."""
+    taken: list[tuple[Doubling, int | None]] = []
+    take_listed = Doubling.take_listed
+
+    def spy(doubling: Doubling, call: Call, seat: object) -> int | None:
+        answer = take_listed(doubling, call, seat)
+        taken.append((doubling, answer))
+        return answer
+
+    monkeypatch.setattr(Doubling, "take_listed", spy)
     e = BarbuEnv(variant, options)
     rng = np.random.default_rng(2)
     e.reset(seed=6)
@@ -263,9 +273,14 @@ def test_the_calls_taken_as_listed_make_the_game_the_checked_door_makes(
             continue
         action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         seat = e.agent_name_mapping[agent]
-        calls += game.deals[-1].phase == "call"
+        doubling = game.deals[-1].doubling if game.deals[-1].phase == "call" else None
+        calls += doubling is not None
+        taken.clear()
         replay.apply(e.actions.action(action, seat), seat)  # type: ignore[arg-type]
         e.step(action)
+        if doubling is not None:  # the environment's call taken as listed, once; the replay's checked
+            assert [answer for d, answer in taken if d is doubling] == [seat]
+            assert [answer for d, answer in taken if d is not doubling] == [None]
         if e.agents and game.deals[-1].phase == "call":
             assert e._seen == e.agent_selection  # the next caller's observation was written by the step
             view = e.view(e.agent_selection)
