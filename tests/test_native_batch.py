@@ -652,3 +652,104 @@ def test_the_compiled_deal_start_and_calls_writers_refuse_huge_offsets_and_chang
     bounds = {"hand", "width", "below", "round1", "phase"}
     assert len(answers) == 11
     assert answers == {name: ["ValueError" if name in bounds else "TypeError", 0] for name in answers}
+
+
+_PLAY_WRITERS_REFUSE = """
+import json
+import random
+import numpy as np
+from barbu import Game, _native as native
+from barbu.actions import Declare
+from barbu.cards import cards_of
+from barbu.deal import Phase
+from barbu.research.encoding import LAY_PASS, ObservationEncoding
+
+encoding = ObservationEncoding(Game.new("classic").rules)
+play_at, lay_at, size = encoding._play_at, encoding._lay_at, encoding.size
+wholes = [np.zeros(size + 256, np.float32) for _ in range(4)]
+vectors = [w[128 : 128 + size] for w in wholes]  # guarded on both sides: a write outside them shows
+masks = [np.zeros(141, np.int8) for _ in range(4)]
+huge = 2**63 - 10
+
+
+class Flip:  # an index that says `first` when checked and `then` (outside the vector) when read again
+    def __init__(self, first, then):
+        self.answers = [first, then]
+
+    def __index__(self):
+        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+
+
+def at_play(domino):  # a classic game's first trick or domino deal at its card play, its first seat with a card
+    for seed in range(50):
+        game, rng = Game.new("classic", seed=seed), random.Random(seed)
+        if domino:
+            game.apply(Declare("domino"))
+        while game.phase != Phase.PLAY or (not domino and game.current.tricks is None):
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+        play = game.current.domino if domino else game.current.tricks
+        if play.legal_mask():
+            return game.current, play, min(cards_of(play.legal_mask()))
+    raise AssertionError("no deal")
+
+
+def step(observer, domino, at, plays, seats, start, written):
+    deal, play, card = at_play(domino)
+    following = [[deal, True, start, written] for _ in range(4)]
+    return observer(play, plays, seats, deal, following, vectors, masks, at, card)
+
+
+def laid(k):  # cards laid so far that put the next lay's row k entries before the vector: 56 * laid wraps
+    x = lay_at[3] + k
+    return (-(x // 8) * pow(7, -1, 2**61)) % 2**61 if x % 8 == 0 else None
+
+
+lays = next(v for v in map(laid, range(100, 108)) if v is not None)
+cases = {
+    "rows": lambda: native.write_play(vectors[0], masks[0], play_at[:2] + (huge,) + play_at[3:], 0, 0, [0] * 4, None,
+                                      [0], [0], 0, 0),
+    "play card": lambda: native.write_play(vectors[0], masks[0], play_at, 0, 0, [0] * 4, None,
+                                           [Flip(0, -play_at[2] - 100)], [0], 0, 0),
+    "hand": lambda: step(native.play_observed, False, play_at[:1] + (huge,) + play_at[2:], [], [], 0, 0),
+    "observed card": lambda: step(native.play_observed, False, play_at, [Flip(0, -play_at[2] - 100)], [0], 0, 0),
+    "rank": lambda: step(native.lay_observed, True, lay_at[:1] + (huge,) + lay_at[2:], [], [], 0, 0),
+    "lays": lambda: step(native.lay_observed, True, lay_at, [], [], 0, lays),
+    "laid card": lambda: step(native.lay_observed, True, lay_at, [Flip(0, -lay_at[3] - 100)], [0], 0, 0),
+}
+answers = {}
+for name, call in cases.items():
+    try:
+        call()
+        refused = None
+    except Exception as e:
+        refused = type(e).__name__
+    answers[name] = (refused, sum(int(np.count_nonzero(a)) for a in wholes + masks))
+    for a in wholes + masks:
+        a[:] = 0
+print(json.dumps(answers))
+"""
+"""Calls of the compiled write_play, play_observed and lay_observed that once wrote outside the
+vector (sums of huge offsets or cards laid that wrapped, a play read again after its ``__index__``
+changed its answer), run in a child process: a crash is a failed test, not a dead test run."""
+
+
+@needs_native
+def test_the_compiled_card_play_writers_refuse_huge_offsets_and_changing_plays_writing_nothing() -> None:
+    """write_play, play_observed and lay_observed refuse an offset or a count of cards laid whose
+    sums would wrap, and a play or seat that is not an int rather than run its ``__index__``
+    (which could change its answer between the check and the writing): each with a ValueError
+    or TypeError, nothing written in the vector or around it, nor in the mask (the steps' card
+    played, the next seat's mask cleared, as before any refusal of theirs)."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAY_WRITERS_REFUSE], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    answers = json.loads(done.stdout)
+    bounds = {"rows", "hand", "rank", "lays"}
+    assert len(answers) == 7
+    assert answers == {name: ["ValueError" if name in bounds else "TypeError", 0] for name in answers}

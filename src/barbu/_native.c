@@ -3598,7 +3598,12 @@ static int play_random_args(PyObject *const *args, Py_ssize_t nargs, int players
  * barbu.research.encoding.write_play_pure in C, its reference (tests/test_native.py): the
  * sections of a seat's observation vector that change while a trick deal's cards are played
  * (the seat to act, the hand, the new play rows, the captured cards, the cards left) written
- * into the float32 vector in place, and the legal cards into the int8 action mask. */
+ * into the float32 vector in place, and the legal cards into the int8 action mask. As in
+ * play_observed and lay_observed, every offset is checked to lie in the vector before any sum of
+ * them is made, and every entry written to fall inside it, before anything is written; the
+ * offsets, plays and seats must be ints, read without running Python code (the scalar
+ * arguments are read first), and the plays are copied into C arrays by the checking pass: the
+ * writing pass reads no Python object. */
 
 /* A writable C-contiguous buffer of `count` items of `itemsize` bytes at least. */
 static int writable(PyObject *o, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
@@ -3613,32 +3618,77 @@ static int writable(PyObject *o, Py_buffer *view, Py_ssize_t itemsize, const cha
     return 0;
 }
 
-static int list_u64(PyObject *seq, Py_ssize_t i, uint64_t *out) {
-    PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
-    return get_u64(v, out);
+/* A play of write_play, play_observed or lay_observed, copied: its card (-1 a pass) and seat. */
+typedef struct {
+    long card, seat;
+} play_row;
+
+/* An item that must be an int (or a subclass: read without running Python code) as a long. */
+static int int_item(PyObject *o, long *out, const char *who) {
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: an offset, seat, index or count is an int, not %.100s", who,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    long x = PyLong_AsLong(o);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
 }
 
-/* The highest entry of the vector write_play writes into, plus one, for n seats and count plays. */
-static Py_ssize_t write_play_top(const long *at, Py_ssize_t n, Py_ssize_t count) {
-    long top = at[0] + n;
-    if (at[1] + 52 > top) top = at[1] + 52;
-    if (at[2] + count * (52 + n) > top) top = at[2] + count * (52 + n);
-    if (at[3] + 52 * n > top) top = at[3] + 52 * n;
-    if (at[4] + n > top) top = at[4] + n;
-    return top;
+/* Room for the copies of a sequence's rows: `stack` when they fit, else the heap (NULL with
+ * MemoryError set when it has none); free_rows releases it. */
+static void *rows_room(void *stack, size_t fits, size_t count, size_t size) {
+    if (count <= fits) return stack;
+    void *room = PyMem_Malloc(count * size);
+    if (room == NULL) PyErr_NoMemory();
+    return room;
 }
 
-/* write_play's work once its arguments are checked (the plays from start on hold cards 0..51 of
- * seats 0..n-1, every offset fits the vector): captured NULL when unchanged. */
-static void write_play_into(float *out, char *mask, const long *at, int me, int turn, int n, const uint64_t *hands,
-                            const uint64_t *captured, PyObject *plays_o, PyObject *seats_o, Py_ssize_t start,
-                            uint64_t legal) {
-    Py_ssize_t count = PyList_GET_SIZE(plays_o), width = 52 + n;
+static void free_rows(void *room, void *stack) {
+    if (room != stack) PyMem_Free(room);
+}
+
+/* Copies the plays of plays_o from start on (their seats from seats_o, as long a list) into
+ * rows, checked in the copying: int cards 0..51 (None, -1, a pass, when `passes`) and int seats
+ * 0..n-1, read without running Python code. 1 when they fit, 0 when not, -1 on error. */
+static int plays_copy(PyObject *plays_o, PyObject *seats_o, Py_ssize_t start, long n, int passes, play_row *rows,
+                      const char *who) {
+    Py_ssize_t count = PyList_GET_SIZE(plays_o);
     for (Py_ssize_t i = start; i < count; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
+        PyObject *c_o = PyList_GET_ITEM(plays_o, i);
+        play_row *r = &rows[i - start];
+        if (passes && c_o == Py_None)
+            r->card = -1;
+        else if (int_item(c_o, &r->card, who) < 0)
+            return -1;
+        if (int_item(PyList_GET_ITEM(seats_o, i), &r->seat, who) < 0) return -1;
+        if (r->card < (passes ? -1 : 0) || r->card >= 52 || r->seat < 0 || r->seat >= n) return 0;
+    }
+    return 1;
+}
+
+/* Whether the entries write_play writes for n seats and count plays fall in a vector of `size`
+ * entries: every offset in [0, size] before any sum of them (no sum below wraps). */
+static int play_fits(const long *at, long n, Py_ssize_t count, Py_ssize_t size) {
+    for (int k = 0; k < 5; k++)
+        if (at[k] < 0 || at[k] > size) return 0;
+    long width = 52 + n;
+    return at[0] + n <= size && at[1] + 52 <= size && count <= (size - at[2]) / width && at[3] + 52 * n <= size &&
+           at[4] + n <= size;
+}
+
+/* write_play's work once its arguments are checked (the plays from start on copied to rows,
+ * every entry in the vector): captured NULL when unchanged. Reads no Python object. */
+static void write_play_into(float *out, char *mask, const long *at, int me, int turn, int n, const uint64_t *hands,
+                            const uint64_t *captured, const play_row *rows, Py_ssize_t start, Py_ssize_t count,
+                            uint64_t legal) {
+    Py_ssize_t width = 52 + n;
+    for (Py_ssize_t i = start; i < count; i++) {
+        const play_row *p = &rows[i - start];
         float *row = out + at[2] + i * width;
-        row[c] = 1.0f;
-        row[52 + ((seat - me) % n + n) % n] = 1.0f;
+        row[p->card] = 1.0f;
+        row[52 + ((p->seat - me) % n + n) % n] = 1.0f;
     }
     memset(out + at[0], 0, sizeof(float) * (size_t)n);
     out[at[0] + ((turn - me) % n + n) % n] = 1.0f;
@@ -3655,20 +3705,8 @@ static void write_play_into(float *out, char *mask, const long *at, int me, int 
     for (uint64_t m = legal; m; m &= m - 1) mask[low_bit(m)] = 1;
 }
 
-/* Whether the plays of plays_o from start on (and their seats) are cards 0..51 of seats 0..n-1: 1
- * yes, 0 no, -1 on error. */
-static int plays_fit(PyObject *plays_o, PyObject *seats_o, Py_ssize_t start, Py_ssize_t n) {
-    Py_ssize_t count = PyList_GET_SIZE(plays_o);
-    if (PyList_GET_SIZE(seats_o) != count || start < 0 || start > count) return 0;
-    for (Py_ssize_t i = start; i < count; i++) {
-        long c = PyLong_AsLong(PyList_GET_ITEM(plays_o, i)), seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i));
-        if (PyErr_Occurred()) return -1;
-        if (c < 0 || c >= 52 || seat < 0 || seat >= n) return 0;
-    }
-    return 1;
-}
-
 static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const char *who = "write_play";
     if (nargs != 11) {
         PyErr_SetString(PyExc_TypeError,
                         "write_play(out, mask, at, me, turn, hands, captured, plays, seats, start, legal) takes 11 arguments");
@@ -3680,24 +3718,25 @@ static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "write_play: at is a tuple of 5 offsets; hands, captured, plays, seats lists");
         return NULL;
     }
-    long at[5];
-    for (int k = 0; k < 5; k++)
-        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+    /* the scalars first: the only Python code that may run, before any list is read */
     long me = PyLong_AsLong(args[3]), turn = PyLong_AsLong(args[4]);
     Py_ssize_t start = PyLong_AsSsize_t(args[9]);
     if (PyErr_Occurred()) return NULL;
     uint64_t legal;
     if (get_u64(args[10], &legal) < 0) return NULL;
+    long at[5];
+    for (int k = 0; k < 5; k++)
+        if (int_item(PyTuple_GET_ITEM(at_o, k), &at[k], who) < 0) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(hands_o), count = PyList_GET_SIZE(plays_o);
     if (n < 1 || n > MAXP || me < 0 || me >= n || turn < 0 || turn >= n || start < 0 || start > count ||
         PyList_GET_SIZE(seats_o) != count || (captured_o != Py_None && PyList_GET_SIZE(captured_o) != n)) {
         PyErr_SetString(PyExc_ValueError, "write_play: seats, plays or lengths out of range");
         return NULL;
     }
-    uint64_t hands[MAXP], captured[MAXP];
+    uint64_t hands[MAXP], captured[MAXP]; /* ints only: read without running Python code */
     for (Py_ssize_t s = 0; s < n; s++) {
-        if (list_u64(hands_o, s, &hands[s]) < 0) return NULL;
-        if (captured_o != Py_None && list_u64(captured_o, s, &captured[s]) < 0) return NULL;
+        if (get_u64(PyList_GET_ITEM(hands_o, s), &hands[s]) < 0) return NULL;
+        if (captured_o != Py_None && get_u64(PyList_GET_ITEM(captured_o, s), &captured[s]) < 0) return NULL;
     }
     Py_buffer ob, mb;
     if (writable(args[0], &ob, 4, "out") < 0) return NULL;
@@ -3705,31 +3744,31 @@ static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t
         PyBuffer_Release(&ob);
         return NULL;
     }
-    float *out = (float *)ob.buf;
-    char *mask = (char *)mb.buf;
-    Py_ssize_t size = ob.len / 4;
-    int bad = write_play_top(at, n, count) > size || mb.len < 52 || at[0] < 0 || at[1] < 0 || at[2] < 0 || at[3] < 0 || at[4] < 0 ||
-              (hands[me] >> 52) || (legal >> 52);
+    /* every offset, then every entry written, in the vector: checked before anything is written */
+    int bad = !play_fits(at, n, count, ob.len / 4) || mb.len < 52 || (hands[me] >> 52) || (legal >> 52);
     for (Py_ssize_t s = 0; s < n && !bad; s++) bad = captured_o != Py_None && (captured[s] >> 52);
-    if (!bad) { /* checked before anything is written */
-        int fit = plays_fit(plays_o, seats_o, start, n);
+    play_row stack[64], *rows = stack;
+    if (!bad) {
+        rows = rows_room(stack, 64, (size_t)(count - start), sizeof(play_row));
+        int fit = rows == NULL ? -1 : plays_copy(plays_o, seats_o, start, n, 0, rows, who);
         if (fit < 0) {
+            if (rows != NULL) free_rows(rows, stack);
             PyBuffer_Release(&ob);
             PyBuffer_Release(&mb);
             return NULL;
         }
         bad = !fit;
     }
+    if (!bad)
+        write_play_into((float *)ob.buf, (char *)mb.buf, at, (int)me, (int)turn, (int)n, hands,
+                        captured_o != Py_None ? captured : NULL, rows, start, count, legal);
+    free_rows(rows, stack);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
     if (bad) {
-        PyBuffer_Release(&ob);
-        PyBuffer_Release(&mb);
         PyErr_SetString(PyExc_ValueError, "write_play: an offset, card or seat is out of the vector's range");
         return NULL;
     }
-    write_play_into(out, mask, at, (int)me, (int)turn, (int)n, hands, captured_o != Py_None ? captured : NULL, plays_o,
-                    seats_o, start, legal);
-    PyBuffer_Release(&ob);
-    PyBuffer_Release(&mb);
     Py_RETURN_NONE;
 }
 
@@ -3745,6 +3784,7 @@ static PyObject *py_write_play(PyObject *self, PyObject *const *args, Py_ssize_t
  * play, -1 for a card that is not legal (nothing changed). */
 
 static PyObject *py_play_observed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const char *who_name = "play_observed";
     if (nargs != 9) {
         PyErr_SetString(PyExc_TypeError,
                         "play_observed(play, plays, seats, deal, following, vectors, masks, at, card) takes 9 arguments");
@@ -3772,9 +3812,9 @@ static PyObject *py_play_observed(PyObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_ValueError, "play_observed: following, vectors and masks hold one entry per seat");
         return NULL;
     }
-    long at[5];
+    long at[5]; /* ints only, read without running Python code: nothing runs from here to the writing */
     for (int k = 0; k < 5; k++)
-        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+        if (int_item(PyTuple_GET_ITEM(at_o, k), &at[k], who_name) < 0) return NULL;
     PyObject *who = log_turn(core->turn, Py_None, card, plays_o, seats_o);
     if (who == NULL) return NULL;
     Py_DECREF(who);
@@ -3787,9 +3827,10 @@ static PyObject *py_play_observed(PyObject *self, PyObject *const *args, Py_ssiz
     if (!PyList_Check(state) || PyList_GET_SIZE(state) != 4 || PyList_GET_ITEM(state, 0) != deal ||
         PyList_GET_ITEM(state, 1) != Py_True)
         return PyLong_FromLong(turn + n);
-    Py_ssize_t start = PyLong_AsSsize_t(PyList_GET_ITEM(state, 2));
-    long done = PyLong_AsLong(PyList_GET_ITEM(state, 3));
-    if (PyErr_Occurred()) return NULL;
+    long start, done;
+    if (int_item(PyList_GET_ITEM(state, 2), &start, who_name) < 0 ||
+        int_item(PyList_GET_ITEM(state, 3), &done, who_name) < 0)
+        return NULL;
     Py_ssize_t tricks = PyList_GET_SIZE(core->winners), count = PyList_GET_SIZE(plays_o);
     uint64_t hands[MAXP], captured[MAXP];
     for (int s = 0; s < n; s++) {
@@ -3797,22 +3838,36 @@ static PyObject *py_play_observed(PyObject *self, PyObject *const *args, Py_ssiz
         if (tricks != done && get_u64(PyList_GET_ITEM(core->captured, s), &captured[s]) < 0) return NULL;
     }
     if (core_legal(core) < 0) return NULL;
-    int fit = plays_fit(plays_o, seats_o, start, n);
-    if (fit < 0) return NULL;
+    play_row stack[64], *rows = stack;
+    int fit = start >= 0 && start <= count && PyList_GET_SIZE(seats_o) == count;
+    if (fit) {
+        rows = rows_room(stack, 64, (size_t)(count - start), sizeof(play_row));
+        if (rows == NULL) return NULL;
+        fit = plays_copy(plays_o, seats_o, start, n, 0, rows, who_name);
+        if (fit < 0) {
+            free_rows(rows, stack);
+            return NULL;
+        }
+    }
     Py_buffer ob, mb;
-    if (writable(PyList_GET_ITEM(vectors, turn), &ob, 4, "a vector") < 0) return NULL;
+    if (writable(PyList_GET_ITEM(vectors, turn), &ob, 4, "a vector") < 0) {
+        free_rows(rows, stack);
+        return NULL;
+    }
     if (writable(PyList_GET_ITEM(masks, turn), &mb, 1, "a mask") < 0) {
+        free_rows(rows, stack);
         PyBuffer_Release(&ob);
         return NULL;
     }
-    int bad = !fit || write_play_top(at, n, count) > ob.len / 4 || mb.len < 52 || at[0] < 0 || at[1] < 0 ||
-              at[2] < 0 || at[3] < 0 || at[4] < 0 || (hands[turn] >> 52);
+    /* every offset, then every entry written, in the vector: checked before anything is written */
+    int bad = !fit || !play_fits(at, n, count, ob.len / 4) || mb.len < 52 || (hands[turn] >> 52);
     for (int s = 0; s < n && !bad; s++) bad = tricks != done && (captured[s] >> 52);
     if (!bad) {
         memset(mb.buf, 0, (size_t)mb.len);
         write_play_into((float *)ob.buf, (char *)mb.buf, at, turn, turn, n, hands, tricks != done ? captured : NULL,
-                        plays_o, seats_o, start, (uint64_t)core->legal);
+                        rows, start, count, (uint64_t)core->legal);
     }
+    free_rows(rows, stack);
     PyBuffer_Release(&ob);
     PyBuffer_Release(&mb);
     if (bad) {
@@ -3854,6 +3909,7 @@ static int dom_row(const DominoCore *d, int suit, int *lo, int *hi) {
 }
 
 static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const char *who_name = "lay_observed";
     if (nargs != 9) {
         PyErr_SetString(PyExc_TypeError,
                         "lay_observed(play, plays, seats, deal, following, vectors, masks, at, action) takes 9 arguments");
@@ -3884,9 +3940,9 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
         PyErr_SetString(PyExc_ValueError, "lay_observed: following, vectors and masks hold one entry per seat");
         return NULL;
     }
-    long at[8];
+    long at[8]; /* ints only, read without running Python code: nothing runs from here to the writing */
     for (int k = 0; k < 8; k++)
-        if (get_int(at_o, k, &at[k]) < 0) return NULL;
+        if (int_item(PyTuple_GET_ITEM(at_o, k), &at[k], who_name) < 0) return NULL;
     PyObject *card = a == 52 ? Py_None : action;
     PyObject *who = log_turn(d->turn, Py_None, card, plays_o, seats_o);
     if (who == NULL) return NULL;
@@ -3900,9 +3956,11 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
     if (!PyList_Check(state) || PyList_GET_SIZE(state) != 4 || PyList_GET_ITEM(state, 0) != deal ||
         PyList_GET_ITEM(state, 1) != Py_True)
         return PyLong_FromLong(turn + n);
-    Py_ssize_t start = PyLong_AsSsize_t(PyList_GET_ITEM(state, 2));
-    long lays = PyLong_AsLong(PyList_GET_ITEM(state, 3)), before = lays;
-    if (PyErr_Occurred()) return NULL;
+    long start, lays;
+    if (int_item(PyList_GET_ITEM(state, 2), &start, who_name) < 0 ||
+        int_item(PyList_GET_ITEM(state, 3), &lays, who_name) < 0)
+        return NULL;
+    long before = lays;
     Py_ssize_t count = PyList_GET_SIZE(plays_o);
     uint64_t hands[MAXP];
     for (int s = 0; s < n; s++)
@@ -3920,40 +3978,47 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
     float *out = (float *)ob.buf;
     char *mask = (char *)mb.buf;
     memset(mask, 0, (size_t)mb.len); /* cleared first, as lay_observed_pure clears it */
-    Py_ssize_t size = ob.len / 4, width = 52 + n;
-    int bad = start < 0 || start > count || lays < 0 || PyList_GET_SIZE(seats_o) != count || mb.len < 53 ||
-              (hands[turn] >> 52);
-    for (int k = 0; k < 8 && !bad; k++) bad = at[k] < 0;
+    Py_ssize_t size = ob.len / 4, width = 52 + n, norder = PyList_GET_SIZE(d->order);
+    /* every offset and the cards laid in [0, size] before any sum (no sum below wraps), then every
+     * entry written in the vector: all checked before anything is written */
+    int bad = start < 0 || start > count || lays < 0 || lays > size || PyList_GET_SIZE(seats_o) != count ||
+              mb.len < 53 || (hands[turn] >> 52) || norder > n;
+    for (int k = 0; k < 8 && !bad; k++) bad = at[k] < 0 || at[k] > size;
     bad = bad || at[0] + n > size || at[1] + 13 > size || at[2] + 52 > size || at[5] + 52 > size ||
-          at[6] + n * n > size || at[7] + n > size || PyList_GET_SIZE(d->order) > n;
-    /* checked before anything is written: the new plays, and a seat passing twice between two lays */
+          at[6] + n * n > size || at[7] + n > size;
+    long order[MAXP];
+    for (Py_ssize_t i = 0; i < norder && !bad; i++) {
+        if (int_item(PyList_GET_ITEM(d->order, i), &order[i], who_name) < 0) goto fail;
+        bad = order[i] < 0 || order[i] >= n;
+    }
+    /* the new plays copied, and checked: their entries, and a seat passing twice between two lays */
+    play_row stack[64], *rows = stack;
     long lay = lays, twice = -1;
+    if (!bad) {
+        rows = rows_room(stack, 64, (size_t)(count - start), sizeof(play_row));
+        int fit = rows == NULL ? -1 : plays_copy(plays_o, seats_o, start, n, 1, rows, who_name);
+        if (fit < 0) {
+            if (rows != NULL) free_rows(rows, stack);
+            goto fail;
+        }
+        bad = !fit;
+    }
     unsigned passed = 0;
     for (Py_ssize_t i = start; i < count && !bad; i++) {
-        PyObject *c_o = PyList_GET_ITEM(plays_o, i);
-        long seat = PyLong_AsLong(PyList_GET_ITEM(seats_o, i)), c = c_o == Py_None ? -1 : PyLong_AsLong(c_o);
-        if (PyErr_Occurred()) {
-            PyBuffer_Release(&ob);
-            PyBuffer_Release(&mb);
-            return NULL;
-        }
-        if (seat < 0 || seat >= n || c < -1 || c > 51) {
-            bad = 1;
-            break;
-        }
-        if (c < 0) {
-            long rel = ((seat - turn) % n + n) % n, bit = at[4] + lay * n + rel;
-            if (bit >= size) {
+        const play_row *p = &rows[i - start];
+        if (p->card < 0) {
+            long rel = ((p->seat - turn) % n + n) % n;
+            if (lay > (size - at[4]) / n || at[4] + lay * n + rel >= size) {
                 bad = 1;
                 break;
             }
-            if (out[bit] != 0.0f || (passed >> rel & 1)) {
-                twice = seat;
+            if (out[at[4] + lay * n + rel] != 0.0f || (passed >> rel & 1)) {
+                twice = p->seat;
                 break;
             }
             passed |= 1u << rel;
         } else {
-            if (at[3] + (lay + 1) * width > size) {
+            if (lay + 1 > (size - at[3]) / width) {
                 bad = 1;
                 break;
             }
@@ -3961,16 +4026,8 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
             passed = 0;
         }
     }
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(d->order) && !bad; i++) {
-        long s = PyLong_AsLong(PyList_GET_ITEM(d->order, i));
-        if (PyErr_Occurred()) {
-            PyBuffer_Release(&ob);
-            PyBuffer_Release(&mb);
-            return NULL;
-        }
-        bad = s < 0 || s >= n;
-    }
     if (bad || twice >= 0) {
+        free_rows(rows, stack);
         PyBuffer_Release(&ob);
         PyBuffer_Release(&mb);
         if (twice >= 0)
@@ -3980,17 +4037,18 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
         return NULL;
     }
     for (Py_ssize_t i = start; i < count; i++) {
-        PyObject *c_o = PyList_GET_ITEM(plays_o, i);
-        long rel = ((PyLong_AsLong(PyList_GET_ITEM(seats_o, i)) - turn) % n + n) % n;
-        if (c_o == Py_None) {
+        const play_row *p = &rows[i - start];
+        long rel = ((p->seat - turn) % n + n) % n;
+        if (p->card < 0) {
             out[at[4] + lays * n + rel] = 1.0f;
             continue;
         }
         float *row = out + at[3] + lays * width;
-        row[PyLong_AsLong(c_o)] = 1.0f;
+        row[p->card] = 1.0f;
         row[52 + rel] = 1.0f;
         lays++;
     }
+    free_rows(rows, stack);
     memset(out + at[0], 0, sizeof(float) * (size_t)n);
     out[at[0]] = 1.0f; /* the seat to act is the seat written */
     memset(out + at[1], 0, sizeof(float) * 13);
@@ -4006,8 +4064,7 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
         }
     }
     memset(out + at[6], 0, sizeof(float) * (size_t)(n * n));
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(d->order); i++)
-        out[at[6] + i * n + ((PyLong_AsLong(PyList_GET_ITEM(d->order, i)) - turn) % n + n) % n] = 1.0f;
+    for (Py_ssize_t i = 0; i < norder; i++) out[at[6] + i * n + ((order[i] - turn) % n + n) % n] = 1.0f;
     for (int s = 0; s < n; s++) out[at[7] + ((s - turn) % n + n) % n] = (float)__builtin_popcountll(hands[s]);
     if (legal) {
         for (uint64_t m = legal; m; m &= m - 1) mask[low_bit(m)] = 1;
@@ -4024,6 +4081,10 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
     PyList_SetItem(state, 2, written); /* steals the references */
     PyList_SetItem(state, 3, won);
     return PyLong_FromLong(turn);
+fail:
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    return NULL;
 }
 
 /* ---- write_game and write_calls: a deal's first observation and its calls -----------------
@@ -4040,19 +4101,6 @@ static PyObject *py_lay_observed(PyObject *self, PyObject *const *args, Py_ssize
 
 /* The relative seat of `seat` seen from `me`, with n seats. */
 static long rel_seat(long seat, long me, long n) { return ((seat - me) % n + n) % n; }
-
-/* An item that must be an int (or a subclass: read without running Python code) as a long. */
-static int int_item(PyObject *o, long *out, const char *who) {
-    if (!PyLong_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s: an offset, seat, index or count is an int, not %.100s", who,
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    long x = PyLong_AsLong(o);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = x;
-    return 0;
-}
 
 /* An item that must be a float or an int (read without running Python code) as a double. */
 static int double_item(PyObject *o, double *out, const char *who) {
@@ -4083,19 +4131,6 @@ typedef struct {
     long declarer, contract;
     double count;
 } declared_row;
-
-/* Room for the copies of a sequence's rows: `stack` when they fit, else the heap (NULL with
- * MemoryError set when it has none); free_rows releases it. */
-static void *rows_room(void *stack, size_t fits, size_t count, size_t size) {
-    if (count <= fits) return stack;
-    void *room = PyMem_Malloc(count * size);
-    if (room == NULL) PyErr_NoMemory();
-    return room;
-}
-
-static void free_rows(void *room, void *stack) {
-    if (room != stack) PyMem_Free(room);
-}
 
 static PyObject *py_write_game(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     const char *who = "write_game";
