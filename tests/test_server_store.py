@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Sequence
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -14,8 +15,9 @@ from sqlalchemy import inspect, text
 from barbu.actions import action_from_json, action_to_json
 from barbu.game import Game
 from barbu.server.journal import Journal
-from barbu.server.tables import replay
-from barbu.storage import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
+from barbu.server.protocol import ProtocolError
+from barbu.server.tables import TableService, replay
+from barbu.storage import ActionRow, SeatRow, Store, StoredTable, StoreError, TableRow, database_url, metadata
 
 
 def new_table(store: Store, table_id: str = "t1", seed: str = "secret-seed", creator: str = "1.2.3.4") -> TableRow:
@@ -80,6 +82,51 @@ def test_a_table_is_its_settings_its_seats_and_its_action_log(store: Store) -> N
         expected.apply(action_from_json(a.intent), a.seat)
     assert game.history == expected.history and game.phase == expected.phase
     assert store.load_table("missing") is None
+
+
+def test_many_tables_are_read_together_as_each_alone(store: Store) -> None:
+    store.migrate()
+    rows = [new_table(store, f"t{i}", seed=f"seed-{i}") for i in range(3)]
+    for i, row in enumerate(rows):
+        store.append_actions(random_log(row, 10 + 7 * i, seed=i))
+    store.claim_seat("t1", 2, "browser-b")
+    store.claim_seat("t2", 0, "browser-c")
+    found, holders = store.load_tables(["t2", "missing", "t0", "t1", "t2"])
+    assert sorted(found) == ["t0", "t1", "t2"]
+    for row in rows:
+        assert found[row.id] == store.load_table(row.id)
+        assert holders.get(row.id, {}) == store.seat_holders(row.id)
+    assert holders == {"t1": {2: "browser-b"}, "t2": {0: "browser-c"}}
+    assert [len(found[t].actions) for t in ("t0", "t1", "t2")] == [10, 17, 24]
+    assert store.load_tables([]) == ({}, {})
+
+
+def test_tables_loaded_at_once_are_read_in_one_read(store: Store) -> None:
+    store.migrate()
+    ids = [new_table(store, f"t{i}", seed=f"seed-{i}").id for i in range(5)]
+    for i, t in enumerate(ids):
+        store.append_actions(random_log(store.load_table(t).table, 3 * i + 1, seed=i))  # type: ignore[union-attr]
+    reads: list[list[str]] = []
+    whole = store.load_tables
+
+    def counted(table_ids: Sequence[str]) -> tuple[dict[str, StoredTable], dict[str, dict[int, str]]]:
+        reads.append(list(table_ids))
+        return whole(table_ids)
+
+    store.load_tables = counted  # type: ignore[method-assign]
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        tables = await asyncio.gather(*(service.get(t) for t in ids), service.get(ids[0]))
+        assert [t.seq for t in tables] == [1, 4, 7, 10, 13, 1] and tables[0] is tables[-1]
+        assert reads == [ids]  # the five tables in one read, the one asked for twice once
+        with pytest.raises(ProtocolError) as refused:
+            await asyncio.gather(service.get("missing"), service.get(ids[1]))
+        assert refused.value.code == "unknown_table" and reads == [ids, ["missing"]]  # t1 was live already
+        for t in tables:
+            t.close()
+
+    asyncio.run(main())
 
 
 def test_a_sequence_number_is_written_once(store: Store) -> None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import itertools
 import json
 import math
 import time
@@ -61,6 +62,9 @@ CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
 the table keeps the views of this many sequence numbers for each person's seat and the watchers."""
 
+
+READ_BATCH = 200
+"""The most tables read from the store in one read when many are loaded at once (a takeover)."""
 
 PROPOSE_AGAIN_AFTER = 30.0
 """Seconds after a refusal before the same seat may propose to abandon the table again."""
@@ -1258,6 +1262,9 @@ class TableService:
         self.journal = Journal(store, gather=self.settings.commit_gather)
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._reads: dict[str, asyncio.Future[tuple[StoredTable | None, dict[int, str]]]] = {}
+        """Tables waiting for the next batched read of the store (:meth:`_read`)."""
+        self._reader: asyncio.Future[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.log = log
         self.on_finish: list[Callable[[LiveTable], None]] = []
@@ -1341,8 +1348,7 @@ class TableService:
                 if self.before_load is not None:
                     await self.before_load(table_id)
                 try:
-                    stored = await asyncio.to_thread(self.store.load_table, table_id)
-                    holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
+                    stored, holders = await self._read(table_id)
                 except StoreError as e:
                     raise ProtocolError("storage", error_text(e)) from None
                 # the replay of a long game takes tens of milliseconds: not on the event loop
@@ -1360,6 +1366,38 @@ class TableService:
         if found is None:
             raise ProtocolError("unknown_table", _("there is no table {table}: check the link", table=repr(table_id)))
         return found
+
+    async def _read(self, table_id: str) -> tuple[StoredTable | None, dict[int, str]]:
+        """A table's rows and seat holders from the store, read together with those of the other
+        tables asked for meanwhile (a process taking over hundreds of tables reads them in a few
+        queries, not four per table)."""
+        future: asyncio.Future[tuple[StoredTable | None, dict[int, str]]] = asyncio.get_running_loop().create_future()
+        self._reads[table_id] = future
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.ensure_future(self._read_batches())
+        return await future
+
+    async def _read_batches(self) -> None:
+        """Answer :meth:`_read`: every table asked for since the last read, in one read (at most
+        :data:`READ_BATCH` tables each), until none is waiting."""
+        while self._reads:
+            await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
+            ids = list(itertools.islice(self._reads, READ_BATCH))
+            batch = {t: self._reads.pop(t) for t in ids}
+            try:
+                found, holders = await asyncio.to_thread(self.store.load_tables, ids)
+            except Exception as e:  # a StoreError: each table's loader answers it in its own words
+                for future in batch.values():
+                    if not future.done():
+                        future.set_exception(e)
+                continue
+            except BaseException:
+                for future in batch.values():
+                    future.cancel()
+                raise
+            for t, future in batch.items():
+                if not future.done():
+                    future.set_result((found.get(t), holders.get(t, {})))
 
     def unload(self, table_id: str) -> None:
         """Drop an idle table from memory (it is all in the store)."""
