@@ -93,8 +93,9 @@ class Player:
                 await c.recv(timeout=60)
 
 
-def check_acks(players: list[Player], db: str, table: str) -> None:
-    """Every acknowledged action is in the log once, under the sequence number its ack gave, in order."""
+def check_acks(players: list[Player], db: str, table: str, finished: bool = True) -> None:
+    """Every acknowledged action is in the log once, under the sequence number its ack gave, in
+    order (and the game is over, if ``finished``)."""
     stored = Store(db).load_table(table)
     assert stored is not None
     by_id = {a.action_id: a.seq for a in stored.actions if a.action_id is not None}
@@ -109,7 +110,7 @@ def check_acks(players: list[Player], db: str, table: str) -> None:
         for a in acks:
             assert by_id.get(a["ack"]) == a["seq"], f"acknowledged {a} is not in the log"
     game = replay(stored.table, stored.actions)
-    assert game.is_over
+    assert game.is_over or not finished
 
 
 def test_two_processes_relay_one_table(shared: tuple[str, tuple[str, ...]]) -> None:
@@ -218,6 +219,62 @@ def test_the_owner_killed_mid_game_another_process_takes_the_table_over(
         owner.stop()
 
 
+def test_a_killed_owner_s_tables_are_taken_over_together_and_each_seat_gets_what_it_missed(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    owner = ServerProcess(db, *QUICK_COMMITS, *options).start()
+    try:
+        with ServerProcess(db, *QUICK_COMMITS, *options) as other:
+            tables = [new_table(owner) for _ in range(5)]
+
+            async def same_as_fresh(table: str, key: str, seen: SeatClient) -> None:
+                """A new connection to the process left sees what the seat's client has seen."""
+                c = await SeatClient(other.ws).connect()
+                await c.hello(table, key)
+                while (c.seq or 0) < (seen.seq or 0):
+                    await c.recv(timeout=10)
+                while (seen.seq or 0) < (c.seq or 0):
+                    await seen.recv(timeout=10)
+                assert c.view == seen.view and c.seq == seen.seq
+                await c.close()
+
+            async def main() -> list[list[Player]]:
+                games = []
+                for n, (table, keys) in enumerate(tables):
+                    # seats 0 and 1 on the owner (they come back to the other process), 2 and 3 relayed
+                    clients = [SeatClient(owner.ws, reconnect=True, others=(other.ws,)) for _ in range(2)]
+                    clients += [SeatClient(other.ws) for _ in range(2)]  # no reconnection: they must follow
+                    for c, k in zip(clients, keys, strict=True):
+                        await c.connect()
+                        await c.hello(table, k)
+                    games.append([Player(c, 10 * n + i) for i, c in enumerate(clients)])
+                served = (await asyncio.to_thread(httpx.get, owner.http + "/metrics")).text
+                assert "barbu_leases_held 5.0" in served, served
+                await asyncio.gather(*(p.play(upto=12) for g in games for p in g))
+                owner.kill()
+                # the relayed seats saw no connection end: each is seated again at the new owner
+                # with what it saw, and gets every event it missed in order (a gap fails its view)
+                await asyncio.gather(*(p.play(upto=60) for g in games for p in g))
+                for (table, keys), players in zip(tables, games, strict=True):
+                    for key, p in zip(keys, players, strict=True):
+                        await same_as_fresh(table, key, p.client)
+                        await p.client.close()
+                return games
+
+            games = asyncio.run(main())
+            metrics = httpx.get(other.http + "/metrics").text
+            assert "barbu_table_moves_total 5.0" in metrics and "barbu_leases_held 5.0" in metrics, metrics
+            assert "is gone; taking over its 5 tables" in other.tail()  # one look, one call for the five
+            for (table, _keys), players in zip(tables, games, strict=True):
+                assert all(p.client.reconnections == 0 for p in players[2:])
+                assert all(p.client.reconnections >= 1 for p in players[:2])
+                assert max(p.client.seq or 0 for p in players) >= 60
+                check_acks(players, db, table, finished=False)
+    finally:
+        owner.stop()
+
+
 def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over(
     shared: tuple[str, tuple[str, ...]],
 ) -> None:
@@ -295,22 +352,22 @@ def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None
     async def main() -> None:
         r = aioredis.from_url(REDIS, decode_responses=True)
         try:
-            assert await leases.take(r, "t", "a", 5000)
-            assert await leases.take(r, "t", "a", 5000)  # its holder asking again
-            assert not await leases.take(r, "t", "b", 5000)
+            assert await leases.take(r, ["t"], "a", 5000) == ["a"]
+            assert await leases.take(r, ["t"], "a", 5000) == ["a"]  # its holder asking again
+            assert await leases.take(r, ["t", "v"], "b", 5000) == ["a", "b"]  # in one call: t is a's, v free
             # t is extended; u, held by nobody (a Redis that restarted empty), is taken back
             assert await leases.renew(r, ["t", "u"], "a", 60000) == []
             assert await r.pttl(leases.key("t")) > 5000 and await r.get(leases.key("u")) == "a"
             assert await leases.renew(r, ["t", "u"], "b", 1) == ["t", "u"]  # b never touches a's leases
             assert await r.pttl(leases.key("t")) > 5000
-            assert not await leases.release(r, "t", "b")
-            assert await r.get(leases.key("t")) == "a"
-            assert await leases.release(r, "t", "a")
-            assert await leases.take(r, "t", "b", 200)
+            assert await leases.release(r, ["t", "v"], "b") == ["v"]  # only its own
+            assert await r.get(leases.key("t")) == "a" and await r.get(leases.key("v")) is None
+            assert await leases.release(r, ["t", "u"], "a") == ["t", "u"]
+            assert await leases.take(r, ["t"], "b", 200) == ["b"]
             await asyncio.sleep(0.4)  # expired: free for anyone
-            assert await leases.take(r, "t", "a", 5000)
+            assert await leases.take(r, ["t"], "a", 5000) == ["a"]
         finally:
-            await r.delete(leases.key("t"), leases.key("u"))
+            await r.delete(leases.key("t"), leases.key("u"), leases.key("v"))
             await r.aclose()
 
     asyncio.run(main())

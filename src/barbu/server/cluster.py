@@ -97,6 +97,10 @@ class ClusterSettings:
         return self.lease_seconds / 4
 
 
+REDIS_CONNECTIONS = 32
+"""The most connections a process opens to Redis at once (its channel's listener included)."""
+
+
 def channel(prefix: str, process: str) -> str:
     """The Redis channel on which process ``process`` receives."""
     return f"{prefix}:proc:{process}"
@@ -115,11 +119,26 @@ return lost
 """Extend the leases still held by process ARGV[1], take again those nobody holds (a Redis that
 restarted empty); the 1-based indexes of those another process holds."""
 
-_RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
+_TAKE = """
+local holders = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('set', key, ARGV[1], 'NX', 'PX', ARGV[2]) then holders[i] = ARGV[1]
+  else holders[i] = redis.call('get', key) end
+end
+return holders
 """
-"""Delete a lease only if process ARGV[1] holds it (its own on release, a dead owner's on takeover)."""
+"""Take, for process ARGV[1], each lease nobody holds; the holder of each lease then (ARGV[1] for
+those it held already or took)."""
+
+_RELEASE = """
+local gone = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then redis.call('del', key); table.insert(gone, i) end
+end
+return gone
+"""
+"""Delete the leases process ARGV[1] holds among KEYS (its own on release, a dead owner's on
+takeover); the 1-based indexes of those deleted."""
 
 
 class Leases:
@@ -132,11 +151,13 @@ class Leases:
         """The Redis key of a table's lease."""
         return f"{self.prefix}:lease:{table_id}"
 
-    async def take(self, r: aioredis.Redis, table_id: str, me: str, ms: int) -> bool:
-        """Take the lease if nobody holds it; whether this process holds it now."""
-        if await r.set(self.key(table_id), me, nx=True, px=ms):
-            return True
-        return bool(await r.get(self.key(table_id)) == me)
+    async def take(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
+        """Take each lease of ``table_ids`` that nobody holds, in one call; the holder of each
+        then (``me`` for those this process holds)."""
+        if not table_ids:
+            return []
+        holders = await r.eval(_TAKE, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
+        return [str(h) for h in holders]
 
     async def renew(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
         """Extend the leases of ``table_ids`` still held by ``me`` (taking again those nobody holds);
@@ -146,9 +167,12 @@ class Leases:
         lost = await r.eval(_RENEW, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
         return [table_ids[int(i) - 1] for i in lost]
 
-    async def release(self, r: aioredis.Redis, table_id: str, holder: str) -> bool:
-        """Delete the lease if ``holder`` holds it; whether it did."""
-        return bool(await r.eval(_RELEASE, 1, self.key(table_id), holder))
+    async def release(self, r: aioredis.Redis, table_ids: list[str], holder: str) -> list[str]:
+        """Delete the leases of ``table_ids`` that ``holder`` holds, in one call; those it deleted."""
+        if not table_ids:
+            return []
+        gone = await r.eval(_RELEASE, len(table_ids), *[self.key(t) for t in table_ids], holder)
+        return [table_ids[int(i) - 1] for i in gone]
 
 
 _SEQ = re.compile(r'^\{"type":"(?:event|state)","seq":(\d+)(?:,"ack":("(?:[^"\\]|\\.)*"))?')
@@ -455,7 +479,12 @@ class Cluster:
         self.settings = settings
         self.service = service
         self.me = secrets.token_hex(6)
-        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True, socket_connect_timeout=2)
+        # a bounded pool that makes a call wait for a connection: hundreds of tables moving at once
+        # never open hundreds of connections (nor fail for want of one, which would look like an outage)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.url, decode_responses=True, socket_connect_timeout=2, max_connections=REDIS_CONNECTIONS, timeout=10
+        )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(settings.prefix)
         self.owned: dict[str, float] = {}
         """Tables whose lease this process holds -> when it took it (monotonic clock)."""
@@ -469,6 +498,9 @@ class Cluster:
         self._wake = asyncio.Event()
         self._chains: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._taking: dict[str, asyncio.Future[str | None]] = {}
+        """Leases waiting for the next batched take (:meth:`hold`)."""
+        self._taker: asyncio.Task[None] | None = None
         self._silent: dict[str, int] = {}
         """Owners whose channel had no listener at the last looks (a killed process)."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -515,16 +547,16 @@ class Cluster:
     async def hand_over(self) -> None:
         """Once the journal wrote everything: release every lease, so other processes take the tables at once."""
         with contextlib.suppress(RedisError, OSError):
-            for table_id in list(self.owned):
-                await self.leases.release(self.redis, table_id, self.me)
+            await self.leases.release(self.redis, list(self.owned), self.me)
         self.owned.clear()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
-    def _spawn(self, job: Awaitable[None]) -> None:
+    def _spawn(self, job: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # -- leases ----------------------------------------------------------------------
 
@@ -535,22 +567,47 @@ class Cluster:
         if self.down or time.monotonic() < self._recovering_until:
             message = _("the server processes are getting back in touch with each other: try again in a few seconds")
             raise ProtocolError("storage", message)
-        try:
-            if await self.leases.take(self.redis, table_id, self.me, self.lease_ms):
-                self.owned[table_id] = time.monotonic()
-                return self.me
-            owner = await self.redis.get(self.leases.key(table_id))
-        except (RedisError, OSError) as e:
-            self._suspect(e, "taking a lease")
+        future = self._taking.get(table_id)
+        if future is None:
+            future = self._taking[table_id] = asyncio.get_running_loop().create_future()
+            if self._taker is None or self._taker.done():
+                self._taker = self._spawn(self._take_batches())
+        owner = await asyncio.shield(future)
+        if owner is None:
             message = _("the servers cannot agree which one serves the table: try again")
-            raise ProtocolError("storage", message) from None
-        return str(owner) if owner is not None else None
+            raise ProtocolError("storage", message)
+        return owner
+
+    async def _take_batches(self) -> None:
+        """Answer :meth:`hold`: the leases asked for since the last call, taken in one call (a
+        takeover of hundreds of tables, or their clients coming back, is a few round trips to
+        Redis, not one per table), until none is waiting. None answers a failed call."""
+        while self._taking:
+            await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
+            batch, self._taking = self._taking, {}
+            try:
+                holders: list[str | None] = list(
+                    await self.leases.take(self.redis, list(batch), self.me, self.lease_ms)
+                )
+            except (RedisError, OSError) as e:
+                self._suspect(e, "taking a lease")
+                holders = [None] * len(batch)
+            except BaseException:
+                for future in batch.values():
+                    future.cancel()
+                raise
+            now = time.monotonic()
+            for (table_id, future), holder in zip(batch.items(), holders, strict=True):
+                if holder == self.me:
+                    self.owned.setdefault(table_id, now)
+                if not future.done():
+                    future.set_result(holder)
 
     async def let_go(self, table_id: str) -> None:
         """Release a table's lease (it is not served here any more)."""
         if self.owned.pop(table_id, None) is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self.leases.release(self.redis, table_id, self.me)
+                await self.leases.release(self.redis, [table_id], self.me)
 
     async def _before_load(self, table_id: str) -> None:
         """A table is loaded here only under this process's lease."""
@@ -631,24 +688,33 @@ class Cluster:
             except (RedisError, OSError) as e:
                 self._suspect(e, "watching the leases")
                 continue
+            silent: dict[str, list[ClusterTable]] = {}
             for table, owner in zip(relayed, owners, strict=True):
                 if table.moving.locked():
                     continue
                 if owner is None or owner != table.owner:
                     self._spawn(table.move())
                 elif not listening.get(channel(self.settings.prefix, owner), 0):
-                    await self._silent_owner(table, owner)
+                    silent.setdefault(owner, []).append(table)
                 else:
                     self._silent.pop(owner, None)
+            for owner, tables in silent.items():
+                await self._silent_owner(owner, tables)
 
-    async def _silent_owner(self, table: ClusterTable, owner: str) -> None:
-        """An owner whose channel has no listener twice running is gone (killed): its lease is void."""
+    async def _silent_owner(self, owner: str, tables: list[ClusterTable]) -> None:
+        """An owner whose channel had no listener at two looks running is gone (killed): the leases
+        it holds among ``tables`` are void, deleted in one call, and the tables move (together:
+        their leases are taken and their logs read in batches, :meth:`hold`,
+        :meth:`TableService.get <barbu.server.tables.TableService.get>`)."""
         looks = self._silent.get(owner, 0) + 1
         self._silent[owner] = looks
-        if looks >= 2:
-            with contextlib.suppress(RedisError, OSError):
-                if await self.leases.release(self.redis, table.id, owner):
-                    log.warning("table %s: its server process %s is gone; taking it over", table.id, owner)
+        if looks < 2:
+            return
+        with contextlib.suppress(RedisError, OSError):
+            gone = await self.leases.release(self.redis, [t.id for t in tables], owner)
+            if gone:
+                log.warning("server process %s is gone; taking over its %d tables", owner, len(gone))
+        for table in tables:
             self._spawn(table.move())
 
     # -- Redis down, Redis back ----------------------------------------------------------
