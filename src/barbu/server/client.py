@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import random
 import signal
 import socket
 import subprocess
@@ -120,7 +121,11 @@ class SeatClient:
                     await asyncio.wait_for(self.ws.close(), 2.0)
                 if time.monotonic() > deadline:
                     raise
-                await asyncio.sleep(min(1.0, 0.05 * attempt))
+                if attempt % len(self.urls):  # another URL not tried yet this round: at once
+                    continue
+                # then a little longer each round, spread so that the clients of a process that died
+                # do not all come back in the same instant
+                await asyncio.sleep(random.uniform(0.5, 1.5) * min(1.0, 0.05 * attempt))
         self.reconnections += 1
         for message in list(self.unanswered.values()):
             await self.ws.send(json.dumps(message))
