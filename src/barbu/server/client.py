@@ -32,6 +32,10 @@ _IDS = itertools.count(1)
 _PASSING = ("storage", "taken_over", "rate_limited")
 """Refusals of a ``hello`` while coming back that pass (the table moving between processes, a
 connection of this client from before not yet let go): the client tries again."""
+RESUME_OPEN_TIMEOUT = 10.0
+"""Seconds a reconnecting client waits for the opening handshake before it tries the next address.
+A refused connection fails at once; a slow one is a process busy taking over the tables and
+clients of one that died, where giving up and starting again doubles the work."""
 
 
 def free_port() -> int:
@@ -102,7 +106,9 @@ class SeatClient:
             url = self.urls[attempt % len(self.urls)]
             attempt += 1
             try:
-                self.ws = await websockets.connect(url, max_size=2**22, open_timeout=5, ping_interval=None)
+                self.ws = await websockets.connect(
+                    url, max_size=2**22, open_timeout=RESUME_OPEN_TIMEOUT, ping_interval=None
+                )
                 hello = dict(self._hello)
                 if self.seq is not None:
                     hello["last_seq"] = self.seq
