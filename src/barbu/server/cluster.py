@@ -30,6 +30,13 @@ actions not yet answered: one the old owner had committed is answered ``duplicat
 acknowledged is lost because an action is acknowledged only after its commit, and two owners
 never both commit the same sequence number (the log's primary key refuses the second).
 
+A killed process may have owned hundreds of tables, and they move **together**: the leases of a
+silent owner are deleted in one call, the leases asked for on one turn of the event loop are
+taken in one call (:meth:`Cluster.hold`), and the logs of the tables loading at once are read in
+one read (:meth:`TableService.get <barbu.server.tables.TableService.get>`). Calls to Redis go
+through a bounded pool of connections (:data:`REDIS_CONNECTIONS`) that makes a call wait for a free
+connection rather than fail: a burst of calls never looks like an outage.
+
 **Redis away.** The first failure cuts what goes through Redis (:meth:`Cluster._trouble`): the
 tables served here play on for the connections accepted here, the connections relayed elsewhere
 are told and closed (their clients reconnect), ``/readyz`` says not ready. When Redis answers
