@@ -1327,11 +1327,12 @@ class TableService:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.journal.stop()
 
-    def spawn(self, coro: Any) -> None:
-        """Run a coroutine in the background, keeping a reference until it ends."""
-        task = asyncio.ensure_future(coro)
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run a coroutine in the background, keeping a reference until it ends (:meth:`stop` cancels it)."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # -- tables ------------------------------------------------------------------------
 
@@ -1374,30 +1375,62 @@ class TableService:
         future: asyncio.Future[tuple[StoredTable | None, dict[int, str]]] = asyncio.get_running_loop().create_future()
         self._reads[table_id] = future
         if self._reader is None or self._reader.done():
-            self._reader = asyncio.ensure_future(self._read_batches())
+            self._reader = self.spawn(self._read_batches())
         return await future
 
     async def _read_batches(self) -> None:
         """Answer :meth:`_read`: every table asked for since the last read, in one read (at most
-        :data:`READ_BATCH` tables each), until none is waiting."""
-        while self._reads:
-            await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
-            ids = list(itertools.islice(self._reads, READ_BATCH))
-            batch = {t: self._reads.pop(t) for t in ids}
-            try:
-                found, holders = await asyncio.to_thread(self.store.load_tables, ids)
-            except Exception as e:  # a StoreError: each table's loader answers it in its own words
-                for future in batch.values():
+        :data:`READ_BATCH` tables each), until none is waiting. When a read of several tables
+        fails for something else than the database being unusable (a damaged log, an id it
+        cannot take), each is read again alone: only the tables at fault fail."""
+        batch: dict[str, asyncio.Future[tuple[StoredTable | None, dict[int, str]]]] = {}
+        try:
+            while self._reads:
+                await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
+                ids = list(itertools.islice(self._reads, READ_BATCH))
+                batch = {t: self._reads.pop(t) for t in ids}
+                try:
+                    found, holders = await asyncio.to_thread(self.store.load_tables, ids)
+                except Exception as e:
+                    if len(ids) == 1 or (isinstance(e, StoreError) and not e.refused):
+                        # the database itself (each table's loader answers it in its own words)
+                        for future in batch.values():
+                            if not future.done():
+                                future.set_exception(e)
+                    else:
+                        for t, answer in zip(ids, await asyncio.to_thread(self._read_alone, ids), strict=True):
+                            future = batch[t]
+                            if future.done():
+                                continue
+                            if isinstance(answer, Exception):
+                                future.set_exception(answer)
+                            else:
+                                future.set_result(answer)
+                    batch = {}
+                    continue
+                for t, future in batch.items():
                     if not future.done():
-                        future.set_exception(e)
-                continue
-            except BaseException:
-                for future in batch.values():
-                    future.cancel()
-                raise
-            for t, future in batch.items():
-                if not future.done():
-                    future.set_result((found.get(t), holders.get(t, {})))
+                        future.set_result((found.get(t), holders.get(t, {})))
+                batch = {}
+        except asyncio.CancelledError:  # stopping: nobody will answer the tables still waiting
+            for future in [*batch.values(), *self._reads.values()]:
+                future.cancel()
+            self._reads.clear()
+            raise
+        finally:
+            if self._reads:  # left by an error no table caused: the next reader answers them
+                self._reader = self.spawn(self._read_batches())
+
+    def _read_alone(self, ids: list[str]) -> list[tuple[StoredTable | None, dict[int, str]] | Exception]:
+        """Each table of ``ids`` read by itself, or the error reading it (in a worker thread)."""
+        out: list[tuple[StoredTable | None, dict[int, str]] | Exception] = []
+        for t in ids:
+            try:
+                found, holders = self.store.load_tables([t])
+                out.append((found.get(t), holders.get(t, {})))
+            except Exception as e:
+                out.append(e)
+        return out
 
     def unload(self, table_id: str) -> None:
         """Drop an idle table from memory (it is all in the store)."""

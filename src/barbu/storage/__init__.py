@@ -576,8 +576,8 @@ class Store:
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """The table with its seats and its whole action log in order, or None."""
-        found, _holders = self.load_tables([table_id])
-        return found.get(table_id)
+        with self.reading("opening the table") as conn:
+            return _load_tables(conn, [table_id]).get(table_id)
 
     def load_tables(self, table_ids: Sequence[str]) -> tuple[dict[str, StoredTable], dict[str, dict[int, str]]]:
         """Several tables at once, in one read (a query per kind of row, not per table): each
@@ -592,24 +592,8 @@ class Store:
         if not ids:
             return {}, {}
         with self.reading("opening the table") as conn:
-            out: dict[str, StoredTable] = {}
-            for row in conn.execute(select(tables).where(tables.c.id.in_(ids))).mappings():
-                out[row["id"]] = StoredTable(_table_row(row), [])
-            if not out:
-                return {}, {}
-            found = list(out)
-            for s in conn.execute(
-                select(seats).where(seats.c.table_id.in_(found)).order_by(seats.c.table_id, seats.c.seat)
-            ).mappings():
-                out[s["table_id"]].seats.append(_seat_row(s))
-            for a in conn.execute(
-                select(actions).where(actions.c.table_id.in_(found)).order_by(actions.c.table_id, actions.c.seq)
-            ).mappings():
-                t = a["table_id"]
-                out[t].actions.append(
-                    ActionRow(t, a["seq"], a["seat"], json.loads(a["action"]), a["action_id"], a["actor"])
-                )
-            return out, _holders(conn, found)
+            out = _load_tables(conn, ids)
+            return out, (_holders(conn, list(out)) if out else {})
 
     def list_tables(self, status: str, limit: int = 50) -> list[tuple[TableRow, list[SeatRow], int]]:
         """Tables with ``status``, newest first, each with its seats and its number of actions."""
@@ -694,6 +678,37 @@ def _table_row(r: Any) -> TableRow:
 
 def _seat_row(s: Any) -> SeatRow:
     return SeatRow(s["seat"], s["kind"], s["bot_level"], s["credential_hash"], s["name"], bool(s["joined"]))
+
+
+def _load_tables(conn: Connection, table_ids: list[str]) -> dict[str, StoredTable]:
+    """Each of ``table_ids`` found, with its seats and its whole action log in order (a query per
+    kind of row); a log row that is not JSON is a :class:`StoreError` (``refused``: the database
+    answers, this table's log is damaged)."""
+    out: dict[str, StoredTable] = {}
+    for row in conn.execute(select(tables).where(tables.c.id.in_(table_ids))).mappings():
+        out[row["id"]] = StoredTable(_table_row(row), [])
+    if not out:
+        return out
+    found = list(out)
+    for s in conn.execute(
+        select(seats).where(seats.c.table_id.in_(found)).order_by(seats.c.table_id, seats.c.seat)
+    ).mappings():
+        out[s["table_id"]].seats.append(_seat_row(s))
+    for a in conn.execute(
+        select(actions).where(actions.c.table_id.in_(found)).order_by(actions.c.table_id, actions.c.seq)
+    ).mappings():
+        t = a["table_id"]
+        try:
+            action = json.loads(a["action"])
+        except ValueError:
+            raise StoreError(
+                f"action {a['seq']} of table {t} is damaged in the database (it is not JSON), "
+                "so opening the table did not happen",
+                refused=True,
+                text=N_("the database file is damaged, so nothing changed: try again in a moment"),
+            ) from None
+        out[t].actions.append(ActionRow(t, a["seq"], a["seat"], action, a["action_id"], a["actor"]))
+    return out
 
 
 def _holders(conn: Connection, table_ids: list[str]) -> dict[str, dict[int, str]]:
