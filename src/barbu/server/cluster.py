@@ -70,7 +70,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from barbu.language import _, current, speaking
-from barbu.server.protocol import ProtocolError, encode
+from barbu.server.protocol import TABLE_ID, ProtocolError, encode
 from barbu.server.tables import CATCH_UP_LIMIT
 
 if TYPE_CHECKING:
@@ -1141,16 +1141,19 @@ class HttpRelay:
         'abc'
         >>> HttpRelay.table_of({"type": "http", "path": "/api/tables", "method": "POST"}) is None
         True
+        >>> HttpRelay.table_of({"type": "http", "path": "/api/tables/a b/claim", "method": "POST"}) is None
+        True
         """
         if scope["type"] != "http" or scope.get("barbu.relayed"):
             return None
         found = _RELAYED_ROUTES.match(scope["path"])
-        if found:
-            return found.group(1)
-        found = _TABLE_ROUTE.match(scope["path"])
-        if found and scope["method"] == "DELETE":
-            return found.group(1)
-        return None
+        if not found:
+            found = _TABLE_ROUTE.match(scope["path"])
+            if scope["method"] != "DELETE":
+                return None
+        if not found or not TABLE_ID.fullmatch(found.group(1)):  # no table: the application refuses it
+            return None
+        return found.group(1)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         cluster = self.cluster()

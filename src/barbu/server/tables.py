@@ -54,7 +54,7 @@ from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
 from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
-from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, encode
+from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, check_table_id, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import GROWING_FIELDS, JSON_FIELDS, OWN_ATTRIBUTES, SeatView, seat_view, seat_views, summary_json
 
@@ -1341,6 +1341,7 @@ class TableService:
         table = self.live.get(table_id)
         if table is not None:
             return table
+        check_table_id(table_id)
         pending = self._loading.get(table_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()
