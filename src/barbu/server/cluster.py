@@ -35,7 +35,9 @@ silent owner are deleted in one call, the leases asked for on one turn of the ev
 taken in one call (:meth:`Cluster.hold`), and the logs of the tables loading at once are read in
 one read (:meth:`TableService.get <barbu.server.tables.TableService.get>`). Calls to Redis go
 through a bounded pool of connections (:data:`REDIS_CONNECTIONS`) that makes a call wait for a free
-connection rather than fail: a burst of calls never looks like an outage.
+connection rather than fail: a burst of calls that frees a connection within :data:`REDIS_WAIT`
+seconds never looks like an outage; a reply slower than half a lease fails its call, and
+:meth:`Cluster.hold` answers within :data:`HOLD_TIMEOUT` seconds.
 
 **Redis away.** The first failure cuts what goes through Redis (:meth:`Cluster._trouble`): the
 tables served here play on for the connections accepted here, the connections relayed elsewhere
@@ -106,6 +108,11 @@ class ClusterSettings:
 
 REDIS_CONNECTIONS = 32
 """The most connections a process opens to Redis at once (its channel's listener included)."""
+REDIS_WAIT = 10.0
+"""Seconds a call waits for a free connection of the pool before it fails (as Redis away would)."""
+HOLD_TIMEOUT = 15.0
+"""Seconds :meth:`Cluster.hold` waits for its lease: past a wait for a connection and a reply
+that times out, the answer is a refusal to try again, never a wait without end."""
 
 
 def channel(prefix: str, process: str) -> str:
@@ -487,9 +494,17 @@ class Cluster:
         self.service = service
         self.me = secrets.token_hex(6)
         # a bounded pool that makes a call wait for a connection: hundreds of tables moving at once
-        # never open hundreds of connections (nor fail for want of one, which would look like an outage)
+        # never open hundreds of connections (nor fail for want of one within REDIS_WAIT, which would
+        # look like an outage); a reply that does not come within half a lease fails the call, and a
+        # connection idle for a lease is checked before use, so a hung connection blocks nobody for long
         pool = aioredis.BlockingConnectionPool.from_url(
-            settings.url, decode_responses=True, socket_connect_timeout=2, max_connections=REDIS_CONNECTIONS, timeout=10
+            settings.url,
+            decode_responses=True,
+            socket_connect_timeout=2,
+            socket_timeout=settings.lease_seconds / 2,
+            health_check_interval=settings.lease_seconds,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
         )
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(settings.prefix)
