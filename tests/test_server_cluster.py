@@ -24,11 +24,13 @@ import redis
 import redis.asyncio as aioredis
 import websockets
 
+from barbu.server import cluster as cluster_module
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.club.quick import GONE, Entry, MemoryQueue, QueueStore
 from barbu.server.club.shared import RedisQueue
-from barbu.server.cluster import Leases
-from barbu.server.tables import replay
+from barbu.server.cluster import Cluster, ClusterSettings, Leases, Link
+from barbu.server.protocol import ProtocolError
+from barbu.server.tables import TableService, replay
 from barbu.storage import Store
 from conftest import QUICK_COMMITS, postgres_schema
 from test_server_game import CARD, hidden_by_seq, strings
@@ -509,5 +511,125 @@ def test_a_queue_claim_is_all_or_nothing_and_a_player_who_stops_looking_leaves(k
             for key in [k async for k in r.scan_iter(f"{prefix}:*")]:
                 await r.delete(key)
             await r.aclose()
+
+    asyncio.run(main())
+
+
+@contextlib.asynccontextmanager
+async def one_cluster() -> Any:
+    """A :class:`Cluster` in this process (not started: no listener, no renewals) over an in-memory
+    store and a Redis prefix of its own; its keys are deleted after."""
+    store = Store("sqlite://")
+    store.migrate()
+    service = TableService(store, log=lambda _: None)
+    cluster = Cluster(ClusterSettings(REDIS, prefix=f"barbu-test-{secrets.token_hex(4)}"), service)
+    try:
+        yield cluster
+    finally:
+        keys = [k async for k in cluster.redis.scan_iter(f"{cluster.settings.prefix}:*")]
+        if keys:
+            await cluster.redis.delete(*keys)
+        await cluster.redis.aclose()
+        await service.stop()
+
+
+def test_a_lease_that_cannot_be_asked_for_fails_alone_and_the_next_are_taken() -> None:
+    async def main() -> None:
+        async with one_cluster() as c:
+            # in one batch: the surrogate fails Redis's encoding of the call, for that table only
+            got = await asyncio.gather(c.hold("good"), c.hold("x\ud800"), c.hold("fine"), return_exceptions=True)
+            assert got[0] == c.me and got[2] == c.me and isinstance(got[1], UnicodeEncodeError)
+            assert sorted(c.owned) == ["fine", "good"]
+            assert await c.redis.get(c.leases.key("good")) == c.me
+            assert await asyncio.wait_for(c.hold("later"), 5) == c.me  # the taker still answers
+
+    asyncio.run(main())
+
+
+def test_no_lease_is_taken_while_the_processes_get_back_in_touch() -> None:
+    async def main() -> None:
+        async with one_cluster() as c:
+            c._recovering_until = time.monotonic() + 60
+            with pytest.raises(ProtocolError) as refused:
+                await c.hold("a")
+            assert refused.value.code == "storage" and "getting back in touch" in refused.value.message
+            c._recovering_until = 0.0
+            asking = asyncio.ensure_future(c.hold("b"))
+            await asyncio.sleep(0)  # asked for: waiting for the next batch
+            c._recovering_until = time.monotonic() + 60  # Redis came back meanwhile: the batch takes nothing
+            with pytest.raises(ProtocolError) as refused:
+                await asking
+            assert refused.value.code == "storage"
+            assert "b" not in c.owned and await c.redis.get(c.leases.key("b")) is None
+
+    asyncio.run(main())
+
+
+def test_a_lease_let_go_is_taken_again_only_after_its_release() -> None:
+    async def main() -> None:
+        async with one_cluster() as c:
+            assert await c.hold("a") == c.me
+            release = c.leases.release
+
+            async def slow_release(r: aioredis.Redis, table_ids: list[str], holder: str) -> list[str]:
+                await asyncio.sleep(0.2)  # a take asked for meanwhile would land first
+                return await release(r, table_ids, holder)
+
+            c.leases.release = slow_release  # type: ignore[method-assign]
+            letting_go = asyncio.ensure_future(c.let_go("a"))
+            await asyncio.sleep(0)
+            assert await c.hold("a") == c.me
+            await letting_go
+            assert "a" in c.owned and await c.redis.get(c.leases.key("a")) == c.me  # held, as it says
+
+    asyncio.run(main())
+
+
+def test_a_table_that_cannot_be_located_after_a_move_closes_its_connections() -> None:
+    class Conn:
+        seat: int | None = None
+        holder: str | None = None
+
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.closed: str | None = None
+
+        def send(self, text: str) -> None:
+            self.sent.append(text)
+
+        def close(self, reason: str) -> None:
+            self.closed = reason
+
+    async def main() -> None:
+        async with one_cluster() as c:
+            table = c.table("t")
+            conn = Conn()
+            link = table.links[conn] = Link(conn, "c1", None, None, None)
+
+            async def broken() -> None:
+                raise RuntimeError("not a protocol error")
+
+            table.locate = broken  # type: ignore[method-assign]
+            await asyncio.wait_for(table.move(), 5)
+            assert link.ready.is_set() and conn.closed is not None
+            assert json.loads(conn.sent[-1])["code"] == "internal"
+
+    asyncio.run(main())
+
+
+def test_a_lease_call_that_never_answers_is_a_refusal_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster_module, "HOLD_TIMEOUT", 0.2)
+
+    async def main() -> None:
+        async with one_cluster() as c:
+
+            async def hung(r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
+                await asyncio.sleep(60)
+                return []
+
+            c.leases.take = hung  # type: ignore[method-assign]
+            with pytest.raises(ProtocolError) as refused:
+                await asyncio.wait_for(c.hold("a"), 5)
+            assert refused.value.code == "storage" and "a" not in c.owned
 
     asyncio.run(main())

@@ -439,7 +439,10 @@ class ClusterTable:
                 link.ready.clear()
             try:
                 await self.locate()
-            except ProtocolError as e:  # the table cannot be loaded: its connections start over
+            except Exception as e:  # the table cannot be loaded: its connections start over
+                if not isinstance(e, ProtocolError):
+                    log.exception("table %s: it could not be located after it moved", self.id)
+                    e = ProtocolError("internal", _("the server failed on this message"))
                 for link in list(self.links.values()):
                     link.send(encode(e.frame()))
                     link.close("the table could not be loaded: reconnect")
@@ -523,6 +526,8 @@ class Cluster:
         self._taking: dict[str, asyncio.Future[str | None]] = {}
         """Leases waiting for the next batched take (:meth:`hold`)."""
         self._taker: asyncio.Task[None] | None = None
+        self._releasing: dict[str, asyncio.Future[None]] = {}
+        """Tables whose lease :meth:`let_go` is releasing -> done when it is."""
         self._silent: dict[str, int] = {}
         """Owners whose channel had no listener at the last looks (a killed process)."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -586,50 +591,94 @@ class Cluster:
         """The owner of a table, after taking its lease if nobody held it (this process's id then)."""
         if table_id in self.owned:
             return self.me
-        if self.down or time.monotonic() < self._recovering_until:
+        if self._away():
             message = _("the server processes are getting back in touch with each other: try again in a few seconds")
             raise ProtocolError("storage", message)
+        releasing = self._releasing.get(table_id)
+        if releasing is not None:  # let go of here a moment ago: taken again only once it is released
+            await asyncio.shield(releasing)
         future = self._taking.get(table_id)
         if future is None:
             future = self._taking[table_id] = asyncio.get_running_loop().create_future()
             if self._taker is None or self._taker.done():
                 self._taker = self._spawn(self._take_batches())
-        owner = await asyncio.shield(future)
+        try:
+            owner = await asyncio.wait_for(asyncio.shield(future), HOLD_TIMEOUT)
+        except TimeoutError:
+            owner = None
         if owner is None:
             message = _("the servers cannot agree which one serves the table: try again")
             raise ProtocolError("storage", message)
         return owner
 
+    def _away(self) -> bool:
+        """Whether Redis is down or the processes are getting back in touch (no lease taken then)."""
+        return self.down or time.monotonic() < self._recovering_until
+
     async def _take_batches(self) -> None:
         """Answer :meth:`hold`: the leases asked for since the last call, taken in one call (a
         takeover of hundreds of tables, or their clients coming back, is a few round trips to
-        Redis, not one per table), until none is waiting. None answers a failed call."""
-        while self._taking:
-            await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
-            batch, self._taking = self._taking, {}
-            try:
-                holders: list[str | None] = list(
-                    await self.leases.take(self.redis, list(batch), self.me, self.lease_ms)
-                )
-            except (RedisError, OSError) as e:
-                self._suspect(e, "taking a lease")
-                holders = [None] * len(batch)
-            except BaseException:
-                for future in batch.values():
-                    future.cancel()
-                raise
-            now = time.monotonic()
-            for (table_id, future), holder in zip(batch.items(), holders, strict=True):
-                if holder == self.me:
-                    self.owned.setdefault(table_id, now)
-                if not future.done():
-                    future.set_result(holder)
+        Redis, not one per table), until none is waiting. None answers a failed call, a table
+        whose release is in flight, and every table while Redis is down or being got back. A
+        call of several tables failing for something else than Redis takes each again alone:
+        only the tables at fault fail."""
+        batch: dict[str, asyncio.Future[str | None]] = {}
+        try:
+            while self._taking:
+                await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
+                batch, self._taking = self._taking, {}
+                ids = [t for t in batch if t not in self._releasing]
+                holders: dict[str, str | BaseException | None] = dict.fromkeys(batch)
+                if not self._away():
+                    holders.update(await self._take_leases(ids))
+                now = time.monotonic()
+                for table_id, future in batch.items():
+                    holder = holders[table_id]
+                    if holder == self.me:
+                        self.owned.setdefault(table_id, now)
+                    if future.done():
+                        continue
+                    if isinstance(holder, BaseException):
+                        future.set_exception(holder)
+                    else:
+                        future.set_result(holder)
+                batch = {}
+        except asyncio.CancelledError:  # stopping: nobody will answer the tables still waiting
+            for future in [*batch.values(), *self._taking.values()]:
+                future.cancel()
+            self._taking.clear()
+            raise
+        finally:
+            if self._taking:  # left by an error no table caused: the next taker answers them
+                self._taker = self._spawn(self._take_batches())
+
+    async def _take_leases(self, ids: list[str]) -> dict[str, str | BaseException | None]:
+        """The holder of each lease of ``ids`` after taking those nobody holds, None for all if Redis
+        failed; a table whose call fails otherwise (alone) gets its error."""
+        try:
+            return dict(zip(ids, await self.leases.take(self.redis, ids, self.me, self.lease_ms), strict=True))
+        except (RedisError, OSError) as e:
+            self._suspect(e, "taking a lease")
+            return {}
+        except Exception as e:
+            if len(ids) == 1:
+                return {ids[0]: e}
+        out: dict[str, str | BaseException | None] = {}
+        for t in ids:  # one table spoilt the call: each alone
+            out.update(await self._take_leases([t]))
+        return out
 
     async def let_go(self, table_id: str) -> None:
-        """Release a table's lease (it is not served here any more)."""
+        """Release a table's lease (it is not served here any more); until the release is done the
+        table is not taken again here (a take landing first would see this process hold it)."""
         if self.owned.pop(table_id, None) is not None:
-            with contextlib.suppress(RedisError, OSError):
-                await self.leases.release(self.redis, [table_id], self.me)
+            done = self._releasing[table_id] = asyncio.get_running_loop().create_future()
+            try:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.leases.release(self.redis, [table_id], self.me)
+            finally:
+                del self._releasing[table_id]
+                done.set_result(None)
 
     async def _before_load(self, table_id: str) -> None:
         """A table is loaded here only under this process's lease."""
