@@ -28,7 +28,7 @@ from barbu.server import cluster as cluster_module
 from barbu.server.client import SeatClient, ServerProcess
 from barbu.server.club.quick import GONE, Entry, MemoryQueue, QueueStore
 from barbu.server.club.shared import RedisQueue
-from barbu.server.cluster import Cluster, ClusterSettings, Leases, Link
+from barbu.server.cluster import Cluster, ClusterSettings, ClusterTable, Leases, Link
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, replay
 from barbu.storage import Store
@@ -585,21 +585,24 @@ def test_a_lease_let_go_is_taken_again_only_after_its_release() -> None:
     asyncio.run(main())
 
 
+class Conn:
+    """A connection of this process as a table sees it: what it was sent, why it was closed."""
+
+    seat: int | None = None
+    holder: str | None = None
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: str | None = None
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    def close(self, reason: str) -> None:
+        self.closed = reason
+
+
 def test_a_table_that_cannot_be_located_after_a_move_closes_its_connections() -> None:
-    class Conn:
-        seat: int | None = None
-        holder: str | None = None
-
-        def __init__(self) -> None:
-            self.sent: list[str] = []
-            self.closed: str | None = None
-
-        def send(self, text: str) -> None:
-            self.sent.append(text)
-
-        def close(self, reason: str) -> None:
-            self.closed = reason
-
     async def main() -> None:
         async with one_cluster() as c:
             table = c.table("t")
@@ -631,5 +634,40 @@ def test_a_lease_call_that_never_answers_is_a_refusal_in_time(monkeypatch: pytes
             with pytest.raises(ProtocolError) as refused:
                 await asyncio.wait_for(c.hold("a"), 5)
             assert refused.value.code == "storage" and "a" not in c.owned
+
+    asyncio.run(main())
+
+
+def test_an_owner_is_void_after_two_silent_looks_running_not_two_in_all() -> None:
+    async def main() -> None:
+        async with one_cluster() as c:
+            c.settings = ClusterSettings(REDIS, prefix=c.settings.prefix, watch_every=0.02)
+            await c.redis.set(c.leases.key("t"), "ghost")  # an owner with no listener on its channel
+            table = c.table("t")
+            table.owner = "ghost"
+            table.links[Conn()] = Link(Conn(), "c1", None, None, None)
+            looks: list[int] = []
+            first_look = c._silent_owner
+
+            async def look(owner: str, tables: list[ClusterTable]) -> None:
+                await first_look(owner, tables)
+                looks.append(c._silent[owner])
+                table.links.clear()  # the connection left: the next pass does not see the owner
+
+            c._silent_owner = look  # type: ignore[method-assign]
+            watching = asyncio.ensure_future(c._watch())
+            try:
+                while not looks:
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(0.1)  # passes that do not see it
+                assert looks == [1] and "ghost" not in c._silent
+                table.links[Conn()] = Link(Conn(), "c2", None, None, None)  # back: a first look again
+                while len(looks) < 2:
+                    await asyncio.sleep(0.01)
+                assert looks == [1, 1] and await c.redis.get(c.leases.key("t")) == "ghost"
+            finally:
+                watching.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watching
 
     asyncio.run(main())

@@ -747,7 +747,8 @@ class Cluster:
         while True:
             await asyncio.sleep(self.settings.watch_every)
             relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
-            if not relayed or self.down or time.monotonic() < self._recovering_until:
+            if not relayed or self._away():
+                self._silent.clear()  # no look at any owner: the two looks that void a lease start again
                 continue
             try:
                 owners = await self.redis.mget([self.leases.key(t.id) for t in relayed])
@@ -767,8 +768,8 @@ class Cluster:
                     self._spawn(table.move())
                 elif not listening.get(channel(self.settings.prefix, owner), 0):
                     silent.setdefault(owner, []).append(table)
-                else:
-                    self._silent.pop(owner, None)
+            for owner in [o for o in self._silent if o not in silent]:  # two looks running, not two in all
+                del self._silent[owner]
             for owner, tables in silent.items():
                 await self._silent_owner(owner, tables)
 
