@@ -25,7 +25,7 @@ import redis.asyncio as aioredis
 import websockets
 
 from barbu.server import cluster as cluster_module
-from barbu.server.client import SeatClient, ServerProcess
+from barbu.server.client import SeatClient, ServerProcess, free_port
 from barbu.server.club.quick import GONE, Entry, MemoryQueue, QueueStore
 from barbu.server.club.shared import RedisQueue
 from barbu.server.cluster import Cluster, ClusterSettings, ClusterTable, Leases, Link
@@ -671,3 +671,29 @@ def test_an_owner_is_void_after_two_silent_looks_running_not_two_in_all() -> Non
                     await watching
 
     asyncio.run(main())
+
+
+def test_a_reconnecting_client_spreads_its_waits_with_its_own_draws() -> None:
+    """Two clients seeded alike wait alike when nobody answers, whatever else draws from ``random``."""
+
+    class Draws(random.Random):
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.drawn: list[float] = []
+
+        def uniform(self, a: float, b: float) -> float:
+            self.drawn.append(super().uniform(a, b))
+            return self.drawn[-1]
+
+    async def waits() -> list[float]:
+        closed = f"ws://127.0.0.1:{free_port()}/ws"  # nothing listens: every attempt is refused at once
+        c = SeatClient(closed, reconnect=True, others=(closed,), rng=Draws(7))
+        c._hello = {"type": "hello", "table": "t"}
+        with pytest.raises(OSError):
+            await c.resume(timeout=0.3)
+        random.random()  # the module's draws are not the client's
+        assert isinstance(c.rng, Draws)
+        return c.rng.drawn
+
+    first, second = asyncio.run(waits()), asyncio.run(waits())
+    assert len(first) >= 2 and first[: len(second)] == second[: len(first)]

@@ -54,11 +54,19 @@ class SeatClient:
     """
 
     def __init__(
-        self, url: str, keep_frames: bool = True, reconnect: bool = False, others: tuple[str, ...] = ()
+        self,
+        url: str,
+        keep_frames: bool = True,
+        reconnect: bool = False,
+        others: tuple[str, ...] = (),
+        rng: random.Random | None = None,
     ) -> None:
         self.url = url
         self.urls = (url, *others)
         """Where to come back to, in turn, when the connection ends."""
+        self.rng = rng if rng is not None else random.Random()
+        """This client's own draws (the spread of its waits before coming back): a benchmark
+        seeds it, so a run is repeated draw for draw whatever the other clients do."""
         self.keep_frames = keep_frames
         self.reconnect = reconnect
         self.reconnections = 0
@@ -131,7 +139,7 @@ class SeatClient:
                     continue
                 # then a little longer each round, spread so that the clients of a process that died
                 # do not all come back in the same instant
-                await asyncio.sleep(random.uniform(0.5, 1.5) * min(1.0, 0.05 * attempt))
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * min(1.0, 0.05 * attempt))
         self.reconnections += 1
         for message in list(self.unanswered.values()):
             await self.ws.send(json.dumps(message))
