@@ -82,7 +82,7 @@ async def seat_bot(run: Run, urls: tuple[str, ...], table: str, key: str, think:
 
 async def play_seat(run: Run, urls: tuple[str, ...], table: str, key: str, think: float, rng: random.Random) -> None:
     """One seat: think, act, wait for the answer; every ack written down."""
-    c = SeatClient(urls[0], reconnect=True, others=urls[1:])
+    c = SeatClient(urls[0], reconnect=True, others=urls[1:], rng=random.Random(rng.getrandbits(64)))
     await c.connect()
     await c.hello(table, key)
     n = 0

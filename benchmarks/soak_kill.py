@@ -64,7 +64,7 @@ async def seat_bot(
     pending: tuple[str, dict[str, Any]] | None = None
     seen: set[str] = set()
     while time.monotonic() < deadline:
-        client = SeatClient(server.ws, keep_frames=False)
+        client = SeatClient(server.ws, keep_frames=False, rng=random.Random(rng.getrandbits(64)))
         try:
             await client.connect()
             hello = await client.hello(table, key)

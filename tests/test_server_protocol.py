@@ -578,3 +578,32 @@ def test_refusals_reach_a_french_browser_in_french(server: ServerProcess) -> Non
             await c.close()
 
     run(main)
+
+
+def test_a_table_id_no_table_can_have_is_refused_where_it_comes_in(server: ServerProcess) -> None:
+    """An id with a NUL, a lone surrogate or a character the server never puts in one names no
+    table: ``unknown_table`` in the reader's language, over the WebSocket and over HTTP, before the
+    store sees it (where it would fail as a storage error)."""
+    table, _keys = make_table(server, [{"kind": "bot", "level": "random"}] * 4)
+    bad = ["x\ud800", "x\x00", "a b", "x" * 65]
+
+    async def main() -> None:
+        for table_id in bad:
+            c = SeatClient(server.ws)
+            c.ws = await websockets.connect(server.ws, additional_headers={"Accept-Language": "fr"})
+            await c.send({"type": "hello", "table": table_id})
+            refused = await c.until("error")
+            assert refused["code"] == "unknown_table", refused
+            assert refused["message"].startswith("il n'y a pas de table"), refused
+            await c.close()
+        c = await SeatClient(server.ws).connect()
+        await c.hello(table)  # a good id still seats a watcher
+        await c.close()
+
+    run(main)
+    for path in ("/api/tables/x%00/record", "/api/tables/x%ED%A0%80/review", "/api/tables/a%20b/invitations"):
+        r = httpx.get(server.http + path, headers={"Accept-Language": "fr"})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_table", (path, r.text)
+        assert r.json()["error"]["message"].startswith("il n'y a pas de table"), r.text
+    r = httpx.post(server.http + "/api/tables/x%00/rematch")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_table", r.text

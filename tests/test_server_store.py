@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Sequence
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -13,9 +14,11 @@ from sqlalchemy import inspect, text
 
 from barbu.actions import action_from_json, action_to_json
 from barbu.game import Game
+from barbu.server import tables as tables_module
 from barbu.server.journal import Journal
-from barbu.server.tables import replay
-from barbu.storage import ActionRow, SeatRow, Store, StoreError, TableRow, database_url, metadata
+from barbu.server.protocol import ProtocolError
+from barbu.server.tables import TableService, replay
+from barbu.storage import ActionRow, SeatRow, Store, StoredTable, StoreError, TableRow, database_url, metadata
 
 
 def new_table(store: Store, table_id: str = "t1", seed: str = "secret-seed", creator: str = "1.2.3.4") -> TableRow:
@@ -80,6 +83,174 @@ def test_a_table_is_its_settings_its_seats_and_its_action_log(store: Store) -> N
         expected.apply(action_from_json(a.intent), a.seat)
     assert game.history == expected.history and game.phase == expected.phase
     assert store.load_table("missing") is None
+
+
+def test_many_tables_are_read_together_as_each_alone(store: Store) -> None:
+    store.migrate()
+    rows = [new_table(store, f"t{i}", seed=f"seed-{i}") for i in range(3)]
+    for i, row in enumerate(rows):
+        store.append_actions(random_log(row, 10 + 7 * i, seed=i))
+    store.claim_seat("t1", 2, "browser-b")
+    store.claim_seat("t2", 0, "browser-c")
+    found, holders = store.load_tables(["t2", "missing", "t0", "t1", "t2"])
+    assert sorted(found) == ["t0", "t1", "t2"]
+    for row in rows:
+        assert found[row.id] == store.load_table(row.id)
+        assert holders.get(row.id, {}) == store.seat_holders(row.id)
+    assert holders == {"t1": {2: "browser-b"}, "t2": {0: "browser-c"}}
+    assert [len(found[t].actions) for t in ("t0", "t1", "t2")] == [10, 17, 24]
+    assert store.load_tables([]) == ({}, {})
+
+
+def test_tables_loaded_at_once_are_read_in_one_read(store: Store) -> None:
+    store.migrate()
+    ids = [new_table(store, f"t{i}", seed=f"seed-{i}").id for i in range(5)]
+    for i, t in enumerate(ids):
+        store.append_actions(random_log(store.load_table(t).table, 3 * i + 1, seed=i))  # type: ignore[union-attr]
+    reads: list[list[str]] = []
+    whole = store.load_tables
+
+    def counted(table_ids: Sequence[str]) -> tuple[dict[str, StoredTable], dict[str, dict[int, str]]]:
+        reads.append(list(table_ids))
+        return whole(table_ids)
+
+    store.load_tables = counted  # type: ignore[method-assign]
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        tables = await asyncio.gather(*(service.get(t) for t in ids), service.get(ids[0]))
+        assert [t.seq for t in tables] == [1, 4, 7, 10, 13, 1] and tables[0] is tables[-1]
+        assert reads == [ids]  # the five tables in one read, the one asked for twice once
+        with pytest.raises(ProtocolError) as refused:
+            await asyncio.gather(service.get("missing"), service.get(ids[1]))
+        assert refused.value.code == "unknown_table" and reads == [ids, ["missing"]]  # t1 was live already
+        for t in tables:
+            t.close()
+
+    asyncio.run(main())
+
+
+def counting_reads(store: Store, fails: type[Exception] | None = None) -> list[list[str]]:
+    """Count the batched reads of ``store`` (the ids of each); with ``fails``, a read of several
+    tables among which one named ``bad`` raises it (a table alone reads as usual)."""
+    reads: list[list[str]] = []
+    whole = store.load_tables
+
+    def counted(table_ids: Sequence[str]) -> tuple[dict[str, StoredTable], dict[str, dict[int, str]]]:
+        reads.append(list(table_ids))
+        if fails is not None and "bad" in table_ids:
+            raise fails("one table spoils the read")
+        return whole(table_ids)
+
+    store.load_tables = counted  # type: ignore[method-assign]
+    return reads
+
+
+def test_more_tables_than_a_read_batch_are_read_in_several_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.migrate()
+    ids = [new_table(store, f"t{i}", seed=f"seed-{i}").id for i in range(5)]
+    monkeypatch.setattr(tables_module, "READ_BATCH", 2)
+    reads = counting_reads(store)
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        tables = await asyncio.gather(*(service.get(t) for t in ids))
+        assert [t.id for t in tables] == ids
+        assert reads == [ids[:2], ids[2:4], ids[4:]]
+        await service.stop()
+
+    asyncio.run(main())
+
+
+def test_a_damaged_log_fails_its_table_alone(store: Store) -> None:
+    store.migrate()
+    ids = []
+    for i in range(3):
+        row = new_table(store, f"p{i}", seed=f"s{i}")
+        store.append_actions(random_log(row, 5, seed=i))
+        ids.append(row.id)
+    with store.engine.begin() as conn:
+        conn.execute(text("update actions set action='{bad' where table_id='p1' and seq=2"))
+    with pytest.raises(StoreError) as damaged:  # the store's own error, not the JSON parser's
+        store.load_table("p1")
+    assert "action 2 of table p1 is damaged" in str(damaged.value) and damaged.value.refused
+    reads = counting_reads(store)
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        got = await asyncio.gather(*(service.get(t) for t in ids), return_exceptions=True)
+        assert [getattr(t, "seq", None) for t in got] == [5, None, 5]
+        assert isinstance(got[1], ProtocolError) and got[1].code == "storage"
+        assert reads == [ids, ["p0"], ["p1"], ["p2"]]  # the batch failed: each table again, alone
+        await service.stop()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+def test_a_read_failing_for_one_table_leaves_the_others_fine_and_the_reader_goes_on(store: Store) -> None:
+    store.migrate()
+    for t in ("a", "b", "bad", "c"):
+        new_table(store, t, seed=t)
+    reads = counting_reads(store, fails=RuntimeError)
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        got = await asyncio.gather(*(service.get(t) for t in ("a", "bad", "b")), return_exceptions=True)
+        assert [type(t).__name__ for t in got] == ["LiveTable", "RuntimeError", "LiveTable"]
+        assert reads == [["a", "bad", "b"], ["a"], ["bad"], ["b"]]
+        assert (await service.get("c")).id == "c"  # the reader answers what comes next
+        await service.stop()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+def test_a_database_away_fails_the_whole_read_once(store: Store) -> None:
+    store.migrate()
+    for t in ("a", "b", "bad"):
+        new_table(store, t, seed=t)
+
+    class Away(StoreError):
+        def __init__(self, message: str) -> None:
+            super().__init__(message, refused=False)
+
+    reads = counting_reads(store, fails=Away)
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        got = await asyncio.gather(*(service.get(t) for t in ("a", "bad", "b")), return_exceptions=True)
+        assert [getattr(t, "code", None) for t in got] == ["storage"] * 3
+        assert reads == [["a", "bad", "b"]]  # not read again table by table: the database is away
+        await service.stop()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+def test_stopping_the_service_stops_its_reader(store: Store) -> None:
+    store.migrate()
+    new_table(store, "a", seed="a")
+    whole = store.load_tables
+
+    def slow(table_ids: Sequence[str]) -> tuple[dict[str, StoredTable], dict[str, dict[int, str]]]:
+        time.sleep(0.3)
+        return whole(table_ids)
+
+    store.load_tables = slow  # type: ignore[method-assign]
+
+    async def main() -> None:
+        service = TableService(store, log=lambda _: None)
+        loading = asyncio.ensure_future(service.get("a"))
+        await asyncio.sleep(0.05)
+        reader = service._reader
+        assert reader is not None and not reader.done()
+        await service.stop()
+        assert reader.cancelled()
+        with pytest.raises(asyncio.CancelledError):
+            await loading
+
+    asyncio.run(main())
 
 
 def test_a_sequence_number_is_written_once(store: Store) -> None:

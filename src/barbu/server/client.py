@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import random
 import signal
 import socket
 import subprocess
@@ -31,6 +32,10 @@ _IDS = itertools.count(1)
 _PASSING = ("storage", "taken_over", "rate_limited")
 """Refusals of a ``hello`` while coming back that pass (the table moving between processes, a
 connection of this client from before not yet let go): the client tries again."""
+RESUME_OPEN_TIMEOUT = 10.0
+"""Seconds a reconnecting client waits for the opening handshake before it tries the next address.
+A refused connection fails at once; a slow one is a process busy taking over the tables and
+clients of one that died, where giving up and starting again doubles the work."""
 
 
 def free_port() -> int:
@@ -49,11 +54,19 @@ class SeatClient:
     """
 
     def __init__(
-        self, url: str, keep_frames: bool = True, reconnect: bool = False, others: tuple[str, ...] = ()
+        self,
+        url: str,
+        keep_frames: bool = True,
+        reconnect: bool = False,
+        others: tuple[str, ...] = (),
+        rng: random.Random | None = None,
     ) -> None:
         self.url = url
         self.urls = (url, *others)
         """Where to come back to, in turn, when the connection ends."""
+        self.rng = rng if rng is not None else random.Random()
+        """This client's own draws (the spread of its waits before coming back): a benchmark
+        seeds it, so a run is repeated draw for draw whatever the other clients do."""
         self.keep_frames = keep_frames
         self.reconnect = reconnect
         self.reconnections = 0
@@ -101,7 +114,9 @@ class SeatClient:
             url = self.urls[attempt % len(self.urls)]
             attempt += 1
             try:
-                self.ws = await websockets.connect(url, max_size=2**22, open_timeout=5, ping_interval=None)
+                self.ws = await websockets.connect(
+                    url, max_size=2**22, open_timeout=RESUME_OPEN_TIMEOUT, ping_interval=None
+                )
                 hello = dict(self._hello)
                 if self.seq is not None:
                     hello["last_seq"] = self.seq
@@ -120,7 +135,11 @@ class SeatClient:
                     await asyncio.wait_for(self.ws.close(), 2.0)
                 if time.monotonic() > deadline:
                     raise
-                await asyncio.sleep(min(1.0, 0.05 * attempt))
+                if attempt % len(self.urls):  # another URL not tried yet this round: at once
+                    continue
+                # then a little longer each round, spread so that the clients of a process that died
+                # do not all come back in the same instant
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * min(1.0, 0.05 * attempt))
         self.reconnections += 1
         for message in list(self.unanswered.values()):
             await self.ws.send(json.dumps(message))

@@ -30,6 +30,15 @@ actions not yet answered: one the old owner had committed is answered ``duplicat
 acknowledged is lost because an action is acknowledged only after its commit, and two owners
 never both commit the same sequence number (the log's primary key refuses the second).
 
+A killed process may have owned hundreds of tables, and they move **together**: the leases of a
+silent owner are deleted in one call, the leases asked for on one turn of the event loop are
+taken in one call (:meth:`Cluster.hold`), and the logs of the tables loading at once are read in
+one read (:meth:`TableService.get <barbu.server.tables.TableService.get>`). Calls to Redis go
+through a bounded pool of connections (:data:`REDIS_CONNECTIONS`) that makes a call wait for a free
+connection rather than fail: a burst of calls that frees a connection within :data:`REDIS_WAIT`
+seconds never looks like an outage; a reply slower than half a lease fails its call, and
+:meth:`Cluster.hold` answers within :data:`HOLD_TIMEOUT` seconds.
+
 **Redis away.** The first failure cuts what goes through Redis (:meth:`Cluster._trouble`): the
 tables served here play on for the connections accepted here, the connections relayed elsewhere
 are told and closed (their clients reconnect), ``/readyz`` says not ready. When Redis answers
@@ -63,7 +72,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from barbu.language import _, current, speaking
-from barbu.server.protocol import ProtocolError, encode
+from barbu.server.protocol import TABLE_ID, ProtocolError, encode
 from barbu.server.tables import CATCH_UP_LIMIT
 
 if TYPE_CHECKING:
@@ -97,6 +106,15 @@ class ClusterSettings:
         return self.lease_seconds / 4
 
 
+REDIS_CONNECTIONS = 32
+"""The most connections a process opens to Redis at once (its channel's listener included)."""
+REDIS_WAIT = 10.0
+"""Seconds a call waits for a free connection of the pool before it fails (as Redis away would)."""
+HOLD_TIMEOUT = 15.0
+"""Seconds :meth:`Cluster.hold` waits for its lease: past a wait for a connection and a reply
+that times out, the answer is a refusal to try again, never a wait without end."""
+
+
 def channel(prefix: str, process: str) -> str:
     """The Redis channel on which process ``process`` receives."""
     return f"{prefix}:proc:{process}"
@@ -115,11 +133,26 @@ return lost
 """Extend the leases still held by process ARGV[1], take again those nobody holds (a Redis that
 restarted empty); the 1-based indexes of those another process holds."""
 
-_RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
+_TAKE = """
+local holders = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('set', key, ARGV[1], 'NX', 'PX', ARGV[2]) then holders[i] = ARGV[1]
+  else holders[i] = redis.call('get', key) end
+end
+return holders
 """
-"""Delete a lease only if process ARGV[1] holds it (its own on release, a dead owner's on takeover)."""
+"""Take, for process ARGV[1], each lease nobody holds; the holder of each lease then (ARGV[1] for
+those it held already or took)."""
+
+_RELEASE = """
+local gone = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then redis.call('del', key); table.insert(gone, i) end
+end
+return gone
+"""
+"""Delete the leases process ARGV[1] holds among KEYS (its own on release, a dead owner's on
+takeover); the 1-based indexes of those deleted."""
 
 
 class Leases:
@@ -132,11 +165,13 @@ class Leases:
         """The Redis key of a table's lease."""
         return f"{self.prefix}:lease:{table_id}"
 
-    async def take(self, r: aioredis.Redis, table_id: str, me: str, ms: int) -> bool:
-        """Take the lease if nobody holds it; whether this process holds it now."""
-        if await r.set(self.key(table_id), me, nx=True, px=ms):
-            return True
-        return bool(await r.get(self.key(table_id)) == me)
+    async def take(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
+        """Take each lease of ``table_ids`` that nobody holds, in one call; the holder of each
+        then (``me`` for those this process holds)."""
+        if not table_ids:
+            return []
+        holders = await r.eval(_TAKE, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
+        return [str(h) for h in holders]
 
     async def renew(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
         """Extend the leases of ``table_ids`` still held by ``me`` (taking again those nobody holds);
@@ -146,9 +181,12 @@ class Leases:
         lost = await r.eval(_RENEW, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
         return [table_ids[int(i) - 1] for i in lost]
 
-    async def release(self, r: aioredis.Redis, table_id: str, holder: str) -> bool:
-        """Delete the lease if ``holder`` holds it; whether it did."""
-        return bool(await r.eval(_RELEASE, 1, self.key(table_id), holder))
+    async def release(self, r: aioredis.Redis, table_ids: list[str], holder: str) -> list[str]:
+        """Delete the leases of ``table_ids`` that ``holder`` holds, in one call; those it deleted."""
+        if not table_ids:
+            return []
+        gone = await r.eval(_RELEASE, len(table_ids), *[self.key(t) for t in table_ids], holder)
+        return [table_ids[int(i) - 1] for i in gone]
 
 
 _SEQ = re.compile(r'^\{"type":"(?:event|state)","seq":(\d+)(?:,"ack":("(?:[^"\\]|\\.)*"))?')
@@ -401,7 +439,10 @@ class ClusterTable:
                 link.ready.clear()
             try:
                 await self.locate()
-            except ProtocolError as e:  # the table cannot be loaded: its connections start over
+            except Exception as e:  # the table cannot be loaded: its connections start over
+                if not isinstance(e, ProtocolError):
+                    log.exception("table %s: it could not be located after it moved", self.id)
+                    e = ProtocolError("internal", _("the server failed on this message"))
                 for link in list(self.links.values()):
                     link.send(encode(e.frame()))
                     link.close("the table could not be loaded: reconnect")
@@ -455,7 +496,20 @@ class Cluster:
         self.settings = settings
         self.service = service
         self.me = secrets.token_hex(6)
-        self.redis: aioredis.Redis = aioredis.from_url(settings.url, decode_responses=True, socket_connect_timeout=2)
+        # a bounded pool that makes a call wait for a connection: hundreds of tables moving at once
+        # never open hundreds of connections (nor fail for want of one within REDIS_WAIT, which would
+        # look like an outage); a reply that does not come within half a lease fails the call, and a
+        # connection idle for a lease is checked before use, so a hung connection blocks nobody for long
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.url,
+            decode_responses=True,
+            socket_connect_timeout=2,
+            socket_timeout=settings.lease_seconds / 2,
+            health_check_interval=settings.lease_seconds,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
+        )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(settings.prefix)
         self.owned: dict[str, float] = {}
         """Tables whose lease this process holds -> when it took it (monotonic clock)."""
@@ -469,6 +523,11 @@ class Cluster:
         self._wake = asyncio.Event()
         self._chains: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._taking: dict[str, asyncio.Future[str | None]] = {}
+        """Leases waiting for the next batched take (:meth:`hold`)."""
+        self._taker: asyncio.Task[None] | None = None
+        self._releasing: dict[str, asyncio.Future[None]] = {}
+        """Tables whose lease :meth:`let_go` is releasing -> done when it is."""
         self._silent: dict[str, int] = {}
         """Owners whose channel had no listener at the last looks (a killed process)."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -515,16 +574,16 @@ class Cluster:
     async def hand_over(self) -> None:
         """Once the journal wrote everything: release every lease, so other processes take the tables at once."""
         with contextlib.suppress(RedisError, OSError):
-            for table_id in list(self.owned):
-                await self.leases.release(self.redis, table_id, self.me)
+            await self.leases.release(self.redis, list(self.owned), self.me)
         self.owned.clear()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
-    def _spawn(self, job: Awaitable[None]) -> None:
+    def _spawn(self, job: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # -- leases ----------------------------------------------------------------------
 
@@ -532,25 +591,94 @@ class Cluster:
         """The owner of a table, after taking its lease if nobody held it (this process's id then)."""
         if table_id in self.owned:
             return self.me
-        if self.down or time.monotonic() < self._recovering_until:
+        if self._away():
             message = _("the server processes are getting back in touch with each other: try again in a few seconds")
             raise ProtocolError("storage", message)
+        releasing = self._releasing.get(table_id)
+        if releasing is not None:  # let go of here a moment ago: taken again only once it is released
+            await asyncio.shield(releasing)
+        future = self._taking.get(table_id)
+        if future is None:
+            future = self._taking[table_id] = asyncio.get_running_loop().create_future()
+            if self._taker is None or self._taker.done():
+                self._taker = self._spawn(self._take_batches())
         try:
-            if await self.leases.take(self.redis, table_id, self.me, self.lease_ms):
-                self.owned[table_id] = time.monotonic()
-                return self.me
-            owner = await self.redis.get(self.leases.key(table_id))
+            owner = await asyncio.wait_for(asyncio.shield(future), HOLD_TIMEOUT)
+        except TimeoutError:
+            owner = None
+        if owner is None:
+            message = _("the servers cannot agree which one serves the table: try again")
+            raise ProtocolError("storage", message)
+        return owner
+
+    def _away(self) -> bool:
+        """Whether Redis is down or the processes are getting back in touch (no lease taken then)."""
+        return self.down or time.monotonic() < self._recovering_until
+
+    async def _take_batches(self) -> None:
+        """Answer :meth:`hold`: the leases asked for since the last call, taken in one call (a
+        takeover of hundreds of tables, or their clients coming back, is a few round trips to
+        Redis, not one per table), until none is waiting. None answers a failed call, a table
+        whose release is in flight, and every table while Redis is down or being got back. A
+        call of several tables failing for something else than Redis takes each again alone:
+        only the tables at fault fail."""
+        batch: dict[str, asyncio.Future[str | None]] = {}
+        try:
+            while self._taking:
+                await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
+                batch, self._taking = self._taking, {}
+                ids = [t for t in batch if t not in self._releasing]
+                holders: dict[str, str | BaseException | None] = dict.fromkeys(batch)
+                if not self._away():
+                    holders.update(await self._take_leases(ids))
+                now = time.monotonic()
+                for table_id, future in batch.items():
+                    holder = holders[table_id]
+                    if holder == self.me:
+                        self.owned.setdefault(table_id, now)
+                    if future.done():
+                        continue
+                    if isinstance(holder, BaseException):
+                        future.set_exception(holder)
+                    else:
+                        future.set_result(holder)
+                batch = {}
+        except asyncio.CancelledError:  # stopping: nobody will answer the tables still waiting
+            for future in [*batch.values(), *self._taking.values()]:
+                future.cancel()
+            self._taking.clear()
+            raise
+        finally:
+            if self._taking:  # left by an error no table caused: the next taker answers them
+                self._taker = self._spawn(self._take_batches())
+
+    async def _take_leases(self, ids: list[str]) -> dict[str, str | BaseException | None]:
+        """The holder of each lease of ``ids`` after taking those nobody holds, None for all if Redis
+        failed; a table whose call fails otherwise (alone) gets its error."""
+        try:
+            return dict(zip(ids, await self.leases.take(self.redis, ids, self.me, self.lease_ms), strict=True))
         except (RedisError, OSError) as e:
             self._suspect(e, "taking a lease")
-            message = _("the servers cannot agree which one serves the table: try again")
-            raise ProtocolError("storage", message) from None
-        return str(owner) if owner is not None else None
+            return {}
+        except Exception as e:
+            if len(ids) == 1:
+                return {ids[0]: e}
+        out: dict[str, str | BaseException | None] = {}
+        for t in ids:  # one table spoilt the call: each alone
+            out.update(await self._take_leases([t]))
+        return out
 
     async def let_go(self, table_id: str) -> None:
-        """Release a table's lease (it is not served here any more)."""
+        """Release a table's lease (it is not served here any more); until the release is done the
+        table is not taken again here (a take landing first would see this process hold it)."""
         if self.owned.pop(table_id, None) is not None:
-            with contextlib.suppress(RedisError, OSError):
-                await self.leases.release(self.redis, table_id, self.me)
+            done = self._releasing[table_id] = asyncio.get_running_loop().create_future()
+            try:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.leases.release(self.redis, [table_id], self.me)
+            finally:
+                del self._releasing[table_id]
+                done.set_result(None)
 
     async def _before_load(self, table_id: str) -> None:
         """A table is loaded here only under this process's lease."""
@@ -619,7 +747,8 @@ class Cluster:
         while True:
             await asyncio.sleep(self.settings.watch_every)
             relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
-            if not relayed or self.down or time.monotonic() < self._recovering_until:
+            if not relayed or self._away():
+                self._silent.clear()  # no look at any owner: the two looks that void a lease start again
                 continue
             try:
                 owners = await self.redis.mget([self.leases.key(t.id) for t in relayed])
@@ -631,24 +760,33 @@ class Cluster:
             except (RedisError, OSError) as e:
                 self._suspect(e, "watching the leases")
                 continue
+            silent: dict[str, list[ClusterTable]] = {}
             for table, owner in zip(relayed, owners, strict=True):
                 if table.moving.locked():
                     continue
                 if owner is None or owner != table.owner:
                     self._spawn(table.move())
                 elif not listening.get(channel(self.settings.prefix, owner), 0):
-                    await self._silent_owner(table, owner)
-                else:
-                    self._silent.pop(owner, None)
+                    silent.setdefault(owner, []).append(table)
+            for owner in [o for o in self._silent if o not in silent]:  # two looks running, not two in all
+                del self._silent[owner]
+            for owner, tables in silent.items():
+                await self._silent_owner(owner, tables)
 
-    async def _silent_owner(self, table: ClusterTable, owner: str) -> None:
-        """An owner whose channel has no listener twice running is gone (killed): its lease is void."""
+    async def _silent_owner(self, owner: str, tables: list[ClusterTable]) -> None:
+        """An owner whose channel had no listener at two looks running is gone (killed): the leases
+        it holds among ``tables`` are void, deleted in one call, and the tables move (together:
+        their leases are taken and their logs read in batches, :meth:`hold`,
+        :meth:`TableService.get <barbu.server.tables.TableService.get>`)."""
         looks = self._silent.get(owner, 0) + 1
         self._silent[owner] = looks
-        if looks >= 2:
-            with contextlib.suppress(RedisError, OSError):
-                if await self.leases.release(self.redis, table.id, owner):
-                    log.warning("table %s: its server process %s is gone; taking it over", table.id, owner)
+        if looks < 2:
+            return
+        with contextlib.suppress(RedisError, OSError):
+            gone = await self.leases.release(self.redis, [t.id for t in tables], owner)
+            if gone:
+                log.warning("server process %s is gone; taking over its %d tables", owner, len(gone))
+        for table in tables:
             self._spawn(table.move())
 
     # -- Redis down, Redis back ----------------------------------------------------------
@@ -1068,16 +1206,19 @@ class HttpRelay:
         'abc'
         >>> HttpRelay.table_of({"type": "http", "path": "/api/tables", "method": "POST"}) is None
         True
+        >>> HttpRelay.table_of({"type": "http", "path": "/api/tables/a b/claim", "method": "POST"}) is None
+        True
         """
         if scope["type"] != "http" or scope.get("barbu.relayed"):
             return None
         found = _RELAYED_ROUTES.match(scope["path"])
-        if found:
-            return found.group(1)
-        found = _TABLE_ROUTE.match(scope["path"])
-        if found and scope["method"] == "DELETE":
-            return found.group(1)
-        return None
+        if not found:
+            found = _TABLE_ROUTE.match(scope["path"])
+            if scope["method"] != "DELETE":
+                return None
+        if not found or not TABLE_ID.fullmatch(found.group(1)):  # no table: the application refuses it
+            return None
+        return found.group(1)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         cluster = self.cluster()

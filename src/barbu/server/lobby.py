@@ -23,7 +23,7 @@ from barbu.game import Game
 from barbu.language import _, _p, error_text, tally_words
 from barbu.names import NAME_LIMIT, TextError, check_text
 from barbu.rulesets import CHOICE_HELP, FLAG_CHOICES, FLAG_HELP, FLAG_NAMES, RULE_SETS, applicable_flags, rules
-from barbu.server.protocol import ProtocolError
+from barbu.server.protocol import ProtocolError, check_table_id
 from barbu.server.tables import TableService, credential_hash
 from barbu.storage import SeatRow, StoreError, TableRow
 from barbu.tally_keys import tally_table
@@ -173,7 +173,7 @@ async def rematch(service: TableService, table_id: str, creator: str, holder: st
     player reaches their seat with ``/t/NEW#seat=N`` (no new link to pass around); everyone at the
     old table is told (a ``rematch`` frame). It counts against the asker's unfinished tables.
     """
-    stored = await asyncio.to_thread(service.store.load_table, table_id)
+    stored = await asyncio.to_thread(service.store.load_table, check_table_id(table_id))
     if stored is None:
         raise ProtocolError("unknown_table", _("there is no table {table}", table=repr(table_id)))
     if stored.table.status != "finished":

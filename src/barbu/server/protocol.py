@@ -33,6 +33,7 @@ barbu.server.protocol.ProtocolError: malformed: the text is not valid JSON: expe
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from barbu.errors import BarbuError
@@ -133,6 +134,27 @@ def _seq(msg: dict[str, Any], key: str, required: bool) -> int | None:
     return value
 
 
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table id may be: the server makes them with :func:`secrets.token_urlsafe` (letters,
+digits, ``-`` and ``_``); anything else names no table."""
+
+
+def check_table_id(table_id: str) -> str:
+    """``table_id`` if it may name a table, else ``unknown_table``: refused where it comes in,
+    before the store or Redis sees it (a NUL or a lone surrogate fails their calls).
+
+    >>> check_table_id("Ab3_-x9Z")
+    'Ab3_-x9Z'
+    >>> check_table_id("../etc")
+    Traceback (most recent call last):
+    ...
+    barbu.server.protocol.ProtocolError: unknown_table: there is no table '../etc': check the link
+    """
+    if not TABLE_ID.fullmatch(table_id):
+        raise ProtocolError("unknown_table", _("there is no table {table}: check the link", table=repr(table_id)))
+    return table_id
+
+
 def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
     """Check one client message: size, JSON (its nesting checked before the parser runs), type and fields.
 
@@ -164,6 +186,7 @@ def parse_message(text: str | bytes, limits: Limits) -> dict[str, Any]:
     if kind == "hello":
         if not isinstance(msg.get("table"), str):
             raise ProtocolError("malformed", _('hello needs "table", the table id from the link'))
+        check_table_id(msg["table"])
         for key in ("key", "name"):
             if msg.get(key) is not None and not isinstance(msg[key], str):
                 raise ProtocolError("malformed", _('"{key}" must be a string', key=key))
@@ -196,4 +219,4 @@ def encode(frame: dict[str, Any]) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
-__all__ = ["ERROR_CODES", "MESSAGE_TYPES", "ProtocolError", "encode", "parse_message"]
+__all__ = ["ERROR_CODES", "MESSAGE_TYPES", "TABLE_ID", "ProtocolError", "check_table_id", "encode", "parse_message"]

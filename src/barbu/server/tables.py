@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import itertools
 import json
 import math
 import time
@@ -53,7 +54,7 @@ from barbu.record import game_to_record
 from barbu.server.catchup import RecentViews, view_text
 from barbu.server.journal import Journal, Status
 from barbu.server.limits import Limits
-from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, encode
+from barbu.server.protocol import HINTS_INTERVAL, SAY_INTERVAL, ProtocolError, check_table_id, encode
 from barbu.storage import ActionRow, Store, StoredTable, StoreError, TableRow
 from barbu.view import GROWING_FIELDS, JSON_FIELDS, OWN_ATTRIBUTES, SeatView, seat_view, seat_views, summary_json
 
@@ -61,6 +62,9 @@ CATCH_UP_LIMIT = 64
 """A reconnecting client that missed more events than this gets the current state instead;
 the table keeps the views of this many sequence numbers for each person's seat and the watchers."""
 
+
+READ_BATCH = 200
+"""The most tables read from the store in one read when many are loaded at once (a takeover)."""
 
 PROPOSE_AGAIN_AFTER = 30.0
 """Seconds after a refusal before the same seat may propose to abandon the table again."""
@@ -1258,6 +1262,9 @@ class TableService:
         self.journal = Journal(store, gather=self.settings.commit_gather)
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._reads: dict[str, asyncio.Future[tuple[StoredTable | None, dict[int, str]]]] = {}
+        """Tables waiting for the next batched read of the store (:meth:`_read`)."""
+        self._reader: asyncio.Future[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.log = log
         self.on_finish: list[Callable[[LiveTable], None]] = []
@@ -1320,11 +1327,12 @@ class TableService:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.journal.stop()
 
-    def spawn(self, coro: Any) -> None:
-        """Run a coroutine in the background, keeping a reference until it ends."""
-        task = asyncio.ensure_future(coro)
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run a coroutine in the background, keeping a reference until it ends (:meth:`stop` cancels it)."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # -- tables ------------------------------------------------------------------------
 
@@ -1333,6 +1341,7 @@ class TableService:
         table = self.live.get(table_id)
         if table is not None:
             return table
+        check_table_id(table_id)
         pending = self._loading.get(table_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()
@@ -1341,8 +1350,7 @@ class TableService:
                 if self.before_load is not None:
                     await self.before_load(table_id)
                 try:
-                    stored = await asyncio.to_thread(self.store.load_table, table_id)
-                    holders = await asyncio.to_thread(self.store.seat_holders, table_id) if stored is not None else {}
+                    stored, holders = await self._read(table_id)
                 except StoreError as e:
                     raise ProtocolError("storage", error_text(e)) from None
                 # the replay of a long game takes tens of milliseconds: not on the event loop
@@ -1360,6 +1368,70 @@ class TableService:
         if found is None:
             raise ProtocolError("unknown_table", _("there is no table {table}: check the link", table=repr(table_id)))
         return found
+
+    async def _read(self, table_id: str) -> tuple[StoredTable | None, dict[int, str]]:
+        """A table's rows and seat holders from the store, read together with those of the other
+        tables asked for meanwhile (a process taking over hundreds of tables reads them in a few
+        queries, not four per table)."""
+        future: asyncio.Future[tuple[StoredTable | None, dict[int, str]]] = asyncio.get_running_loop().create_future()
+        self._reads[table_id] = future
+        if self._reader is None or self._reader.done():
+            self._reader = self.spawn(self._read_batches())
+        return await future
+
+    async def _read_batches(self) -> None:
+        """Answer :meth:`_read`: every table asked for since the last read, in one read (at most
+        :data:`READ_BATCH` tables each), until none is waiting. When a read of several tables
+        fails for something else than the database being unusable (a damaged log, an id it
+        cannot take), each is read again alone: only the tables at fault fail."""
+        batch: dict[str, asyncio.Future[tuple[StoredTable | None, dict[int, str]]]] = {}
+        try:
+            while self._reads:
+                await asyncio.sleep(0)  # the other tables asked for on this turn of the loop join the batch
+                ids = list(itertools.islice(self._reads, READ_BATCH))
+                batch = {t: self._reads.pop(t) for t in ids}
+                try:
+                    found, holders = await asyncio.to_thread(self.store.load_tables, ids)
+                except Exception as e:
+                    if len(ids) == 1 or (isinstance(e, StoreError) and not e.refused):
+                        # the database itself (each table's loader answers it in its own words)
+                        for future in batch.values():
+                            if not future.done():
+                                future.set_exception(e)
+                    else:
+                        for t, answer in zip(ids, await asyncio.to_thread(self._read_alone, ids), strict=True):
+                            future = batch[t]
+                            if future.done():
+                                continue
+                            if isinstance(answer, Exception):
+                                future.set_exception(answer)
+                            else:
+                                future.set_result(answer)
+                    batch = {}
+                    continue
+                for t, future in batch.items():
+                    if not future.done():
+                        future.set_result((found.get(t), holders.get(t, {})))
+                batch = {}
+        except asyncio.CancelledError:  # stopping: nobody will answer the tables still waiting
+            for future in [*batch.values(), *self._reads.values()]:
+                future.cancel()
+            self._reads.clear()
+            raise
+        finally:
+            if self._reads:  # left by an error no table caused: the next reader answers them
+                self._reader = self.spawn(self._read_batches())
+
+    def _read_alone(self, ids: list[str]) -> list[tuple[StoredTable | None, dict[int, str]] | Exception]:
+        """Each table of ``ids`` read by itself, or the error reading it (in a worker thread)."""
+        out: list[tuple[StoredTable | None, dict[int, str]] | Exception] = []
+        for t in ids:
+            try:
+                found, holders = self.store.load_tables([t])
+                out.append((found.get(t), holders.get(t, {})))
+            except Exception as e:
+                out.append(e)
+        return out
 
     def unload(self, table_id: str) -> None:
         """Drop an idle table from memory (it is all in the store)."""

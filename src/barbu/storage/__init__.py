@@ -557,12 +557,7 @@ class Store:
     def seat_holders(self, table_id: str) -> dict[int, str]:
         """The browser (a cookie's hash) holding each claimed seat of the table."""
         with self.reading("opening the table") as conn:
-            found = conn.execute(
-                select(seat_claims.c.seat, seat_claims.c.holder).where(
-                    seat_claims.c.table_id == table_id, seat_claims.c.holder.is_not(None)
-                )
-            )
-            return {int(r.seat): str(r.holder) for r in found}
+            return _holders(conn, [table_id]).get(table_id, {})
 
     def invitations(self, table_id: str, browser: str | None) -> dict[int, str] | None:
         """The unclaimed seats' keys if ``browser`` (a cookie's hash) created the table, else None."""
@@ -582,19 +577,23 @@ class Store:
     def load_table(self, table_id: str) -> StoredTable | None:
         """The table with its seats and its whole action log in order, or None."""
         with self.reading("opening the table") as conn:
-            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
-            if row is None:
-                return None
-            seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
-            action_rows = conn.execute(select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq))
-            return StoredTable(
-                _table_row(row),
-                [_seat_row(s) for s in seat_rows.mappings()],
-                [
-                    ActionRow(table_id, a["seq"], a["seat"], json.loads(a["action"]), a["action_id"], a["actor"])
-                    for a in action_rows.mappings()
-                ],
-            )
+            return _load_tables(conn, [table_id]).get(table_id)
+
+    def load_tables(self, table_ids: Sequence[str]) -> tuple[dict[str, StoredTable], dict[str, dict[int, str]]]:
+        """Several tables at once, in one read (a query per kind of row, not per table): each
+        table found with its seats and its whole action log in order, and the browser holding
+        each claimed seat of each (:meth:`seat_holders`). Tables that do not exist are absent.
+
+        >>> store = Store("sqlite://"); store.migrate()
+        >>> store.load_tables(["nowhere"])
+        ({}, {})
+        """
+        ids = list(dict.fromkeys(table_ids))
+        if not ids:
+            return {}, {}
+        with self.reading("opening the table") as conn:
+            out = _load_tables(conn, ids)
+            return out, (_holders(conn, list(out)) if out else {})
 
     def list_tables(self, status: str, limit: int = 50) -> list[tuple[TableRow, list[SeatRow], int]]:
         """Tables with ``status``, newest first, each with its seats and its number of actions."""
@@ -679,6 +678,49 @@ def _table_row(r: Any) -> TableRow:
 
 def _seat_row(s: Any) -> SeatRow:
     return SeatRow(s["seat"], s["kind"], s["bot_level"], s["credential_hash"], s["name"], bool(s["joined"]))
+
+
+def _load_tables(conn: Connection, table_ids: list[str]) -> dict[str, StoredTable]:
+    """Each of ``table_ids`` found, with its seats and its whole action log in order (a query per
+    kind of row); a log row that is not JSON is a :class:`StoreError` (``refused``: the database
+    answers, this table's log is damaged)."""
+    out: dict[str, StoredTable] = {}
+    for row in conn.execute(select(tables).where(tables.c.id.in_(table_ids))).mappings():
+        out[row["id"]] = StoredTable(_table_row(row), [])
+    if not out:
+        return out
+    found = list(out)
+    for s in conn.execute(
+        select(seats).where(seats.c.table_id.in_(found)).order_by(seats.c.table_id, seats.c.seat)
+    ).mappings():
+        out[s["table_id"]].seats.append(_seat_row(s))
+    for a in conn.execute(
+        select(actions).where(actions.c.table_id.in_(found)).order_by(actions.c.table_id, actions.c.seq)
+    ).mappings():
+        t = a["table_id"]
+        try:
+            action = json.loads(a["action"])
+        except ValueError:
+            raise StoreError(
+                f"action {a['seq']} of table {t} is damaged in the database (it is not JSON), "
+                "so opening the table did not happen",
+                refused=True,
+                text=N_("the database file is damaged, so nothing changed: try again in a moment"),
+            ) from None
+        out[t].actions.append(ActionRow(t, a["seq"], a["seat"], action, a["action_id"], a["actor"]))
+    return out
+
+
+def _holders(conn: Connection, table_ids: list[str]) -> dict[str, dict[int, str]]:
+    """The browser holding each claimed seat of each of ``table_ids`` (tables with none absent)."""
+    out: dict[str, dict[int, str]] = {}
+    for r in conn.execute(
+        select(seat_claims.c.table_id, seat_claims.c.seat, seat_claims.c.holder).where(
+            seat_claims.c.table_id.in_(table_ids), seat_claims.c.holder.is_not(None)
+        )
+    ):
+        out.setdefault(str(r.table_id), {})[int(r.seat)] = str(r.holder)
+    return out
 
 
 # The club's tables (accounts, ratings...) are part of the one schema: defined on ``metadata`` when
