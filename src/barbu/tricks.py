@@ -317,6 +317,27 @@ class PureTrickPlay(_TrickFacts):
         self.play(card)
         return -1 if self.finished else self.legal_mask()
 
+    def play_tail(self, card: object, tail: list[tuple[int, int]], pending: list[int]) -> int | None:
+        """A card applied to OpenSpiel's state from Python (:mod:`barbu.research.openspiel_game`)
+        in one call: if ``card`` is a legal card of the seat to act, append the seat and the card
+        to ``tail`` and the card to ``pending``, play it and return the next seat to act, or -1
+        once the play is over; otherwise change nothing and return None.
+
+        >>> from barbu.cards import parse_pbn, card
+        >>> t = PureTrickPlay([parse_pbn(h) for h in ("A2...", "K3...")], leader=0, rules=TrickRules())
+        >>> tail, pending = [], []
+        >>> t.play_tail(card("KS"), tail, pending), t.play_tail(card("AS"), tail, pending)
+        (None, 1)
+        >>> tail, pending
+        ([(0, 12)], [12])
+        """
+        if type(card) is int and 0 <= card < self._cards and self.legal_mask() >> card & 1:
+            tail.append((self.turn, card))
+            pending.append(card)
+            self.play(card)
+            return -1 if self.finished else self.turn
+        return None
+
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""
         self._legal = -1

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import random
 from dataclasses import replace
 from itertools import repeat
@@ -337,16 +338,19 @@ class _Table:
     def copy(self) -> _Table:
         """A copy for a clone or a world: what is changed in place copied, the rest shared."""
         other = _Table.__new__(_Table)
-        other.__dict__.update(self.__dict__)
+        other.__dict__ = self.__dict__.copy()
         if self.play is not None:
             other.play = self.play.copy()
-            other.pending = list(self.pending)
+            other.pending = self.pending[:]
         elif self.game is not None:  # the two tables share the game from now on
             self.shared = other.shared = True
         other.tail = self.tail[:]  # appended to in place
-        other.hands = list(self.hands) if self.hands is not None else None
-        other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
-        other.dealing_views = dict(self.dealing_views)
+        if self.hands is not None:
+            other.hands = self.hands[:]
+            other.dealing_views = self.dealing_views.copy()
+        placing = self.placing
+        if placing is not None:
+            other.placing = PartialArrangement(placing.hand, placing.placed) if placing else None
         return other
 
 
@@ -449,28 +453,38 @@ class BarbuState(pyspiel.State):
             return [(s, 1.0 / n) for s in range(n)]
         assert t.hands is not None
         left = _cards(t.static.deck & ~_mask(t.hands))
-        return [(c, 1.0 / len(left)) for c in left]
+        return list(zip(left, repeat(1.0 / len(left))))
 
     # -- acting ----------------------------------------------------------------------------
 
     def apply_action(self, action: int) -> None:
-        """pyspiel's ``apply_action``. A card played apart from the shared game (see
-        :attr:`_Table.play`), the common case of a search's playouts, is played here without
-        crossing into C++ twice (pyspiel asks Python for the player, then to apply the action,
-        to keep the history in C++): it waits in :attr:`_Table.tail` until the history is asked
-        for, and a playout thrown away at its end never writes it."""
+        """pyspiel's ``apply_action``, without crossing into C++ (pyspiel asks Python for the
+        player, then to apply the action, to keep the history in C++): the action waits in
+        :attr:`_Table.tail` until the history is asked for, and a playout thrown away at its end
+        never writes it. A card played apart from the shared game (see :attr:`_Table.play`), the
+        common case of a search's playouts, is one call of the trick play (``play_tail``)."""
         t = self._t
         play = t.play
-        if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
-            t.tail.append((play.turn, int(action)))
-            self._card(play, int(action))
+        if play is not None:
+            turn = play.play_tail(action, t.tail, t.pending)
+            if turn is not None:
+                t.moves += 1
+                if t.known:
+                    t.known = {}
+                if turn < 0:  # the play is over
+                    t.player = None
+                    self._play_over()
+                else:
+                    t.player = turn
+                return
+        if type(action) is not int:
+            action = operator.index(action)  # as pyspiel takes it: an integer, not a float
+        if action == pyspiel.INVALID_ACTION:
+            pyspiel.State.apply_action(self, action)  # pyspiel's error
             return
-        if t.tail:  # the history waits in Python (a world's, a playout's cards): this action after it
-            seat = self.current_player()
-            self._act(int(action))
-            t.tail.append((seat, int(action)))
-            return
-        pyspiel.State.apply_action(self, action)
+        seat = self.current_player()
+        self._act(action)
+        t.tail.append((seat, action))
 
     def clone(self) -> BarbuState:
         """pyspiel's ``clone``. A state whose whole history waits in :attr:`_Table.tail` (a
@@ -520,10 +534,19 @@ class BarbuState(pyspiel.State):
         return pairs + self._t.tail
 
     def _actions(self) -> list[int]:
-        """The history's actions, as :meth:`_pairs` reads them."""
-        tail = self._t.tail
-        done: list[int] = pyspiel.State.history(self)
-        return done + [a for _, a in tail] if tail else done
+        """The history's actions, as :meth:`_pairs` reads them (remembered until the next
+        action: a search resamples the same state again and again); not to be changed."""
+        t = self._t
+        tail = t.tail
+        if not tail:
+            done: list[int] = pyspiel.State.history(self)
+            return done
+        known = t.known.get("actions")
+        if known is None:
+            known = pyspiel.State.history(self) + [a for _, a in tail]
+            t.known = {**t.known, "actions": known}
+        actions: list[int] = known
+        return actions
 
     # OpenSpiel's history, with the cards of the tail: read from Python, each writes them first.
 
