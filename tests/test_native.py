@@ -126,6 +126,7 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
                     shadow_seats: list[int] = []
                 assert _state(t) == _state(shadow)
                 assert t.legal_mask() == shadow.legal_mask() == accel.legal_mask(t)
+                assert t.legal_cards() == shadow.legal_cards() == cards_of(t.legal_mask())
                 assert _state(t.copy()) == _state(shadow.copy())
                 legal = t.legal_mask()
                 card = rng.choice(cards_of(legal))

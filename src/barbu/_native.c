@@ -1720,6 +1720,24 @@ static PyObject *core_play_tail(TrickCore *self, PyObject *const *args, Py_ssize
 
 /* ---- end of play_tail (TrickCore) ---- */
 
+/* legal_cards() -> the legal cards of the seat to act, ascending (PureTrickPlay.legal_cards). */
+static PyObject *core_legal_cards(TrickCore *self, PyObject *unused) {
+    if (core_legal(self) < 0) return NULL;
+    uint64_t mask = (uint64_t)self->legal;
+    PyObject *out = PyList_New(__builtin_popcountll(mask));
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; mask; i++) {
+        PyObject *c = PyLong_FromLong(low_bit(mask));
+        if (!c) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        mask &= mask - 1;
+        PyList_SET_ITEM(out, i, c);
+    }
+    return out;
+}
+
 /* ---- play_random: random bots' card play on the state itself (TrickCore) --------------- */
 
 static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long count, unsigned long *r);
@@ -1774,6 +1792,8 @@ fail:
 static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
+    {"legal_cards", (PyCFunction)core_legal_cards, METH_NOARGS,
+     "legal_cards() -> the cards the seat to act may play, ascending"},
     {"play", (PyCFunction)core_play, METH_O, "play(card) -> play card for the seat to act, unchecked"},
     {"play_logged", (PyCFunction)(void (*)(void))core_play_logged, METH_FASTCALL,
      "play_logged(card, seat, cards, seats) -> the seat that played card if it was legal, else None"},

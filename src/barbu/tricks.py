@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Self
 
 from barbu.accel import trick_core
-from barbu.cards import FULL_DECK, HEARTS, SUIT_MASKS, TWIN, TWIN_DECK, TWIN_SUIT_MASKS, rank_mask, twin_mask
+from barbu.cards import FULL_DECK, HEARTS, SUIT_MASKS, TWIN, TWIN_DECK, TWIN_SUIT_MASKS, cards_of, rank_mask, twin_mask
 from barbu.contracts import Contract, TrickResult
 
 if TYPE_CHECKING:
@@ -284,6 +284,10 @@ class PureTrickPlay(_TrickFacts):
         if self._legal < 0:
             self._legal = self.legal_for(self.hands[self.turn], self.trick, self.played)
         return self._legal
+
+    def legal_cards(self) -> list[int]:
+        """The cards of :meth:`legal_mask`, ascending."""
+        return cards_of(self.legal_mask())
 
     def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
         """The checked door's card: if ``card`` is a legal card of the seat to act (and

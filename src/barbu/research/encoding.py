@@ -1568,10 +1568,10 @@ def seat_text(
     if plays:
         lines.append("plays " + plays)
     if any(captured):
-        lines.append("captured " + " · ".join(map("P{} {}".format, range(len(captured)), map(card_words, captured))))
+        lines.append(_captured_line(tuple(captured)))
     if rows:
         lines.append("rows " + rows)
-    lines.append("cards left " + _per_seat(cards_left))
+    lines.append(_left_line(tuple(cards_left)))
     lines += frame.tail
     return "\n".join(lines)
 
@@ -1614,6 +1614,19 @@ def card_words(mask: int) -> str:
 
 def _per_seat(values: Sequence[object]) -> str:
     return " ".join(map("P{} {}".format, range(len(values)), values))
+
+
+@lru_cache(maxsize=1 << 16)
+def _captured_line(captured: tuple[int, ...]) -> str:
+    """The line of the cards each seat has taken (card masks), remembered: a search writes
+    the same piles again and again."""
+    return "captured " + " · ".join(map("P{} {}".format, range(len(captured)), map(card_words, captured)))
+
+
+@lru_cache(maxsize=1 << 12)
+def _left_line(cards_left: tuple[int, ...]) -> str:
+    """The line of how many cards each seat has left (remembered)."""
+    return "cards left " + _per_seat(cards_left)
 
 
 def _seats_text(seats: Iterable[int]) -> str:

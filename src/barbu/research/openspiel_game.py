@@ -55,6 +55,7 @@ import copy
 import json
 import operator
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import repeat
 from typing import Any
@@ -100,6 +101,17 @@ _DEAL_ORDER = accel.deal_order()
 
 _cards = accel.picker(tuple(range(52))) or cards_of
 """``cards_of`` of a one-deck mask, compiled when the accelerator is in use."""
+
+
+def _outcome_picker(count: int) -> Callable[[int], list[tuple[int, float]]]:
+    """The chance outcomes of a one-deck mask of ``count`` cards: each card with probability
+    ``1.0 / count``, the same tuples every time (compiled when the accelerator is in use)."""
+    table = tuple((c, 1.0 / count) for c in range(52))
+    return accel.picker(table) or (lambda mask: [table[c] for c in cards_of(mask)])
+
+
+_OUTCOMES = [_outcome_picker(count) for count in range(1, 53)]
+""":func:`_outcome_picker` of 1 to 52 cards, by count - 1."""
 
 
 def _game_type(utility: Any, reward_model: Any) -> pyspiel.GameType:
@@ -268,7 +280,38 @@ class BarbuGame(pyspiel.Game):
 
 
 class _Table:
-    """Everything a state changes, in one object that copies itself cheaply for clones."""
+    """Everything a state changes, in one object that copies itself cheaply for clones.
+
+    Its fields are slots: a table copied for a clone reads them as fast as a new one (a copied
+    instance dictionary is read several times slower than one built field by field)."""
+
+    __slots__ = (
+        "deal_start",
+        "dealing_views",
+        "dealt",
+        "ended",
+        "finals",
+        "fixed",
+        "game",
+        "hands",
+        "known",
+        "moves",
+        "over",
+        "owed",
+        "pending",
+        "placing",
+        "play",
+        "player",
+        "records",
+        "replaying",
+        "returns",
+        "rewards",
+        "shared",
+        "static",
+        "tail",
+        "tricks_text",
+        "world",
+    )
 
     def __init__(self, static: _Static) -> None:
         self.static = static
@@ -338,19 +381,43 @@ class _Table:
     def copy(self) -> _Table:
         """A copy for a clone or a world: what is changed in place copied, the rest shared."""
         other = _Table.__new__(_Table)
-        other.__dict__ = self.__dict__.copy()
+        # Every slot, spelled out.
+        other.deal_start = self.deal_start
+        other.dealt = self.dealt
+        other.ended = self.ended
+        other.finals = self.finals
+        other.fixed = self.fixed
+        other.game = self.game
+        other.known = self.known
+        other.moves = self.moves
+        other.over = self.over
+        other.owed = self.owed
+        other.player = self.player
+        other.records = self.records
+        other.replaying = self.replaying
+        other.returns = self.returns
+        other.rewards = self.rewards
+        other.static = self.static
+        other.tricks_text = self.tricks_text
+        other.world = self.world
+        other.shared = self.shared
         if self.play is not None:
             other.play = self.play.copy()
             other.pending = self.pending[:]
-        elif self.game is not None:  # the two tables share the game from now on
-            self.shared = other.shared = True
+        else:
+            other.play = None
+            other.pending = self.pending
+            if self.game is not None:  # the two tables share the game from now on
+                self.shared = other.shared = True
         other.tail = self.tail[:]  # appended to in place
         if self.hands is not None:
             other.hands = self.hands[:]
             other.dealing_views = self.dealing_views.copy()
+        else:
+            other.hands = None
+            other.dealing_views = self.dealing_views
         placing = self.placing
-        if placing is not None:
-            other.placing = PartialArrangement(placing.hand, placing.placed) if placing else None
+        other.placing = PartialArrangement(placing.hand, placing.placed) if placing else None
         return other
 
 
@@ -397,7 +464,7 @@ class BarbuState(pyspiel.State):
         t = self._t
         play = t.play
         if play is not None and not t.over and (player is None or player == play.turn):
-            return _cards(play.legal_mask())  # a card of a trick play apart from the game: a playout's step
+            return play.legal_cards()  # a card of a trick play apart from the game: a playout's step
         current = self.current_player()
         if current == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]  # whichever player is named, as in pyspiel
@@ -432,7 +499,7 @@ class BarbuState(pyspiel.State):
         """The legal actions of ``player``, the seat to act."""
         t = self._t
         if t.play is not None:
-            return _cards(t.play.legal_mask())
+            return t.play.legal_cards()
         game = t.game
         assert game is not None
         actions = t.static.actions
@@ -452,8 +519,11 @@ class BarbuState(pyspiel.State):
             n = t.static.players
             return [(s, 1.0 / n) for s in range(n)]
         assert t.hands is not None
-        left = _cards(t.static.deck & ~_mask(t.hands))
-        return list(zip(left, repeat(1.0 / len(left))))
+        left = t.static.deck & ~_mask(t.hands)
+        if left >> 52:  # two decks
+            cards = _cards(left)
+            return [(c, 1.0 / len(cards)) for c in cards]
+        return _OUTCOMES[left.bit_count() - 1](left)
 
     # -- acting ----------------------------------------------------------------------------
 
@@ -479,6 +549,17 @@ class BarbuState(pyspiel.State):
                 return
         if type(action) is not int:
             action = operator.index(action)  # as pyspiel takes it: an integer, not a float
+        elif play is None and t.hands is not None and t.game is not None and not t.over:  # a card dealt: as _act
+            t.tail.append((_CHANCE, action))
+            t.moves += 1
+            t.player = None
+            if t.known:
+                t.known = {}
+            if any(t.rewards):
+                t.rewards = [0.0] * t.static.players
+            t.fixed = {}
+            self._deal_card(action)
+            return
         if action == pyspiel.INVALID_ACTION:
             pyspiel.State.apply_action(self, action)  # pyspiel's error
             return
