@@ -1605,10 +1605,16 @@ class _Facts:
     previous: list[int] | None
 
 
+_NAMES = accel.picker(tuple(card_name(c) for c in range(52)))
+"""The names of the cards of a one-deck mask, in one compiled call (None on the pure path)."""
+
+
 @lru_cache(maxsize=1 << 16)
 def card_words(mask: int) -> str:
     """The cards of ``mask`` in words (``-`` for none), as the texts show a hand or cards taken;
     remembered: a search writes the same hands and piles again and again."""
+    if _NAMES is not None and not mask >> 52:
+        return " ".join(_NAMES(mask)) or "-"
     return " ".join(card_name(c) for c in cards_of(mask)) or "-"
 
 

@@ -57,7 +57,6 @@ import operator
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -109,6 +108,9 @@ def _outcome_picker(count: int) -> Callable[[int], list[tuple[int, float]]]:
     table = tuple((c, 1.0 / count) for c in range(52))
     return accel.picker(table) or (lambda mask: [table[c] for c in cards_of(mask)])
 
+
+_DEALT = tuple((_CHANCE, c) for c in range(104))
+"""Chance's action dealing each card, with its player, as a history holds it (the same tuples every time)."""
 
 _OUTCOMES = [_outcome_picker(count) for count in range(1, 53)]
 """:func:`_outcome_picker` of 1 to 52 cards, by count - 1."""
@@ -1137,7 +1139,7 @@ class BarbuState(pyspiel.State):
         table.player = None
         # pyspiel keeps the history in C++; the world's is written there only when it is read
         # (:meth:`_flush`, as a playout's cards are): a search reads none of it.
-        table.tail = [*head, *zip(repeat(_CHANCE), history[start:after]), *rest]
+        table.tail = [*head, *map(_DEALT.__getitem__, history[start:after]), *rest]
         world: BarbuState = BarbuState.__new__(BarbuState)
         pyspiel.State.__init__(world, self.get_game())
         world._t = table
