@@ -31,12 +31,11 @@ A clone shares the game with its original (neither changes it in place any more)
 trick deal's card play, a state sharing its game plays the cards on its own copy of the
 deal's trick play, one call a card, and gives them to the game (a copy, through the core's
 checked door) only when something else is asked of it, so that a search's playouts copy no
-game; a single deal's last card is scored from that play. Such a card applied from Python
+game; a single deal's last card is scored from that play. An action applied from Python
 (:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
 history, which pyspiel keeps in C++, when the history is read from Python or an action is
-applied through C++ after it. So is a resampled world's whole history, and any action
-applied from Python after actions that wait. Every answer is the one the state its history replays to gives
-(tests/test_openspiel.py).
+applied through C++ after it. So is a resampled world's whole history. Every answer is the
+one the state its history replays to gives (tests/test_openspiel.py).
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
@@ -370,10 +369,9 @@ class _Table:
         texts show them (replaced, never changed in place: clones share it)."""
         self.tail: list[tuple[int, int]] = []
         """The actions not yet in OpenSpiel's history, which pyspiel keeps in C++, each with its
-        player, written there when the history is asked for (:meth:`BarbuState._flush`): the
-        cards played from Python on :attr:`play` (:meth:`BarbuState.apply_action`), a resampled
-        world's whole history (:meth:`BarbuState._world`), and any action applied from Python
-        after them."""
+        player, written there when the history is asked for (:meth:`BarbuState._flush`): every
+        action applied from Python (:meth:`BarbuState.apply_action`) and a resampled world's
+        whole history (:meth:`BarbuState._world`)."""
         self.replaying = False
         """Whether :attr:`tail` is being written into OpenSpiel's history (the cards are played already)."""
 
@@ -570,8 +568,8 @@ class BarbuState(pyspiel.State):
         t.tail.append((seat, action))
 
     def clone(self) -> BarbuState:
-        """pyspiel's ``clone``. A state whose whole history waits in :attr:`_Table.tail` (a
-        world, a clone of one: every state of a search that resamples) is copied without
+        """pyspiel's ``clone``. A state whose whole history waits in :attr:`_Table.tail` (one
+        played from Python, a world, their clones: every state of a search) is copied without
         crossing into C++ (pyspiel's copies the history and the table through ``copy.deepcopy``)."""
         if self._t.tail and not pyspiel.State.move_number(self):
             other: BarbuState = BarbuState.__new__(BarbuState)
@@ -1107,8 +1105,12 @@ class BarbuState(pyspiel.State):
         if table.hands is not None:
             table.hands = dealt
         else:
-            assert deal.dealt is not None
-            held = [h & ~(d & ~deal.hand(s)) for s, (h, d) in enumerate(zip(dealt, deal.dealt, strict=True))]
+            played = t.known.get("played")
+            if played is None:  # each seat's cards played so far, the same in every world
+                assert deal.dealt is not None
+                played = [d & ~deal.hand(s) for s, d in enumerate(deal.dealt)]
+                t.known = {**t.known, "played": played}
+            held = [h & ~p for h, p in zip(dealt, played, strict=True)]
             if type(deal.cardplay) is TrickPlay and deal.phase is Phase.PLAY:  # the world plays on, shared game
                 table.play = deal.cardplay.copy()
                 table.play.set_hands(held)
