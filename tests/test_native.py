@@ -768,19 +768,3 @@ def test_the_compiled_hand_sampler_refuses_what_no_view_could_give() -> None:
         native.sample_hands(bits, 0, 0, (1, 1, 1), (5, 6), (0b10,), 8)
     with pytest.raises(ValueError, match="ran out of cards"):
         native.deal_order(bits, [0b1, 0], 0, 1, 2)
-
-
-@needs_native
-def test_compiled_draws_read_a_random_generator_in_place_as_getrandbits_gives_its_words() -> None:
-    """The compiled draws take a ``random.Random``'s words from the generator itself: the same
-    deals, and the generator left in the same state, as asking its ``getrandbits`` word by word
-    (across refills of its state)."""
-    native = accel._require()
-    rng, twin = random.Random(7), random.Random(7)
-    assert native.draws_in_place(rng.getrandbits)
-    assert not native.draws_in_place(lambda k: twin.getrandbits(k))
-    hands = [sum(1 << c for c in range(s, 52, 4)) for s in range(4)]
-    for declarer in range(200):
-        asked = native.deal_order(lambda k: twin.getrandbits(k), hands, declarer % 4, 1, 52)
-        assert native.deal_order(rng.getrandbits, hands, declarer % 4, 1, 52) == asked
-    assert rng.getstate() == twin.getstate()

@@ -3371,113 +3371,11 @@ static PyObject *py_pick(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return out;
 }
 
-/* ---- a random.Random's words drawn in place (draw_below's fast path) ----------------------
- * CPython's _random.Random holds its Mersenne Twister as {PyObject_HEAD; int index; uint32_t
- * state[624];} (RandomObject, Modules/_randommodule.c). When getrandbits is that type's own C
- * method bound to such an object, draw_below takes the next words from the object itself, as
- * getrandbits(32) does, leaving it in the same state, without a call into Python for each
- * word. Used only once checked against getrandbits itself, word by word over two refills of
- * the state (random_words_check); otherwise every word is asked of getrandbits. */
-
-typedef struct {
-    PyObject_HEAD
-    int index;
-    uint32_t state[MT_N];
-} CRandom;
-
-static PyCFunction c_getrandbits; /* _random.Random.getrandbits's C function, once checked */
-static PyTypeObject *c_random_type;
-static int c_random_checked;
-
-/* genrand_uint32 of Modules/_randommodule.c, on the object's own state. */
-static uint32_t c_random_next(CRandom *r) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = r->state, y;
-    if (r->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        r->index = 0;
-    }
-    y = mt[r->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-/* Two generators of one seed: one asked through getrandbits(32), the other read in place; the
- * fast path is kept only if every word agrees. Any error leaves it off (and is cleared). */
-static void random_words_check(void) {
-    c_random_checked = 1;
-    PyObject *mod = PyImport_ImportModule("_random"), *type = NULL, *a = NULL, *b = NULL, *draw = NULL;
-    PyObject *bits = PyLong_FromLong(32);
-    int ok = 0;
-    if (!mod || !bits || !(type = PyObject_GetAttrString(mod, "Random")) || !PyType_Check(type) ||
-        ((PyTypeObject *)type)->tp_basicsize < (Py_ssize_t)sizeof(CRandom))
-        goto done;
-    if (!(a = PyObject_CallFunction(type, "i", 20261128)) || !(b = PyObject_CallFunction(type, "i", 20261128)) ||
-        !(draw = PyObject_GetAttrString(a, "getrandbits")) || !PyCFunction_Check(draw) ||
-        PyCFunction_GET_SELF(draw) != a || PyCFunction_GET_FLAGS(draw) != METH_O)
-        goto done;
-    for (int i = 0; i < 2 * MT_N + 7; i++) {
-        PyObject *w = PyObject_CallOneArg(draw, bits);
-        if (!w) goto done;
-        unsigned long word = PyLong_AsUnsignedLong(w);
-        Py_DECREF(w);
-        if (PyErr_Occurred() || word != (unsigned long)c_random_next((CRandom *)b)) goto done;
-    }
-    ok = 1;
-done:
-    if (ok) {
-        c_getrandbits = PyCFunction_GET_FUNCTION(draw);
-        c_random_type = (PyTypeObject *)Py_NewRef(type);
-    }
-    PyErr_Clear();
-    Py_XDECREF(mod);
-    Py_XDECREF(type);
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    Py_XDECREF(draw);
-    Py_XDECREF(bits);
-}
-
-/* The generator whose words getrandbits draws, if they can be read in place; else NULL. */
-static CRandom *random_words(PyObject *getrandbits) {
-    if (!c_random_checked) random_words_check();
-    if (!c_getrandbits || !PyCFunction_Check(getrandbits) || PyCFunction_GET_FUNCTION(getrandbits) != c_getrandbits)
-        return NULL;
-    PyObject *self = PyCFunction_GET_SELF(getrandbits);
-    return self && PyObject_TypeCheck(self, c_random_type) ? (CRandom *)self : NULL;
-}
-
-/* draws_in_place(getrandbits) -> whether draw_below reads that generator's words in place. */
-static PyObject *py_draws_in_place(PyObject *mod, PyObject *getrandbits) {
-    return PyBool_FromLong(random_words(getrandbits) != NULL);
-}
-
-/* ---- end of the words drawn in place ---- */
-
 /* *r = rng.randrange(count) of a random.Random whose getrandbits is given, drawn as
  * Random._randbelow_with_getrandbits draws: getrandbits(32) once per word, its top
  * count.bit_length() bits kept (what getrandbits(k) returns for k <= 32); count >= 1. */
 static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long count, unsigned long *r) {
     int k = 64 - __builtin_clzll((unsigned long long)count); /* count.bit_length() */
-    CRandom *own = random_words(getrandbits);
-    if (own) {
-        do *r = (unsigned long)(c_random_next(own) >> (32 - k));
-        while (*r >= count);
-        return 0;
-    }
     do {
         PyObject *w = PyObject_CallOneArg(getrandbits, bits32);
         if (!w) return -1;
@@ -4194,8 +4092,6 @@ static PyMethodDef methods[] = {
     {"write_play", (PyCFunction)(void (*)(void))py_write_play, METH_FASTCALL,
      "write_play(out, mask, at, me, turn, hands, captured, plays, seats, start, legal): a seat's observation "
      "during a trick deal's card play, in place"},
-    {"draws_in_place", (PyCFunction)py_draws_in_place, METH_O,
-     "draws_in_place(getrandbits) -> whether the compiled draws read that random.Random's words in place"},
     {"pick", (PyCFunction)(void (*)(void))py_pick, METH_FASTCALL,
      "pick(table, mask) -> the entries of table at the set bits of mask, ascending"},
     {"deal_drawn", (PyCFunction)(void (*)(void))py_deal_drawn, METH_FASTCALL,
