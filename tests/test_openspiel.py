@@ -594,3 +594,39 @@ def test_texts_written_from_the_trick_play_are_the_texts_of_the_views(params: di
                 compared += 1
     assert compared >= 60
     assert written if params.get("contract") not in ("domino", "chinese-poker") else not written
+
+
+@pytest.mark.parametrize("bad", [pyspiel.INVALID_ACTION, -5, 60, 2**70])
+def test_an_action_refused_while_dealing_leaves_the_state_as_it_was(bad: int) -> None:
+    """Chance deals a card of the deck: anything else is refused before it changes the state
+    (its history, its texts, whose turn, the actions it offers), which then plays on as if
+    nothing had been tried."""
+    game = load("classic", episode="deal", contract="no-hearts")
+    state, twin = game.new_initial_state(), game.new_initial_state()
+    for action in (0, 5, 9):
+        state.apply_action(action)
+        twin.apply_action(action)
+    with pytest.raises((ValueError, TypeError, pyspiel.SpielError)):
+        state.apply_action(bad)
+    assert state.history() == twin.history() == [0, 5, 9]
+    assert str(state) == str(twin) and state.move_number() == twin.move_number() == 3
+    assert state.current_player() == twin.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() == twin.chance_outcomes()
+    _advance(state, random.Random(4), 6)
+    _advance(twin, random.Random(4), 6)
+    assert state.history() == twin.history() and state.information_state_string(1) == twin.information_state_string(1)
+    assert state.legal_actions() == twin.legal_actions()
+
+
+def test_a_history_refused_on_its_way_to_openspiel_keeps_what_was_not_written() -> None:
+    """Writing the actions that wait into OpenSpiel's history stops at one it refuses: those
+    before it are written, it and those after it still wait, in order."""
+    game = load("classic", episode="deal", contract="no-hearts")
+    state = game.new_initial_state()
+    for action in (0, 5, 9):
+        state.apply_action(action)
+    state._t.tail.insert(2, (pyspiel.PlayerId.CHANCE, pyspiel.INVALID_ACTION))  # as if one had slipped in
+    with pytest.raises(pyspiel.SpielError):
+        state.history()
+    assert pyspiel.State.history(state) == [0, 5]
+    assert state._t.tail == [(pyspiel.PlayerId.CHANCE, pyspiel.INVALID_ACTION), (pyspiel.PlayerId.CHANCE, 9)]

@@ -108,6 +108,11 @@ def _outcome_picker(count: int) -> Callable[[int], list[tuple[int, float]]]:
     return accel.picker(table) or (lambda mask: [table[c] for c in cards_of(mask)])
 
 
+def _in_deck(t: _Table, action: int) -> bool:
+    """Whether ``action`` is a card of the table's deck (which chance may deal)."""
+    return action >= 0 and bool(t.static.deck >> action & 1)
+
+
 _DEALT = tuple((_CHANCE, c) for c in range(104))
 """Chance's action dealing each card, with its player, as a history holds it (the same tuples every time)."""
 
@@ -549,8 +554,8 @@ class BarbuState(pyspiel.State):
                 return
         if type(action) is not int:
             action = operator.index(action)  # as pyspiel takes it: an integer, not a float
-        elif play is None and t.hands is not None and t.game is not None and not t.over:  # a card dealt: as _act
-            t.tail.append((_CHANCE, action))
+        elif play is None and t.hands is not None and t.game is not None and not t.over and _in_deck(t, action):
+            # a card of the deck dealt: as _act (anything else goes the general way, and is refused there)
             t.moves += 1
             t.player = None
             if t.known:
@@ -559,6 +564,7 @@ class BarbuState(pyspiel.State):
                 t.rewards = [0.0] * t.static.players
             t.fixed = {}
             self._deal_card(action)
+            t.tail.append((_CHANCE, action))
             return
         if action == pyspiel.INVALID_ACTION:
             pyspiel.State.apply_action(self, action)  # pyspiel's error
@@ -587,13 +593,16 @@ class BarbuState(pyspiel.State):
         tail, t.tail = t.tail, []
         player = t.player
         t.replaying = True  # pyspiel asks the player, then applies: both answered from the tail
+        done = 0
         try:
             for seat, card in tail:
                 t.player = seat
                 pyspiel.State.apply_action(self, card)
+                done += 1
         finally:
             t.replaying = False
             t.player = player
+            t.tail = tail[done:]  # those not written, should one be refused: still waiting, in order
 
     def _card(self, play: TrickPlay, action: int) -> None:
         """Play a card on the table's own trick play; the last action was such a card, so no reward is to clear."""
@@ -682,6 +691,8 @@ class BarbuState(pyspiel.State):
             self._card(play, action)
             return
         static = t.static
+        if t.hands is not None and t.game is not None and not _in_deck(t, action):
+            raise ValueError(f"{action} is not a card of the deck: chance deals a card")
         seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
         t.player = None
