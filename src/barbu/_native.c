@@ -1709,9 +1709,18 @@ static PyObject *core_play_tail(TrickCore *self, PyObject *const *args, Py_ssize
     PyObject *pair = PyTuple_Pack(2, seat, card);
     Py_DECREF(seat);
     if (!pair) return NULL;
-    int bad = PyList_Append(args[1], pair) < 0 || PyList_Append(args[2], card) < 0;
+    /* Both lists or neither: one whose append succeeded is cut back if the other's fails. */
+    Py_ssize_t logged = PyList_GET_SIZE(args[1]);
+    int bad = PyList_Append(args[1], pair) < 0;
     Py_DECREF(pair);
     if (bad) return NULL;
+    if (PyList_Append(args[2], card) < 0) {
+        PyObject *type, *value, *trace;
+        PyErr_Fetch(&type, &value, &trace);
+        PyList_SetSlice(args[1], logged, PY_SSIZE_T_MAX, NULL); /* a deletion: no allocation */
+        PyErr_Restore(type, value, trace);
+        return NULL;
+    }
     PyObject *r = core_play(self, card);
     if (!r) return NULL;
     Py_DECREF(r);
