@@ -35,7 +35,10 @@ game; a single deal's last card is scored from that play. An action applied from
 (:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
 history, which pyspiel keeps in C++, when the history is read from Python or an action is
 applied through C++ after it. So is a resampled world's whole history. Every answer is the
-one the state its history replays to gives (tests/test_openspiel.py).
+one the state its history replays to gives (tests/test_openspiel.py). C++ code reading
+``History()``, ``HistoryString()`` or ``MoveNumber()`` of a state played from Python (its
+pyspiel methods called on the base class alike) must first call ``state.history()`` (or
+``state.serialize()``) from Python: until then it reads an empty or short history.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
