@@ -126,6 +126,7 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
                     shadow_seats: list[int] = []
                 assert _state(t) == _state(shadow)
                 assert t.legal_mask() == shadow.legal_mask() == accel.legal_mask(t)
+                assert t.legal_cards() == shadow.legal_cards() == cards_of(t.legal_mask())
                 assert _state(t.copy()) == _state(shadow.copy())
                 legal = t.legal_mask()
                 card = rng.choice(cards_of(legal))
@@ -133,7 +134,17 @@ def test_compiled_trick_play_matches_the_pure_reference_card_by_card(variant: st
                 after = shadow_ahead.play_next(card)
                 assert ahead.play_next(card) == after == (-1 if shadow_ahead.finished else shadow_ahead.legal_mask())
                 assert _state(ahead) == _state(shadow_ahead)
+                ahead, shadow_ahead = t.copy(), shadow.copy()  # OpenSpiel's door: the card logged twice
+                logged: tuple[list[tuple[int, int]], list[int]] = ([], [])
+                shadow_logged: tuple[list[tuple[int, int]], list[int]] = ([], [])
+                after = shadow_ahead.play_tail(card, *shadow_logged)
+                assert ahead.play_tail(card, *logged) == after == (-1 if shadow_ahead.finished else shadow_ahead.turn)
+                assert logged == shadow_logged == ([(t.turn, card)], [card])
+                assert _state(ahead) == _state(shadow_ahead)
                 refused = [c for c in range(52) if not legal >> c & 1][:1]
+                for attempt in [True, 52, -1, float(card), *refused]:
+                    assert t.play_tail(attempt, *logged) is None and shadow.play_tail(attempt, *logged) is None
+                    assert logged == shadow_logged and _state(t) == _state(shadow)
                 for attempt, who in [(card, t.turn + 1), (card, "0"), (True, None), (52, None), (-1, None)] + [
                     (c, None) for c in refused
                 ]:

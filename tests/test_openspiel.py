@@ -267,15 +267,25 @@ def test_clones_are_independent() -> None:
 
 @pytest.mark.parametrize("params", [*DEAL_GAMES, {"variant": "classic"}], ids=_ids)
 def test_cards_played_from_python_reach_openspiels_history_in_order(params: dict[str, str]) -> None:
-    """A card of a clone's own trick play applied from Python waits before OpenSpiel's history,
-    kept in C++: playouts in clones of clones and worlds leave their originals' histories as
-    they were, and each state's history, whether read from Python, read after an action applied
+    """An action applied from Python (a card of a clone's own trick play, a domino lay, a
+    placing) waits before OpenSpiel's history, kept in C++: playouts in clones of clones and
+    worlds leave their originals' histories as they were, and each state's history, whether
+    read from Python, read after an action applied
     from C++ (``pyspiel.State.apply_action``) or through serialization, is the one its actions
     replay to, each action with its player."""
     game = pyspiel.load_game(GAME_NAME, params)
     rng = random.Random(len(json.dumps(params)) + 11)
-    deferred = 0
     for steps in (8, 14, 25, 40):
+        # Played from Python only: OpenSpiel's C++ history holds nothing until the history is
+        # read from Python, which then writes it whole, in order.
+        played, actions, draw = game.new_initial_state(), [], random.Random(steps)
+        while not played.is_terminal() and len(actions) < 60 + steps:
+            legal = [a for a, _ in played.chance_outcomes()] if played.is_chance_node() else played.legal_actions()
+            actions.append(legal[draw.randrange(len(legal))])
+            played.apply_action(actions[-1])
+        assert pyspiel.State.history(played) == [] and pyspiel.State.move_number(played) == 0
+        assert played.history() == actions == pyspiel.State.history(played)
+        assert pyspiel.State.move_number(played) == len(actions)
         state = _advance(game.new_initial_state(), rng, steps)
         if state.is_terminal():
             continue
@@ -290,7 +300,6 @@ def test_cards_played_from_python_reach_openspiels_history_in_order(params: dict
             clone = _advance(start.clone(), random.Random(steps + k), 1)
             inner = clone.clone()
             _advance(inner, random.Random(k), 1 + k)
-            deferred += len(inner._t.tail)
             _advance(clone, random.Random(steps), 4)
             if k == 1 and not clone.is_terminal():
                 pyspiel.State.apply_action(clone, clone.legal_actions()[0])  # from C++, the tail before it
@@ -304,7 +313,6 @@ def test_cards_played_from_python_reach_openspiels_history_in_order(params: dict
                 assert s.returns() == replayed.returns()
         for s, history in originals:
             assert [(h.player, h.action) for h in s.full_history()] == history
-    assert deferred if params.get("contract") not in ("domino", "chinese-poker") else not deferred
 
 
 def _determinized(bot: pyspiel.Bot, sampler: Callable[[], float]) -> Callable[[BarbuState], int]:
@@ -593,3 +601,39 @@ def test_texts_written_from_the_trick_play_are_the_texts_of_the_views(params: di
                 compared += 1
     assert compared >= 60
     assert written if params.get("contract") not in ("domino", "chinese-poker") else not written
+
+
+@pytest.mark.parametrize("bad", [pyspiel.INVALID_ACTION, -5, 60, 2**70])
+def test_an_action_refused_while_dealing_leaves_the_state_as_it_was(bad: int) -> None:
+    """Chance deals a card of the deck: anything else is refused before it changes the state
+    (its history, its texts, whose turn, the actions it offers), which then plays on as if
+    nothing had been tried."""
+    game = load("classic", episode="deal", contract="no-hearts")
+    state, twin = game.new_initial_state(), game.new_initial_state()
+    for action in (0, 5, 9):
+        state.apply_action(action)
+        twin.apply_action(action)
+    with pytest.raises((ValueError, TypeError, pyspiel.SpielError)):
+        state.apply_action(bad)
+    assert state.history() == twin.history() == [0, 5, 9]
+    assert str(state) == str(twin) and state.move_number() == twin.move_number() == 3
+    assert state.current_player() == twin.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() == twin.chance_outcomes()
+    _advance(state, random.Random(4), 6)
+    _advance(twin, random.Random(4), 6)
+    assert state.history() == twin.history() and state.information_state_string(1) == twin.information_state_string(1)
+    assert state.legal_actions() == twin.legal_actions()
+
+
+def test_a_history_refused_on_its_way_to_openspiel_keeps_what_was_not_written() -> None:
+    """Writing the actions that wait into OpenSpiel's history stops at one it refuses: those
+    before it are written, it and those after it still wait, in order."""
+    game = load("classic", episode="deal", contract="no-hearts")
+    state = game.new_initial_state()
+    for action in (0, 5, 9):
+        state.apply_action(action)
+    state._t.tail.insert(2, (pyspiel.PlayerId.CHANCE, pyspiel.INVALID_ACTION))  # as if one had slipped in
+    with pytest.raises(pyspiel.SpielError):
+        state.history()
+    assert pyspiel.State.history(state) == [0, 5]
+    assert state._t.tail == [(pyspiel.PlayerId.CHANCE, pyspiel.INVALID_ACTION), (pyspiel.PlayerId.CHANCE, 9)]

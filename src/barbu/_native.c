@@ -1687,6 +1687,66 @@ static PyObject *core_play_next(TrickCore *self, PyObject *arg) {
 
 /* ---- end of play_next (TrickCore) ---- */
 
+/* ---- play_tail: a card applied to OpenSpiel's state from Python, in one call (TrickCore) ---- */
+
+/* play_tail(card, tail, pending): PureTrickPlay.play_tail. If card is a legal card (an int) of the
+ * seat to act, append (seat, card) to tail and card to pending, play it and return the next seat
+ * to act, or -1 once the play is over; otherwise change nothing and return None. */
+static PyObject *core_play_tail(TrickCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyList_Check(args[1]) || !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "play_tail(card, tail, pending) takes two lists to log into");
+        return NULL;
+    }
+    PyObject *card = args[0];
+    if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
+    int overflow;
+    long c = PyLong_AsLongAndOverflow(card, &overflow);
+    if (overflow || c < 0 || c > 51) Py_RETURN_NONE;
+    if (core_turn(self) < 0 || core_legal(self) < 0) return NULL;
+    if (!((uint64_t)self->legal >> c & 1)) Py_RETURN_NONE;
+    PyObject *seat = PyLong_FromLong(self->turn);
+    if (!seat) return NULL;
+    PyObject *pair = PyTuple_Pack(2, seat, card);
+    Py_DECREF(seat);
+    if (!pair) return NULL;
+    /* Both lists or neither: one whose append succeeded is cut back if the other's fails. */
+    Py_ssize_t logged = PyList_GET_SIZE(args[1]);
+    int bad = PyList_Append(args[1], pair) < 0;
+    Py_DECREF(pair);
+    if (bad) return NULL;
+    if (PyList_Append(args[2], card) < 0) {
+        PyObject *type, *value, *trace;
+        PyErr_Fetch(&type, &value, &trace);
+        PyList_SetSlice(args[1], logged, PY_SSIZE_T_MAX, NULL); /* a deletion: no allocation */
+        PyErr_Restore(type, value, trace);
+        return NULL;
+    }
+    PyObject *r = core_play(self, card);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    return PyLong_FromLong(self->finished ? -1 : self->turn);
+}
+
+/* ---- end of play_tail (TrickCore) ---- */
+
+/* legal_cards() -> the legal cards of the seat to act, ascending (PureTrickPlay.legal_cards). */
+static PyObject *core_legal_cards(TrickCore *self, PyObject *unused) {
+    if (core_legal(self) < 0) return NULL;
+    uint64_t mask = (uint64_t)self->legal;
+    PyObject *out = PyList_New(__builtin_popcountll(mask));
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; mask; i++) {
+        PyObject *c = PyLong_FromLong(low_bit(mask));
+        if (!c) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        mask &= mask - 1;
+        PyList_SET_ITEM(out, i, c);
+    }
+    return out;
+}
+
 /* ---- play_random: random bots' card play on the state itself (TrickCore) --------------- */
 
 static int draw_below(PyObject *getrandbits, PyObject *bits32, unsigned long count, unsigned long *r);
@@ -1741,6 +1801,8 @@ fail:
 static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "legal_mask() -> the mask of the cards the seat to act may play (RULES.md 2.9.1)"},
+    {"legal_cards", (PyCFunction)core_legal_cards, METH_NOARGS,
+     "legal_cards() -> the cards the seat to act may play, ascending"},
     {"play", (PyCFunction)core_play, METH_O, "play(card) -> play card for the seat to act, unchecked"},
     {"play_logged", (PyCFunction)(void (*)(void))core_play_logged, METH_FASTCALL,
      "play_logged(card, seat, cards, seats) -> the seat that played card if it was legal, else None"},
@@ -1749,6 +1811,9 @@ static PyMethodDef core_methods[] = {
      "set_hands(hands) -> give the seats other cards, as many each as they hold now; unchecked"},
     {"play_next", (PyCFunction)core_play_next, METH_O,
      "play_next(card) -> play card unchecked; the next legal mask, or -1 once the play is over"},
+    {"play_tail", (PyCFunction)(void (*)(void))core_play_tail, METH_FASTCALL,
+     "play_tail(card, tail, pending) -> if card is legal, log (seat, card) to tail and card to pending, "
+     "play it and return the next seat to act (-1 once the play is over); else None"},
     {"play_random", (PyCFunction)(void (*)(void))core_play_random, METH_FASTCALL,
      "play_random(draws, cards, seats) -> play to the end as random bots drawing with draws[seat] "
      "(getrandbits) would, each card appended to cards and its seat to seats"},

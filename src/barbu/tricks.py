@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Self
 
 from barbu.accel import trick_core
-from barbu.cards import FULL_DECK, HEARTS, SUIT_MASKS, TWIN, TWIN_DECK, TWIN_SUIT_MASKS, rank_mask, twin_mask
+from barbu.cards import FULL_DECK, HEARTS, SUIT_MASKS, TWIN, TWIN_DECK, TWIN_SUIT_MASKS, cards_of, rank_mask, twin_mask
 from barbu.contracts import Contract, TrickResult
 
 if TYPE_CHECKING:
@@ -285,6 +285,10 @@ class PureTrickPlay(_TrickFacts):
             self._legal = self.legal_for(self.hands[self.turn], self.trick, self.played)
         return self._legal
 
+    def legal_cards(self) -> list[int]:
+        """The cards of :meth:`legal_mask`, ascending."""
+        return cards_of(self.legal_mask())
+
     def play_logged(self, card: object, seat: object, cards: list[int | None], seats: list[int]) -> int | None:
         """The checked door's card: if ``card`` is a legal card of the seat to act (and
         ``seat`` is None or that seat), log it to ``cards`` and the seat to ``seats``, play it
@@ -316,6 +320,27 @@ class PureTrickPlay(_TrickFacts):
         :meth:`legal_mask`, or -1 once the play is over."""
         self.play(card)
         return -1 if self.finished else self.legal_mask()
+
+    def play_tail(self, card: object, tail: list[tuple[int, int]], pending: list[int]) -> int | None:
+        """A card applied to OpenSpiel's state from Python (:mod:`barbu.research.openspiel_game`)
+        in one call: if ``card`` is a legal card of the seat to act, append the seat and the card
+        to ``tail`` and the card to ``pending``, play it and return the next seat to act, or -1
+        once the play is over; otherwise change nothing and return None.
+
+        >>> from barbu.cards import parse_pbn, card
+        >>> t = PureTrickPlay([parse_pbn(h) for h in ("A2...", "K3...")], leader=0, rules=TrickRules())
+        >>> tail, pending = [], []
+        >>> t.play_tail(card("KS"), tail, pending), t.play_tail(card("AS"), tail, pending)
+        (None, 1)
+        >>> tail, pending
+        ([(0, 12)], [12])
+        """
+        if type(card) is int and 0 <= card < self._cards and self.legal_mask() >> card & 1:
+            tail.append((self.turn, card))
+            pending.append(card)
+            self.play(card)
+            return -1 if self.finished else self.turn
+        return None
 
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act, unchecked."""

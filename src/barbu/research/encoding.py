@@ -1729,10 +1729,10 @@ def seat_text(
     if plays:
         lines.append("plays " + plays)
     if any(captured):
-        lines.append("captured " + " · ".join(map("P{} {}".format, range(len(captured)), map(card_words, captured))))
+        lines.append(_captured_line(tuple(captured)))
     if rows:
         lines.append("rows " + rows)
-    lines.append("cards left " + _per_seat(cards_left))
+    lines.append(_left_line(tuple(cards_left)))
     lines += frame.tail
     return "\n".join(lines)
 
@@ -1766,15 +1766,34 @@ class _Facts:
     previous: list[int] | None
 
 
+_NAMES = accel.picker(tuple(card_name(c) for c in range(52)))
+"""The names of the cards of a one-deck mask, in one compiled call (None on the pure path)."""
+
+
 @lru_cache(maxsize=1 << 16)
 def card_words(mask: int) -> str:
     """The cards of ``mask`` in words (``-`` for none), as the texts show a hand or cards taken;
     remembered: a search writes the same hands and piles again and again."""
+    if _NAMES is not None and not mask >> 52:
+        return " ".join(_NAMES(mask)) or "-"
     return " ".join(card_name(c) for c in cards_of(mask)) or "-"
 
 
 def _per_seat(values: Sequence[object]) -> str:
     return " ".join(map("P{} {}".format, range(len(values)), values))
+
+
+@lru_cache(maxsize=1 << 16)
+def _captured_line(captured: tuple[int, ...]) -> str:
+    """The line of the cards each seat has taken (card masks), remembered: a search writes
+    the same piles again and again."""
+    return "captured " + " · ".join(map("P{} {}".format, range(len(captured)), map(card_words, captured)))
+
+
+@lru_cache(maxsize=1 << 12)
+def _left_line(cards_left: tuple[int, ...]) -> str:
+    """The line of how many cards each seat has left (remembered)."""
+    return "cards left " + _per_seat(cards_left)
 
 
 def _seats_text(seats: Iterable[int]) -> str:

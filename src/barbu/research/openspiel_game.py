@@ -31,12 +31,14 @@ A clone shares the game with its original (neither changes it in place any more)
 trick deal's card play, a state sharing its game plays the cards on its own copy of the
 deal's trick play, one call a card, and gives them to the game (a copy, through the core's
 checked door) only when something else is asked of it, so that a search's playouts copy no
-game; a single deal's last card is scored from that play. Such a card applied from Python
+game; a single deal's last card is scored from that play. An action applied from Python
 (:meth:`BarbuState.apply_action`) does not cross into C++: it is written into OpenSpiel's
 history, which pyspiel keeps in C++, when the history is read from Python or an action is
-applied through C++ after it. So is a resampled world's whole history, and any action
-applied from Python after actions that wait. Every answer is the one the state its history replays to gives
-(tests/test_openspiel.py).
+applied through C++ after it. So is a resampled world's whole history. Every answer is the
+one the state its history replays to gives (tests/test_openspiel.py). C++ code reading
+``History()``, ``HistoryString()`` or ``MoveNumber()`` of a state played from Python (its
+pyspiel methods called on the base class alike) must first call ``state.history()`` (or
+``state.serialize()``) from Python: until then it reads an empty or short history.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_barbu", {"variant": "classic", "episode": "deal"})
@@ -53,9 +55,10 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import random
+from collections.abc import Callable
 from dataclasses import replace
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -99,6 +102,25 @@ _DEAL_ORDER = accel.deal_order()
 
 _cards = accel.picker(tuple(range(52))) or cards_of
 """``cards_of`` of a one-deck mask, compiled when the accelerator is in use."""
+
+
+def _outcome_picker(count: int) -> Callable[[int], list[tuple[int, float]]]:
+    """The chance outcomes of a one-deck mask of ``count`` cards: each card with probability
+    ``1.0 / count``, the same tuples every time (compiled when the accelerator is in use)."""
+    table = tuple((c, 1.0 / count) for c in range(52))
+    return accel.picker(table) or (lambda mask: [table[c] for c in cards_of(mask)])
+
+
+def _in_deck(t: _Table, action: int) -> bool:
+    """Whether ``action`` is a card of the table's deck (which chance may deal)."""
+    return action >= 0 and bool(t.static.deck >> action & 1)
+
+
+_DEALT = tuple((_CHANCE, c) for c in range(104))
+"""Chance's action dealing each card, with its player, as a history holds it (the same tuples every time)."""
+
+_OUTCOMES = [_outcome_picker(count) for count in range(1, 53)]
+""":func:`_outcome_picker` of 1 to 52 cards, by count - 1."""
 
 
 def _game_type(utility: Any, reward_model: Any) -> pyspiel.GameType:
@@ -267,7 +289,38 @@ class BarbuGame(pyspiel.Game):
 
 
 class _Table:
-    """Everything a state changes, in one object that copies itself cheaply for clones."""
+    """Everything a state changes, in one object that copies itself cheaply for clones.
+
+    Its fields are slots: a table copied for a clone reads them as fast as a new one (a copied
+    instance dictionary is read several times slower than one built field by field)."""
+
+    __slots__ = (
+        "deal_start",
+        "dealing_views",
+        "dealt",
+        "ended",
+        "finals",
+        "fixed",
+        "game",
+        "hands",
+        "known",
+        "moves",
+        "over",
+        "owed",
+        "pending",
+        "placing",
+        "play",
+        "player",
+        "records",
+        "replaying",
+        "returns",
+        "rewards",
+        "shared",
+        "static",
+        "tail",
+        "tricks_text",
+        "world",
+    )
 
     def __init__(self, static: _Static) -> None:
         self.static = static
@@ -324,10 +377,9 @@ class _Table:
         texts show them (replaced, never changed in place: clones share it)."""
         self.tail: list[tuple[int, int]] = []
         """The actions not yet in OpenSpiel's history, which pyspiel keeps in C++, each with its
-        player, written there when the history is asked for (:meth:`BarbuState._flush`): the
-        cards played from Python on :attr:`play` (:meth:`BarbuState.apply_action`), a resampled
-        world's whole history (:meth:`BarbuState._world`), and any action applied from Python
-        after them."""
+        player, written there when the history is asked for (:meth:`BarbuState._flush`): every
+        action applied from Python (:meth:`BarbuState.apply_action`) and a resampled world's
+        whole history (:meth:`BarbuState._world`)."""
         self.replaying = False
         """Whether :attr:`tail` is being written into OpenSpiel's history (the cards are played already)."""
 
@@ -337,16 +389,43 @@ class _Table:
     def copy(self) -> _Table:
         """A copy for a clone or a world: what is changed in place copied, the rest shared."""
         other = _Table.__new__(_Table)
-        other.__dict__.update(self.__dict__)
+        # Every slot, spelled out.
+        other.deal_start = self.deal_start
+        other.dealt = self.dealt
+        other.ended = self.ended
+        other.finals = self.finals
+        other.fixed = self.fixed
+        other.game = self.game
+        other.known = self.known
+        other.moves = self.moves
+        other.over = self.over
+        other.owed = self.owed
+        other.player = self.player
+        other.records = self.records
+        other.replaying = self.replaying
+        other.returns = self.returns
+        other.rewards = self.rewards
+        other.static = self.static
+        other.tricks_text = self.tricks_text
+        other.world = self.world
+        other.shared = self.shared
         if self.play is not None:
             other.play = self.play.copy()
-            other.pending = list(self.pending)
-        elif self.game is not None:  # the two tables share the game from now on
-            self.shared = other.shared = True
+            other.pending = self.pending[:]
+        else:
+            other.play = None
+            other.pending = self.pending
+            if self.game is not None:  # the two tables share the game from now on
+                self.shared = other.shared = True
         other.tail = self.tail[:]  # appended to in place
-        other.hands = list(self.hands) if self.hands is not None else None
-        other.placing = PartialArrangement(self.placing.hand, self.placing.placed) if self.placing else None
-        other.dealing_views = dict(self.dealing_views)
+        if self.hands is not None:
+            other.hands = self.hands[:]
+            other.dealing_views = self.dealing_views.copy()
+        else:
+            other.hands = None
+            other.dealing_views = self.dealing_views
+        placing = self.placing
+        other.placing = PartialArrangement(placing.hand, placing.placed) if placing else None
         return other
 
 
@@ -393,7 +472,7 @@ class BarbuState(pyspiel.State):
         t = self._t
         play = t.play
         if play is not None and not t.over and (player is None or player == play.turn):
-            return _cards(play.legal_mask())  # a card of a trick play apart from the game: a playout's step
+            return play.legal_cards()  # a card of a trick play apart from the game: a playout's step
         current = self.current_player()
         if current == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]  # whichever player is named, as in pyspiel
@@ -428,7 +507,7 @@ class BarbuState(pyspiel.State):
         """The legal actions of ``player``, the seat to act."""
         t = self._t
         if t.play is not None:
-            return _cards(t.play.legal_mask())
+            return t.play.legal_cards()
         game = t.game
         assert game is not None
         actions = t.static.actions
@@ -448,33 +527,58 @@ class BarbuState(pyspiel.State):
             n = t.static.players
             return [(s, 1.0 / n) for s in range(n)]
         assert t.hands is not None
-        left = _cards(t.static.deck & ~_mask(t.hands))
-        return [(c, 1.0 / len(left)) for c in left]
+        left = t.static.deck & ~_mask(t.hands)
+        if left >> 52:  # two decks
+            cards = _cards(left)
+            return [(c, 1.0 / len(cards)) for c in cards]
+        return _OUTCOMES[left.bit_count() - 1](left)
 
     # -- acting ----------------------------------------------------------------------------
 
     def apply_action(self, action: int) -> None:
-        """pyspiel's ``apply_action``. A card played apart from the shared game (see
-        :attr:`_Table.play`), the common case of a search's playouts, is played here without
-        crossing into C++ twice (pyspiel asks Python for the player, then to apply the action,
-        to keep the history in C++): it waits in :attr:`_Table.tail` until the history is asked
-        for, and a playout thrown away at its end never writes it."""
+        """pyspiel's ``apply_action``, without crossing into C++ (pyspiel asks Python for the
+        player, then to apply the action, to keep the history in C++): the action waits in
+        :attr:`_Table.tail` until the history is asked for, and a playout thrown away at its end
+        never writes it. A card played apart from the shared game (see :attr:`_Table.play`), the
+        common case of a search's playouts, is one call of the trick play (``play_tail``)."""
         t = self._t
         play = t.play
-        if play is not None and 0 <= action < 52 and play.legal_mask() >> action & 1:
-            t.tail.append((play.turn, int(action)))
-            self._card(play, int(action))
+        if play is not None:
+            turn = play.play_tail(action, t.tail, t.pending)
+            if turn is not None:
+                t.moves += 1
+                if t.known:
+                    t.known = {}
+                if turn < 0:  # the play is over
+                    t.player = None
+                    self._play_over()
+                else:
+                    t.player = turn
+                return
+        if type(action) is not int:
+            action = operator.index(action)  # as pyspiel takes it: an integer, not a float
+        elif play is None and t.hands is not None and t.game is not None and not t.over and _in_deck(t, action):
+            # a card of the deck dealt: as _act (anything else goes the general way, and is refused there)
+            t.moves += 1
+            t.player = None
+            if t.known:
+                t.known = {}
+            if any(t.rewards):
+                t.rewards = [0.0] * t.static.players
+            t.fixed = {}
+            self._deal_card(action)
+            t.tail.append((_CHANCE, action))
             return
-        if t.tail:  # the history waits in Python (a world's, a playout's cards): this action after it
-            seat = self.current_player()
-            self._act(int(action))
-            t.tail.append((seat, int(action)))
+        if action == pyspiel.INVALID_ACTION:
+            pyspiel.State.apply_action(self, action)  # pyspiel's error
             return
-        pyspiel.State.apply_action(self, action)
+        seat = self.current_player()
+        self._act(action)
+        t.tail.append((seat, action))
 
     def clone(self) -> BarbuState:
-        """pyspiel's ``clone``. A state whose whole history waits in :attr:`_Table.tail` (a
-        world, a clone of one: every state of a search that resamples) is copied without
+        """pyspiel's ``clone``. A state whose whole history waits in :attr:`_Table.tail` (one
+        played from Python, a world, their clones: every state of a search) is copied without
         crossing into C++ (pyspiel's copies the history and the table through ``copy.deepcopy``)."""
         if self._t.tail and not pyspiel.State.move_number(self):
             other: BarbuState = BarbuState.__new__(BarbuState)
@@ -492,13 +596,16 @@ class BarbuState(pyspiel.State):
         tail, t.tail = t.tail, []
         player = t.player
         t.replaying = True  # pyspiel asks the player, then applies: both answered from the tail
+        done = 0
         try:
             for seat, card in tail:
                 t.player = seat
                 pyspiel.State.apply_action(self, card)
+                done += 1
         finally:
             t.replaying = False
             t.player = player
+            t.tail = tail[done:]  # those not written, should one be refused: still waiting, in order
 
     def _card(self, play: TrickPlay, action: int) -> None:
         """Play a card on the table's own trick play; the last action was such a card, so no reward is to clear."""
@@ -520,10 +627,19 @@ class BarbuState(pyspiel.State):
         return pairs + self._t.tail
 
     def _actions(self) -> list[int]:
-        """The history's actions, as :meth:`_pairs` reads them."""
-        tail = self._t.tail
-        done: list[int] = pyspiel.State.history(self)
-        return done + [a for _, a in tail] if tail else done
+        """The history's actions, as :meth:`_pairs` reads them (remembered until the next
+        action: a search resamples the same state again and again); not to be changed."""
+        t = self._t
+        tail = t.tail
+        if not tail:
+            done: list[int] = pyspiel.State.history(self)
+            return done
+        known = t.known.get("actions")
+        if known is None:
+            known = pyspiel.State.history(self) + [a for _, a in tail]
+            t.known = {**t.known, "actions": known}
+        actions: list[int] = known
+        return actions
 
     # OpenSpiel's history, with the cards of the tail: read from Python, each writes them first.
 
@@ -578,6 +694,8 @@ class BarbuState(pyspiel.State):
             self._card(play, action)
             return
         static = t.static
+        if t.hands is not None and t.game is not None and not _in_deck(t, action):
+            raise ValueError(f"{action} is not a card of the deck: chance deals a card")
         seat = t.player  # OpenSpiel asked whose action it is just before
         t.moves += 1
         t.player = None
@@ -1001,8 +1119,12 @@ class BarbuState(pyspiel.State):
         if table.hands is not None:
             table.hands = dealt
         else:
-            assert deal.dealt is not None
-            held = [h & ~(d & ~deal.hand(s)) for s, (h, d) in enumerate(zip(dealt, deal.dealt, strict=True))]
+            played = t.known.get("played")
+            if played is None:  # each seat's cards played so far, the same in every world
+                assert deal.dealt is not None
+                played = [d & ~deal.hand(s) for s, d in enumerate(deal.dealt)]
+                t.known = {**t.known, "played": played}
+            held = [h & ~p for h, p in zip(dealt, played, strict=True)]
             if type(deal.cardplay) is TrickPlay and deal.phase is Phase.PLAY:  # the world plays on, shared game
                 table.play = deal.cardplay.copy()
                 table.play.set_hands(held)
@@ -1033,7 +1155,7 @@ class BarbuState(pyspiel.State):
         table.player = None
         # pyspiel keeps the history in C++; the world's is written there only when it is read
         # (:meth:`_flush`, as a playout's cards are): a search reads none of it.
-        table.tail = [*head, *zip(repeat(_CHANCE), history[start:after]), *rest]
+        table.tail = [*head, *map(_DEALT.__getitem__, history[start:after]), *rest]
         world: BarbuState = BarbuState.__new__(BarbuState)
         pyspiel.State.__init__(world, self.get_game())
         world._t = table
