@@ -14,7 +14,8 @@ too) and send their unanswered action again with the same id.
 It measures, from the clients and then from the database: acknowledged actions missing from
 the logs (must be 0), actions acknowledged twice or out of order (0), logs that do not replay
 (0), and for each table the killed process served, the time from the kill to its next ``ack``
-(the table resumed on the other process): median and maximum.
+(the table resumed on the other process; the kill's time is when SIGKILL is sent): median, p90 and
+maximum.
 
     nice python benchmarks/bench_cluster.py --kills 20 --tables 8
     python benchmarks/bench_cluster.py --db postgresql://postgres@127.0.0.1:5432/test --redis redis://127.0.0.1:6379/0
