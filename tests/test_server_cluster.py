@@ -277,6 +277,56 @@ def test_a_killed_owner_s_tables_are_taken_over_together_and_each_seat_gets_what
         owner.stop()
 
 
+def test_a_killed_owner_s_tables_nobody_relays_are_taken_over_before_any_client_asks(
+    shared: tuple[str, tuple[str, ...]],
+) -> None:
+    db, options = shared
+    owner = ServerProcess(db, *QUICK_COMMITS, *options).start()
+    try:
+        with ServerProcess(db, *QUICK_COMMITS, *options) as other:
+            tables = [new_table(owner) for _ in range(3)]
+            r = redis.Redis.from_url(REDIS, decode_responses=True)
+            prefix = options[options.index("--redis-prefix") + 1]
+            leases = Leases(prefix)
+
+            async def main() -> None:
+                for table, keys in tables:  # seated on the owner only: the other process relays nothing
+                    clients = [await SeatClient(owner.ws).connect() for _ in keys]
+                    for c, k in reversed(list(zip(clients, keys, strict=True))):  # seat 0, to play first, last
+                        await c.hello(table, k)
+                    await asyncio.gather(*(Player(c, i).play(upto=4) for i, c in enumerate(clients)))
+                    for c in clients:
+                        await c.close()
+
+            asyncio.run(main())
+            dead = r.get(leases.key(tables[0][0]))
+            assert dead is not None and all(r.get(leases.key(t)) == dead for t, _ in tables)
+            assert r.sismember(leases.processes, dead)
+            assert r.smembers(leases.owns(dead)) == {leases.key(t) for t, _ in tables}
+            assert "barbu_leases_held 0.0" in httpx.get(other.http + "/metrics").text
+            owner.kill()
+            killed = time.monotonic()
+            held = until(lambda: {r.get(leases.key(t)) for t, _ in tables} - {None, dead} or None, timeout=30)
+            took = time.monotonic() - killed
+            # taken before the lease (3 s) ran out, with no client asking: the leases are the other's
+            assert len(held) == 1 and took < 3, (held, took)
+            assert until(lambda: "barbu_leases_held 3.0" in httpx.get(other.http + "/metrics").text)
+            assert "is gone; taking over its 3 tables" in other.tail()
+            assert not r.sismember(leases.processes, dead) and not r.exists(leases.owns(dead))
+
+            async def back() -> None:  # a client coming back finds the table where it was left
+                for table, keys in tables:
+                    c = await SeatClient(other.ws).connect()
+                    await c.hello(table, keys[0])
+                    assert (c.seq or 0) >= 4
+                    await c.close()
+
+            asyncio.run(back())
+            check_acks([], db, tables[0][0], finished=False)
+    finally:
+        owner.stop()
+
+
 def test_table_routes_on_any_process_and_a_stopped_process_hands_its_tables_over(
     shared: tuple[str, tuple[str, ...]],
 ) -> None:
@@ -365,11 +415,19 @@ def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None
             assert await leases.release(r, ["t", "v"], "b") == ["v"]  # only its own
             assert await r.get(leases.key("t")) == "a" and await r.get(leases.key("v")) is None
             assert await leases.release(r, ["t", "u"], "a") == ["t", "u"]
+            # each holder's list of lease keys follows its takes, renewals and releases
+            assert await r.smembers(leases.owns("a")) == set() and await r.smembers(leases.processes) == {"a", "b"}
+            assert await leases.take(r, ["t", "u"], "a", 5000) == ["a", "a"]
+            assert await r.smembers(leases.owns("a")) == {leases.key("t"), leases.key("u")}
+            # a dead process's tables are claimed once: its leases deleted, its list and name gone
+            assert sorted(await leases.claim(r, "a")) == ["t", "u"] and await leases.claim(r, "a") == []
+            assert await r.get(leases.key("t")) is None and await r.smembers(leases.processes) == {"b"}
             assert await leases.take(r, ["t"], "b", 200) == ["b"]
             await asyncio.sleep(0.4)  # expired: free for anyone
             assert await leases.take(r, ["t"], "a", 5000) == ["a"]
         finally:
-            await r.delete(leases.key("t"), leases.key("u"), leases.key("v"))
+            await r.delete(leases.key("t"), leases.key("u"), leases.key("v"), leases.processes)
+            await r.delete(leases.owns("a"), leases.owns("b"))
             await r.aclose()
 
     asyncio.run(main())

@@ -55,6 +55,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.bots import bot_levels, offered_levels
@@ -421,8 +422,8 @@ def create_app(
         except ProtocolError as e:
             return _error(e)
 
-    @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
+        """The table WebSocket (first among the routes, see below)."""
         address = websocket.client.host if websocket.client else "unknown"
         wait = guard.connect(address)
         if wait > 0:  # refused at the handshake (HTTP 403), the cheapest refusal, after a pause that
@@ -445,6 +446,10 @@ def create_app(
             await serve(websocket, address)
         finally:
             guard.release(address)
+
+    # first, and without FastAPI's dependency solving: a connection does not walk past every HTTP
+    # route to find its own, which counted in a burst of thousands of clients coming back at once
+    app.router.routes.insert(0, WebSocketRoute("/ws", ws))
 
     async def serve(websocket: WebSocket, address: str) -> None:
         conn = Connection(websocket, limits, guard.connection())

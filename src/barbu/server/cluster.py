@@ -21,19 +21,26 @@ table (claim, invitations, hint, record, review, rematch, delete) are relayed wh
 the owner with the request's own headers and client address (:class:`HttpRelay`).
 
 **Takeover.** A process that relays a table watches its lease. When the lease ends (the owner
-stopped and released it, or died and it expired, or the owner's channel lost its listener, which
-Redis sees at once when a process is killed), the first relaying process to take it with ``SET NX``
-loads the table from its log (the same replay as a restart) and becomes the owner; every relaying
-process then seats its connections again at the new owner, with the last sequence number each
-client saw (the client receives the missed events, no second ``welcome``), and sends again the
-actions not yet answered: one the old owner had committed is answered ``duplicate``. Nothing
-acknowledged is lost because an action is acknowledged only after its commit, and two owners
-never both commit the same sequence number (the log's primary key refuses the second).
+stopped and released it, or died and it expired, or another process found the owner dead: its
+channel lost its listener, which Redis sees at once when a process is killed), the first process
+to take it with ``SET NX`` loads the table from its log (the same replay as a restart) and
+becomes the owner; every relaying process then seats its connections again at the new owner,
+with the last sequence number each client saw (the client receives the missed events, no second
+``welcome``), and sends again the actions not yet answered: one the old owner had committed is
+answered ``duplicate``. Nothing acknowledged is lost because an action is acknowledged only after
+its commit, and two owners never both commit the same sequence number (the log's primary key
+refuses the second).
 
-A killed process may have owned hundreds of tables, and they move **together**: the leases of a
-silent owner are deleted in one call, the leases asked for on one turn of the event loop are
-taken in one call (:meth:`Cluster.hold`), and the logs of the tables loading at once are read in
-one read (:meth:`TableService.get <barbu.server.tables.TableService.get>`). Calls to Redis go
+A killed process may have owned hundreds of tables, and they move **together** and **ahead of
+their clients**: every process keeps in Redis the list of its tables (``PREFIX:owns:ID``, kept
+by the same calls that take, renew and release its leases) and its id in ``PREFIX:processes``;
+every process watches the others' channels, and the first to find one without a listener at two
+looks running claims its tables in one call (:meth:`Leases.claim`: its leases and its list
+deleted) and loads them all at once, so the clients coming back find them loaded (a table nobody
+comes back to leaves memory after a while, as any idle table). The leases asked for on one turn
+of the event loop are taken in one call (:meth:`Cluster.hold`), and the logs of the tables
+loading at once are read in one read (:meth:`TableService.get
+<barbu.server.tables.TableService.get>`). Calls to Redis go
 through a bounded pool of connections (:data:`REDIS_CONNECTIONS`) that makes a call wait for a free
 connection rather than fail: a burst of calls that frees a connection within :data:`REDIS_WAIT`
 seconds never looks like an outage; a reply slower than half a lease fails its call, and
@@ -122,55 +129,100 @@ def channel(prefix: str, process: str) -> str:
 
 _RENEW = """
 local lost = {}
-for i, key in ipairs(KEYS) do
+for i = 3, #KEYS do
+  local key = KEYS[i]
   local holder = redis.call('get', key)
-  if holder == ARGV[1] then redis.call('pexpire', key, ARGV[2])
-  elseif not holder then redis.call('set', key, ARGV[1], 'PX', ARGV[2])
-  else table.insert(lost, i) end
+  if holder == ARGV[1] then redis.call('pexpire', key, ARGV[2]); redis.call('sadd', KEYS[1], key)
+  elseif not holder then redis.call('set', key, ARGV[1], 'PX', ARGV[2]); redis.call('sadd', KEYS[1], key)
+  else redis.call('srem', KEYS[1], key); table.insert(lost, i - 2) end
 end
+redis.call('sadd', KEYS[2], ARGV[1])
+redis.call('pexpire', KEYS[1], ARGV[3])
 return lost
 """
-"""Extend the leases still held by process ARGV[1], take again those nobody holds (a Redis that
-restarted empty); the 1-based indexes of those another process holds."""
+"""Extend the leases (KEYS[3..]) still held by process ARGV[1], take again those nobody holds (a
+Redis that restarted empty), keep its list of tables (KEYS[1]) and its name in the list of
+processes (KEYS[2]); the 1-based indexes of the leases another process holds."""
 
 _TAKE = """
 local holders = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('set', key, ARGV[1], 'NX', 'PX', ARGV[2]) then holders[i] = ARGV[1]
-  else holders[i] = redis.call('get', key) end
+for i = 3, #KEYS do
+  local key = KEYS[i]
+  if redis.call('set', key, ARGV[1], 'NX', 'PX', ARGV[2]) then holders[i - 2] = ARGV[1]
+  else holders[i - 2] = redis.call('get', key) end
+  if holders[i - 2] == ARGV[1] then redis.call('sadd', KEYS[1], key) end
 end
+redis.call('sadd', KEYS[2], ARGV[1])
+redis.call('pexpire', KEYS[1], ARGV[3])
 return holders
 """
-"""Take, for process ARGV[1], each lease nobody holds; the holder of each lease then (ARGV[1] for
-those it held already or took)."""
+"""Take, for process ARGV[1], each lease (KEYS[3..]) nobody holds, listing it among the process's
+tables (KEYS[1]) and the process among the processes (KEYS[2]); the holder of each lease then
+(ARGV[1] for those it held already or took)."""
 
 _RELEASE = """
 local gone = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[1] then redis.call('del', key); table.insert(gone, i) end
+for i = 2, #KEYS do
+  local key = KEYS[i]
+  if redis.call('get', key) == ARGV[1] then redis.call('del', key); table.insert(gone, i - 1) end
+  redis.call('srem', KEYS[1], key)
 end
 return gone
 """
-"""Delete the leases process ARGV[1] holds among KEYS (its own on release, a dead owner's on
-takeover); the 1-based indexes of those deleted."""
+"""Delete the leases (KEYS[2..]) process ARGV[1] holds, and strike them from its list of tables
+(KEYS[1]); the 1-based indexes of those deleted."""
+
+_CLAIM = """
+local gone = {}
+for _, key in ipairs(redis.call('smembers', KEYS[1])) do
+  if redis.call('get', key) == ARGV[1] then redis.call('del', key); table.insert(gone, key) end
+end
+redis.call('del', KEYS[1])
+redis.call('srem', KEYS[2], ARGV[1])
+return gone
+"""
+"""A dead process ARGV[1]: delete the leases it still holds among its list of tables (KEYS[1]),
+the list, and its name from the list of processes (KEYS[2]); the keys of the leases deleted. One
+call, so of several processes claiming the same dead one, one gets its tables."""
 
 
 class Leases:
-    """The lease of each live table: ``PREFIX:lease:TABLE`` = the owning process's id."""
+    """The lease of each live table: ``PREFIX:lease:TABLE`` = the owning process's id.
+
+    Beside them, each process holding leases has its list of tables, the set
+    ``PREFIX:owns:ID`` of its lease keys (kept by every take, renewal and release, living three
+    leases without renewal), and its id in the set ``PREFIX:processes``: a process that finds
+    another one dead takes all its tables over at once (:meth:`claim`), before their clients ask.
+    """
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
+        self.processes = f"{prefix}:processes"
+        """The key of the set of the processes that hold (or held) leases."""
 
     def key(self, table_id: str) -> str:
         """The Redis key of a table's lease."""
         return f"{self.prefix}:lease:{table_id}"
+
+    def table_of(self, key: str) -> str:
+        """The table of a lease key.
+
+        >>> Leases("barbu").table_of("barbu:lease:t1")
+        't1'
+        """
+        return key.removeprefix(f"{self.prefix}:lease:")
+
+    def owns(self, process: str) -> str:
+        """The key of the set of a process's lease keys."""
+        return f"{self.prefix}:owns:{process}"
 
     async def take(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
         """Take each lease of ``table_ids`` that nobody holds, in one call; the holder of each
         then (``me`` for those this process holds)."""
         if not table_ids:
             return []
-        holders = await r.eval(_TAKE, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
+        keys = [self.owns(me), self.processes, *[self.key(t) for t in table_ids]]
+        holders = await r.eval(_TAKE, len(keys), *keys, me, ms, 3 * ms)
         return [str(h) for h in holders]
 
     async def renew(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
@@ -178,15 +230,30 @@ class Leases:
         the tables whose lease another process holds."""
         if not table_ids:
             return []
-        lost = await r.eval(_RENEW, len(table_ids), *[self.key(t) for t in table_ids], me, ms)
+        keys = [self.owns(me), self.processes, *[self.key(t) for t in table_ids]]
+        lost = await r.eval(_RENEW, len(keys), *keys, me, ms, 3 * ms)
         return [table_ids[int(i) - 1] for i in lost]
 
     async def release(self, r: aioredis.Redis, table_ids: list[str], holder: str) -> list[str]:
         """Delete the leases of ``table_ids`` that ``holder`` holds, in one call; those it deleted."""
         if not table_ids:
             return []
-        gone = await r.eval(_RELEASE, len(table_ids), *[self.key(t) for t in table_ids], holder)
+        keys = [self.owns(holder), *[self.key(t) for t in table_ids]]
+        gone = await r.eval(_RELEASE, len(keys), *keys, holder)
         return [table_ids[int(i) - 1] for i in gone]
+
+    async def claim(self, r: aioredis.Redis, dead: str) -> list[str]:
+        """The tables of a dead process, their leases deleted, its list and name gone, in one call
+        (another process claiming it then gets nothing)."""
+        keys = await r.eval(_CLAIM, 2, self.owns(dead), self.processes, dead)
+        return [self.table_of(str(k)) for k in keys]
+
+    async def leave(self, r: aioredis.Redis, me: str) -> None:
+        """A process stopping: its list and its name go (its leases were released)."""
+        async with r.pipeline(transaction=True) as pipe:
+            pipe.delete(self.owns(me))
+            pipe.srem(self.processes, me)
+            await pipe.execute()
 
 
 _SEQ = re.compile(r'^\{"type":"(?:event|state)","seq":(\d+)(?:,"ack":("(?:[^"\\]|\\.)*"))?')
@@ -575,6 +642,7 @@ class Cluster:
         """Once the journal wrote everything: release every lease, so other processes take the tables at once."""
         with contextlib.suppress(RedisError, OSError):
             await self.leases.release(self.redis, list(self.owned), self.me)
+            await self.leases.leave(self.redis, self.me)
         self.owned.clear()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
@@ -743,51 +811,65 @@ class Cluster:
                         await sub.table.leave(sub)
 
     async def _watch(self) -> None:
-        """Watch the leases of the tables relayed from here; move them when their owner changes."""
+        """Watch the other processes and the leases of the tables relayed from here: take a dead
+        process's tables over, move a relayed table when its owner changes."""
+        prefix = self.settings.prefix
         while True:
             await asyncio.sleep(self.settings.watch_every)
-            relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
-            if not relayed or self._away():
-                self._silent.clear()  # no look at any owner: the two looks that void a lease start again
+            if self._away():
+                self._silent.clear()  # no look at any process: the two looks that void its leases start again
                 continue
+            relayed = [t for t in self.tables.values() if t.live is None and t.owner is not None and t.links]
             try:
-                owners = await self.redis.mget([self.leases.key(t.id) for t in relayed])
-                listening = dict(
-                    await self.redis.pubsub_numsub(
-                        *sorted({channel(self.settings.prefix, str(t.owner)) for t in relayed})
-                    )
-                )
+                others = sorted(str(p) for p in await self.redis.smembers(self.leases.processes) if p != self.me)
+                owners = await self.redis.mget([self.leases.key(t.id) for t in relayed]) if relayed else []
+                names = [channel(prefix, p) for p in others]
+                listening = dict(await self.redis.pubsub_numsub(*names)) if names else {}
             except (RedisError, OSError) as e:
                 self._suspect(e, "watching the leases")
                 continue
-            silent: dict[str, list[ClusterTable]] = {}
             for table, owner in zip(relayed, owners, strict=True):
-                if table.moving.locked():
-                    continue
-                if owner is None or owner != table.owner:
+                if not table.moving.locked() and owner != table.owner:
                     self._spawn(table.move())
-                elif not listening.get(channel(self.settings.prefix, owner), 0):
-                    silent.setdefault(owner, []).append(table)
-            for owner in [o for o in self._silent if o not in silent]:  # two looks running, not two in all
-                del self._silent[owner]
-            for owner, tables in silent.items():
-                await self._silent_owner(owner, tables)
+            for p in others:
+                if listening.get(channel(prefix, p), 0):
+                    self._silent.pop(p, None)
+                else:
+                    await self._silent_owner(p)
+            for p in [p for p in self._silent if p not in others]:  # gone from the list: its looks end
+                del self._silent[p]
 
-    async def _silent_owner(self, owner: str, tables: list[ClusterTable]) -> None:
-        """An owner whose channel had no listener at two looks running is gone (killed): the leases
-        it holds among ``tables`` are void, deleted in one call, and the tables move (together:
-        their leases are taken and their logs read in batches, :meth:`hold`,
-        :meth:`TableService.get <barbu.server.tables.TableService.get>`)."""
+    async def _silent_owner(self, owner: str) -> None:
+        """A process whose channel had no listener at two looks running is gone (killed): its
+        leases are void, deleted in one call with its list of tables (:meth:`Leases.claim`), and
+        its tables are loaded here at once, before their clients come back (together: their leases
+        are taken and their logs read in batches, :meth:`hold`, :meth:`TableService.get
+        <barbu.server.tables.TableService.get>`); the tables relayed from here move. A table taken
+        over that nobody comes back to leaves memory as any idle table does."""
         looks = self._silent.get(owner, 0) + 1
         self._silent[owner] = looks
         if looks < 2:
             return
-        with contextlib.suppress(RedisError, OSError):
-            gone = await self.leases.release(self.redis, [t.id for t in tables], owner)
-            if gone:
-                log.warning("server process %s is gone; taking over its %d tables", owner, len(gone))
-        for table in tables:
-            self._spawn(table.move())
+        del self._silent[owner]
+        try:
+            gone = await self.leases.claim(self.redis, owner)
+        except (RedisError, OSError) as e:
+            self._suspect(e, "taking a dead process's tables over")
+            return
+        if gone:
+            log.warning("server process %s is gone; taking over its %d tables", owner, len(gone))
+        for table_id in gone:
+            self._spawn(self._adopt(table_id))
+        for table in list(self.tables.values()):
+            if table.live is None and table.owner == owner and table.links and not table.moving.locked():
+                self._spawn(table.move())
+
+    async def _adopt(self, table_id: str) -> None:
+        """Load a dead process's table here (unless another process took its lease first)."""
+        try:
+            await self.service.get(table_id)
+        except ProtocolError as e:
+            log.info("table %s was not taken over here: %s", table_id, e.message)
 
     # -- Redis down, Redis back ----------------------------------------------------------
 
