@@ -28,7 +28,7 @@ from barbu.server import cluster as cluster_module
 from barbu.server.client import SeatClient, ServerProcess, free_port
 from barbu.server.club.quick import GONE, Entry, MemoryQueue, QueueStore
 from barbu.server.club.shared import RedisQueue
-from barbu.server.cluster import Cluster, ClusterSettings, ClusterTable, Leases, Link
+from barbu.server.cluster import Cluster, ClusterSettings, Leases, Link, channel
 from barbu.server.protocol import ProtocolError
 from barbu.server.tables import TableService, replay
 from barbu.storage import Store
@@ -696,30 +696,33 @@ def test_a_lease_call_that_never_answers_is_a_refusal_in_time(monkeypatch: pytes
     asyncio.run(main())
 
 
-def test_an_owner_is_void_after_two_silent_looks_running_not_two_in_all() -> None:
+def test_a_process_is_void_after_two_silent_looks_running_not_two_in_all() -> None:
+    """A process heard between two silent looks starts its count again: its leases stay its own."""
+
     async def main() -> None:
         async with one_cluster() as c:
             c.settings = ClusterSettings(REDIS, prefix=c.settings.prefix, watch_every=0.02)
-            await c.redis.set(c.leases.key("t"), "ghost")  # an owner with no listener on its channel
-            table = c.table("t")
-            table.owner = "ghost"
-            table.links[Conn()] = Link(Conn(), "c1", None, None, None)
+            await c.redis.set(c.leases.key("t"), "ghost")
+            await c.redis.sadd(c.leases.processes, "ghost")  # a process with no listener on its channel
+            await c.redis.sadd(c.leases.owns("ghost"), c.leases.key("t"))
+            listener = c.redis.pubsub()
             looks: list[int] = []
             first_look = c._silent_owner
 
-            async def look(owner: str, tables: list[ClusterTable]) -> None:
-                await first_look(owner, tables)
-                looks.append(c._silent[owner])
-                table.links.clear()  # the connection left: the next pass does not see the owner
+            async def look(owner: str) -> None:
+                await first_look(owner)
+                looks.append(c._silent.get(owner, 0))
+                if len(looks) == 1:  # heard before the second look: the count starts again
+                    await listener.subscribe(channel(c.settings.prefix, "ghost"))
 
             c._silent_owner = look  # type: ignore[method-assign]
             watching = asyncio.ensure_future(c._watch())
             try:
                 while not looks:
                     await asyncio.sleep(0.01)
-                await asyncio.sleep(0.1)  # passes that do not see it
+                await asyncio.sleep(0.1)  # looks that hear it
                 assert looks == [1] and "ghost" not in c._silent
-                table.links[Conn()] = Link(Conn(), "c2", None, None, None)  # back: a first look again
+                await listener.unsubscribe()  # silent again: a first look, not a second
                 while len(looks) < 2:
                     await asyncio.sleep(0.01)
                 assert looks == [1, 1] and await c.redis.get(c.leases.key("t")) == "ghost"
@@ -727,6 +730,7 @@ def test_an_owner_is_void_after_two_silent_looks_running_not_two_in_all() -> Non
                 watching.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watching
+                await listener.aclose()
 
     asyncio.run(main())
 
