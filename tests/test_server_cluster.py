@@ -419,6 +419,12 @@ def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None
             assert await r.smembers(leases.owns("a")) == set() and await r.smembers(leases.processes) == {"a", "b"}
             assert await leases.take(r, ["t", "u"], "a", 5000) == ["a", "a"]
             assert await r.smembers(leases.owns("a")) == {leases.key("t"), leases.key("u")}
+            # a process whose heartbeat lives is not claimed, whatever its channel says: nothing deleted
+            await r.set(leases.alive("a"), "1", px=60000)
+            assert await leases.claim(r, "a") is None
+            assert await r.get(leases.key("t")) == "a" and await r.smembers(leases.processes) == {"a", "b"}
+            assert await r.smembers(leases.owns("a")) == {leases.key("t"), leases.key("u")}
+            await r.delete(leases.alive("a"))
             # a dead process's tables are claimed once: its leases deleted, its list and name gone
             assert sorted(await leases.claim(r, "a")) == ["t", "u"] and await leases.claim(r, "a") == []
             assert await r.get(leases.key("t")) is None and await r.smembers(leases.processes) == {"b"}
@@ -427,7 +433,7 @@ def test_a_lease_is_taken_once_renewed_and_released_only_by_its_holder() -> None
             assert await leases.take(r, ["t"], "a", 5000) == ["a"]
         finally:
             await r.delete(leases.key("t"), leases.key("u"), leases.key("v"), leases.processes)
-            await r.delete(leases.owns("a"), leases.owns("b"))
+            await r.delete(leases.owns("a"), leases.owns("b"), leases.alive("a"))
             await r.aclose()
 
     asyncio.run(main())

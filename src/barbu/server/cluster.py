@@ -9,7 +9,10 @@ table's lock, bots and journal as a lone server does (:mod:`barbu.server.tables`
   only the keys still holding the process's id (:class:`Leases`); a process that could not renew
   a lease lets the table go;
 - a **channel per process**, ``PREFIX:proc:ID``, on which other processes send it what their
-  connections ask of the tables it owns, and it sends back the frames for those connections.
+  connections ask of the tables it owns, and it sends back the frames for those connections;
+- a **heartbeat per process**, ``PREFIX:alive:ID``, set with ``PX`` ``alive_seconds`` (a second)
+  and refreshed every ``beat_every`` seconds on the pool's connections, not the listener's: while
+  it lives, nobody takes the process's tables over.
 
 Any process accepts any WebSocket and any HTTP request. A connection to a table another process
 owns is **relayed** (:class:`ClusterTable`): the accepting process checks and charges each
@@ -22,7 +25,8 @@ the owner with the request's own headers and client address (:class:`HttpRelay`)
 
 **Takeover.** A process that relays a table watches its lease. When the lease ends (the owner
 stopped and released it, or died and it expired, or another process found the owner dead: its
-channel lost its listener, which Redis sees at once when a process is killed), the first process
+channel lost its listener, which Redis sees at once when a process is killed, and its heartbeat
+expired), the first process
 to take it with ``SET NX`` loads the table from its log (the same replay as a restart) and
 becomes the owner; every relaying process then seats its connections again at the new owner,
 with the last sequence number each client saw (the client receives the missed events, no second
@@ -35,9 +39,14 @@ A killed process may have owned hundreds of tables, and they move **together** a
 their clients**: every process keeps in Redis the list of its tables (``PREFIX:owns:ID``, kept
 by the same calls that take, renew and release its leases) and its id in ``PREFIX:processes``;
 every process watches the others' channels, and the first to find one without a listener at two
-looks running claims its tables in one call (:meth:`Leases.claim`: its leases and its list
-deleted) and loads them all at once, so the clients coming back find them loaded (a table nobody
-comes back to leaves memory after a while, as any idle table). The leases asked for on one turn
+looks running and without a heartbeat claims its tables in one call (:meth:`Leases.claim`: its
+leases and its list deleted, refused while its heartbeat key lives) and loads them all at once, so
+the clients coming back find them loaded (a table nobody comes back to leaves memory after a
+while, as any idle table). A killed process is so taken over about a second after its death; a
+live one whose listener drops for a moment (a reset socket, Redis closing a slow subscriber)
+subscribes again at once and keeps its tables, its heartbeat beating meanwhile. A process
+stopping leaves ``PREFIX:processes`` before its listener closes and beats until its journal has
+written everything and its leases are released (:meth:`Cluster.hand_over`). The leases asked for on one turn
 of the event loop are taken in one call (:meth:`Cluster.hold`), and the logs of the tables
 loading at once are read in one read (:meth:`TableService.get
 <barbu.server.tables.TableService.get>`). Calls to Redis go
@@ -106,6 +115,12 @@ class ClusterSettings:
     """How long a lease lives without renewal: a process that died holds its tables at most this long."""
     watch_every: float = 0.25
     """Seconds between two looks at the leases of the tables a process relays."""
+    alive_seconds: float = 1.0
+    """How long a process's heartbeat key ``PREFIX:alive:ID`` lives without refresh: a killed
+    process is taken over at most this long (and two silent looks) after its death, and no
+    process is taken over while its key lives, whatever its channel's listener does."""
+    beat_every: float = 0.25
+    """Seconds between two refreshes of a process's heartbeat key (well under ``alive_seconds``)."""
 
     @property
     def renew_every(self) -> float:
@@ -173,6 +188,7 @@ return gone
 (KEYS[1]); the 1-based indexes of those deleted."""
 
 _CLAIM = """
+if redis.call('exists', KEYS[3]) == 1 then return false end
 local gone = {}
 for _, key in ipairs(redis.call('smembers', KEYS[1])) do
   if redis.call('get', key) == ARGV[1] then redis.call('del', key); table.insert(gone, key) end
@@ -181,9 +197,10 @@ redis.call('del', KEYS[1])
 redis.call('srem', KEYS[2], ARGV[1])
 return gone
 """
-"""A dead process ARGV[1]: delete the leases it still holds among its list of tables (KEYS[1]),
-the list, and its name from the list of processes (KEYS[2]); the keys of the leases deleted. One
-call, so of several processes claiming the same dead one, one gets its tables."""
+"""A dead process ARGV[1]: unless its heartbeat key (KEYS[3]) lives (nil then: it is alive), delete
+the leases it still holds among its list of tables (KEYS[1]), the list, and its name from the list
+of processes (KEYS[2]); the keys of the leases deleted. One call, so of several processes claiming
+the same dead one, one gets its tables, and none while its heartbeat lives."""
 
 
 class Leases:
@@ -216,6 +233,10 @@ class Leases:
         """The key of the set of a process's lease keys."""
         return f"{self.prefix}:owns:{process}"
 
+    def alive(self, process: str) -> str:
+        """The key of a process's heartbeat: while it lives, nobody claims the process's tables."""
+        return f"{self.prefix}:alive:{process}"
+
     async def take(self, r: aioredis.Redis, table_ids: list[str], me: str, ms: int) -> list[str]:
         """Take each lease of ``table_ids`` that nobody holds, in one call; the holder of each
         then (``me`` for those this process holds)."""
@@ -242,10 +263,13 @@ class Leases:
         gone = await r.eval(_RELEASE, len(keys), *keys, holder)
         return [table_ids[int(i) - 1] for i in gone]
 
-    async def claim(self, r: aioredis.Redis, dead: str) -> list[str]:
+    async def claim(self, r: aioredis.Redis, dead: str) -> list[str] | None:
         """The tables of a dead process, their leases deleted, its list and name gone, in one call
-        (another process claiming it then gets nothing)."""
-        keys = await r.eval(_CLAIM, 2, self.owns(dead), self.processes, dead)
+        (another process claiming it then gets nothing); None, and nothing deleted, while its
+        heartbeat key lives (it is alive, whatever its channel says)."""
+        keys = await r.eval(_CLAIM, 3, self.owns(dead), self.processes, self.alive(dead), dead)
+        if keys is None:
+            return None
         return [self.table_of(str(k)) for k in keys]
 
     async def leave(self, r: aioredis.Redis, me: str) -> None:
@@ -598,6 +622,8 @@ class Cluster:
         self._silent: dict[str, int] = {}
         """Owners whose channel had no listener at the last looks (a killed process)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._beating: asyncio.Task[None] | None = None
+        """The heartbeat's task (:meth:`_beat`): it runs from :meth:`start` to :meth:`hand_over`."""
         self._pubsub: Any = None
         self.app: ASGIApp | None = None
         """The application, for relayed HTTP requests (set by :func:`barbu.server.app.create_app`)."""
@@ -623,27 +649,57 @@ class Cluster:
     def lease_ms(self) -> int:
         return int(self.settings.lease_seconds * 1000)
 
+    @property
+    def alive_ms(self) -> int:
+        return int(self.settings.alive_seconds * 1000)
+
     async def start(self) -> None:
-        """Listen on this process's channel; start renewing, watching and sending."""
+        """Write this process's heartbeat and listen on its channel; start beating, renewing,
+        watching and sending."""
+        await self.redis.set(self.leases.alive(self.me), "1", px=self.alive_ms)
         await self._subscribe()
+        self._beating = asyncio.ensure_future(self._beat())
         for job in (self._listen(), self._renew(), self._watch(), self._send()):
             self._spawn(job)
 
     async def stop(self) -> None:
-        """Stop listening: no more requests from other processes (the tables are still held)."""
+        """Stop listening: no more requests from other processes. The tables are still held: this
+        process leaves the list of processes before its listener closes, and its heartbeat goes
+        on until :meth:`hand_over`, so nobody claims its tables while its journal writes."""
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         with contextlib.suppress(RedisError, OSError):
+            await self.redis.srem(self.leases.processes, self.me)
+        with contextlib.suppress(RedisError, OSError):
             if self._pubsub is not None:
                 await self._pubsub.aclose()
 
+    async def _beat(self) -> None:
+        """Refresh this process's heartbeat key ``PREFIX:alive:ID`` every ``beat_every`` seconds,
+        on the pool's connections (not the listener's): while it lives, no process claims this
+        one's tables (:meth:`Leases.claim`), even if its channel's listener drops for a moment."""
+        while True:
+            await asyncio.sleep(self.settings.beat_every)
+            try:
+                await self.redis.set(self.leases.alive(self.me), "1", px=self.alive_ms)
+            except (RedisError, OSError) as e:
+                self._suspect(e, "refreshing the heartbeat")
+
     async def hand_over(self) -> None:
-        """Once the journal wrote everything: release every lease, so other processes take the tables at once."""
+        """Once the journal wrote everything: release every lease, so other processes take the
+        tables at once, then end the heartbeat."""
         with contextlib.suppress(RedisError, OSError):
             await self.leases.release(self.redis, list(self.owned), self.me)
             await self.leases.leave(self.redis, self.me)
         self.owned.clear()
+        if self._beating is not None:
+            self._beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beating
+            self._beating = None
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(self.leases.alive(self.me))
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
@@ -840,22 +896,29 @@ class Cluster:
                 del self._silent[p]
 
     async def _silent_owner(self, owner: str) -> None:
-        """A process whose channel had no listener at two looks running is gone (killed): its
-        leases are void, deleted in one call with its list of tables (:meth:`Leases.claim`), and
-        its tables are loaded here at once, before their clients come back (together: their leases
-        are taken and their logs read in batches, :meth:`hold`, :meth:`TableService.get
-        <barbu.server.tables.TableService.get>`); the tables relayed from here move. A table taken
-        over that nobody comes back to leaves memory as any idle table does."""
+        """A process whose channel had no listener at two looks running and whose heartbeat key
+        expired is gone (killed): its leases are void, deleted in one call with its list of tables
+        (:meth:`Leases.claim`, which refuses while the heartbeat lives: a live process whose
+        listener dropped for a moment keeps its tables, and is looked at again at the next look
+        while silent), and its tables are loaded here at once, before their clients come back
+        (together: their leases are taken and their logs read in batches, :meth:`hold`,
+        :meth:`TableService.get <barbu.server.tables.TableService.get>`); the tables relayed from
+        here move. A table taken over that nobody comes back to leaves memory as any idle table does."""
         looks = self._silent.get(owner, 0) + 1
         self._silent[owner] = looks
         if looks < 2:
             return
-        del self._silent[owner]
         try:
             gone = await self.leases.claim(self.redis, owner)
         except (RedisError, OSError) as e:
+            self._silent.pop(owner, None)
             self._suspect(e, "taking a dead process's tables over")
             return
+        if gone is None:  # silent but beating: alive (its listener subscribes again)
+            if looks == 2:
+                log.info("server process %s has no listener but a heartbeat: not taken over", owner)
+            return
+        self._silent.pop(owner, None)
         if gone:
             log.warning("server process %s is gone; taking over its %d tables", owner, len(gone))
         for table_id in gone:
