@@ -597,6 +597,113 @@ async def one_cluster() -> Any:
         await service.stop()
 
 
+@contextlib.asynccontextmanager
+async def two_clusters() -> Any:
+    """Two started clusters in this process, each over an in-memory store, sharing a Redis
+    prefix of their own; each hands over and their keys are deleted after."""
+    prefix = f"barbu-test-{secrets.token_hex(4)}"
+    made: list[tuple[Cluster, TableService]] = []
+    for _ in range(2):
+        store = Store("sqlite://")
+        store.migrate()
+        service = TableService(store, log=lambda _: None)
+        made.append((Cluster(ClusterSettings(REDIS, prefix=prefix), service), service))
+    try:
+        for c, _s in made:
+            await c.start()
+        yield made[0][0], made[1][0]
+    finally:
+        r = aioredis.from_url(REDIS, decode_responses=True)
+        for c, service in made:
+            await c.stop()
+            await service.stop()
+            await c.hand_over()
+        keys = [k async for k in r.scan_iter(f"{prefix}:*")]
+        if keys:
+            await r.delete(*keys)
+        await r.aclose()
+
+
+def test_a_live_process_whose_listener_drops_keeps_its_tables_and_listens_again() -> None:
+    """A reset of the channel's listener alone (Redis dropping a slow subscriber, a NAT reset) is
+    no death: the heartbeat keeps the process's tables its own, and it subscribes again at once."""
+
+    async def main() -> None:
+        async with two_clusters() as (p, q):
+            assert await p.hold("t1") == p.me and await p.hold("t2") == p.me
+            await asyncio.sleep(p.settings.renew_every + 0.2)  # renewed: p is among the processes
+            assert await p.redis.sismember(p.leases.processes, p.me)
+            await p._pubsub.connection.disconnect()  # the listener's socket alone
+            for _ in range(10):  # listening again within a round trip or two, not half a second later
+                await asyncio.sleep(0.02)
+                if dict(await q.redis.pubsub_numsub(channel(p.settings.prefix, p.me))).get(
+                    channel(p.settings.prefix, p.me)
+                ):
+                    break
+            else:
+                raise AssertionError("the listener did not subscribe again at once")
+            # many of q's looks and more than a heartbeat's life later, nothing moved
+            await asyncio.sleep(2 * p.settings.alive_seconds + 4 * q.settings.watch_every)
+            assert not p.down and sorted(p.owned) == ["t1", "t2"]
+            for t in ("t1", "t2"):
+                assert await q.redis.get(q.leases.key(t)) == p.me
+            assert await q.redis.smembers(q.leases.owns(p.me)) == {p.leases.key("t1"), p.leases.key("t2")}
+            assert await q.hold("t1") == p.me and not q.owned
+            # and requests reach it again on its channel
+            # no application here: a relayed request is answered "moved", which only a listener can do
+            answer = await q.call(p.me, {"k": "http", "t": "t1", "scope": {}, "body": ""}, 2.0)
+            assert answer == {"moved": True}
+
+    asyncio.run(main())
+
+
+def test_a_silent_process_with_no_heartbeat_is_taken_over_in_about_a_second() -> None:
+    """Killed in effect (no listener, no heartbeat): the other process claims its tables once its
+    heartbeat key has expired, long before its leases would, with nobody asking."""
+
+    async def main() -> None:
+        async with two_clusters() as (p, q):
+            assert await p.hold("t1") == p.me
+            await asyncio.sleep(p.settings.renew_every + 0.2)
+            for task in [*p._tasks, p._beating]:  # frozen as a killed process: nothing renews or beats
+                assert task is not None
+                task.cancel()
+            await asyncio.gather(*p._tasks, p._beating, return_exceptions=True)
+            await p._pubsub.aclose()
+            p._pubsub = None
+            dead = time.monotonic()
+            while await q.redis.get(q.leases.key("t1")) == p.me:
+                assert time.monotonic() - dead < p.settings.lease_seconds, "taken over only when the lease expired"
+                await asyncio.sleep(0.02)
+            took = time.monotonic() - dead
+            assert took >= p.settings.alive_seconds - 0.3, took  # not before the heartbeat expired
+            assert took < p.settings.alive_seconds + 1.0, took
+            p.owned.clear()  # gone for good: it hands nothing over
+
+    asyncio.run(main())
+
+
+def test_a_stopping_process_is_not_taken_over_while_its_journal_writes_and_hands_over_after() -> None:
+    """The lifespan's order: the cluster stops listening, the journal writes (slowly here), then the
+    leases are handed over. Nobody claims the tables in between."""
+
+    async def main() -> None:
+        async with two_clusters() as (p, q):
+            assert await p.hold("t1") == p.me
+            await asyncio.sleep(p.settings.renew_every + 0.2)
+            assert await p.redis.sismember(p.leases.processes, p.me)
+            await p.stop()  # no listener from now on
+            assert not await p.redis.sismember(p.leases.processes, p.me)
+            await asyncio.sleep(2 * p.settings.alive_seconds + 4 * q.settings.watch_every)  # a slow flush
+            assert await q.redis.get(q.leases.key("t1")) == p.me and not q.owned
+            await p.hand_over()
+            assert await q.redis.get(q.leases.key("t1")) is None
+            assert not await q.redis.exists(q.leases.alive(p.me))
+            assert await q.hold("t1") == q.me  # handed over: the other takes it at once
+
+    asyncio.run(main())
+
+
 def test_a_lease_that_cannot_be_asked_for_fails_alone_and_the_next_are_taken() -> None:
     async def main() -> None:
         async with one_cluster() as c:

@@ -1097,19 +1097,27 @@ class Cluster:
         await self._pubsub.subscribe(channel(self.settings.prefix, self.me))
 
     async def _listen(self) -> None:
+        """Receive on this process's channel. When the listener fails it subscribes again at once
+        (its connection alone was reset or closed by Redis: the gap is a round trip, and the
+        heartbeat keeps the tables here meanwhile), then every half second while it fails; Redis
+        is taken for away only if it does not answer a ``PING`` either (:meth:`_suspect`)."""
+        failures = 0
         while True:
             try:
-                if self._pubsub is None:  # listen again once Redis is back
+                if self._pubsub is None:  # listen again: at once the first time, then in a moment
+                    if failures > 1:
+                        await asyncio.sleep(0.5)
                     await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as e:
-                self._trouble(e, "listening")
+                failures += 1
+                self._suspect(e, "listening")
                 if self._pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
                         await self._pubsub.aclose()
                     self._pubsub = None
-                await asyncio.sleep(0.5)
                 continue
+            failures = 0
             if message is None or message.get("type") != "message":
                 continue
             for line in str(message["data"]).split("\n"):
