@@ -704,6 +704,35 @@ def test_a_stopping_process_is_not_taken_over_while_its_journal_writes_and_hands
     asyncio.run(main())
 
 
+def test_redis_back_says_how_many_leases_were_kept_once_the_lost_ones_are_let_go(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> None:
+        async with one_cluster() as c:
+            c.settings = ClusterSettings(REDIS, prefix=c.settings.prefix, lease_seconds=0.4)
+            now = time.monotonic()
+            c.owned = {"kept": now, "taken": now}
+            await c.redis.set(c.leases.key("taken"), "another", px=60000)  # taken over while Redis was away here
+            c.down = True
+            renewing = asyncio.ensure_future(c._renew())
+            try:
+                async with asyncio.timeout(5):
+                    while c.down or "taken" in c.owned:
+                        await asyncio.sleep(0.02)
+            finally:
+                renewing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewing
+            assert sorted(c.owned) == ["kept"]
+
+    with caplog.at_level("WARNING", logger="barbu.server.cluster"):
+        asyncio.run(main())
+    said = [r.getMessage() for r in caplog.records if "Redis answers again" in r.getMessage()]
+    assert said == ["Redis answers again; 1 tables served here kept their lease, 1 were taken over elsewhere"]
+    lost = "table taken: lease lost; the table leaves this process"
+    assert caplog.messages.index(said[0]) > caplog.messages.index(lost)  # said once the lost ones are gone
+
+
 def test_a_lease_that_cannot_be_asked_for_fails_alone_and_the_next_are_taken() -> None:
     async def main() -> None:
         async with one_cluster() as c:

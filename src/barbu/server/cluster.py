@@ -827,10 +827,17 @@ class Cluster:
             except (RedisError, OSError) as e:
                 self._suspect(e, "renewing the leases")
                 continue
-            if self.down:
+            back = self.down
+            if back:
                 self._back()
             for table_id in lost:
                 self._lost(table_id)
+            if back:
+                log.warning(
+                    "Redis answers again; %d tables served here kept their lease, %d were taken over elsewhere",
+                    len(self.owned),
+                    len(lost),
+                )
             await self._publish_online()
             await self._drop_gone_processes()
 
@@ -940,7 +947,10 @@ class Cluster:
         """Redis failed: the first time, cut the ties that go through it.
 
         The tables served here keep playing for the connections accepted here (their log is in
-        the database; nobody can take their lease while Redis is away). Every connection relayed
+        the database). If Redis is away for every process, nobody takes their lease meanwhile; if
+        only this process lost it, the others take its tables over once its channel is silent and
+        its heartbeat has expired (about ``alive_seconds``), or once its leases expire, and this
+        process finds them lost at its first renewal when Redis answers. Every connection relayed
         to another process is told and closed: its client reconnects, and is seated again once
         Redis answers. The connections other processes relayed here are forgotten (their frames
         cannot reach them); their clients come back the same way. What the other side must hear
@@ -996,7 +1006,6 @@ class Cluster:
         owed, self._owed = self._owed, []
         for process, line in owed:
             self.post(process, line)
-        log.warning("Redis answers again; %d tables served here kept their lease", len(self.owned))
 
     async def readiness(self) -> tuple[str, str] | None:
         """For ``/readyz``: None while Redis answers, else why the process is not ready."""
