@@ -1593,6 +1593,17 @@ static PyObject *log_turn(int turn, PyObject *seat, PyObject *card, PyObject *ca
     return who;
 }
 
+/* Whether card (any object) is a legal card, an exact int, of the seat to act: 1 if it is, 0 if
+ * not, -1 with an exception set if the trick play could not say. The card steps' shared test. */
+static int core_legal_card(TrickCore *self, PyObject *card) {
+    if (!PyLong_CheckExact(card)) return 0;
+    int overflow;
+    long c = PyLong_AsLongAndOverflow(card, &overflow);
+    if (overflow || c < 0 || c > 51) return 0;
+    if (core_turn(self) < 0 || core_legal(self) < 0) return -1;
+    return (int)((uint64_t)self->legal >> c & 1);
+}
+
 /* play_logged(card, seat, cards, seats): PureTrickPlay.play_logged, the checked door's card. */
 static PyObject *core_play_logged(TrickCore *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4 || !PyList_Check(args[2]) || !PyList_Check(args[3])) {
@@ -1600,12 +1611,11 @@ static PyObject *core_play_logged(TrickCore *self, PyObject *const *args, Py_ssi
         return NULL;
     }
     PyObject *card = args[0];
-    if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
-    int overflow;
-    long c = PyLong_AsLongAndOverflow(card, &overflow);
-    if (overflow || c < 0 || c > 51) Py_RETURN_NONE;
-    if (core_turn(self) < 0 || core_legal(self) < 0) return NULL;
-    if (!((uint64_t)self->legal >> c & 1)) Py_RETURN_NONE;
+    int legal = core_legal_card(self, card);
+    if (legal <= 0) {
+        if (legal < 0) return NULL;
+        Py_RETURN_NONE;
+    }
     PyObject *who = log_turn(self->turn, args[1], card, args[2], args[3]);
     if (who == NULL || who == Py_None) return who;
     PyObject *r = core_play(self, card);
@@ -1698,12 +1708,11 @@ static PyObject *core_play_tail(TrickCore *self, PyObject *const *args, Py_ssize
         return NULL;
     }
     PyObject *card = args[0];
-    if (!PyLong_CheckExact(card)) Py_RETURN_NONE;
-    int overflow;
-    long c = PyLong_AsLongAndOverflow(card, &overflow);
-    if (overflow || c < 0 || c > 51) Py_RETURN_NONE;
-    if (core_turn(self) < 0 || core_legal(self) < 0) return NULL;
-    if (!((uint64_t)self->legal >> c & 1)) Py_RETURN_NONE;
+    int legal = core_legal_card(self, card);
+    if (legal <= 0) {
+        if (legal < 0) return NULL;
+        Py_RETURN_NONE;
+    }
     PyObject *seat = PyLong_FromLong(self->turn);
     if (!seat) return NULL;
     PyObject *pair = PyTuple_Pack(2, seat, card);
